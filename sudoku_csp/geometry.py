@@ -1,0 +1,248 @@
+"""The shared structure of a puzzle: cells, units and peers.
+
+Glossary (every backend reads only these):
+
+- *cell*: an int ``0 .. N*N-1``, row-major (cell ``r*N + c`` is row ``r``, column ``c``).
+- *digit*: an int ``0 .. N-1``; shown to people as a *symbol* (``1..9`` then ``A..Z``).
+- *unit*: N cells that must hold all N digits (a row, column, box, jigsaw region, diagonal,
+  window). Each :class:`Unit` carries its ``kind``.
+- *extra pair*: two cells that must differ without sharing a unit (anti-knight, anti-king).
+- *peers*: for a cell, every other cell that must hold a different digit.
+
+A :class:`Geometry` is built once per (size, box shape, variants) and shared by puzzles and
+solvers; it is immutable, hashable and cheap to compare.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""Symbols of digits 0, 1, 2, ... in one-character forms; sizes above 35 use numbers only."""
+
+MAX_SIZE = 35
+MIN_SIZE = 1
+
+Cell = int
+Digit = int
+Grid = tuple[int, ...]
+"""N*N digits (``0..N-1``) or ``EMPTY``; row-major."""
+
+EMPTY = -1
+
+
+class GeometryError(ValueError):
+    """An impossible geometry: a size with no box shape, a bad region map, an unknown variant."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """N cells that must hold N different digits; ``kind`` says where it comes from."""
+
+    kind: str
+    index: int
+    cells: tuple[Cell, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind} {self.index + 1}"
+
+
+def default_box(size: int) -> tuple[int, int]:
+    """The box shape (rows, columns) used when none is given: as square as possible.
+
+    >>> default_box(9), default_box(6), default_box(12)
+    ((3, 3), (2, 3), (3, 4))
+    """
+    rows = max(d for d in range(1, math.isqrt(size) + 1) if size % d == 0)
+    if rows == 1 and size > 1:
+        raise GeometryError(
+            f"size {size} has no box shape (it is prime); give a jigsaw region map instead"
+        )
+    return rows, size // rows
+
+
+def row_label(row: int) -> str:
+    """``A``, ``B``, ... ``Z``, ``AA``, ``AB``, ... (spreadsheet style)."""
+    label = ""
+    row += 1
+    while row:
+        row, rest = divmod(row - 1, 26)
+        label = chr(ord("A") + rest) + label
+    return label
+
+
+class Geometry:
+    """Cells, units, extra pairs and peers of an N×N puzzle.
+
+    Build standard and variant geometries with :func:`sudoku_csp.variants.make_geometry`;
+    this constructor takes the parts directly, for researchers who invent a new rule.
+
+    ``boxes[cell]`` is the index of the box (or jigsaw region) holding ``cell``; it is what
+    renderers draw thick borders around. ``box`` is the box shape, or ``None`` for jigsaws.
+
+    >>> from sudoku_csp import make_geometry
+    >>> g = make_geometry(9)
+    >>> len(g.units), len(g.peers[0]), g.label(80)
+    (27, 20, 'I9')
+    """
+
+    __slots__ = (
+        "size",
+        "box",
+        "variants",
+        "units",
+        "extra_pairs",
+        "boxes",
+        "peers",
+        "cell_units",
+        "name",
+        "_key",
+        "_hash",
+    )
+
+    def __init__(
+        self,
+        size: int,
+        units: Iterable[Unit],
+        *,
+        boxes: Sequence[int],
+        box: tuple[int, int] | None = None,
+        extra_pairs: Iterable[tuple[Cell, Cell]] = (),
+        variants: Sequence[str] = (),
+    ) -> None:
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise GeometryError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, got {size}")
+        ncells = size * size
+        self.size = size
+        self.box = box
+        self.variants = tuple(variants)
+        self.units = tuple(units)
+        self.boxes = tuple(boxes)
+        if len(self.boxes) != ncells:
+            raise GeometryError(f"boxes must name a box for each of the {ncells} cells")
+        for unit in self.units:
+            if len(set(unit.cells)) != size or not all(0 <= c < ncells for c in unit.cells):
+                raise GeometryError(f"{unit.name} must hold {size} distinct cells of the grid")
+
+        mates: list[set[int]] = [set() for _ in range(ncells)]
+        cell_units: list[list[int]] = [[] for _ in range(ncells)]
+        for u, unit in enumerate(self.units):
+            for cell in unit.cells:
+                mates[cell].update(unit.cells)
+                cell_units[cell].append(u)
+        # An extra pair already implied by a shared unit adds no constraint: keep only the new
+        # ones, so that counts of pairs (and of CNF clauses built from them) mean something.
+        pairs = set()
+        for a, b in extra_pairs:
+            if a == b or not (0 <= a < ncells and 0 <= b < ncells):
+                raise GeometryError(f"extra pair ({a}, {b}) must join two different cells")
+            if b not in mates[a]:
+                pairs.add((min(a, b), max(a, b)))
+        self.extra_pairs = tuple(sorted(pairs))
+        for a, b in self.extra_pairs:
+            mates[a].add(b)
+            mates[b].add(a)
+        self.peers = tuple(tuple(sorted(m - {c})) for c, m in enumerate(mates))
+        self.cell_units = tuple(tuple(us) for us in cell_units)
+
+        shape = f"{size}x{size}"
+        if box is not None and box != default_box_or_none(size):
+            shape += f" ({box[0]}x{box[1]} boxes)"
+        self.name = " ".join([shape, *self.variants]) if self.variants else shape
+        self._key = (
+            size,
+            box,
+            self.variants,
+            tuple((u.kind, u.cells) for u in self.units),
+            self.extra_pairs,
+        )
+        self._hash = hash(self._key)
+
+    # -- identity -------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Geometry):
+            return NotImplemented
+        return self._hash == other._hash and self._key == other._key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"<Geometry {self.name}: {len(self.units)} units, {len(self.extra_pairs)} pairs>"
+
+    def __reduce__(self):
+        # Pickle by structure (for worker processes); the derived tables are rebuilt.
+        return (
+            _rebuild,
+            (self.size, self.units, self.boxes, self.box, self.extra_pairs, self.variants),
+        )
+
+    # -- shape ----------------------------------------------------------------------------
+    @property
+    def ncells(self) -> int:
+        return self.size * self.size
+
+    @property
+    def symbols(self) -> str:
+        """The symbols of digits ``0..N-1`` (empty for sizes beyond :data:`SYMBOLS`)."""
+        return SYMBOLS[: self.size]
+
+    def row(self, cell: Cell) -> int:
+        return cell // self.size
+
+    def col(self, cell: Cell) -> int:
+        return cell % self.size
+
+    def label(self, cell: Cell) -> str:
+        """Display label: row letter(s), then 1-based column (``A1`` .. ``I9`` for 9×9)."""
+        return f"{row_label(cell // self.size)}{cell % self.size + 1}"
+
+    def units_of_kind(self, kind: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.kind == kind)
+
+    def are_peers(self, a: Cell, b: Cell) -> bool:
+        return b in self.peers[a]
+
+
+def default_box_or_none(size: int) -> tuple[int, int] | None:
+    try:
+        return default_box(size)
+    except GeometryError:
+        return None
+
+
+def _rebuild(size, units, boxes, box, extra_pairs, variants) -> Geometry:
+    return Geometry(
+        size, units, boxes=boxes, box=box, extra_pairs=extra_pairs, variants=variants
+    )
+
+
+def line_units(size: int) -> list[Unit]:
+    """The N rows and N columns of an N×N grid."""
+    rows = [Unit("row", r, tuple(range(r * size, (r + 1) * size))) for r in range(size)]
+    cols = [Unit("column", c, tuple(range(c, size * size, size))) for c in range(size)]
+    return rows + cols
+
+
+def box_index(size: int, box: tuple[int, int]) -> tuple[int, ...]:
+    """For each cell, the index of its box (boxes numbered row-major)."""
+    box_rows, box_cols = box
+    per_band = size // box_cols
+    return tuple(
+        (cell // size // box_rows) * per_band + (cell % size) // box_cols
+        for cell in range(size * size)
+    )
+
+
+def units_from_index(kind: str, index: Sequence[int]) -> list[Unit]:
+    """One unit per distinct value of ``index`` (cells in row-major order)."""
+    groups: dict[int, list[int]] = {}
+    for cell, i in enumerate(index):
+        groups.setdefault(i, []).append(cell)
+    return [Unit(kind, i, tuple(groups[k])) for i, k in enumerate(sorted(groups))]
+

@@ -1,0 +1,38 @@
+"""The native reference solver: bitmask candidates, named propagation rules, DFS search."""
+
+from sudoku_csp.native.rules import (
+    PRESETS,
+    RULES,
+    eliminate,
+    forward_check,
+    hidden_pairs,
+    locked_candidates,
+    naked_pairs,
+    naked_triples,
+    only_choice,
+    propagate,
+    rule_names,
+)
+from sudoku_csp.native.search import BRANCHING, Outcome, Searcher, SearchStats
+from sudoku_csp.native.state import State, state_from_candidates, tables
+
+__all__ = [
+    "BRANCHING",
+    "PRESETS",
+    "RULES",
+    "Outcome",
+    "SearchStats",
+    "Searcher",
+    "State",
+    "eliminate",
+    "forward_check",
+    "hidden_pairs",
+    "locked_candidates",
+    "naked_pairs",
+    "naked_triples",
+    "only_choice",
+    "propagate",
+    "rule_names",
+    "state_from_candidates",
+    "tables",
+]

@@ -1,0 +1,273 @@
+"""Propagation rules. Each works alone on a :class:`~sudoku_csp.native.state.State`.
+
+Contract of every rule: ``rule(state) -> int | None``. It makes only sound deductions,
+mutating ``state`` in place, and returns how many it made (0: nothing to do), or ``None``
+as soon as it finds a contradiction (a cell or a unit-digit with no place left), after which
+the state is garbage. A cell reduced to one candidate is appended to ``state.pending``;
+only :func:`eliminate` places it (removes its digit from its peers).
+
+Rules run to a fixpoint through :func:`propagate`, cheapest first; presets name lists of
+rules (:data:`PRESETS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+
+from sudoku_csp.native.state import State
+
+Rule = Callable[[State], "int | None"]
+
+
+def eliminate(state: State) -> int | None:
+    """Naked singles: each pending cell's digit leaves its peers; cascades.
+
+    Returns the number of cells placed.
+    """
+    cand, pending, peers = state.cand, state.pending, state.tables.peers
+    placed = state.placed
+    count = 0
+    while pending:
+        cell = pending.pop()
+        flag = 1 << cell
+        if placed & flag:
+            continue
+        placed |= flag
+        count += 1
+        bit = cand[cell]
+        keep = ~bit
+        for p in peers[cell]:
+            m = cand[p]
+            if m & bit:
+                m &= keep
+                if not m:
+                    state.placed = placed
+                    return None
+                cand[p] = m
+                if not m & (m - 1):
+                    pending.append(p)
+    state.placed = placed
+    return count
+
+
+def forward_check(state: State) -> int | None:
+    """Plain backtracking's only step: pending cells' digits leave their peers, no cascade.
+
+    Cells left with one candidate are not placed; the search will branch on them.
+    """
+    cand, pending, peers = state.cand, state.pending, state.tables.peers
+    count = 0
+    while pending:
+        cell = pending.pop()
+        flag = 1 << cell
+        if state.placed & flag:
+            continue
+        state.placed |= flag
+        count += 1
+        bit = cand[cell]
+        for p in peers[cell]:
+            if cand[p] & bit:
+                if cand[p] == bit:
+                    return None
+                cand[p] &= ~bit
+    return count
+
+
+def only_choice(state: State) -> int | None:
+    """Hidden singles: a digit with one place left in a unit goes there.
+
+    Returns the number of cells assigned; ``None`` if some digit has no place in a unit.
+    """
+    cand, pending = state.cand, state.pending
+    full = state.tables.full
+    count = 0
+    for unit in state.tables.units:
+        once = twice = fixed = 0
+        for c in unit:
+            m = cand[c]
+            twice |= once & m
+            once |= m
+            if not m & (m - 1):
+                fixed |= m
+        if once != full:
+            return None
+        hidden = once & ~twice & ~fixed
+        while hidden:
+            bit = hidden & -hidden
+            hidden ^= bit
+            for c in unit:
+                if cand[c] & bit:
+                    cand[c] = bit
+                    pending.append(c)
+                    count += 1
+                    break
+            else:
+                return None  # its one place was just given another hidden digit
+    return count
+
+
+def _remove(state: State, cells: Sequence[int], digits: int) -> int | None:
+    """Remove ``digits`` from ``cells``; the number of cells changed, None if one empties."""
+    cand, changed, keep = state.cand, 0, ~digits
+    for c in cells:
+        m = cand[c]
+        if m & digits:
+            m &= keep
+            if not m:
+                return None
+            cand[c] = m
+            changed += 1
+            if not m & (m - 1):
+                state.pending.append(c)
+    return changed
+
+
+def _naked_subsets(state: State, k: int) -> int | None:
+    cand = state.cand
+    count = 0
+    for unit in state.tables.units:
+        small = [c for c in unit if 2 <= cand[c].bit_count() <= k]
+        if len(small) < k:
+            continue
+        for group in combinations(small, k):
+            union = 0
+            for c in group:
+                union |= cand[c]
+            n = union.bit_count()
+            if n < k:
+                return None  # k cells share fewer than k digits
+            if n == k:
+                others = [c for c in unit if c not in group]
+                changed = _remove(state, others, union)
+                if changed is None:
+                    return None
+                count += changed
+    return count
+
+
+def naked_pairs(state: State) -> int | None:
+    """Naked pairs ("naked twins"): two cells of a unit with the same two candidates own
+    them; those digits leave the unit's other cells. Returns the number of cells changed."""
+    return _naked_subsets(state, 2)
+
+
+def naked_triples(state: State) -> int | None:
+    """Naked triples: three cells of a unit whose candidates together are three digits own
+    them (each cell may hold two or three of them). Returns the number of cells changed."""
+    return _naked_subsets(state, 3)
+
+
+def hidden_pairs(state: State) -> int | None:
+    """Hidden pairs: two digits that can go only in the same two cells of a unit; those
+    cells lose every other candidate. Returns the number of cells changed."""
+    cand = state.cand
+    size = state.tables.size
+    count = 0
+    for unit in state.tables.units:
+        places: dict[int, int] = {}  # positions (bitmask over the unit) -> digits there
+        for d in range(size):
+            bit = 1 << d
+            where = 0
+            for i, c in enumerate(unit):
+                if cand[c] & bit:
+                    where |= 1 << i
+            if where.bit_count() == 2:
+                places[where] = places.get(where, 0) | bit
+        for where, digits in places.items():
+            n = digits.bit_count()
+            if n > 2:
+                return None  # three digits for two cells
+            if n < 2:
+                continue
+            for i, c in enumerate(unit):
+                if where >> i & 1 and cand[c] & ~digits:
+                    cand[c] &= digits
+                    count += 1
+    return count
+
+
+def locked_candidates(state: State) -> int | None:
+    """Pointing and claiming, for any two units that overlap: if a digit's places in unit U
+    all lie in U ∩ V, it leaves the rest of V. Returns the number of cells changed."""
+    cand = state.cand
+    count = 0
+    for inside, u_rest, v_rest in state.tables.intersections:
+        here = 0
+        for c in inside:
+            here |= cand[c]
+        elsewhere = 0
+        for c in u_rest:
+            elsewhere |= cand[c]
+        locked = here & ~elsewhere
+        if locked:
+            changed = _remove(state, v_rest, locked)
+            if changed is None:
+                return None
+            count += changed
+    return count
+
+
+RULES: dict[str, Rule] = {
+    "eliminate": eliminate,
+    "only_choice": only_choice,
+    "locked_candidates": locked_candidates,
+    "naked_pairs": naked_pairs,
+    "hidden_pairs": hidden_pairs,
+    "naked_triples": naked_triples,
+}
+"""Every rule by name, cheapest first: the order they run in, whatever order is asked."""
+
+PRESETS: dict[str, tuple[str, ...]] = {
+    "none": (),
+    "singles": ("eliminate", "only_choice"),
+    "locked": ("eliminate", "only_choice", "locked_candidates"),
+    "pairs": ("eliminate", "only_choice", "naked_pairs", "hidden_pairs"),
+    "full": tuple(RULES),
+}
+"""``none`` is plain backtracking (forward checking only); ``singles`` is Norvig's
+algorithm; ``full`` runs every rule."""
+
+
+def rule_names(preset_or_rules: str) -> tuple[str, ...]:
+    """Rule names of a preset, or of ``+``-joined rule names (``eliminate+only_choice``).
+
+    ``eliminate`` is always included when any rule is, since only it places cells.
+
+    >>> rule_names("locked")
+    ('eliminate', 'only_choice', 'locked_candidates')
+    """
+    if preset_or_rules in PRESETS:
+        return PRESETS[preset_or_rules]
+    asked = {name.strip() for name in preset_or_rules.split("+") if name.strip()}
+    unknown = asked - RULES.keys()
+    if unknown or not asked:
+        raise ValueError(
+            f"unknown rules {preset_or_rules!r}: give a preset ({', '.join(PRESETS)}) or "
+            f"rules joined by '+' ({', '.join(RULES)})"
+        )
+    asked.add("eliminate")
+    return tuple(name for name in RULES if name in asked)
+
+
+def propagate(state: State, rules: Sequence[Rule], firings: list[int] | None = None) -> bool:
+    """Run ``rules`` to a fixpoint: after any rule changes something, start again from the
+    first (cheapest). False on contradiction. ``firings[i]`` accumulates rule ``i``'s count.
+
+    With no rules this is plain backtracking's forward check.
+    """
+    if not rules:
+        return forward_check(state) is not None
+    i, n = 0, len(rules)
+    while i < n:
+        made = rules[i](state)
+        if made is None:
+            return False
+        if made:
+            if firings is not None:
+                firings[i] += made
+            if i:
+                i = 0
+                continue
+        i += 1
+    return True

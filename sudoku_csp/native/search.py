@@ -1,0 +1,180 @@
+"""Depth-first search over candidate states, with propagation at every node.
+
+The search is iterative (an explicit stack), so 25×25 grids never meet Python's recursion
+limit. It finds up to ``limit`` solutions; ``limit=None`` counts them all.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sudoku_csp.geometry import Grid
+from sudoku_csp.native.rules import RULES, Rule, propagate, rule_names
+from sudoku_csp.native.state import State
+
+_DEADLINE_EVERY = 64  # nodes between clock checks
+
+
+def branch_mrv(state: State) -> tuple[int, int]:
+    """The open cell with the fewest candidates (first such cell), and its candidates."""
+    cand = state.cand
+    open_cells = state.tables.all_cells & ~state.placed
+    best, best_mask, best_n = -1, 0, 1 << 30
+    while open_cells:
+        low = open_cells & -open_cells
+        open_cells ^= low
+        c = low.bit_length() - 1
+        m = cand[c]
+        n = m.bit_count()
+        if n < best_n:
+            best, best_mask, best_n = c, m, n
+            if n <= 2:
+                break
+    return best, best_mask
+
+
+def branch_first(state: State) -> tuple[int, int]:
+    """The first open cell in row-major order, and its candidates."""
+    open_cells = state.tables.all_cells & ~state.placed
+    c = (open_cells & -open_cells).bit_length() - 1
+    return c, state.cand[c]
+
+
+BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
+    "mrv": branch_mrv,
+    "first": branch_first,
+}
+
+
+def _digits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search. ``firings[name]``: deductions made by each rule."""
+
+    nodes: int = 0
+    guesses: int = 0
+    backtracks: int = 0
+    firings: dict[str, int] = field(default_factory=dict)
+    solved_by_propagation: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "nodes": self.nodes,
+            "guesses": self.guesses,
+            "backtracks": self.backtracks,
+            "solved_by_propagation": self.solved_by_propagation,
+        }
+        out.update({f"rule_{name}": n for name, n in self.firings.items()})
+        return out
+
+
+@dataclass
+class Outcome:
+    """What a search found. ``complete``: the whole space was explored (no limit cut it)."""
+
+    solutions: list[Grid]
+    complete: bool
+    timed_out: bool
+    stats: SearchStats
+    state: State | None = None  # the root state after propagation (None on contradiction)
+
+
+class Searcher:
+    """A configured search: rules, branching and value order.
+
+    >>> from sudoku_csp import Puzzle
+    >>> out = Searcher("singles").run(State.from_puzzle(Puzzle.parse("1..." "..1." ".1.." "...1")), limit=2)
+    >>> len(out.solutions), out.complete
+    (2, False)
+    """
+
+    def __init__(self, rules: str = "singles", branch: str = "mrv", order: str = "numeric",
+                 seed: int | None = None) -> None:
+        self.rule_names = rule_names(rules)
+        self.rules: list[Rule] = [RULES[name] for name in self.rule_names]
+        if branch not in BRANCHING:
+            raise ValueError(f"unknown branching {branch!r}; choose from {', '.join(BRANCHING)}")
+        if order not in ("numeric", "random"):
+            raise ValueError(f"unknown value order {order!r}; choose numeric or random")
+        self.branch = BRANCHING[branch]
+        self.rng = random.Random(seed) if order == "random" else None
+
+    def propagate_only(self, state: State) -> Outcome:
+        """Apply the rules to a fixpoint without search (mutates ``state``)."""
+        stats = SearchStats(nodes=1)
+        firings = [0] * len(self.rules)
+        ok = propagate(state, self.rules, firings)
+        stats.firings = dict(zip(self.rule_names, firings))
+        if not ok:
+            return Outcome([], True, False, stats)
+        if state.solved:
+            stats.solved_by_propagation = True
+            return Outcome([state.grid()], True, False, stats, state)
+        return Outcome([], False, False, stats, state)
+
+    def run(self, state: State, limit: int | None = 1, deadline: float | None = None) -> Outcome:
+        """Search from ``state`` (mutated) for up to ``limit`` solutions before ``deadline``
+        (a ``time.perf_counter()`` value)."""
+        if limit is not None and limit < 1:
+            raise ValueError("limit must be at least 1 (or None to count every solution)")
+        rules, branch, rng = self.rules, self.branch, self.rng
+        firings = [0] * len(rules)
+        stats = SearchStats(nodes=1)
+        solutions: list[Grid] = []
+        root = self.propagate_only(state)
+        if not root.state or root.solutions:
+            return root
+        wanted = limit if limit is not None else float("inf")
+
+        def frame(s: State) -> tuple[State, int, list[int]]:
+            cell, mask = branch(s)
+            digits = _digits(mask)
+            if rng is not None:
+                rng.shuffle(digits)
+            else:
+                digits.reverse()  # popped from the end: smallest digit first
+            return s, cell, digits
+
+        stack = [frame(state)]
+        stats.guesses = 1
+        complete, timed_out = True, False
+        while stack:
+            parent, cell, digits = stack[-1]
+            digit = digits.pop()
+            if digits:
+                child = parent.copy()
+            else:  # last alternative: reuse the parent's state instead of copying it
+                stack.pop()
+                child = parent
+            child.cand[cell] = 1 << digit
+            child.pending.append(cell)
+            stats.nodes += 1
+            if not propagate(child, rules, firings):
+                stats.backtracks += 1
+            elif child.solved:
+                solutions.append(child.grid())
+                if len(solutions) >= wanted:
+                    complete = False
+                    break
+            else:
+                stack.append(frame(child))
+                stats.guesses += 1
+            if deadline is not None and stats.nodes % _DEADLINE_EVERY == 0 \
+                    and time.perf_counter() > deadline:
+                complete, timed_out = False, True
+                break
+        for name, n in zip(self.rule_names, firings):
+            stats.firings[name] = root.stats.firings.get(name, 0) + n
+        return Outcome(solutions, complete, timed_out, stats, root.state)
+

@@ -1,0 +1,78 @@
+"""What every backend returns: a :class:`Status` and a frozen :class:`Result`."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from sudoku_csp.geometry import Grid
+
+
+class Status(str, enum.Enum):
+    """The verdict on a puzzle. Never a guess: a time limit gives ``UNKNOWN``.
+
+    - ``SOLVED``: a solution was found; uniqueness was not asked (``limit=1``).
+    - ``UNIQUE``: exactly one solution, proved by exhausting the search.
+    - ``MULTIPLE``: at least two solutions.
+    - ``NONE``: no solution (including clashing givens).
+    - ``UNKNOWN``: the time limit ran out, or propagation alone could not decide.
+    """
+
+    SOLVED = "solved"
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def has_solution(self) -> bool:
+        return self in (Status.SOLVED, Status.UNIQUE, Status.MULTIPLE)
+
+
+def status_for(found: int, limit: int | None, complete: bool) -> Status:
+    """The verdict after a search that found ``found`` solutions (looking for ``limit``).
+
+    ``complete`` says the search space was exhausted (not cut by ``limit`` or a time limit).
+
+    >>> status_for(1, 2, True), status_for(1, 1, False), status_for(2, 2, False)
+    (<Status.UNIQUE: 'unique'>, <Status.SOLVED: 'solved'>, <Status.MULTIPLE: 'multiple'>)
+    """
+    if found >= 2:
+        return Status.MULTIPLE
+    if complete:
+        return Status.UNIQUE if found == 1 else Status.NONE
+    if found == 1 and limit == 1:
+        return Status.SOLVED
+    return Status.UNKNOWN
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one backend on one puzzle.
+
+    ``solutions`` holds every solution found (each already checked by
+    :func:`sudoku_csp.verify.is_solution`), at most ``limit`` of them. ``stats`` uses shared
+    names where the idea is shared (``nodes``, ``decisions``, ``conflicts``, ``backtracks``,
+    ``propagations``) plus backend-specific extras. ``message`` explains a ``NONE`` that
+    comes from clashing givens, or an ``UNKNOWN``.
+    """
+
+    status: Status
+    solutions: tuple[Grid, ...] = ()
+    stats: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    solver: str = ""
+    message: str = ""
+
+    @property
+    def solution(self) -> Grid | None:
+        """The first solution, or ``None``."""
+        return self.solutions[0] if self.solutions else None
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)

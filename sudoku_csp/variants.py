@@ -1,0 +1,192 @@
+"""Standard Sudoku and its variants, each a set of extra units or extra "must differ" pairs.
+
+A variant never touches a solver: it only adds units (diagonal, windoku) or pairs
+(anti-knight, anti-king) to the :class:`~sudoku_csp.geometry.Geometry`, or replaces the boxes
+by jigsaw regions. Variants combine freely (``diagonal`` + ``anti-knight``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sudoku_csp.geometry import (
+    Geometry,
+    GeometryError,
+    Unit,
+    box_index,
+    default_box,
+    line_units,
+    units_from_index,
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named rule. ``units(size, box)`` gives extra units, ``pairs(size)`` extra pairs."""
+
+    name: str
+    description: str
+    units: Callable[[int, tuple[int, int] | None], list[Unit]] | None = None
+    pairs: Callable[[int], list[tuple[int, int]]] | None = None
+
+
+def _diagonals(size: int, box: tuple[int, int] | None) -> list[Unit]:
+    main = tuple(r * size + r for r in range(size))
+    anti = tuple(r * size + size - 1 - r for r in range(size))
+    return [Unit("diagonal", 0, main), Unit("diagonal", 1, anti)]
+
+
+def _windows(size: int, box: tuple[int, int] | None) -> list[Unit]:
+    # Windoku's extra boxes sit one cell in from the edge with one-cell gaps between them
+    # (four windows on 9×9, nine on 16×16); that layout needs square boxes.
+    if box is None or box[0] != box[1]:
+        raise GeometryError("windoku needs square boxes (4x4, 9x9, 16x16, 25x25)")
+    b = box[0]
+    starts = range(1, size - b + 1, b + 1)
+    units = []
+    for top in starts:
+        for left in starts:
+            cells = tuple((top + i) * size + left + j for i in range(b) for j in range(b))
+            units.append(Unit("window", len(units), cells))
+    return units
+
+
+def _offset_pairs(size: int, offsets: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    pairs = []
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in offsets:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < size and 0 <= cc < size:
+                    pairs.append((r * size + c, rr * size + cc))
+    return pairs
+
+
+def _knight_pairs(size: int) -> list[tuple[int, int]]:
+    return _offset_pairs(size, [(1, 2), (2, 1), (1, -2), (2, -1)])
+
+
+def _king_pairs(size: int) -> list[tuple[int, int]]:
+    return _offset_pairs(size, [(1, 1), (1, -1)])
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("jigsaw", "irregular regions replace the boxes (needs a region map)"),
+        Variant("diagonal", "both main diagonals hold every digit once (Sudoku X)", _diagonals),
+        Variant("windoku", "extra windows, one cell in from the edges, hold every digit once",
+                _windows),
+        Variant("anti-knight", "cells a chess knight's move apart differ", pairs=_knight_pairs),
+        Variant("anti-king", "cells a chess king's move apart differ", pairs=_king_pairs),
+    )
+}
+"""Every variant, in the canonical order used in geometry names."""
+
+ALIASES = {"x": "diagonal", "hyper": "windoku", "antiknight": "anti-knight",
+           "antiking": "anti-king", "regions": "jigsaw"}
+
+
+def variant_name(name: str) -> str:
+    """The canonical name of a variant (aliases and ``_`` accepted), or GeometryError."""
+    key = name.strip().lower().replace("_", "-")
+    key = ALIASES.get(key, ALIASES.get(key.replace("-", ""), key))
+    if key not in VARIANTS:
+        raise GeometryError(f"unknown variant {name!r}; choose from {', '.join(VARIANTS)}")
+    return key
+
+
+def parse_regions(text: str | Sequence[int], size: int | None = None) -> tuple[int, ...]:
+    """A jigsaw region map -> region index per cell, validated (N regions of N cells).
+
+    ``text`` holds one symbol per cell (any non-space characters; whitespace ignored), e.g.
+    ``"1122" "1122" "3344" "3344"`` for a 4×4 with ordinary boxes; or a sequence of ints.
+
+    >>> parse_regions("aabb aabb ccdd ccdd")[:4]
+    (0, 0, 1, 1)
+    """
+    if isinstance(text, str):
+        symbols: Sequence[object] = [ch for ch in text if not ch.isspace()]
+    else:
+        symbols = list(text)
+    n = len(symbols)
+    side = size if size is not None else round(n ** 0.5)
+    if side * side != n:
+        raise GeometryError(
+            f"region map has {n} cells; expected {side * side} (one symbol per cell of a "
+            f"{side}x{side} grid)" if size else f"region map has {n} cells, not a square number"
+        )
+    order = {s: i for i, s in enumerate(dict.fromkeys(symbols))}
+    counts = Counter(symbols)
+    if len(order) != side:
+        raise GeometryError(f"region map has {len(order)} regions; a {side}x{side} grid needs "
+                            f"{side} regions of {side} cells")
+    wrong = [f"{s!s} has {k}" for s, k in counts.items() if k != side]
+    if wrong:
+        raise GeometryError(f"every region needs {side} cells: region {'; '.join(wrong)}")
+    return tuple(order[s] for s in symbols)
+
+
+def make_geometry(
+    size: int = 9,
+    box: tuple[int, int] | None = None,
+    variants: Iterable[str] = (),
+    regions: str | Sequence[int] | None = None,
+) -> Geometry:
+    """The geometry of an N×N puzzle, built once and cached.
+
+    ``box`` is (box rows, box columns), default as square as possible (2×3 for 6×6);
+    ``variants`` are names from :data:`VARIANTS`; ``regions`` (a region map, see
+    :func:`parse_regions`) makes it a jigsaw.
+
+    >>> g = make_geometry(9, variants=["diagonal", "anti-knight"])
+    >>> g.name, len(g.units)
+    ('9x9 diagonal anti-knight', 29)
+    """
+    names = {variant_name(v) for v in variants}
+    if regions is not None:
+        names.add("jigsaw")
+        if not isinstance(regions, str):
+            regions = tuple(regions)
+    elif "jigsaw" in names:
+        raise GeometryError("the jigsaw variant needs a region map (--regions)")
+    ordered = tuple(v for v in VARIANTS if v in names)
+    return _make(size, tuple(box) if box else None, ordered, regions)
+
+
+@lru_cache(maxsize=64)
+def _make(
+    size: int,
+    box: tuple[int, int] | None,
+    variants: tuple[str, ...],
+    regions: str | tuple[int, ...] | None,
+) -> Geometry:
+    if not 1 <= size <= 35:
+        raise GeometryError(f"size must be between 1 and 35, got {size}")
+    units = line_units(size)
+    if regions is not None:
+        if box is not None:
+            raise GeometryError("give either a box shape or jigsaw regions, not both")
+        boxes = parse_regions(regions, size)
+        units += units_from_index("region", boxes)
+        shape = None
+    else:
+        shape = box or default_box(size)
+        if shape[0] * shape[1] != size or min(shape) < 1:
+            raise GeometryError(
+                f"box {shape[0]}x{shape[1]} does not tile a {size}x{size} grid "
+                f"(box rows x box columns must equal {size})"
+            )
+        boxes = box_index(size, shape)
+        units += units_from_index("box", boxes)
+    pairs: list[tuple[int, int]] = []
+    for name in variants:
+        variant = VARIANTS[name]
+        if variant.units:
+            units += variant.units(size, shape)
+        if variant.pairs:
+            pairs += variant.pairs(size)
+    return Geometry(size, units, boxes=boxes, box=shape, extra_pairs=pairs, variants=variants)

@@ -1,0 +1,65 @@
+"""The independent rule checker. It trusts no solver: every backend's answer passes here.
+
+It reads only the puzzle's givens and the geometry's units and extra pairs (plain tuples of
+cells) and checks the grid against them with sets; it shares no code with any solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sudoku_csp.puzzle import Puzzle
+
+
+def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
+    """Every rule ``grid`` breaks as a solution of ``puzzle`` (empty list: a solution).
+
+    >>> from sudoku_csp import Puzzle
+    >>> p = Puzzle.parse("12..34..21..43..")
+    >>> violations(p, [0] * 16)[:1]
+    ['A2 holds 1 but the given is 2']
+    """
+    g = puzzle.geometry
+    n = g.size
+    if len(grid) != g.ncells:
+        return [f"grid has {len(grid)} cells, expected {g.ncells}"]
+    found = []
+    bad = [c for c, d in enumerate(grid) if not (isinstance(d, int) and 0 <= d < n)]
+    if bad:
+        return [f"{g.label(c)} holds {grid[c]!r}, not a digit 0..{n - 1}" for c in bad]
+    for cell, given in enumerate(puzzle.givens):
+        if given >= 0 and grid[cell] != given:
+            found.append(f"{g.label(cell)} holds {grid[cell] + 1} but the given is {given + 1}")
+    everything = set(range(n))
+    for unit in g.units:
+        if {grid[c] for c in unit.cells} != everything:
+            found.append(f"{unit.name} does not hold every digit once")
+    for a, b in g.extra_pairs:
+        if grid[a] == grid[b]:
+            found.append(f"{g.label(a)} and {g.label(b)} must differ")
+    return found
+
+
+def is_solution(puzzle: Puzzle, grid: Sequence[int] | None) -> bool:
+    """Whether ``grid`` solves ``puzzle``: every unit a permutation of the N digits, every
+    extra pair different, every given kept.
+
+    >>> from sudoku_csp import Puzzle
+    >>> is_solution(Puzzle.parse("1..." "..1." ".1.." "...1"), [0] * 16)
+    False
+    """
+    return grid is not None and not violations(puzzle, grid)
+
+
+class WrongSolutionError(AssertionError):
+    """A backend returned a grid that is not a solution: a bug in that backend."""
+
+
+def check_solutions(puzzle: Puzzle, grids: Sequence[Sequence[int]], solver: str) -> None:
+    """Raise :class:`WrongSolutionError` unless every grid solves the puzzle."""
+    for grid in grids:
+        problems = violations(puzzle, grid)
+        if problems:
+            raise WrongSolutionError(
+                f"{solver} returned a wrong solution for {puzzle.to_line()}: {problems[0]}"
+            )

@@ -1,0 +1,73 @@
+"""Shared puzzle cases for every backend's tests (made with the project's own solver).
+
+Each case: a name, the puzzle text, the geometry options, and the expected verdict when
+counting to 2. Backends are checked against these through the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sudoku_csp import Puzzle, Status, parse
+
+JIGSAW_MAP = ("AAAABBBCC AAABBBCCC AABBBCCCC DDDDEEEFF DDDEEEFFF DDEEEFFFF "
+              "GGGGHHHII GGGHHHIII GGHHHIIII")
+
+GRID1 = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+GRID2 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+HARD1 = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
+CLASH = "11" + "." * 79  # two 1s in row A
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    text: str
+    expected: Status
+    options: dict = field(default_factory=dict)
+    solution: str | None = None
+
+    def puzzle(self) -> Puzzle:
+        return parse(self.text, **self.options)
+
+
+CASES = [
+    Case("grid1", GRID1, Status.UNIQUE, solution=(
+        "483921657967345821251876493548132976729564138136798245372689514814253769695417382")),
+    Case("grid2", GRID2, Status.UNIQUE, solution=(
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293")),
+    Case("hard1", HARD1, Status.MULTIPLE),
+    Case("clash", CLASH, Status.NONE),
+    Case("empty9", "." * 81, Status.MULTIPLE),
+    Case("empty4", "." * 16, Status.MULTIPLE),
+    Case("4x4", "3.1...4.2.......", Status.UNIQUE),
+    Case("6x6", ".1.52....1.......36.3....21......2..", Status.UNIQUE),
+    Case("8x8", "..582.1..4.7.8...........546......25.4...1....6....41....78....3",
+         Status.UNIQUE),
+    Case("12x12", "......B893..8.9C.A5.B.4.B4..23..A.....3475A...1.5.2..81....A.7B19.....25"
+         "456..C..3A781..8A....9.......9...2.....B.1978...3..7C...25.1.1...286C4.7",
+         Status.UNIQUE),
+    Case("16x16", "....932.51.8D.E6891D7G5E6.BF3.AC..3.D.....C..8456.E.F.C1D32.B97GGF.4E2"
+         "..79D5A.1.7...1..DGC..F5.B.D8..7.....32E.451A.4.G.B...9D87.5...19..AE.4B..13B6C4"
+         ".GF2.7..D.E..7.FD2453C..9.....3.A5.D...G....798C1..FA.G..D4G.1..76.85.E.BA.658A"
+         "DE.2..1C.....D.G54..B7986.1", Status.UNIQUE),
+    Case("diagonal", "....9.53...24......5......15..9....23....4....6...8....8............6.4....5.....",
+         Status.UNIQUE, {"variants": ["diagonal"]}),
+    Case("windoku", "...19..3.8..6......5...............1.....4........5.79.3........2...6.8.4........",
+         Status.UNIQUE, {"variants": ["windoku"]}),
+    Case("anti-knight", "......53.1.28......9.......2.............3....1......7..........6...8...8........",
+         Status.UNIQUE, {"variants": ["anti-knight"]}),
+    Case("anti-king", "...19...83.95.7....5......2...9.........74....6...5.2..4............6............",
+         Status.UNIQUE, {"variants": ["anti-king"]}),
+    Case("diagonal+anti-knight", "..4.9.5.81.........39........3.........2.9....6....8............2...4...3....6...",
+         Status.UNIQUE, {"variants": ["diagonal", "anti-knight"]}),
+    Case("jigsaw", "4.......37......6..3....7....79..3......6.4....45.6........9.....8.5.2.7...1.....",
+         Status.UNIQUE, {"regions": JIGSAW_MAP},
+         solution="496217583715832964839645721647921358521768439384596172273489615168354297952173846"),
+    Case("jigsaw-clash", "44" + "." * 79, Status.NONE, {"regions": JIGSAW_MAP}),
+    # No clash among the givens, yet A9 has no digit left (row A holds 1-8, B9 holds 9).
+    Case("unsolvable", "12345678." + "........9" + "." * 63, Status.NONE),
+]
+"""Every shared case; ``expected`` is the verdict when counting to 2."""
+
+BY_NAME = {case.name: case for case in CASES}
