@@ -233,7 +233,7 @@ def _scan_numbers(text: str, line: int) -> list[_Cell]:
         column = start - line_starts[row] + 1
         if token == ".":
             cells.append(_Cell(EMPTY, token, line + row, column))
-        elif token.isdigit():
+        elif _is_number(token):
             value = int(token)
             cells.append(_Cell(EMPTY if value == 0 else value - 1, token, line + row, column))
         else:
@@ -243,12 +243,17 @@ def _scan_numbers(text: str, line: int) -> list[_Cell]:
     return cells
 
 
+def _is_number(token: str) -> bool:
+    # ASCII only: str.isdigit() also accepts '²' and other digits int() refuses.
+    return token.isascii() and token.isdigit()
+
+
 def _is_number_form(text: str) -> bool:
     if "," in text or ";" in text:
         return True
     tokens = text.split()
     return (len(tokens) > 1 and any(len(t) > 1 for t in tokens)
-            and all(t.isdigit() or t == "." for t in tokens))
+            and all(_is_number(t) or t == "." for t in tokens))
 
 
 def _scan(text: str, line: int) -> list[_Cell]:

@@ -24,15 +24,17 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     if len(grid) != g.ncells:
         return [f"grid has {len(grid)} cells, expected {g.ncells}"]
     found = []
-    bad = [c for c, d in enumerate(grid) if not (isinstance(d, int) and 0 <= d < n)]
-    if bad:
-        return [f"{g.label(c)} holds {grid[c]!r}, not a digit 0..{n - 1}" for c in bad]
-    for cell, given in enumerate(puzzle.givens):
-        if given >= 0 and grid[cell] != given:
-            found.append(f"{g.label(cell)} holds {grid[cell] + 1} but the given is {given + 1}")
+    if not all(type(d) is int and 0 <= d < n for d in grid):
+        return [f"{g.label(c)} holds {d!r}, not a digit 0..{n - 1}"
+                for c, d in enumerate(grid) if not (type(d) is int and 0 <= d < n)]
+    if any(given >= 0 and given != d for given, d in zip(puzzle.givens, grid)):
+        found += [f"{g.label(c)} holds {d + 1} but the given is {given + 1}"
+                  for c, (given, d) in enumerate(zip(puzzle.givens, grid))
+                  if given >= 0 and given != d]
     everything = set(range(n))
+    cell = grid.__getitem__
     for unit in g.units:
-        if {grid[c] for c in unit.cells} != everything:
+        if set(map(cell, unit.cells)) != everything:
             found.append(f"{unit.name} does not hold every digit once")
     for a, b in g.extra_pairs:
         if grid[a] == grid[b]:

@@ -12,6 +12,7 @@ from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 
 DEFAULT_RULES = "locked"
+DEFAULT_BRANCH = "degree"  # measured fastest: examples/benchmark.py on top95 and 17-clue sets
 
 
 class NativeBackend(BackendBase):
@@ -27,7 +28,8 @@ class NativeBackend(BackendBase):
     OPTIONS = (
         Option("rules", DEFAULT_RULES, "a rule preset, or rule names joined by '+' ("
                + ", ".join(RULES) + ")", tuple(PRESETS), open_choices=True),
-        Option("branch", "mrv", "cell to branch on: fewest candidates, or first open cell",
+        Option("branch", DEFAULT_BRANCH, "cell to branch on: fewest candidates (mrv), the same "
+               "with ties to the most open peers (degree), or the first open cell",
                tuple(BRANCHING)),
         Option("order", "numeric", "value order at a branch", ("numeric", "random")),
         Option("seed", 0, "seed of the random value order", kind=int),
@@ -50,9 +52,6 @@ class NativeBackend(BackendBase):
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: float | None = None) -> Result:
         start = time.perf_counter()
-        clash = clash_result(puzzle, self.spec)
-        if clash is not None:
-            return clash
         state = State.from_puzzle(puzzle)
         if self.options["search"] == "off":
             out = self.searcher.propagate_only(state)
@@ -60,6 +59,11 @@ class NativeBackend(BackendBase):
             deadline = start + time_limit if time_limit is not None else None
             out = self.searcher.run(state, limit, deadline)
         seconds = time.perf_counter() - start
+        if out.state is None:  # contradiction before any guess: name a clash if there is one
+            clash = clash_result(puzzle, self.spec)
+            if clash is not None:
+                return Result(clash.status, (), {**out.stats.as_dict(), **clash.stats},
+                              seconds, self.spec, clash.message)
         result = make_result(
             puzzle, out.solutions, limit=limit, complete=out.complete,
             timed_out=out.timed_out, solver=self.spec, seconds=seconds,

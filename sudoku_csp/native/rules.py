@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from sudoku_csp.native.state import State
+from sudoku_csp.native.state import State, bits
 
 Rule = Callable[[State], "int | None"]
 
@@ -26,7 +26,9 @@ def eliminate(state: State) -> int | None:
     Returns the number of cells placed.
     """
     cand, pending, peers = state.cand, state.pending, state.tables.peers
-    placed = state.placed
+    done, cell_units = state.done, state.tables.cell_units
+    unit_flags = state.tables.unit_flags
+    placed, dirty = state.placed, state.dirty
     count = 0
     while pending:
         cell = pending.pop()
@@ -36,18 +38,19 @@ def eliminate(state: State) -> int | None:
         placed |= flag
         count += 1
         bit = cand[cell]
+        for u in cell_units[cell]:
+            done[u] |= bit
         keep = ~bit
-        for p in peers[cell]:
-            m = cand[p]
-            if m & bit:
-                m &= keep
-                if not m:
-                    state.placed = placed
-                    return None
-                cand[p] = m
-                if not m & (m - 1):
-                    pending.append(p)
-    state.placed = placed
+        for p in [p for p in peers[cell] if cand[p] & bit]:
+            m = cand[p] & keep
+            if not m:
+                state.placed = placed
+                return None
+            cand[p] = m
+            dirty |= unit_flags[p]
+            if not m & (m - 1):
+                pending.append(p)
+    state.placed, state.dirty = placed, dirty
     return count
 
 
@@ -66,44 +69,62 @@ def forward_check(state: State) -> int | None:
         state.placed |= flag
         count += 1
         bit = cand[cell]
+        for u in state.tables.cell_units[cell]:
+            state.done[u] |= bit
         for p in peers[cell]:
             if cand[p] & bit:
                 if cand[p] == bit:
                     return None
                 cand[p] &= ~bit
+                state.touch(p)
     return count
 
 
 def only_choice(state: State) -> int | None:
     """Hidden singles: a digit with one place left in a unit goes there.
 
-    Returns the number of cells assigned; ``None`` if some digit has no place in a unit.
+    Looks only at units changed since its last look (``state.dirty``) and runs until none
+    is left. Each hidden single is placed at once (with :func:`eliminate` and its cascade),
+    so units looked at later already see its consequences. Returns the number of hidden
+    singles plus the cells placed in their wake; ``None`` if some digit has no place left
+    in a unit.
     """
-    cand, pending = state.cand, state.pending
-    full = state.tables.full
+    cand, pending, done = state.cand, state.pending, state.done
+    tables = state.tables
+    full, units, getters, unit_flags = tables.full, tables.units, tables.getters, tables.unit_flags
     count = 0
-    for unit in state.tables.units:
-        once = twice = fixed = 0
-        for c in unit:
-            m = cand[c]
+    while state.dirty:
+        dirty = state.dirty
+        low = dirty & -dirty
+        state.dirty = dirty ^ low
+        state.stale |= low
+        u = low.bit_length() - 1
+        once = twice = 0
+        for m in getters[u](cand):
             twice |= once & m
             once |= m
-            if not m & (m - 1):
-                fixed |= m
         if once != full:
             return None
-        hidden = once & ~twice & ~fixed
+        hidden = once & ~twice & ~done[u]
+        if not hidden:
+            continue
         while hidden:
             bit = hidden & -hidden
             hidden ^= bit
-            for c in unit:
+            for c in units[u]:
                 if cand[c] & bit:
-                    cand[c] = bit
-                    pending.append(c)
-                    count += 1
+                    if cand[c] != bit:
+                        cand[c] = bit
+                        state.dirty |= unit_flags[c]
+                        pending.append(c)
+                        count += 1
                     break
             else:
                 return None  # its one place was just given another hidden digit
+        placed = eliminate(state)
+        if placed is None:
+            return None
+        count += placed
     return count
 
 
@@ -117,6 +138,7 @@ def _remove(state: State, cells: Sequence[int], digits: int) -> int | None:
             if not m:
                 return None
             cand[c] = m
+            state.touch(c)
             changed += 1
             if not m & (m - 1):
                 state.pending.append(c)
@@ -183,28 +205,42 @@ def hidden_pairs(state: State) -> int | None:
             for i, c in enumerate(unit):
                 if where >> i & 1 and cand[c] & ~digits:
                     cand[c] &= digits
+                    state.touch(c)
                     count += 1
     return count
 
 
 def locked_candidates(state: State) -> int | None:
-    """Pointing and claiming, for any two units that overlap: if a digit's places in unit U
-    all lie in U ∩ V, it leaves the rest of V. Returns the number of cells changed."""
-    cand = state.cand
+    """Pointing and claiming: if a digit's places in unit U all lie in U ∩ V for another
+    unit V (two or more cells), it leaves the rest of V. Works for boxes and lines, and for
+    diagonals, windows and jigsaw regions cut by rows, columns and boxes. Returns the number
+    of cells changed."""
+    cand, done = state.cand, state.done
+    by_unit = state.tables.locked_by_unit
     count = 0
-    for inside, u_rest, v_rest in state.tables.intersections:
-        here = 0
-        for c in inside:
-            here |= cand[c]
-        elsewhere = 0
-        for c in u_rest:
-            elsewhere |= cand[c]
-        locked = here & ~elsewhere
-        if locked:
-            changed = _remove(state, v_rest, locked)
-            if changed is None:
-                return None
-            count += changed
+    todo = state.stale | state.dirty  # only a change inside U can confine a digit anew
+    state.stale = 0
+    groups = [g for u in bits(todo) for g in by_unit[u]]
+    for u, parts in groups:
+        once = twice = 0
+        ors = []
+        for cells, _ in parts:
+            m = 0
+            for c in cells:
+                m |= cand[c]
+            twice |= once & m
+            once |= m
+            ors.append(m)
+        confined = once & ~twice & ~done[u]
+        if not confined:
+            continue
+        for (cells, rest), m in zip(parts, ors):
+            locked = m & confined
+            if locked and len(cells) > 1:
+                changed = _remove(state, rest, locked)
+                if changed is None:
+                    return None
+                count += changed
     return count
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from sudoku_csp.geometry import Grid
 from sudoku_csp.native.rules import RULES, Rule, propagate, rule_names
-from sudoku_csp.native.state import State
+from sudoku_csp.native.state import State, bits
 
 _DEADLINE_EVERY = 64  # nodes between clock checks
 
@@ -36,6 +36,23 @@ def branch_mrv(state: State) -> tuple[int, int]:
     return best, best_mask
 
 
+def branch_degree(state: State) -> tuple[int, int]:
+    """Fewest candidates, ties broken by most open peers (the degree heuristic of graph
+    colouring): the choice that constrains the most cells. Its candidates too."""
+    cand, peer_masks = state.cand, state.tables.peer_masks
+    open_cells = state.tables.all_cells & ~state.placed
+    rest = open_cells
+    best, best_key = -1, 1 << 62
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        c = low.bit_length() - 1
+        key = (cand[c].bit_count() << 16) - (open_cells & peer_masks[c]).bit_count()
+        if key < best_key:
+            best, best_key = c, key
+    return best, cand[best]
+
+
 def branch_first(state: State) -> tuple[int, int]:
     """The first open cell in row-major order, and its candidates."""
     open_cells = state.tables.all_cells & ~state.placed
@@ -45,17 +62,9 @@ def branch_first(state: State) -> tuple[int, int]:
 
 BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
     "mrv": branch_mrv,
+    "degree": branch_degree,
     "first": branch_first,
 }
-
-
-def _digits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass
@@ -99,7 +108,7 @@ class Searcher:
     (2, False)
     """
 
-    def __init__(self, rules: str = "singles", branch: str = "mrv", order: str = "numeric",
+    def __init__(self, rules: str = "singles", branch: str = "degree", order: str = "numeric",
                  seed: int | None = None) -> None:
         self.rule_names = rule_names(rules)
         self.rules: list[Rule] = [RULES[name] for name in self.rule_names]
@@ -139,7 +148,7 @@ class Searcher:
 
         def frame(s: State) -> tuple[State, int, list[int]]:
             cell, mask = branch(s)
-            digits = _digits(mask)
+            digits = bits(mask)
             if rng is not None:
                 rng.shuffle(digits)
             else:
@@ -159,6 +168,7 @@ class Searcher:
                 child = parent
             child.cand[cell] = 1 << digit
             child.pending.append(cell)
+            child.touch(cell)
             stats.nodes += 1
             if not propagate(child, rules, firings):
                 stats.backtracks += 1

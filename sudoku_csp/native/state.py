@@ -2,7 +2,10 @@
 
 Bit ``d`` of ``cand[cell]`` is set while digit ``d`` is still possible in ``cell``. A cell is
 *placed* once its single digit has been removed from all its peers; ``pending`` lists cells
-that are single but not yet placed. Everything the rules need from the geometry is
+that are single but not yet placed; ``done[u]`` is the mask of digits placed in unit ``u``;
+bit ``u`` of ``dirty`` marks a unit changed since the hidden-single rule last looked at it,
+and of ``stale`` one that changed since the locked-candidates rule did (units leave ``dirty``
+for ``stale``). Code that changes ``cand`` directly must :meth:`State.touch` the cell. Everything the rules need from the geometry is
 precomputed once per geometry in :class:`Tables` (lists of ints, no per-call work).
 """
 
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import permutations
+from operator import itemgetter
 
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle, grid_to_dict
@@ -19,9 +22,8 @@ from sudoku_csp.puzzle import Puzzle, grid_to_dict
 class Tables:
     """Per-geometry lookup tables for the rules and the search.
 
-    ``intersections`` lists, for every ordered pair of units (U, V) sharing two or more
-    cells, ``(U ∩ V, U \\ V, V \\ U)``: the shape the locked-candidates rule works on
-    (box/line pointing and claiming, and the same for diagonals, windows, regions).
+    ``locked_groups`` is the shape the locked-candidates rule works on (see
+    :func:`_locked_groups`).
     """
 
     def __init__(self, geometry: Geometry) -> None:
@@ -29,18 +31,76 @@ class Tables:
         self.size = geometry.size
         self.ncells = geometry.ncells
         self.full = (1 << self.size) - 1
+        single = {1 << d: d for d in range(self.size)}
+        self.digit_of = lambda mask: single.get(mask, EMPTY)
         self.all_cells = (1 << self.ncells) - 1
         self.peers = [tuple(p) for p in geometry.peers]
+        self.peer_masks = [sum(1 << p for p in peers) for peers in self.peers]
         self.units = [u.cells for u in geometry.units]
-        intersections = []
-        for a, b in permutations(range(len(self.units)), 2):
-            u, v = set(self.units[a]), set(self.units[b])
-            common = u & v
-            if len(common) >= 2:
-                intersections.append((
-                    tuple(sorted(common)), tuple(sorted(u - v)), tuple(sorted(v - u)),
-                ))
-        self.intersections = intersections
+        # itemgetter fetches a unit's masks in one C call: the hidden-single scan is the
+        # solver's hottest loop.
+        self.getters = [itemgetter(*cells) if len(cells) > 1 else _one(cells[0])
+                        for cells in self.units]
+        self.cell_units = [tuple(us) for us in geometry.cell_units]
+        # Bit u of unit_flags[cell] is set for each unit holding the cell: a change to the
+        # cell marks those units for the next hidden-single scan.
+        self.unit_flags = [sum(1 << u for u in us) for us in geometry.cell_units]
+        self.all_units = (1 << len(self.units)) - 1
+        self.locked_groups = _locked_groups(geometry)
+        self.locked_by_unit = [[g for g in self.locked_groups if g[0] == u]
+                               for u in range(len(self.units))]
+
+
+def _locked_groups(geometry: Geometry) -> list[tuple[int, tuple[tuple[tuple[int, ...],
+                                                                   tuple[int, ...]], ...]]]:
+    """For the locked-candidates rule: each unit U cut into parts by the units of another
+    *partition kind* V (a kind that holds every cell exactly once: rows, columns, boxes,
+    jigsaw regions). Each part is ``(U ∩ V, V \\ U)``. A digit whose places in U all lie in
+    one part of two or more cells must go there, so it leaves ``V \\ U``: a box cut by rows
+    gives pointing, a row cut by boxes gives claiming, a diagonal cut by boxes the same.
+    """
+    owners: dict[str, dict[int, int]] = {}
+    for v, unit in enumerate(geometry.units):
+        owners.setdefault(unit.kind, {}).update({c: v for c in unit.cells})
+    counts: dict[str, int] = {}
+    for unit in geometry.units:
+        counts[unit.kind] = counts.get(unit.kind, 0) + len(unit.cells)
+    partition_kinds = [k for k, owner in owners.items()
+                       if len(owner) == geometry.ncells == counts[k]]
+    groups = []
+    for u, unit in enumerate(geometry.units):
+        for kind in partition_kinds:
+            if kind == unit.kind:
+                continue
+            by_owner: dict[int, list[int]] = {}
+            for c in unit.cells:
+                by_owner.setdefault(owners[kind][c], []).append(c)
+            if all(len(cells) < 2 for cells in by_owner.values()):
+                continue
+            parts = tuple(
+                (tuple(cells), tuple(sorted(set(geometry.units[v].cells) - set(cells))))
+                for v, cells in by_owner.items()
+            )
+            groups.append((u, parts))
+    return groups
+
+
+def bits(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask``, lowest first: the digits of a candidate mask.
+
+    >>> bits(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _one(cell: int):
+    return lambda cand: (cand[cell],)
 
 
 @lru_cache(maxsize=32)
@@ -58,15 +118,18 @@ class State:
     (1, 2, 3)
     """
 
-    __slots__ = ("tables", "cand", "pending", "placed", "givens")
+    __slots__ = ("tables", "cand", "pending", "placed", "done", "dirty", "stale", "givens")
 
     def __init__(self, tables: Tables, cand: list[int], pending: list[int], placed: int,
-                 givens: Grid) -> None:
+                 done: list[int], givens: Grid, dirty: int = -1, stale: int = -1) -> None:
         self.tables = tables
         self.cand = cand
         self.pending = pending
         self.placed = placed
+        self.done = done
         self.givens = givens
+        self.dirty = tables.all_units if dirty == -1 else dirty
+        self.stale = tables.all_units if stale == -1 else stale
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle) -> State:
@@ -79,10 +142,15 @@ class State:
         full = t.full
         cand = [full if d == EMPTY else 1 << d for d in puzzle.givens]
         pending = [c for c, d in enumerate(puzzle.givens) if d != EMPTY]
-        return cls(t, cand, pending, 0, puzzle.givens)
+        return cls(t, cand, pending, 0, [0] * len(t.units), puzzle.givens)
 
     def copy(self) -> State:
-        return State(self.tables, self.cand[:], self.pending[:], self.placed, self.givens)
+        return State(self.tables, self.cand[:], self.pending[:], self.placed, self.done[:],
+                     self.givens, self.dirty, self.stale)
+
+    def touch(self, cell: int) -> None:
+        """Mark the units of ``cell`` as changed (after changing ``cand[cell]`` by hand)."""
+        self.dirty |= self.tables.unit_flags[cell]
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -100,7 +168,7 @@ class State:
 
     def grid(self) -> Grid:
         """Digit of each single cell, ``EMPTY`` elsewhere."""
-        return tuple(m.bit_length() - 1 if m and not m & (m - 1) else EMPTY for m in self.cand)
+        return tuple(map(self.tables.digit_of, self.cand))
 
     def to_dict(self) -> dict[str, str]:
         """Norvig-style values dict: label -> string of candidate symbols."""
@@ -126,4 +194,4 @@ def state_from_candidates(puzzle: Puzzle, candidates: Sequence[Sequence[int]]) -
     t = tables(puzzle.geometry)
     cand = [sum(1 << d for d in digits) for digits in candidates]
     pending = [c for c, m in enumerate(cand) if m and not m & (m - 1)]
-    return State(t, cand, pending, 0, puzzle.givens)
+    return State(t, cand, pending, 0, [0] * len(t.units), puzzle.givens)
