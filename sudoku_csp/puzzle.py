@@ -251,9 +251,11 @@ def _is_number(token: str) -> bool:
 def _is_number_form(text: str) -> bool:
     if "," in text or ";" in text:
         return True
+    # Numbers never need more than two digits (sizes stop at 35); longer runs of digits
+    # are rows of symbols, as in a grid of lines like ``003020600``.
     tokens = text.split()
     return (len(tokens) > 1 and any(len(t) > 1 for t in tokens)
-            and all(_is_number(t) or t == "." for t in tokens))
+            and all((_is_number(t) and len(t) <= 2) or t == "." for t in tokens))
 
 
 def _scan(text: str, line: int) -> list[_Cell]:
@@ -339,8 +341,10 @@ def read_puzzles(
 
     Blank lines and ``#`` comments are skipped; text after a tab is the puzzle's metadata.
     Lines are read one at a time, so a file of millions of puzzles is never held in memory.
-    If the first puzzle line is too short to be a puzzle, the whole input is read as one
-    multi-line grid instead. ``options`` are those of :func:`parse`; a geometry is built once.
+    If the first puzzle line is not a puzzle by itself (or carries box borders), the whole
+    input is read as one multi-line grid instead. ``options`` are those of :func:`parse`;
+    without a size, each line's size is inferred, so a file may mix sizes (geometries are
+    cached, not rebuilt per line).
 
     >>> [p.to_line()[:8] for p in read_puzzles(io.StringIO("# two\\n" + "1" * 16 + "\\n"))]
     ['11111111']
@@ -364,7 +368,7 @@ def _read(handle: TextIO, options: dict) -> Iterator[Puzzle]:
         if not stripped or stripped.startswith("#"):
             continue
         if not first:
-            yield parse(text, geometry=geometry, line=number)
+            yield parse(text, geometry=geometry, line=number, **options)
             continue
         first = False
         error = None
@@ -375,7 +379,6 @@ def _read(handle: TextIO, options: dict) -> Iterator[Puzzle]:
         # One-line puzzles never carry box borders; a first line that does, or that is not a
         # puzzle by itself, starts a multi-line grid.
         if error is None and not any(ch in "|+" for ch in text):
-            geometry = puzzle.geometry
             yield puzzle
             continue
         rest = list(itertools.islice(handle, _GRID_LINES))

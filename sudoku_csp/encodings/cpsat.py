@@ -1,0 +1,299 @@
+"""CP-SAT models of a geometry: build them, never solve them.
+
+Two models of the same rules, both read only the :class:`~sudoku_csp.geometry.Geometry`:
+
+- ``alldiff``: one integer variable per cell, domain ``1..N`` (the digit shown, i.e. the
+  internal digit + 1), ``add_all_different`` per unit, ``!=`` per extra pair.
+- ``boolean``: one Boolean ``x(cell, digit)`` per cell and digit (the one-hot variables of
+  the CNF), ``add_exactly_one`` per cell and per (unit, digit), and for each extra pair and
+  digit the clause ``not x(a, d) or not x(b, d)``.
+
+Each builder returns a :class:`CpSatModel`: the ``cp_model.CpModel`` plus the variables and a
+way to read a grid back, so a research script can add its own constraints, solve with its
+own parameters and decode the answer::
+
+    >>> from ortools.sat.python import cp_model
+    >>> from sudoku_csp import Puzzle, format_line
+    >>> m = build_model(Puzzle.parse("3.1...4.2......."), "alldiff")
+    >>> solver = cp_model.CpSolver()
+    >>> solver.parameters.num_workers = 1
+    >>> solver.solve(m.model) == cp_model.OPTIMAL
+    True
+    >>> format_line(m.geometry, m.read(solver))
+    '3412124321344321'
+
+Givens are fixed by narrowing variable domains (not by extra constraints), so a model built
+once for the empty grid can be reused for many puzzles: :meth:`CpSatModel.fix_givens`
+narrows, :meth:`CpSatModel.release` widens again. The CP-SAT backend works that way.
+
+:func:`export_models` writes the empty 9×9 model of each kind as a text proto into the
+top-level ``encodings/`` folder (see ``encodings/CPSAT.md`` there).
+
+OR-Tools is imported when a model is built, not when this module is imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sudoku_csp.geometry import EMPTY, Geometry, Grid
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.variants import make_geometry
+
+if TYPE_CHECKING:  # only for annotations: importing ortools costs ~0.5 s
+    from ortools.sat.python import cp_model
+
+MODELS = ("alldiff", "boolean")
+"""The model kinds, in the order :func:`build_model` accepts them."""
+
+EXPORT_SIZES = (9,)
+"""Sizes of the standard empty grid exported by :func:`export_models`."""
+
+
+class CpSatModel:
+    """A built CP-SAT model of one geometry, its variables, and the decoding of a grid.
+
+    ``model`` is an ordinary ``cp_model.CpModel``: add constraints to it freely. Variables
+    added later do not disturb decoding. Subclasses hold the variables: ``cells`` for
+    ``alldiff``, ``literals`` for ``boolean``.
+    """
+
+    kind: str = ""
+
+    def __init__(self, geometry: Geometry, model: cp_model.CpModel) -> None:
+        self.geometry = geometry
+        self.model = model
+        # Proto index of each variable whose domain fix_givens may narrow, and its full
+        # domain; filled by the subclasses.
+        self._full: tuple[int, int] = (0, 0)
+
+    # -- givens -----------------------------------------------------------------------------
+    def given_indices(self, givens: Sequence[int]) -> list[tuple[int, int]]:
+        """``(variable index, value)`` pairs that pin ``givens`` (``EMPTY`` cells: none)."""
+        raise NotImplementedError
+
+    def fix_givens(self, givens: Sequence[int]) -> list[int]:
+        """Pin every given by narrowing one variable's domain to a single value, in place.
+
+        Returns the proto indices of the narrowed variables, for :meth:`release`. Domains
+        are assumed full before the call (a model built for the empty grid).
+        """
+        if len(givens) != self.geometry.ncells:
+            raise ValueError(f"expected {self.geometry.ncells} givens, got {len(givens)}")
+        variables = self.model.proto.variables
+        fixed = []
+        for index, value in self.given_indices(givens):
+            domain = variables[index].domain
+            domain[0] = value
+            domain[1] = value
+            fixed.append(index)
+        return fixed
+
+    def release(self, indices: Iterable[int]) -> None:
+        """Give the variables at ``indices`` their full domain again (undo :meth:`fix_givens`)."""
+        low, high = self._full
+        variables = self.model.proto.variables
+        for index in indices:
+            domain = variables[index].domain
+            domain[0] = low
+            domain[1] = high
+
+    # -- reading a grid back --------------------------------------------------------------
+    def decode(self, values: Sequence[int]) -> Grid:
+        """The grid of a full solution vector (one value per model variable, in proto order:
+        ``solver.response_proto.solution`` or ``callback.Response().solution``)."""
+        raise NotImplementedError
+
+    def read(self, source: Any) -> Grid:
+        """The grid from anything with ``value(variable)``: a ``CpSolver`` after a solve, or a
+        ``CpSolverSolutionCallback`` inside ``on_solution_callback``."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        proto = self.model.proto
+        return (f"<CpSatModel {self.kind} {self.geometry.name}: {len(proto.variables)} "
+                f"variables, {len(proto.constraints)} constraints>")
+
+
+class AllDiffModel(CpSatModel):
+    """``cells[cell]`` is an integer variable in ``1..N``: the shown digit (digit + 1)."""
+
+    kind = "alldiff"
+
+    def __init__(self, geometry: Geometry, model: cp_model.CpModel,
+                 cells: Sequence[cp_model.IntVar]) -> None:
+        super().__init__(geometry, model)
+        self.cells = tuple(cells)
+        self._index = tuple(v.index for v in self.cells)
+        self._full = (1, geometry.size)
+
+    def given_indices(self, givens: Sequence[int]) -> list[tuple[int, int]]:
+        index = self._index
+        return [(index[cell], d + 1) for cell, d in enumerate(givens) if d != EMPTY]
+
+    def decode(self, values: Sequence[int]) -> Grid:
+        return tuple(values[i] - 1 for i in self._index)
+
+    def read(self, source: Any) -> Grid:
+        return tuple(source.value(v) - 1 for v in self.cells)
+
+
+class BooleanModel(CpSatModel):
+    """``literals[cell][digit]`` is the Boolean "``cell`` holds ``digit``"."""
+
+    kind = "boolean"
+
+    def __init__(self, geometry: Geometry, model: cp_model.CpModel,
+                 literals: Sequence[Sequence[cp_model.IntVar]]) -> None:
+        super().__init__(geometry, model)
+        self.literals = tuple(tuple(row) for row in literals)
+        self._index = tuple(tuple(v.index for v in row) for row in self.literals)
+        self._full = (0, 1)
+
+    def given_indices(self, givens: Sequence[int]) -> list[tuple[int, int]]:
+        # Setting the one true literal is enough: the cell's exactly-one makes the other
+        # N-1 false at the root, and narrowing fewer domains measured faster.
+        index = self._index
+        return [(index[cell][d], 1) for cell, d in enumerate(givens) if d != EMPTY]
+
+    def decode(self, values: Sequence[int]) -> Grid:
+        return tuple(_one_hot(cell, [values[i] for i in row])
+                     for cell, row in enumerate(self._index))
+
+    def read(self, source: Any) -> Grid:
+        return tuple(_one_hot(cell, [source.boolean_value(v) for v in row])
+                     for cell, row in enumerate(self.literals))
+
+
+def _one_hot(cell: int, bits: list[int]) -> int:
+    """The digit whose literal is true; a model whose exactly-one was broken is a bug."""
+    if bits.count(1) != 1:
+        raise ValueError(f"cell {cell}: {bits.count(1)} digit literals are true, expected 1")
+    return bits.index(1)
+
+
+# -- builders ---------------------------------------------------------------------------------
+def _new_model(geometry: Geometry, kind: str) -> cp_model.CpModel:
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    model.name = f"sudoku {geometry.name} {kind}"
+    return model
+
+
+def build_alldiff(geometry: Geometry, givens: Sequence[int] | None = None) -> AllDiffModel:
+    """Integer model: ``x[cell]`` in ``1..N``, AllDifferent per unit, ``!=`` per extra pair.
+
+    Variables are created first and in cell order, so ``x[cell]`` has proto index ``cell``;
+    constraints follow in ``geometry.units`` order, then the extra pairs. ``givens`` (digits
+    ``0..N-1`` or ``EMPTY``), if given, are fixed through the domains.
+
+    >>> m = build_alldiff(make_geometry(4))
+    >>> len(m.model.proto.variables), len(m.model.proto.constraints)
+    (16, 12)
+    """
+    n = geometry.size
+    model = _new_model(geometry, "alldiff")
+    cells = [model.new_int_var(1, n, geometry.label(c)) for c in range(geometry.ncells)]
+    for unit in geometry.units:
+        model.add_all_different([cells[c] for c in unit.cells]).with_name(unit.name)
+    for a, b in geometry.extra_pairs:
+        model.add(cells[a] != cells[b])
+    built = AllDiffModel(geometry, model, cells)
+    if givens is not None:
+        built.fix_givens(givens)
+    return built
+
+
+def build_boolean(geometry: Geometry, givens: Sequence[int] | None = None) -> BooleanModel:
+    """One-hot model: ``x[cell][digit]``, exactly one per cell and per (unit, digit).
+
+    Variable ``x[cell][digit]`` has proto index ``cell * N + digit`` (the CNF's
+    ``var(cell, digit) - 1``). Constraints: the cells' exactly-ones in cell order, then one
+    exactly-one per unit and digit in ``geometry.units`` order, then per extra pair and digit
+    the clause ``not x[a][d] or not x[b][d]``. ``givens`` are fixed through the domains.
+
+    >>> m = build_boolean(make_geometry(4))
+    >>> len(m.model.proto.variables), len(m.model.proto.constraints)
+    (64, 64)
+    """
+    n = geometry.size
+    model = _new_model(geometry, "boolean")
+    literals = [[model.new_bool_var(f"{geometry.label(c)}={d + 1}") for d in range(n)]
+                for c in range(geometry.ncells)]
+    for row in literals:
+        model.add_exactly_one(row)
+    for unit in geometry.units:
+        for d in range(n):
+            model.add_exactly_one([literals[c][d] for c in unit.cells]).with_name(
+                f"{unit.name} has {d + 1}")
+    for a, b in geometry.extra_pairs:
+        for d in range(n):
+            model.add_bool_or([~literals[a][d], ~literals[b][d]])
+    built = BooleanModel(geometry, model, literals)
+    if givens is not None:
+        built.fix_givens(givens)
+    return built
+
+
+BUILDERS: dict[str, Callable[..., CpSatModel]] = {
+    "alldiff": build_alldiff,
+    "boolean": build_boolean,
+}
+
+
+def build_model(puzzle: Puzzle | Geometry, kind: str = "alldiff") -> CpSatModel:
+    """The ``kind`` model (``alldiff`` or ``boolean``) of a puzzle (givens fixed) or of the
+    empty grid of a geometry.
+
+    >>> build_model(make_geometry(9), "boolean")
+    <CpSatModel boolean 9x9: 729 variables, 324 constraints>
+    """
+    if kind not in BUILDERS:
+        raise ValueError(f"unknown CP-SAT model {kind!r}; choose from {', '.join(MODELS)}")
+    if isinstance(puzzle, Puzzle):
+        return BUILDERS[kind](puzzle.geometry, puzzle.givens)
+    return BUILDERS[kind](puzzle)
+
+
+# -- exported artifacts -----------------------------------------------------------------------
+def export_name(kind: str, size: int) -> str:
+    """File name of an exported empty-grid model: ``cpsat_alldiff_9x9.pb.txt``."""
+    return f"cpsat_{kind}_{size}x{size}.pb.txt"
+
+
+def export_models(folder: str | Path, sizes: Iterable[int] = EXPORT_SIZES) -> list[Path]:
+    """Write the empty standard grid's model of each kind as a text proto into ``folder``.
+
+    These are the files kept in the repository's top-level ``encodings/`` folder; a test
+    regenerates them and fails when they differ. Returns the paths written.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for size in sizes:
+        geometry = make_geometry(size)
+        for kind in MODELS:
+            path = folder / export_name(kind, size)
+            # export_to_file writes text format because the name ends in "txt".
+            if not build_model(geometry, kind).model.export_to_file(str(path)):
+                raise OSError(f"CP-SAT could not write {path}")
+            written.append(path)
+    return written
+
+
+__all__ = [
+    "BUILDERS",
+    "EXPORT_SIZES",
+    "MODELS",
+    "AllDiffModel",
+    "BooleanModel",
+    "CpSatModel",
+    "build_alldiff",
+    "build_boolean",
+    "build_model",
+    "export_models",
+    "export_name",
+]

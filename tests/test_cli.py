@@ -1,0 +1,178 @@
+"""The command line, through typer's CliRunner, and once as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from cases import BY_NAME, GRID2, HARD1, JIGSAW_MAP
+from typer.testing import CliRunner
+
+from sudoku_csp import __version__, is_solution, parse
+from sudoku_csp.cli import Exit, app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_version_and_help():
+    result = run("--version")
+    assert result.exit_code == 0, result.output
+    assert __version__ in result.output
+    for flag in ("-h", "--help"):
+        result = run(flag)
+        assert result.exit_code == 0
+        assert "count" in result.output and "Exit codes" in result.output
+
+
+def test_solve_one_puzzle_prints_a_boxed_grid():
+    result = run("solve", GRID2)
+    assert result.exit_code == Exit.OK, result.output
+    assert "4 1 7 | 3 6 9 | 8 2 5" in result.output
+    assert "------+-------+------" in result.output
+
+
+@pytest.mark.parametrize(("text", "code", "word"), [
+    (GRID2, Exit.OK, "unique"),
+    (HARD1, Exit.MULTIPLE, "multiple"),
+    (BY_NAME["clash"].text, Exit.NONE, "none"),
+    (BY_NAME["unsolvable"].text, Exit.NONE, "none"),
+])
+def test_count_exit_codes(text, code, word):
+    result = run("count", text)
+    assert result.exit_code == code, result.output
+    assert word in result.output
+
+
+def test_clash_is_named():
+    result = run("count", BY_NAME["clash"].text)
+    assert "A1 and A2 both hold 1" in result.output
+
+
+def test_unknown_on_time_limit():
+    result = run("count", "." * 625, "--time-limit", "0", "--solver", "native:rules=none")
+    assert result.exit_code == Exit.UNKNOWN, result.output
+    assert "unknown" in result.output
+
+
+def test_exit_codes_are_distinct_and_not_usage():
+    codes = [Exit.OK, Exit.MULTIPLE, Exit.NONE, Exit.UNKNOWN, Exit.INPUT]
+    assert len(set(codes)) == len(codes)
+    assert Exit.USAGE not in codes and 2 not in codes
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["solve", "12345678" + "." * 72], "expected a square number of cells"),
+    (["solve", "1" * 80 + "?"], "column 81: unknown symbol '?'"),
+    (["solve", "A" + "." * 80], "out of range for a 9x9 puzzle"),
+    (["solve", GRID2, "--solver", "nope"], "unknown solver 'nope'"),
+    (["solve", GRID2, "--solver", "native:rules=bogus"], "unknown rules"),
+    (["solve", GRID2, "--box", "2x2"], "does not tile"),
+    (["solve", GRID2, "--box", "3by3"], "expected ROWSxCOLS"),
+    (["solve", "no/such/file.txt"], "no such file"),
+    (["solve", GRID2, "--variant", "hexagonal"], "unknown variant"),
+    (["solve", GRID2, "--regions", "AB" * 40 + "C"], "regions"),
+])
+def test_input_errors_are_one_line_with_exit_6(args, expected):
+    result = run(*args)
+    assert result.exit_code == Exit.INPUT, result.output
+    assert expected in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output + result.stderr
+
+
+def test_bad_line_in_file_names_the_line(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"# two good, one bad\n{GRID2}\n{GRID2}\n\n{GRID2[:-1]}Z\n")
+    result = run("count", str(path))
+    assert result.exit_code == Exit.INPUT
+    assert "line 5, column 81" in result.stderr
+    assert result.stdout.count("unique") == 2  # the good ones were reported before
+
+
+def test_file_lines_and_json(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\tfrom top95\n{HARD1}\n{BY_NAME['clash'].text}\n")
+    result = run("count", str(path))
+    assert result.exit_code == Exit.OK, result.output
+    lines = result.stdout.strip().splitlines()
+    assert [line.split("\t")[1] for line in lines] == ["unique", "multiple", "none"]
+    result = run("count", str(path), "--json")
+    records = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert [r["index"] for r in records] == [1, 2, 3]
+    assert [r["status"] for r in records] == ["unique", "multiple", "none"]
+    assert records[0]["metadata"] == "from top95"
+    assert is_solution(parse(GRID2), parse(records[0]["solution"]).givens)
+    assert records[2]["solution"] is None and "clash" in records[2]["message"]
+    for record in records:
+        assert {"index", "puzzle", "status", "solution", "seconds", "stats"} <= record.keys()
+
+
+def test_stdin_multiline_grid_gives_its_verdict():
+    grid = parse(GRID2).to_grid()
+    result = run("count", "-", input=grid + "\n")
+    assert result.exit_code == Exit.OK, result.output
+    assert "unique" in result.output
+
+
+def test_count_all_and_limit():
+    result = run("count", "." * 16, "--limit", "0", "--json")
+    assert json.loads(result.stdout)["solutions"] == 288
+
+
+def test_variants_and_jigsaw_options(tmp_path):
+    case = BY_NAME["diagonal+anti-knight"]
+    result = run("count", case.text, "-v", "diagonal", "-v", "anti-knight")
+    assert result.exit_code == Exit.OK, result.output
+    regions = tmp_path / "regions.txt"
+    regions.write_text("# a jigsaw map\n" + JIGSAW_MAP.replace(" ", "\n") + "\n")
+    result = run("count", BY_NAME["jigsaw"].text, "--regions", str(regions), "--json")
+    assert json.loads(result.stdout)["solution"] == BY_NAME["jigsaw"].solution
+
+
+def test_rules_and_branch_shortcuts():
+    result = run("count", GRID2, "--rules", "singles", "--branch", "first", "--json")
+    assert json.loads(result.stdout)["solver"] == "native:rules=singles,branch=first"
+    result = run("count", GRID2, "--rules", "singles", "--solver", "cpsat")
+    assert result.exit_code == Exit.INPUT
+
+
+def test_propagate_only_mode():
+    result = run("count", GRID2, "--solver", "native:rules=singles,search=off")
+    assert result.exit_code == Exit.UNKNOWN
+    assert "propagation alone" in result.output
+    result = run("count", BY_NAME["grid1"].text, "--solver", "native:search=off")
+    assert result.exit_code == Exit.OK
+
+
+def test_show_with_candidates():
+    result = run("show", GRID2, "--candidates", "--rules", "singles")
+    assert result.exit_code == Exit.OK, result.output
+    assert "17 givens" in result.output
+    assert "candidates after singles propagation" in result.output
+    result = run("show", BY_NAME["clash"].text, "--candidates")
+    assert result.exit_code == Exit.NONE
+    assert "A1 and A2" in result.output
+
+
+def test_solvers_lists_options():
+    result = run("solvers")
+    assert result.exit_code == 0, result.output
+    for word in ("native", "rules", "branch", "degree"):
+        assert word in result.output
+
+
+def test_real_subprocess():
+    proc = subprocess.run([sys.executable, "-m", "sudoku_csp", "count", GRID2, "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "unique"
+    proc = subprocess.run([sys.executable, "-m", "sudoku_csp", "solve", "x"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == Exit.INPUT
+    assert proc.stderr.startswith("error: line 1") and "Traceback" not in proc.stderr
