@@ -23,7 +23,7 @@ SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """Symbols of digits 0, 1, 2, ... in one-character forms; sizes above 35 use numbers only."""
 
 MAX_SIZE = 35
-MIN_SIZE = 1
+MIN_SIZE = 2  # a unit of one cell says nothing; 2x2 is the smallest (jigsaw) grid
 
 Cell = int
 Digit = int

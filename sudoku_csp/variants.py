@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sudoku_csp.geometry import (
+    MAX_SIZE,
+    MIN_SIZE,
     Geometry,
     GeometryError,
     Unit,
@@ -164,8 +166,8 @@ def _make(
     variants: tuple[str, ...],
     regions: str | tuple[int, ...] | None,
 ) -> Geometry:
-    if not 1 <= size <= 35:
-        raise GeometryError(f"size must be between 1 and 35, got {size}")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise GeometryError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, got {size}")
     units = line_units(size)
     if regions is not None:
         if box is not None:

@@ -7,6 +7,7 @@ cells) and checks the grid against them with sets; it shares no code with any so
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 from sudoku_csp.puzzle import Puzzle
 
@@ -32,14 +33,24 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
                   for c, (given, d) in enumerate(zip(puzzle.givens, grid))
                   if given >= 0 and given != d]
     everything = set(range(n))
-    cell = grid.__getitem__
-    for unit in g.units:
-        if set(map(cell, unit.cells)) != everything:
+    for unit, digits in zip(g.units, map(set, _unit_digits(g, grid))):
+        if digits != everything:
             found.append(f"{unit.name} does not hold every digit once")
     for a, b in g.extra_pairs:
         if grid[a] == grid[b]:
             found.append(f"{g.label(a)} and {g.label(b)} must differ")
     return found
+
+
+def _unit_digits(geometry, grid: Sequence[int]):
+    """The digits in each unit of ``geometry``, as tuples (one C-level fetch per unit)."""
+    getters = _GETTERS.get(geometry)
+    if getters is None:
+        getters = _GETTERS[geometry] = [itemgetter(*u.cells) for u in geometry.units]
+    return (get(grid) for get in getters)
+
+
+_GETTERS: dict = {}
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int] | None) -> bool:

@@ -39,8 +39,7 @@ class Tables:
         self.units = [u.cells for u in geometry.units]
         # itemgetter fetches a unit's masks in one C call: the hidden-single scan is the
         # solver's hottest loop.
-        self.getters = [itemgetter(*cells) if len(cells) > 1 else _one(cells[0])
-                        for cells in self.units]
+        self.getters = [itemgetter(*cells) for cells in self.units]  # units hold >= 2 cells
         self.cell_units = [tuple(us) for us in geometry.cell_units]
         # Bit u of unit_flags[cell] is set for each unit holding the cell: a change to the
         # cell marks those units for the next hidden-single scan.
@@ -99,10 +98,6 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def _one(cell: int):
-    return lambda cand: (cand[cell],)
-
-
 @lru_cache(maxsize=32)
 def tables(geometry: Geometry) -> Tables:
     """The (cached) tables of a geometry."""
@@ -113,9 +108,10 @@ class State:
     """Candidates of every cell during solving. Rules and search mutate it in place.
 
     >>> from sudoku_csp import Puzzle
+    >>> from sudoku_csp.native import eliminate
     >>> s = State.from_puzzle(Puzzle.parse("1..." "..1." ".1.." "...1"))
-    >>> s.candidates(1)
-    (1, 2, 3)
+    >>> eliminate(s), s.candidates(1)   # 4 givens placed; digit 0 (shown 1) left B's peers
+    (4, (1, 2, 3))
     """
 
     __slots__ = ("tables", "cand", "pending", "placed", "done", "dirty", "stale", "givens")
