@@ -123,5 +123,6 @@ def make_result(
     status = status_for(len(solutions), limit, complete)
     message = ""
     if status is Status.UNKNOWN and timed_out:
-        message = f"time limit of {time_limit:g} s reached" if time_limit else "interrupted"
+        message = (f"time limit of {time_limit:g} s reached" if time_limit is not None
+                   else "interrupted")
     return Result(status, solutions, stats, seconds, solver, message)

@@ -65,8 +65,7 @@ class CpSatModel:
     def __init__(self, geometry: Geometry, model: cp_model.CpModel) -> None:
         self.geometry = geometry
         self.model = model
-        # Proto index of each variable whose domain fix_givens may narrow, and its full
-        # domain; filled by the subclasses.
+        # The full domain (low, high) of the variables fix_givens narrows; set by subclasses.
         self._full: tuple[int, int] = (0, 0)
 
     # -- givens -----------------------------------------------------------------------------
@@ -86,8 +85,8 @@ class CpSatModel:
         fixed = []
         for index, value in self.given_indices(givens):
             domain = variables[index].domain
-            domain[0] = value
-            domain[1] = value
+            domain.clear()
+            domain.extend((value, value))
             fixed.append(index)
         return fixed
 
@@ -97,8 +96,8 @@ class CpSatModel:
         variables = self.model.proto.variables
         for index in indices:
             domain = variables[index].domain
-            domain[0] = low
-            domain[1] = high
+            domain.clear()
+            domain.extend((low, high))
 
     # -- reading a grid back --------------------------------------------------------------
     def decode(self, values: Sequence[int]) -> Grid:
@@ -107,8 +106,8 @@ class CpSatModel:
         raise NotImplementedError
 
     def read(self, source: Any) -> Grid:
-        """The grid from anything with ``value(variable)``: a ``CpSolver`` after a solve, or a
-        ``CpSolverSolutionCallback`` inside ``on_solution_callback``."""
+        """The grid from a ``CpSolver`` after a solve, or from a ``CpSolverSolutionCallback``
+        inside ``on_solution_callback`` (anything with ``value`` and ``boolean_value``)."""
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -134,6 +133,7 @@ class AllDiffModel(CpSatModel):
         return [(index[cell], d + 1) for cell, d in enumerate(givens) if d != EMPTY]
 
     def decode(self, values: Sequence[int]) -> Grid:
+        values = list(values)  # one pass over the proto field: its items cost a call each
         return tuple(values[i] - 1 for i in self._index)
 
     def read(self, source: Any) -> Grid:
@@ -159,6 +159,7 @@ class BooleanModel(CpSatModel):
         return [(index[cell][d], 1) for cell, d in enumerate(givens) if d != EMPTY]
 
     def decode(self, values: Sequence[int]) -> Grid:
+        values = list(values)  # one pass over the proto field: its items cost a call each
         return tuple(_one_hot(cell, [values[i] for i in row])
                      for cell, row in enumerate(self._index))
 
@@ -210,10 +211,10 @@ def build_alldiff(geometry: Geometry, givens: Sequence[int] | None = None) -> Al
 def build_boolean(geometry: Geometry, givens: Sequence[int] | None = None) -> BooleanModel:
     """One-hot model: ``x[cell][digit]``, exactly one per cell and per (unit, digit).
 
-    Variable ``x[cell][digit]`` has proto index ``cell * N + digit`` (the CNF's
-    ``var(cell, digit) - 1``). Constraints: the cells' exactly-ones in cell order, then one
-    exactly-one per unit and digit in ``geometry.units`` order, then per extra pair and digit
-    the clause ``not x[a][d] or not x[b][d]``. ``givens`` are fixed through the domains.
+    Variable ``x[cell][digit]`` has proto index ``cell * N + digit``. Constraints: the
+    cells' exactly-ones in cell order, then one exactly-one per unit and digit in
+    ``geometry.units`` order, then per extra pair and digit the clause
+    ``not x[a][d] or not x[b][d]``. ``givens`` are fixed through the domains.
 
     >>> m = build_boolean(make_geometry(4))
     >>> len(m.model.proto.variables), len(m.model.proto.constraints)

@@ -1,0 +1,254 @@
+"""The CP-SAT backend: the models of :mod:`sudoku_csp.encodings.cpsat` solved by OR-Tools.
+
+Spec: ``cpsat:model=alldiff|boolean,workers=N,presolve=auto|on|off``.
+
+How a puzzle is solved, and why:
+
+- One template model per geometry (and thread) is built for the empty grid; each puzzle
+  only narrows the domains of its givens in place, and a ``finally`` widens them again.
+  Measured per 9×9 puzzle (CPU ms, 1 worker, first 200 of seventeen_clue_1000 / top95):
+  alldiff (presolve on) in place 2.0 / 3.9, solution hints + ``fix_variables_to_their_
+  hinted_value`` 2.2 / 4.0, cloning the template 2.4 / 4.5, rebuilding 3.2 / 4.9; boolean
+  (presolve off) in place 0.9 / 1.0, hints 0.9 / 1.0, assumptions 0.9 / 1.0 (but 15 / 15
+  with presolve on), cloning 1.4 / 1.6, rebuilding 5.1 / 5.0 (building 729 literals in
+  Python is the cost). In place is the fastest or tied, and works with both models.
+- ``limit=1`` is a plain solve (no callback). Any other limit enumerates with
+  ``enumerate_all_solutions`` and ``keep_all_feasible_solutions_in_presolve`` (so that
+  presolve drops no solution), through a callback that keeps only *distinct* grids (CP-SAT
+  has reported the same solution twice: or-tools #4640, CPMpy #659) and calls
+  ``stop_search`` once ``limit`` distinct grids are in.
+- Enumeration always runs on ONE worker, whatever ``workers`` says: with ``num_workers=2``
+  CP-SAT 9.15 returned OPTIMAL ("everything enumerated") after 168 of the 288 solutions of
+  the empty 4×4, one of them twice.
+- CP-SAT statuses pass through an explicit table; a status outside it (``MODEL_INVALID``)
+  raises :class:`CpSatError`. A search cut by the time limit gives ``UNKNOWN``.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from sudoku_csp.backends.base import BackendBase, Option, SpecError, clash_result, make_result
+from sudoku_csp.encodings.cpsat import BUILDERS, MODELS, CpSatModel
+from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.result import Result
+
+TUNING: dict[str, Any] = {
+    "symmetry_level": 0,  # symmetry detection costs more than it saves once givens are set
+    "linearization_level": 0,  # an LP relaxation never helps a pure all-different problem
+    "cp_model_probing_level": 0,  # probing and inprocessing: setup that these small,
+    "use_sat_inprocessing": False,  # propagation-heavy problems do not repay
+}
+"""CP-SAT parameters set for every solve: measured faster on 9×9 puzzle files and on 12×12
+and 16×16 grids, for both models, with presolve on and off."""
+
+AUTO_PRESOLVE = {"alldiff": True, "boolean": False}
+"""``presolve=auto``: per model, what measured faster (ms per puzzle, 1 worker, interleaved
+runs of examples/benchmark.py). alldiff: on 2.4 vs off 3.0 on seventeen_clue_1000 (presolve
+decides most of them before search), but on 5.3 vs off 3.2 on top95; boolean: off wins on
+both (1.3 vs 2.2, 1.5 vs 3.2)."""
+
+MAX_TEMPLATES = 16
+"""Templates kept per thread (jigsaw files bring a new geometry with every puzzle)."""
+
+
+class CpSatError(RuntimeError):
+    """CP-SAT answered something this backend cannot interpret (a bug, not a verdict)."""
+
+
+class Outcome(enum.Enum):
+    """What a CP-SAT status says about the search that returned it."""
+
+    FINISHED = "finished"  # OPTIMAL: a solution (plain solve) / every solution (enumeration)
+    STOPPED = "stopped"  # FEASIBLE: solutions found, search cut (stop_search or a limit)
+    NO_SOLUTION = "no solution"  # INFEASIBLE: proved that no (further) solution exists
+    UNDECIDED = "undecided"  # UNKNOWN: cut by a limit before anything was decided
+
+
+STATUS_TABLE: dict[Any, Outcome] = {
+    cp_model.OPTIMAL: Outcome.FINISHED,
+    cp_model.FEASIBLE: Outcome.STOPPED,
+    cp_model.INFEASIBLE: Outcome.NO_SOLUTION,
+    cp_model.UNKNOWN: Outcome.UNDECIDED,
+}
+"""CP-SAT status -> :class:`Outcome`. ``MODEL_INVALID`` is deliberately absent."""
+
+
+def outcome_of(status: Any, model: cp_model.CpModel | None = None) -> Outcome:
+    """The :class:`Outcome` of a CP-SAT status; :class:`CpSatError` for any other status.
+
+    >>> outcome_of(cp_model.INFEASIBLE)
+    <Outcome.NO_SOLUTION: 'no solution'>
+    """
+    try:
+        return STATUS_TABLE[status]
+    except KeyError:
+        detail = model.validate() if model is not None else ""
+        raise CpSatError(f"CP-SAT returned {getattr(status, 'name', status)}"
+                         + (f": {detail}" if detail else "")) from None
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Keeps the distinct grids CP-SAT reports; stops the search at ``limit`` of them."""
+
+    def __init__(self, template: CpSatModel, limit: int | None) -> None:
+        super().__init__()
+        self._decode = template.decode
+        self._limit = limit
+        self.grids: dict[Grid, None] = {}  # insertion-ordered set
+        self.reported = 0
+        self.duplicates = 0
+        self.stopped = False
+
+    def on_solution_callback(self) -> None:
+        self.reported += 1
+        if self.stopped:  # reported after stop_search: the limit is already met
+            return
+        # One copy of the response decodes faster than a value() call per variable
+        # (measured 180 vs 280 us per 9x9 solution); Response() has no snake_case alias.
+        grid = self._decode(self.Response().solution)
+        if grid in self.grids:
+            self.duplicates += 1
+            return
+        self.grids[grid] = None
+        if self._limit is not None and len(self.grids) >= self._limit:
+            self.stopped = True
+            self.stop_search()
+
+
+class CpSatBackend(BackendBase):
+    """OR-Tools CP-SAT on the integer AllDifferent model or the Boolean one-hot model.
+
+    Default: ``model=alldiff``, one worker (CP-SAT's multi-worker default costs 2-3x on
+    puzzles that solve in a millisecond), presolve chosen per model (``auto``).
+
+    >>> from sudoku_csp import Puzzle
+    >>> CpSatBackend(model="boolean").solve(Puzzle.parse("3.1...4.2......."), limit=2).status
+    <Status.UNIQUE: 'unique'>
+    """
+
+    name = "cpsat"
+    description = "OR-Tools CP-SAT: integer AllDifferent or Boolean one-hot model"
+    OPTIONS = (
+        Option("model", "alldiff", "alldiff: an integer per cell + AllDifferent per unit; "
+               "boolean: one-hot cell/digit literals + exactly-one", MODELS),
+        Option("workers", 1, "CP-SAT search workers, 0 for all cores (enumerating, i.e. "
+               "limit other than 1, always uses 1: parallel enumeration misses solutions)",
+               kind=int),
+        Option("presolve", "auto", "CP-SAT presolve; auto: on for alldiff, off for boolean",
+               ("auto", "on", "off")),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        if self.options["workers"] < 0:
+            raise SpecError(f"cpsat: workers={self.options['workers']} must be 0 (all cores) "
+                            "or a positive number")
+        kind = self.options["model"]
+        if kind not in BUILDERS:  # Option checks spec strings; keyword arguments land here
+            raise SpecError(f"cpsat: model={kind!r} is not allowed; choose from "
+                            f"{', '.join(MODELS)}")
+        if self.options["presolve"] not in ("auto", "on", "off"):
+            raise SpecError(f"cpsat: presolve={self.options['presolve']!r} is not allowed; "
+                            "choose from auto, on, off")
+        self.presolve = (AUTO_PRESOLVE[kind] if self.options["presolve"] == "auto"
+                         else self.options["presolve"] == "on")
+        self._build = BUILDERS[kind]
+        self._local = threading.local()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Templates are per thread and rebuilt on demand: pickle the options only.
+        return (_make_backend, (self.options,))
+
+    def template(self, geometry: Geometry) -> CpSatModel:
+        """This thread's empty-grid model of ``geometry`` (built on first use)."""
+        cache: OrderedDict[Geometry, CpSatModel] | None = getattr(self._local, "cache", None)
+        if cache is None:
+            cache = self._local.cache = OrderedDict()
+        model = cache.get(geometry)
+        if model is None:
+            model = cache[geometry] = self._build(geometry)
+            if len(cache) > MAX_TEMPLATES:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(geometry)
+        return model
+
+    def parameters(self, *, enumerate_all: bool, time_limit: float | None) -> dict[str, Any]:
+        """The CP-SAT parameters of one solve (useful to reproduce a run outside)."""
+        params = dict(TUNING)
+        params["cp_model_presolve"] = self.presolve
+        params["num_workers"] = 1 if enumerate_all else self.options["workers"]
+        if enumerate_all:
+            params["enumerate_all_solutions"] = True
+            params["keep_all_feasible_solutions_in_presolve"] = True
+        if time_limit is not None:
+            params["max_time_in_seconds"] = max(0.0, float(time_limit))
+        return params
+
+    def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
+              time_limit: float | None = None) -> Result:
+        """Look for up to ``limit`` distinct solutions (``None``: all) within ``time_limit``."""
+        if limit is not None and limit < 1:
+            raise ValueError(f"limit must be None or at least 1, got {limit}")
+        start = time.perf_counter()
+        clash = clash_result(puzzle, self.spec)
+        if clash is not None:
+            return clash
+        template = self.template(puzzle.geometry)
+        enumerate_all = limit != 1
+        solver = cp_model.CpSolver()
+        for key, value in self.parameters(enumerate_all=enumerate_all,
+                                          time_limit=time_limit).items():
+            setattr(solver.parameters, key, value)
+        collector = _Collector(template, limit) if enumerate_all else None
+        fixed = template.fix_givens(puzzle.givens)
+        try:
+            status = solver.solve(template.model, collector)
+        finally:
+            template.release(fixed)
+        outcome = outcome_of(status, template.model)
+        response = solver.response_proto
+
+        if collector is not None:
+            solutions = list(collector.grids)
+            reported, duplicates = collector.reported, collector.duplicates
+            # OPTIMAL after enumeration: every solution was reported.
+            complete = outcome in (Outcome.FINISHED, Outcome.NO_SOLUTION)
+            stopped_by_us = collector.stopped
+        else:
+            found = outcome in (Outcome.FINISHED, Outcome.STOPPED)
+            solutions = [template.decode(response.solution)] if found else []
+            reported, duplicates = len(solutions), 0
+            # OPTIMAL after a plain solve: one solution, nothing said about others.
+            complete = outcome is Outcome.NO_SOLUTION
+            stopped_by_us = False
+        timed_out = outcome in (Outcome.STOPPED, Outcome.UNDECIDED) and not stopped_by_us
+        stats = {
+            "decisions": response.num_branches,
+            "conflicts": response.num_conflicts,
+            "propagations": response.num_binary_propagations,
+            "integer_propagations": response.num_integer_propagations,
+            "wall_time": response.wall_time,
+            "booleans": response.num_booleans,
+            "cpsat_status": status.name,
+            "workers": solver.parameters.num_workers,
+            "presolve": "on" if self.presolve else "off",
+            "solutions_reported": reported,
+            "duplicates": duplicates,
+        }
+        return make_result(
+            puzzle, solutions, limit=limit, complete=complete, timed_out=timed_out,
+            solver=self.spec, seconds=time.perf_counter() - start, stats=stats,
+            time_limit=time_limit)
+
+
+def _make_backend(options: dict[str, Any]) -> CpSatBackend:
+    return CpSatBackend(**options)
