@@ -80,7 +80,7 @@ def grid_svg(
     ...                candidates=[0b0001, 0b0010, 0b1100] + [0b1111] * 13)
     >>> svg.startswith("<svg"), svg.count('class="given"'), svg.count('class="value"')
     (True, 1, 1)
-    >>> svg.count('class="candidate"')  # 2 in C1, 4 in each of the 13 open cells
+    >>> svg.count('class="candidate"')  # 2 in A3, 4 in each of the 13 open cells
     54
     """
     n, ncells = geometry.size, geometry.ncells
@@ -119,7 +119,7 @@ def grid_svg(
                 r, c = divmod(cell, n)
                 out.append(f'<rect class="dead" x="{x0(c)}" y="{y0(r)}" width="{side}" '
                            f'height="{side}" fill="{DEAD_FILL}"/>')
-    if "diagonal" in geometry.variants:
+    if geometry.units_of_kind("diagonal"):
         far = MARGIN + n * side
         out.append(f'<path class="diagonal" d="M{MARGIN} {MARGIN}L{far} {far}M{far} {MARGIN}'
                    f'L{MARGIN} {far}" stroke="{LINE_COLOUR}" stroke-width="{thin}" '

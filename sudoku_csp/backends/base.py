@@ -122,7 +122,10 @@ def make_result(
                                  f"{puzzle.to_line()}")
     status = status_for(len(solutions), limit, complete)
     message = ""
-    if status is Status.UNKNOWN and timed_out:
-        message = (f"time limit of {time_limit:g} s reached" if time_limit is not None
-                   else "interrupted")
+    if timed_out:
+        why = f"time limit of {time_limit:g} s" if time_limit is not None else "interruption"
+        if status is Status.UNKNOWN:
+            message = f"{why} reached"
+        elif limit is None:  # a verdict holds, but the count was cut short
+            message = f"{why} reached: at least {len(solutions)} solutions, count incomplete"
     return Result(status, solutions, stats, seconds, solver, message)

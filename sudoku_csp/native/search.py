@@ -31,7 +31,7 @@ def branch_mrv(state: State) -> tuple[int, int]:
         n = m.bit_count()
         if n < best_n:
             best, best_mask, best_n = c, m, n
-            if n <= 2:
+            if n == 1:  # only plain backtracking leaves single cells open
                 break
     return best, best_mask
 
@@ -82,6 +82,10 @@ class SearchStats:
             "nodes": self.nodes,
             "guesses": self.guesses,
             "backtracks": self.backtracks,
+            # the shared names (DESIGN.md): every child state tried is one decision, and
+            # every child that propagation refuted is one conflict
+            "decisions": self.nodes - 1,
+            "conflicts": self.backtracks,
             "solved_by_propagation": self.solved_by_propagation,
         }
         out.update({f"rule_{name}": n for name, n in self.firings.items()})
@@ -117,7 +121,8 @@ class Searcher:
         if order not in ("numeric", "random"):
             raise ValueError(f"unknown value order {order!r}; choose numeric or random")
         self.branch = BRANCHING[branch]
-        self.rng = random.Random(seed) if order == "random" else None
+        self.random_order = order == "random"
+        self.seed = seed
 
     def propagate_only(self, state: State) -> Outcome:
         """Apply the rules to a fixpoint without search (mutates ``state``)."""
@@ -137,7 +142,10 @@ class Searcher:
         (a ``time.perf_counter()`` value)."""
         if limit is not None and limit < 1:
             raise ValueError("limit must be at least 1 (or None to count every solution)")
-        rules, branch, rng = self.rules, self.branch, self.rng
+        rules, branch = self.rules, self.branch
+        # A fresh generator per search: the same seed gives the same order on every call,
+        # whatever ran before on this (possibly shared, cached) searcher.
+        rng = random.Random(self.seed) if self.random_order else None
         firings = [0] * len(rules)
         stats = SearchStats(nodes=1)
         solutions: list[Grid] = []
