@@ -14,6 +14,7 @@ number of cells (16, 36, 64, 81, 144, 256, 625, ...) unless given. Bad text rais
 from __future__ import annotations
 
 import io
+from bisect import bisect_right
 import itertools
 import os
 import re
@@ -229,7 +230,9 @@ def _scan_numbers(text: str, line: int) -> list[_Cell]:
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     for match in _NUMBER_TOKEN.finditer(text):
         token, start = match.group(), match.start()
-        row = max(i for i, s in enumerate(line_starts) if s <= start)
+        if _is_decoration(token):
+            continue
+        row = bisect_right(line_starts, start) - 1
         column = start - line_starts[row] + 1
         if token == ".":
             cells.append(_Cell(EMPTY, token, line + row, column))
@@ -253,9 +256,14 @@ def _is_number_form(text: str) -> bool:
         return True
     # Numbers never need more than two digits (sizes stop at 35); longer runs of digits
     # are rows of symbols, as in a grid of lines like ``003020600``.
-    tokens = text.split()
+    tokens = [t for t in text.split() if not _is_decoration(t)]
     return (len(tokens) > 1 and any(len(t) > 1 for t in tokens)
             and all((_is_number(t) and len(t) <= 2) or t == "." for t in tokens))
+
+
+def _is_decoration(token: str) -> bool:
+    """Box borders between numbers (``|``, ``+--+``) in printed grids."""
+    return all(ch in DECORATION for ch in token)
 
 
 def _scan(text: str, line: int) -> list[_Cell]:

@@ -414,3 +414,16 @@ def test_clash_in_a_diagonal_and_a_region():
                          ids=lambda c: c.name)
 def test_no_clash_in_the_other_cases(case):
     assert case.puzzle().clashes() == []
+
+
+def test_printed_number_grid_with_box_borders():
+    from cases import BY_NAME
+
+    puzzle = BY_NAME["16x16"].puzzle()
+    rows = []
+    for r in range(16):
+        cells = [str(d + 1) if d >= 0 else "0" for d in puzzle.givens[r * 16:(r + 1) * 16]]
+        rows.append(" | ".join(" ".join(cells[c:c + 4]) for c in range(0, 16, 4)))
+        if r % 4 == 3 and r < 15:
+            rows.append("+".join(["-" * 9] * 4))
+    assert parse("\n".join(rows)).givens == puzzle.givens
