@@ -14,6 +14,7 @@ from sudoku_csp.backends.base import Backend, BackendBase, SpecError
 
 BACKENDS: dict[str, str] = {
     "native": "sudoku_csp.backends.native:NativeBackend",
+    "sat": "sudoku_csp.backends.sat:SatBackend",
     "cpsat": "sudoku_csp.backends.cpsat:CpSatBackend",
 }
 """Backend name -> ``module:class``. The only place a backend is listed."""

@@ -1,0 +1,278 @@
+"""CNF encodings: exact counts, model counts, decoding, clue reduction, DIMACS, encodings/."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from cases import BY_NAME, CASES
+from pysat.solvers import Solver
+
+from sudoku_csp import EMPTY, Puzzle, get_backend, is_solution, make_geometry
+from sudoku_csp.encodings import cnf
+from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
+
+REPO = Path(__file__).resolve().parents[1]
+NINE = make_geometry(9)
+FOUR = make_geometry(4)
+
+
+def count_models(clauses, x_vars: int, *, project: bool = True, limit: int = 100_000) -> int:
+    """Models of ``clauses``, each blocked once found: over the ``x`` variables when
+    ``project``, else over every variable the model mentions."""
+    n = 0
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        while s.solve():
+            model = s.get_model()
+            s.add_clause([-v for v in (model[:x_vars] if project else model)])
+            n += 1
+            assert n <= limit
+    return n
+
+
+# -- counts -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("encoding", "clauses"), [
+    ("minimal", 8_829), ("natural", 11_745), ("extended", 11_988), ("augmented", 15_228)])
+def test_9x9_pairwise_clause_counts(encoding, clauses):
+    formula = cnf.build(NINE, encoding, "pairwise")
+    assert len(formula.clauses) == clauses
+    assert len(cnf.encode(NINE, encoding).clauses) == clauses
+    assert formula.x_vars == 729
+    assert formula.nv == (729 + 54 * 9 if encoding == "augmented" else 729)
+
+
+def test_9x9_family_counts():
+    counts = cnf.build(NINE, "augmented").counts
+    assert counts == {"cell_alo": 81, "cell_amo": 81 * 36, "unit_alo": 27 * 9,
+                      "unit_amo": 27 * 9 * 36, "pair_differ": 0,
+                      "triad_def": 54 * 9 * 4, "triad_alo": 36 * 9, "triad_amo": 36 * 9 * 3}
+    assert sum(counts.values()) == 15_228
+    assert cnf.build(NINE, "minimal").counts == {"cell_alo": 81, "unit_amo": 8_748,
+                                                 "pair_differ": 0}
+
+
+def test_variant_families_grow_with_the_geometry():
+    knight = cnf.build(make_geometry(9, variants=["anti-knight"]), "extended")
+    pairs = len(make_geometry(9, variants=["anti-knight"]).extra_pairs)
+    assert knight.counts["pair_differ"] == pairs * 9
+    assert all(len(c) == 2 and c[0] < 0 and c[1] < 0 for c in knight.family("pair_differ"))
+    diagonal = cnf.build(make_geometry(9, variants=["diagonal"]), "extended")
+    assert diagonal.counts["unit_alo"] == 29 * 9
+
+
+def test_numbering_matches_the_textbook_formula():
+    for r in range(1, 10):
+        for c in range(1, 10):
+            for d in range(1, 10):
+                v = cnf.var(9, 9 * (r - 1) + c - 1, d - 1)
+                assert v == 81 * (r - 1) + 9 * (c - 1) + d
+                assert cnf.unvar(9, v) == (9 * (r - 1) + c - 1, d - 1)
+
+
+def test_triads_of_9x9_are_box_line_intersections():
+    parts = cnf.parts(NINE)
+    assert len(parts.cells) == 54
+    boxes = NINE.boxes
+    for cells in parts.cells:
+        assert len(cells) == 3
+        assert len({boxes[c] for c in cells}) == 1
+        same_row = len({c // 9 for c in cells}) == 1
+        same_col = len({c % 9 for c in cells}) == 1
+        assert same_row != same_col
+    # every group splits one unit: its pieces' cells are exactly that unit's cells
+    units = {frozenset(u.cells) for u in NINE.units}
+    for bases in parts.groups:
+        cells = set()
+        for base in bases:
+            if base <= 729:
+                cells.add((base - 1) // 9)
+            else:
+                cells.update(parts.cells[(base - 730) // 9])
+        assert frozenset(cells) in units
+
+
+def test_encode_returns_a_fresh_cnf_each_call():
+    first = cnf.encode(FOUR, "minimal")
+    first.clauses.append([1])
+    assert len(cnf.encode(FOUR, "minimal").clauses) == len(first.clauses) - 1
+
+
+def test_unknown_names_are_refused_with_the_choices():
+    with pytest.raises(ValueError, match="minimal, natural, extended, augmented"):
+        cnf.build(NINE, "clever")
+    with pytest.raises(ValueError, match="seqcounter"):
+        cnf.build(NINE, "extended", "native")
+
+
+# -- model counting -----------------------------------------------------------------------------
+@pytest.mark.parametrize("amo", AMO_CHOICES)
+@pytest.mark.parametrize("encoding", list(Encoding), ids=str)
+def test_empty_4x4_has_288_models(encoding, amo):
+    formula = cnf.build(FOUR, encoding, amo)
+    grids = set()
+    empty = Puzzle.empty(FOUR)
+    with Solver(name="minisat22", bootstrap_with=formula.clauses) as s:
+        while s.solve():
+            model = s.get_model()
+            grid = cnf.decode(model, FOUR)
+            assert is_solution(empty, grid)
+            grids.add(grid)
+            s.add_clause([-v for v in model[:formula.x_vars] if v > 0])
+    assert len(grids) == 288
+
+
+@pytest.mark.parametrize("encoding", [Encoding.NATURAL, Encoding.EXTENDED, Encoding.AUGMENTED],
+                         ids=str)
+def test_auxiliary_variables_are_defined_by_the_grid(encoding):
+    # Blocking whole models (triad variables included) still finds 288: every triad
+    # variable is a function of the cells, so the augmented encoding adds no models.
+    formula = cnf.build(FOUR, encoding, "pairwise")
+    assert count_models(formula.clauses, formula.x_vars, project=False) == 288
+
+
+@pytest.mark.parametrize("options", [
+    {"variants": ["diagonal"]}, {"variants": ["windoku"]}, {"variants": ["anti-king"]},
+    {"box": (1, 4)}, {"regions": "aabb aabb ccdd ccdd"}, {"regions": "aaab abbb cccd cddd"},
+], ids=str)
+def test_variant_model_counts_agree_with_the_native_solver(options):
+    geometry = make_geometry(4, **options)
+    expected = get_backend("native").solve(Puzzle.empty(geometry), limit=None).count
+    for encoding in Encoding:
+        formula = cnf.build(geometry, encoding)
+        assert count_models(formula.clauses, formula.x_vars) == expected, encoding
+
+
+# -- puzzles: givens, decoding, clue reduction ----------------------------------------------------
+def test_givens_are_positive_cell_digit_literals():
+    puzzle = BY_NAME["grid1"].puzzle()
+    lits = cnf.givens(puzzle)
+    assert len(lits) == puzzle.clue_count
+    assert all(cnf.unvar(9, v) == (c, puzzle.givens[c]) for v, c in
+               zip(lits, [c for c, d in enumerate(puzzle.givens) if d != EMPTY], strict=True))
+
+
+def test_decode_refuses_two_digits_and_lets_givens_decide():
+    with pytest.raises(cnf.DecodeError):
+        cnf.decode([1, 2], FOUR)
+    givens = (0,) + (EMPTY,) * 15
+    # literal 2 (A1=2) contradicts the given and literal 5 (A2=1) is fixed false by it
+    assert cnf.decode([2, 5, 8], FOUR, givens)[:2] == (0, 3)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.puzzle().size <= 9], ids=lambda c: c.name)
+@pytest.mark.parametrize("encoding", list(Encoding), ids=str)
+def test_clue_reduced_formula_has_the_same_solutions(case, encoding):
+    puzzle = case.puzzle()
+    reduced = cnf.clue_reduced(puzzle, encoding)
+    full = cnf.build(puzzle.geometry, encoding)
+    fixed = {abs(lit) for lit in cnf.fixed_literals(puzzle)}
+    assert len(reduced.clauses) <= len(full.clauses)
+    assert not any(abs(lit) in fixed for clause in reduced.clauses for lit in clause)
+    found = []
+    with Solver(name="glucose4", bootstrap_with=reduced.clauses) as s:
+        while len(found) < 2 and s.solve():
+            model = s.get_model()
+            grid = cnf.decode(model, puzzle.geometry, puzzle.givens)
+            assert is_solution(puzzle, grid)
+            found.append(grid)
+            s.add_clause([-(c * puzzle.size + d + 1) for c, d in enumerate(grid)
+                          if puzzle.givens[c] == EMPTY])
+    assert len(found) == {"unique": 1, "multiple": 2, "none": 0}[case.expected.value]
+    if case.solution:
+        assert cnf.decode(model, puzzle.geometry, puzzle.givens) == \
+            Puzzle.parse(case.solution, geometry=puzzle.geometry).givens
+
+
+def test_clue_reduced_counts_like_the_full_formula():
+    puzzle = Puzzle.parse("1..." "...." "...." "...2")
+    full = cnf.build(FOUR, "extended")
+    units = [[lit] for lit in cnf.givens(puzzle)]
+    expected = count_models([*full.clauses, *units], 64)
+    reduced = cnf.clue_reduced(puzzle)
+    # variables the givens fix no longer occur: count over the free cell variables only
+    free = sorted({abs(lit) for c in reduced.clauses for lit in c if abs(lit) <= 64})
+    n = 0
+    with Solver(name="glucose4", bootstrap_with=reduced.clauses) as s:
+        while s.solve():
+            model = s.get_model()
+            s.add_clause([-v for v in free if model[v - 1] > 0])
+            n += 1
+    assert n == expected > 1
+
+
+# -- DIMACS ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("options", [{}, {"variants": ["diagonal", "anti-knight"]},
+                                     {"regions": BY_NAME["jigsaw"].options["regions"]},
+                                     {"size": 6}, {"size": 8, "box": (4, 2)}], ids=str)
+@pytest.mark.parametrize("encoding", list(Encoding), ids=str)
+def test_dimacs_round_trip(options, encoding):
+    options = dict(options)
+    geometry = make_geometry(options.pop("size", 9), **options)
+    text = cnf.empty_dimacs(geometry, encoding, "seqcounter")
+    back = cnf.read_dimacs(text)
+    formula = cnf.build(geometry, encoding, "seqcounter")
+    assert back.geometry == geometry
+    assert back.encoding is formula.encoding and back.amo == "seqcounter"
+    assert back.cnf.nv == formula.nv
+    assert [tuple(c) for c in back.cnf.clauses] == list(formula.clauses)
+    assert back.givens is None and not back.reduced
+    assert f"p cnf {formula.nv} {len(formula.clauses)}" in text.splitlines()
+
+
+@pytest.mark.parametrize("reduce", [False, True])
+def test_puzzle_dimacs_solves_back_to_the_solution(reduce, tmp_path):
+    case = BY_NAME["jigsaw"]
+    puzzle = case.puzzle()
+    path = tmp_path / "p.cnf"
+    path.write_text(cnf.encode_puzzle_dimacs(puzzle, "extended", "pairwise", reduce))
+    back = cnf.read_dimacs(path)
+    assert back.givens == puzzle.givens and back.reduced is reduce
+    with open(path) as handle:
+        assert len(cnf.read_dimacs(handle).cnf.clauses) == len(back.cnf.clauses)
+    with Solver(name="glucose4", bootstrap_with=back.cnf.clauses) as s:
+        assert s.solve()
+        grid = cnf.decode(s.get_model(), back.geometry, back.givens)
+    assert is_solution(puzzle, grid)
+    assert "".join(str(d + 1) for d in grid) == case.solution
+
+
+def test_read_dimacs_of_a_foreign_file_and_bad_headers():
+    back = cnf.read_dimacs(io.StringIO("c from elsewhere\np cnf 3 2\n1 -2 0\n2 3\n0\n"))
+    assert back.cnf.clauses == [[1, -2], [2, 3]] and back.cnf.nv == 3
+    assert back.geometry is None and back.encoding is None
+    with pytest.raises(ValueError, match="declares 3 clauses"):
+        cnf.read_dimacs("p cnf 3 3\n1 -2 0\n")
+    with pytest.raises(ValueError, match="p cnf"):
+        cnf.read_dimacs("p dnf 3 1\n1 0\n")
+
+
+def test_clashing_givens_make_the_reduced_formula_unsatisfiable():
+    puzzle = BY_NAME["clash"].puzzle()
+    reduced = cnf.clue_reduced(puzzle)
+    assert [] in reduced.clauses
+    with Solver(name="glucose4", bootstrap_with=reduced.clauses) as s:
+        assert not s.solve()
+
+
+# -- the encodings/ folder ----------------------------------------------------------------------
+def test_encodings_folder_is_up_to_date():
+    folder = REPO / "encodings"
+    expected = cnf.reference_files()
+    stale = [name for name, text in expected.items()
+             if not (folder / name).is_file()
+             or (folder / name).read_text(encoding="utf-8") != text]
+    assert not stale, (f"encodings/ is out of date ({', '.join(stale)}): regenerate with "
+                       "sudoku_csp.encodings.cnf.write_reference_files('encodings')")
+    extra = {p.name for p in folder.glob("*.cnf")} - expected.keys()
+    assert not extra, f"encodings/ holds files no encoding produces: {sorted(extra)}"
+
+
+def test_reference_files_read_back(tmp_path):
+    written = cnf.write_reference_files(tmp_path)
+    assert {p.name for p in written} == set(cnf.reference_files())
+    nine = cnf.read_dimacs(tmp_path / "sudoku_9x9_extended.cnf")
+    assert nine.geometry == NINE and len(nine.cnf.clauses) == 11_988
+    readme = (tmp_path / "README.md").read_text(encoding="utf-8")
+    for count in ("8,829", "11,745", "11,988", "15,228"):
+        assert count in readme

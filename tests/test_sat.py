@@ -1,0 +1,309 @@
+"""The SAT backend: specs, every mode, counting, time limits, bounded state, propagation."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from cases import BY_NAME, CASES
+
+from sudoku_csp import EMPTY, Puzzle, SpecError, Status, get_backend, is_solution, make_backend
+from sudoku_csp.backends import sat
+from sudoku_csp.encodings import cnf
+from sudoku_csp.variants import make_geometry
+
+CONFIGS = [
+    "sat",
+    "sat:encoding=minimal",
+    "sat:encoding=natural,amo=seqcounter",
+    "sat:encoding=augmented",
+    "sat:solver=glucose4,amo=ladder",
+    "sat:solver=minisat22,encoding=augmented,amo=bitwise",
+    "sat:mode=fresh",
+    "sat:solver=glucose4,mode=reduced",
+    "sat:solver=lingeling,mode=reduced",
+    "sat:solver=kissat404,mode=fresh,amo=totalizer",
+]
+
+
+# -- specs --------------------------------------------------------------------------------------
+def test_bare_sat_is_the_documented_default():
+    backend = make_backend("sat")
+    assert backend.spec == "sat"
+    assert backend.options["solver"] == sat.DEFAULT_SOLVER
+    assert backend.options["encoding"] == sat.DEFAULT_ENCODING
+    assert sat.DEFAULT_SOLVER in backend.description
+
+
+def test_solver_aliases_become_canonical_names():
+    assert make_backend("sat:solver=g4,encoding=minimal").spec == \
+        "sat:solver=glucose4,encoding=minimal"
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("sat:solver=nosuch", "glucose4"),
+    ("sat:encoding=clever", "minimal"),
+    ("sat:amo=native", "seqcounter"),
+    ("sat:mode=lazy", "incremental"),
+    ("sat:recycle=0", "positive"),
+    ("sat:recycle=many", "integer"),
+    ("sat:colour=red", "unknown option"),
+    ("sat:solver=lingeling,search=off", "propagate"),
+    ("sat:solver=kissat404", "mode=fresh"),
+])
+def test_bad_specs_are_refused_clearly(spec, message):
+    with pytest.raises(SpecError, match=message):
+        make_backend(spec)
+
+
+def test_unknown_solver_error_lists_only_available_solvers():
+    with pytest.raises(SpecError) as error:
+        make_backend("sat:solver=nosuch")
+    listed = str(error.value).split("choose from ")[1].split(", ")
+    assert "cadical195" in listed
+    assert all(sat.capabilities(name).available for name in listed)
+
+
+# -- verdicts in every mode ---------------------------------------------------------------------
+@pytest.mark.parametrize("spec", CONFIGS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_configurations_agree_with_the_expected_verdicts(spec, case):
+    puzzle = case.puzzle()
+    result = get_backend(spec).solve(puzzle, limit=2, time_limit=60)
+    assert result.status is case.expected, result.message
+    assert all(is_solution(puzzle, s) for s in result.solutions)
+    if case.solution:
+        assert puzzle.geometry.symbols and "".join(
+            puzzle.geometry.symbols[d] for d in result.solutions[0]) == case.solution
+
+
+@pytest.mark.parametrize("spec", [c for c in CONFIGS if "minimal" not in c and "kissat" not in c])
+def test_counting_the_empty_4x4(spec):
+    result = get_backend(spec).solve(BY_NAME["empty4"].puzzle(), limit=None)
+    assert result.status is Status.MULTIPLE
+    assert len(set(result.solutions)) == 288
+
+
+@pytest.mark.parametrize("spec", ["sat", "sat:solver=kissat404,mode=fresh"])
+def test_counting_to_a_limit_and_to_the_end(spec):
+    puzzle = Puzzle.parse("1..." "..1." ".1.." "...1")
+    backend = make_backend(spec)
+    everything = backend.solve(puzzle, limit=None)
+    assert everything.status is Status.MULTIPLE
+    n = len(everything.solutions)
+    assert n == get_backend("native").solve(puzzle, limit=None).count
+    for limit in (1, 2, n, n + 1):
+        result = backend.solve(puzzle, limit=limit)
+        assert len(result.solutions) == min(limit, n)
+    with pytest.raises(ValueError):
+        backend.solve(puzzle, limit=0)
+
+
+def test_stats_use_the_shared_names():
+    result = make_backend("sat").solve(BY_NAME["hard1"].puzzle(), limit=2)
+    assert {"decisions", "conflicts", "propagations", "restarts"} <= result.stats.keys()
+    assert result.stats["solver_calls"] == 2
+    assert result.stats["conflicts"] >= 0
+
+
+def test_clashing_givens_name_the_clash_in_every_mode():
+    for spec in ("sat", "sat:mode=fresh", "sat:mode=reduced", "sat:search=off"):
+        result = get_backend(spec).solve(BY_NAME["clash"].puzzle(), limit=2)
+        assert result.status is Status.NONE
+        assert "clash" in result.message
+
+
+def test_many_geometries_share_one_backend(monkeypatch):
+    monkeypatch.setattr(sat, "MAX_SESSIONS", 4)  # so that solvers get dropped and rebuilt
+    backend = make_backend("sat:solver=glucose4")
+    cases = [c for c in CASES if c.expected is Status.UNIQUE]
+    assert len({c.puzzle().geometry for c in cases}) > sat.MAX_SESSIONS
+    for _ in range(2):
+        for case in cases:
+            assert backend.solve(case.puzzle(), limit=2).status is Status.UNIQUE
+    assert len(backend._sessions) <= sat.MAX_SESSIONS
+    backend.close()
+    assert backend.solve(BY_NAME["grid1"].puzzle()).status is Status.SOLVED
+
+
+# -- time limits --------------------------------------------------------------------------------
+def pigeonhole_puzzle(size: int = 16) -> Puzzle:
+    """No solution, but only pigeonhole reasoning shows it without unit ALO clauses: digit
+    d* is given in every row but the first, in every column but the first, and the first
+    cell holds another digit, so row 1 has 15 open cells for 14 digits."""
+    geometry = make_geometry(size)
+    solution = get_backend("native").solve(Puzzle.empty(geometry)).solution
+    digit = solution[0]
+    givens = [d if d == digit and c >= size else EMPTY for c, d in enumerate(solution)]
+    givens[0] = solution[1]
+    return Puzzle(geometry, tuple(givens))
+
+
+@pytest.mark.parametrize("spec", [
+    "sat:encoding=minimal",                  # CaDiCaL: conflict-budget slices
+    "sat:encoding=minimal,solver=glucose4",  # MiniSat family: interrupt() from the watchdog
+])
+def test_time_limit_gives_unknown_then_the_backend_still_works(spec):
+    puzzle = pigeonhole_puzzle()
+    assert not puzzle.clashes()
+    backend = make_backend(spec)
+    start = time.perf_counter()
+    result = backend.solve(puzzle, limit=1, time_limit=0.3)
+    assert result.status is Status.UNKNOWN
+    assert "time limit" in result.message
+    assert time.perf_counter() - start < 5
+    assert result.stats["conflicts"] > 0  # it really searched, inside the solver
+    # no interrupt left behind: the next puzzles are solved in full
+    for name in ("grid1", "grid2", "hard1"):
+        case = BY_NAME[name]
+        assert backend.solve(case.puzzle(), limit=2, time_limit=30).status is case.expected
+    # unit ALO clauses make the same puzzle trivial
+    assert make_backend("sat").solve(puzzle, time_limit=0.3).status is Status.NONE
+
+
+def test_time_limits_in_two_threads_at_once():
+    # one watchdog thread serves every backend: each armed solver meets its own deadline
+    puzzle = pigeonhole_puzzle()
+    results = {}
+
+    def run(limit: float) -> None:
+        backend = make_backend("sat:encoding=minimal,solver=glucose4")
+        results[limit] = backend.solve(puzzle, time_limit=limit)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in (0.2, 0.4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=20)
+    assert {r.status for r in results.values()} == {Status.UNKNOWN}
+
+
+def test_an_expired_time_limit_is_unknown_not_a_guess():
+    result = make_backend("sat").solve(BY_NAME["grid1"].puzzle(), time_limit=0)
+    assert result.status is Status.UNKNOWN and not result.solutions
+
+
+def test_capabilities_of_the_default_solvers():
+    assert sat.capabilities("glucose4").interrupt
+    assert sat.capabilities("cadical195").budget
+    assert sat.capabilities("cadical195").propagate
+    assert not sat.capabilities("kissat404").incremental
+    assert not sat.capabilities("nosuch").available
+
+
+# -- nothing piles up ---------------------------------------------------------------------------
+def varied_puzzles(count: int, seed: int = 7, cases=None, keep=(0.15, 0.7)) -> list[Puzzle]:
+    """Puzzles made from the shared cases' solutions by keeping a random share of the cells
+    (so some have many solutions, some one), plus one wrong given in every eleventh."""
+    rng = random.Random(seed)
+    solutions = []
+    for case in cases or CASES:
+        puzzle = case.puzzle()
+        solution = get_backend("native").solve(puzzle).solution
+        if solution is not None:
+            solutions.append((puzzle.geometry, solution))
+    out = []
+    for i in range(count):
+        geometry, solution = solutions[i % len(solutions)]
+        share = rng.uniform(*keep)
+        givens = [d if rng.random() < share else EMPTY for d in solution]
+        if i % 11 == 0:
+            cell = rng.randrange(len(givens))
+            givens[cell] = rng.randrange(geometry.size)
+        out.append(Puzzle(geometry, tuple(givens)))
+    return out
+
+
+def test_selectors_are_recycled_so_the_solver_stays_bounded():
+    recycle = 20
+    backend = make_backend(f"sat:solver=glucose4,recycle={recycle}")
+    nine = [c for c in CASES if c.name in ("grid1", "grid2")]
+    puzzles = varied_puzzles(150, cases=nine, keep=(0.4, 0.8))
+    geometry = puzzles[0].geometry
+    nv = backend.formula(geometry).nv
+    biggest = {"variables": 0, "selectors": 0}
+    for p in puzzles:
+        result = backend.solve(p, limit=2)
+        assert result.status in (Status.UNIQUE, Status.MULTIPLE, Status.NONE)
+        info = backend.session_info(geometry)
+        biggest = {k: max(v, info[k]) for k, v in biggest.items()}
+    assert biggest["selectors"] < recycle
+    assert biggest["variables"] <= nv + recycle
+    assert backend.session_info(geometry)["builds"] >= 150 // recycle
+
+
+def test_solving_without_counting_adds_no_variables():
+    backend = make_backend("sat:solver=glucose4")
+    puzzles = varied_puzzles(40, cases=[BY_NAME["grid1"]])
+    for p in puzzles:
+        backend.solve(p, limit=1)
+    info = backend.session_info(puzzles[0].geometry)
+    assert info["variables"] == backend.formula(puzzles[0].geometry).nv
+    assert info["builds"] == 1
+
+
+# -- unit propagation alone ---------------------------------------------------------------------
+def _agreement(sat_spec: str, native_spec: str, puzzles: list[Puzzle]) -> dict[Status, int]:
+    ours, theirs = get_backend(sat_spec), get_backend(native_spec)
+    seen: dict[Status, int] = {}
+    for p in puzzles:
+        a, b = ours.solve(p, limit=2), theirs.solve(p, limit=2)
+        assert (a.status, a.solutions) == (b.status, b.solutions), p.to_line()
+        seen[a.status] = seen.get(a.status, 0) + 1
+    return seen
+
+
+def test_unit_propagation_on_extended_is_naked_and_hidden_singles():
+    puzzles = varied_puzzles(700)
+    seen = _agreement("sat:search=off", "native:rules=singles,search=off", puzzles)
+    # the comparison means something only if every outcome occurs often
+    assert min(seen.get(s, 0) for s in (Status.UNIQUE, Status.UNKNOWN, Status.NONE)) >= 30
+
+
+@pytest.mark.parametrize("amo", ["seqcounter", "bitwise"])
+def test_other_at_most_one_encodings_propagate_the_same(amo):
+    _agreement(f"sat:search=off,amo={amo},solver=glucose4",
+               "native:rules=singles,search=off", varied_puzzles(150, seed=3))
+
+
+def test_unit_propagation_on_augmented_adds_locked_candidates():
+    puzzles = varied_puzzles(400, seed=11)
+    seen = _agreement("sat:search=off,encoding=augmented", "native:rules=locked,search=off",
+                      puzzles)
+    assert seen.get(Status.UNIQUE, 0) >= 30
+    singles = get_backend("sat:search=off")
+    augmented = get_backend("sat:search=off,encoding=augmented")
+    more = sum(augmented.solve(p).status is Status.UNIQUE and
+               singles.solve(p).status is Status.UNKNOWN for p in puzzles)
+    assert more > 0  # and it is strictly stronger on some of them
+
+
+def test_propagation_stats():
+    puzzle = BY_NAME["grid1"].puzzle()
+    solved = get_backend("sat:search=off").solve(puzzle, limit=2)
+    assert solved.status is Status.UNIQUE and solved.stats["solved_by_propagation"]
+    assert solved.stats["placed"] == 81
+    unsolved = get_backend("sat:search=off").solve(BY_NAME["hard1"].puzzle(), limit=2)
+    assert unsolved.status is Status.UNKNOWN and not unsolved.stats["solved_by_propagation"]
+    assert "propagation alone" in unsolved.message
+
+
+@pytest.mark.parametrize("encoding", ["minimal", "natural"])
+def test_without_unit_alo_propagation_makes_naked_singles_only(encoding):
+    puzzles = varied_puzzles(200, seed=5)
+    seen = _agreement(f"sat:search=off,encoding={encoding}",
+                      "native:rules=eliminate,search=off", puzzles)
+    assert seen.get(Status.UNIQUE, 0) >= 10
+
+
+def test_propagator_handles_unit_clauses_of_a_degenerate_geometry():
+    # 1×4 boxes are the rows again: the augmented encoding then holds unit clauses
+    geometry = make_geometry(4, box=(1, 4))
+    assert any(len(c) == 1 for c in cnf.build(geometry, "augmented").clauses)
+    for line in ("1234" "3412" "2143" "....", "12.." "...." "...." "...."):
+        puzzle = Puzzle.parse(line, geometry=geometry)
+        a = get_backend("sat:search=off,encoding=augmented").solve(puzzle, limit=2)
+        b = get_backend("native:rules=locked,search=off").solve(puzzle, limit=2)
+        assert (a.status, a.solutions) == (b.status, b.solutions)
