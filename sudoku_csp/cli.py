@@ -375,6 +375,61 @@ def show(
 
 
 @app.command()
+def encode(
+    source: Annotated[Optional[str], typer.Argument(
+        metavar="[PUZZLE|FILE|-]", help="The puzzle to encode (the first one of a file).")] = None,
+    encoding: Annotated[str, typer.Option(
+        "--encoding", "-e", help="minimal, natural, extended or augmented.")] = "extended",
+    amo: Annotated[str, typer.Option(
+        "--amo", help="At-most-one encoding from pysat.card: pairwise, seqcounter, ladder, "
+                      "bitwise, totalizer, cardnetwrk, ...")] = "pairwise",
+    reduce: Annotated[bool, typer.Option(
+        "--reduce", help="Clue-reduced: drop clauses the givens satisfy and literals they "
+                         "falsify, instead of adding the givens as unit clauses.")] = False,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", help="Write to this file instead of standard output.")] = None,
+    empty: Annotated[Optional[str], typer.Option(
+        "--empty", metavar="DIR",
+        help="Regenerate the reference files of DIR (e.g. encodings/): DIMACS of the empty "
+             "grids and the CP-SAT models.")] = None,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+) -> None:
+    """Write a puzzle as DIMACS CNF (givens as unit clauses, or clue-reduced)."""
+
+    def action() -> Exit:
+        from sudoku_csp.encodings import cnf, cpsat
+
+        if empty is not None:
+            written = cnf.write_reference_files(empty) + cpsat.export_models(empty)
+            for path in written:
+                err.print(f"wrote {path}", markup=False)
+            return Exit.OK
+        if source is None:
+            raise InputError("give a puzzle to encode, or --empty DIR")
+        try:
+            cnf.encoding_of(encoding)
+            cnf.amo_of(amo)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        puzzles, _, _ = _puzzles(source, _geometry_options(size, box, variant, regions))
+        puzzle = next(puzzles, None)
+        if puzzle is None:
+            raise InputError("no puzzle in the input")
+        text = cnf.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce)
+        if output:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        else:
+            sys.stdout.write(text)
+        return Exit.OK
+
+    _guarded(action)
+
+
+@app.command()
 def solvers() -> None:
     """List every backend, its options and their allowed values."""
     table = Table(title="backends (spec: name:key=value,...)")

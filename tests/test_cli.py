@@ -176,3 +176,46 @@ def test_real_subprocess():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == Exit.INPUT
     assert proc.stderr.startswith("error: line 1") and "Traceback" not in proc.stderr
+
+
+def test_encode_puzzle_and_reduced(tmp_path):
+    result = run("encode", GRID2)
+    assert result.exit_code == 0, result.output
+    header = [line for line in result.stdout.splitlines() if line.startswith("p cnf")]
+    assert header and header[0].split()[2] == "729"
+    full_clauses = int(header[0].split()[3])
+    out_file = tmp_path / "grid2.cnf"
+    result = run("encode", GRID2, "--reduce", "--encoding", "minimal", "--amo", "ladder",
+                 "-o", str(out_file))
+    assert result.exit_code == 0, result.output
+    reduced = [line for line in out_file.read_text().splitlines() if line.startswith("p cnf")]
+    assert int(reduced[0].split()[3]) < full_clauses
+
+
+def test_encode_errors():
+    assert run("encode").exit_code == Exit.INPUT
+    result = run("encode", GRID2, "--encoding", "maximal")
+    assert result.exit_code == Exit.INPUT and "maximal" in result.stderr
+    result = run("encode", GRID2, "--amo", "nope")
+    assert result.exit_code == Exit.INPUT and "nope" in result.stderr
+
+
+def test_encode_empty_matches_the_repository_folder(tmp_path):
+    from pathlib import Path
+
+    result = run("encode", "--empty", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    repo = Path(__file__).resolve().parent.parent / "encodings"
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written and set(written) <= {p.name for p in repo.iterdir()}
+    for name in written:
+        assert (tmp_path / name).read_text() == (repo / name).read_text(), name
+
+
+def test_sat_and_cpsat_solvers_from_the_cli():
+    for spec in ("sat", "sat:solver=glucose4,encoding=minimal", "cpsat", "cpsat:model=boolean"):
+        result = run("count", GRID2, "--solver", spec, "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["status"] == "unique"
+    result = run("count", GRID2, "--solver", "sat:solver=nosuch")
+    assert result.exit_code == Exit.INPUT and "glucose4" in result.stderr
