@@ -7,8 +7,8 @@ re-implementation of Norvig's 2006 solver (a dict of candidate strings, recursiv
 assign/eliminate with both the naked-single and hidden-single rules, fewest-candidates
 search). Printed per spec: puzzles/s, mean and max ms, mean search nodes (or decisions),
 conflicts, the share solved by propagation alone, and the speed ratio to the baseline's
-plain solve. Runs are interleaved puzzle by puzzle, so a noisy shared machine slows every
-runner alike: compare the ratios, not absolute times.
+plain solve. Runners take turns on blocks of 25 puzzles, so a noisy shared machine slows
+every runner alike: compare the ratios, not absolute times.
 """
 
 from __future__ import annotations
@@ -82,8 +82,8 @@ def norvig_search(values: dict[str, str] | None) -> dict[str, str] | None:
 
 
 def norvig_solve(puzzle: Puzzle) -> tuple[int, ...] | None:
-    values: dict[str, str] | None = {s: DIGITS for s in SQUARES}
-    for square, digit in zip(SQUARES, puzzle.givens):
+    values: dict[str, str] | None = dict.fromkeys(SQUARES, DIGITS)
+    for square, digit in zip(SQUARES, puzzle.givens, strict=True):
         if digit >= 0 and values is not None:
             values = norvig_assign(values, square, DIGITS[digit])
     found = norvig_search(values)
@@ -91,19 +91,23 @@ def norvig_solve(puzzle: Puzzle) -> tuple[int, ...] | None:
 
 
 # -- measuring ----------------------------------------------------------------------------
-def measure(puzzles: list[Puzzle], runners: list[Callable[[Puzzle], dict]]) -> list[dict]:
-    """Time every runner on every puzzle, interleaved puzzle by puzzle, so that the noise of
-    a shared machine falls on all runners alike. One summary per runner."""
+def measure(puzzles: list[Puzzle], runners: list[Callable[[Puzzle], dict]],
+            block: int = 25) -> list[dict]:
+    """Time every runner on every puzzle, taking turns block by block (``block`` puzzles
+    each), so that the noise of a shared machine falls on all runners alike while each
+    runner still meets its puzzles with warm caches. One summary per runner."""
     times: list[list[float]] = [[] for _ in runners]
     records: list[list[dict]] = [[] for _ in runners]
     clock = time.perf_counter
-    for puzzle in puzzles:
+    for start in range(0, len(puzzles), block):
+        chunk = puzzles[start:start + block]
         for i, run in enumerate(runners):
-            start = clock()
-            record = run(puzzle)
-            times[i].append(clock() - start)
-            records[i].append(record)
-    return [summarize(t, r) for t, r in zip(times, records)]
+            for puzzle in chunk:
+                began = clock()
+                record = run(puzzle)
+                times[i].append(clock() - began)
+                records[i].append(record)
+    return [summarize(t, r) for t, r in zip(times, records, strict=True)]
 
 
 def summarize(times: list[float], records: list[dict]) -> dict:
@@ -195,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
         runners.insert(0, run_baseline)
     rows = measure(puzzles, runners)
     base = rows[0] if with_baseline else None
-    for (name, limit), row in zip(runs, rows):
+    for (name, limit), row in zip(runs, rows, strict=True):
         ratio = f"{base['total_s'] / row['total_s']:.1f}x" if base else "-"
         print(row_text(name, limit, row, ratio))
 

@@ -14,10 +14,10 @@ number of cells (16, 36, 64, 81, 144, 256, 625, ...) unless given. Bad text rais
 from __future__ import annotations
 
 import io
-from bisect import bisect_right
 import itertools
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TextIO
@@ -44,6 +44,14 @@ class ParseError(ValueError):
         self.column = column
         where = f"line {line}" + (f", column {column}" if column is not None else "")
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self):
+        # Rebuilt from its parts, so it survives the trip back from a worker process.
+        return _parse_error, (self.reason, self.line, self.column)
+
+
+def _parse_error(reason: str, line: int, column: int | None) -> ParseError:
+    return ParseError(reason, line=line, column=column)
 
 
 class InvalidPuzzleError(ValueError):

@@ -28,12 +28,12 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     if not all(type(d) is int and 0 <= d < n for d in grid):
         return [f"{g.label(c)} holds {d!r}, not a digit 0..{n - 1}"
                 for c, d in enumerate(grid) if not (type(d) is int and 0 <= d < n)]
-    if any(given >= 0 and given != d for given, d in zip(puzzle.givens, grid)):
+    if any(given >= 0 and given != d for given, d in zip(puzzle.givens, grid, strict=True)):
         found += [f"{g.label(c)} holds {d + 1} but the given is {given + 1}"
-                  for c, (given, d) in enumerate(zip(puzzle.givens, grid))
+                  for c, (given, d) in enumerate(zip(puzzle.givens, grid, strict=True))
                   if given >= 0 and given != d]
     everything = set(range(n))
-    for unit, digits in zip(g.units, map(set, _unit_digits(g, grid))):
+    for unit, digits in zip(g.units, map(set, _unit_digits(g, grid)), strict=True):
         if digits != everything:
             found.append(f"{unit.name} does not hold every digit once")
     for a, b in g.extra_pairs:

@@ -19,7 +19,8 @@ class NativeBackend(BackendBase):
     """Constraint propagation with named rules, then depth-first search.
 
     >>> from sudoku_csp import Puzzle
-    >>> NativeBackend(rules="singles").solve(Puzzle.parse("1..." "..1." ".1.." "...1"), limit=2).status
+    >>> four = Puzzle.parse("1..." "..1." ".1.." "...1")
+    >>> NativeBackend(rules="singles").solve(four, limit=2).status
     <Status.MULTIPLE: 'multiple'>
     """
 

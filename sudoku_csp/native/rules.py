@@ -234,7 +234,7 @@ def locked_candidates(state: State) -> int | None:
         confined = once & ~twice & ~done[u]
         if not confined:
             continue
-        for (cells, rest), m in zip(parts, ors):
+        for (cells, rest), m in zip(parts, ors, strict=False):
             locked = m & confined
             if locked and len(cells) > 1:
                 changed = _remove(state, rest, locked)

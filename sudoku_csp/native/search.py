@@ -107,7 +107,8 @@ class Searcher:
     """A configured search: rules, branching and value order.
 
     >>> from sudoku_csp import Puzzle
-    >>> out = Searcher("singles").run(State.from_puzzle(Puzzle.parse("1..." "..1." ".1.." "...1")), limit=2)
+    >>> four = Puzzle.parse("1..." "..1." ".1.." "...1")
+    >>> out = Searcher("singles").run(State.from_puzzle(four), limit=2)
     >>> len(out.solutions), out.complete
     (2, False)
     """
@@ -129,7 +130,7 @@ class Searcher:
         stats = SearchStats(nodes=1)
         firings = [0] * len(self.rules)
         ok = propagate(state, self.rules, firings)
-        stats.firings = dict(zip(self.rule_names, firings))
+        stats.firings = dict(zip(self.rule_names, firings, strict=False))
         if not ok:
             return Outcome([], True, False, stats)
         if state.solved:
@@ -192,7 +193,7 @@ class Searcher:
                     and time.perf_counter() > deadline:
                 complete, timed_out = False, True
                 break
-        for name, n in zip(self.rule_names, firings):
+        for name, n in zip(self.rule_names, firings, strict=False):
             stats.firings[name] = root.stats.firings.get(name, 0) + n
         return Outcome(solutions, complete, timed_out, stats, root.state)
 

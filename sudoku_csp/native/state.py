@@ -5,7 +5,8 @@ Bit ``d`` of ``cand[cell]`` is set while digit ``d`` is still possible in ``cell
 that are single but not yet placed; ``done[u]`` is the mask of digits placed in unit ``u``;
 bit ``u`` of ``dirty`` marks a unit changed since the hidden-single rule last looked at it,
 and of ``stale`` one that changed since the locked-candidates rule did (units leave ``dirty``
-for ``stale``). Code that changes ``cand`` directly must :meth:`State.touch` the cell. Everything the rules need from the geometry is
+for ``stale``). Code that changes ``cand`` directly must :meth:`State.touch` the cell.
+Everything the rules need from the geometry is
 precomputed once per geometry in :class:`Tables` (lists of ints, no per-call work).
 """
 
@@ -60,7 +61,7 @@ def _locked_groups(geometry: Geometry) -> list[tuple[int, tuple[tuple[tuple[int,
     """
     owners: dict[str, dict[int, int]] = {}
     for v, unit in enumerate(geometry.units):
-        owners.setdefault(unit.kind, {}).update({c: v for c in unit.cells})
+        owners.setdefault(unit.kind, {}).update(dict.fromkeys(unit.cells, v))
     counts: dict[str, int] = {}
     for unit in geometry.units:
         counts[unit.kind] = counts.get(unit.kind, 0) + len(unit.cells)

@@ -1,0 +1,316 @@
+"""Cross-checking: run several backend specs on one puzzle and compare what they claim.
+
+Glossary:
+
+- A *claim* is what one spec said about a puzzle: its status, how many (verified) solutions
+  it returned and the first of them, or the error it raised. Each status claims a range for
+  the true number of solutions: ``none`` 0, ``unique`` exactly 1, ``solved`` at least 1,
+  ``multiple`` at least 2 (exactly the number found when counting all, ``limit=None``),
+  ``unknown`` anything (a time limit is not a claim).
+- The *evidence* is a lower bound on the true number of solutions: every solution a backend
+  returns has already passed :func:`sudoku_csp.verify.is_solution`, so the distinct solutions
+  returned across all specs, and the most any one spec returned, are facts.
+- The specs *agree* when no spec failed and the claimed ranges, together with the evidence,
+  still leave a possible number of solutions. The agreed status is then the most specific
+  one: two specs that solved (``limit=1``) but returned different grids prove ``multiple``.
+  Anything else is a *disagreement*: a first-class result naming which spec said what.
+
+>>> from sudoku_csp import parse
+>>> check = crosscheck(parse("1..." "..1." ".1.." "...1"),
+...                    ["native", "native:rules=singles,branch=first"])
+>>> check.status, check.agreed
+('multiple', True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from sudoku_csp.backends.base import Backend, SpecError
+from sudoku_csp.backends.registry import get_backend
+from sudoku_csp.puzzle import Puzzle, format_line
+from sudoku_csp.result import Result, Status
+from sudoku_csp.verify import WrongSolutionError
+
+DISAGREEMENT = "disagreement"
+"""The status of a cross-check whose specs contradict each other (or one of them failed)."""
+
+ERROR = "error"
+"""The verdict shown for a spec whose backend raised :class:`WrongSolutionError`."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one spec said about a puzzle, reduced to what the comparison needs.
+
+    ``status`` is ``None`` when the backend raised (``error`` says what); ``found`` is the
+    number of distinct verified solutions it returned, ``solution`` the first of them as a
+    line (:func:`~sudoku_csp.puzzle.format_line`); ``exact`` marks a count of all solutions
+    (``limit=None``), which makes a ``multiple`` claim exact.
+    """
+
+    status: Status | None
+    found: int = 0
+    solution: str | None = None
+    error: str = ""
+    seconds: float = 0.0
+    exact: bool = False
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, result: Result, limit: int | None) -> Claim:
+        """The claim made by ``result`` when ``limit`` solutions were asked for."""
+        first = result.solution
+        return cls(result.status, len(result.solutions),
+                   None if first is None else format_line(puzzle.geometry, first),
+                   seconds=result.seconds, exact=limit is None)
+
+    @property
+    def verdict(self) -> str:
+        """The status value, or ``"error"``."""
+        return ERROR if self.status is None else self.status.value
+
+    @property
+    def bounds(self) -> tuple[int, float] | None:
+        """The claimed (lowest, highest) number of solutions; ``None`` for an error."""
+        s = self.status
+        if s is None:
+            return None
+        if s is Status.NONE:
+            return 0, 0
+        if s is Status.UNIQUE:
+            return 1, 1
+        if s is Status.SOLVED:
+            return 1, float("inf")
+        if s is Status.MULTIPLE:
+            return (self.found, self.found) if self.exact else (2, float("inf"))
+        return 0, float("inf")  # UNKNOWN: no claim at all
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The outcome of comparing claims: the agreed ``status`` (or ``"disagreement"``) and,
+    for a disagreement, one human-readable ``reasons`` line per contradiction found."""
+
+    status: str
+    reasons: tuple[str, ...] = ()
+
+
+def _names(specs: Sequence[str]) -> str:
+    return ", ".join(specs)
+
+
+def judge(claims: Mapping[str, Claim]) -> Judgement:
+    """Compare the claims of several specs on one puzzle (see the module docstring).
+
+    Never raises on a contradiction: it is reported as ``Judgement("disagreement", ...)``.
+
+    >>> judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.NONE)}).reasons
+    ('b says none, but a found a solution',)
+    >>> judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.UNKNOWN)}).status
+    'unique'
+    >>> judge({"a": Claim(Status.UNKNOWN, 1, "12"), "b": Claim(Status.UNKNOWN, 1, "21")}).status
+    'multiple'
+    """
+    reasons = [f"{spec} failed: {c.error}" for spec, c in claims.items() if c.status is None]
+    decided = {s: c for s, c in claims.items() if c.status not in (None, Status.UNKNOWN)}
+    finders = [s for s, c in claims.items() if c.found]
+    distinct = {c.solution for c in claims.values() if c.solution is not None}
+    evidence = max([len(distinct)] + [c.found for c in claims.values()])
+    # Claims refuted by the evidence: these name the spec that is provably wrong.
+    for spec, c in decided.items():
+        _, high = c.bounds  # type: ignore[misc]
+        others = [s for s in finders if s != spec] or finders
+        if evidence <= high:
+            continue
+        if high == 0:
+            reasons.append(f"{spec} says none, but {_names(others)} found a solution")
+        elif high == 1 and len(distinct) > 1:
+            reasons.append(f"{spec} says unique, but {len(distinct)} different solutions "
+                           f"were found ({_names(finders)})")
+        elif high == 1:
+            reasons.append(f"{spec} says unique, but {_names(others)} found {evidence} "
+                           "solutions")
+        else:
+            reasons.append(f"{spec} counts {high:g} solutions, but {evidence} were found")
+    low = max([evidence] + [c.bounds[0] for c in decided.values()])  # type: ignore[index]
+    high = min([float("inf")] + [c.bounds[1] for c in decided.values()])  # type: ignore[index]
+    if low > high and not reasons:
+        # Contradictory claims with no solution to prove either side (a backend that
+        # reported a status without the solutions behind it).
+        groups: dict[str, list[str]] = {}
+        for spec, c in decided.items():
+            groups.setdefault(c.verdict, []).append(spec)
+        reasons.append("specs disagree: " + "; ".join(
+            f"{verdict} ({_names(specs)})" for verdict, specs in groups.items()))
+    if reasons:
+        return Judgement(DISAGREEMENT, tuple(reasons))
+    if not decided:  # every spec ran out of time; what they found may still settle it
+        return Judgement(Status.MULTIPLE.value if evidence >= 2 else Status.UNKNOWN.value)
+    if high == 0:
+        return Judgement(Status.NONE.value)
+    if low >= 2:
+        return Judgement(Status.MULTIPLE.value)
+    if high == 1:
+        return Judgement(Status.UNIQUE.value)
+    return Judgement(Status.SOLVED.value)
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    """Several specs on one puzzle, compared. Frozen; treat the mappings as read-only.
+
+    - ``status``: the agreed status (``unique``, ``multiple``, ``none``, ``solved`` when
+      only ``limit=1`` was asked, ``unknown`` when no spec decided — unless the solutions
+      found before the time limit already differ: ``multiple``), or ``"disagreement"``.
+    - ``results``: spec -> :class:`Result`, for every spec run here that returned.
+    - ``claims``: spec -> :class:`Claim` for every spec compared, including those that
+      raised and any ``known`` claims passed in (in the order given).
+    - ``reasons``: for a disagreement, one line per contradiction.
+
+    Specs are keyed by their canonical spec string (``backend.spec``).
+    """
+
+    puzzle: Puzzle
+    limit: int | None
+    status: str
+    claims: dict[str, Claim]
+    results: dict[str, Result] = field(default_factory=dict)
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def agreed(self) -> bool:
+        """No spec failed and no claim contradicts another (UNKNOWN contradicts nothing)."""
+        return self.status != DISAGREEMENT
+
+    @property
+    def specs(self) -> tuple[str, ...]:
+        return tuple(self.claims)
+
+    @property
+    def verdicts(self) -> dict[str, str]:
+        """spec -> its own status value, or ``"error"``."""
+        return {spec: c.verdict for spec, c in self.claims.items()}
+
+    @property
+    def errors(self) -> dict[str, str]:
+        """spec -> the error message of each spec whose backend raised."""
+        return {spec: c.error for spec, c in self.claims.items() if c.status is None}
+
+    @property
+    def undecided(self) -> tuple[str, ...]:
+        """Specs that answered UNKNOWN (time limit, or propagation alone could not decide)."""
+        return tuple(s for s, c in self.claims.items() if c.status is Status.UNKNOWN)
+
+    @property
+    def solution(self) -> str | None:
+        """The agreed solution (as a line) when the status is ``unique``, else ``None``."""
+        if self.status != Status.UNIQUE.value:
+            return None
+        return next((c.solution for c in self.claims.values() if c.solution), None)
+
+    def explain(self) -> str:
+        """A few lines for people: the verdict, the reasons, then each spec's own answer."""
+        if self.agreed:
+            head = f"agreed: {self.status}"
+            if self.undecided:
+                head += f" (undecided: {_names(self.undecided)})"
+        else:
+            head = "DISAGREEMENT"
+        lines = [f"{head} · {self.puzzle.to_line()}"]
+        lines += [f"  ! {reason}" for reason in self.reasons]
+        width = max((len(s) for s in self.claims), default=0)
+        for spec, claim in self.claims.items():
+            result = self.results.get(spec)
+            note = claim.error or (result.message if result else "")
+            line = f"  {spec:<{width}}  {claim.verdict:<8} {1000 * claim.seconds:9.2f} ms"
+            lines.append(line + (f"  {note}" if note else ""))
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        """JSON-ready: the puzzle line, the agreed status, and each spec's status and seconds.
+
+        >>> from sudoku_csp import parse
+        >>> crosscheck(parse("3.1...4.2......."), ["native"]).as_dict()["status"]
+        'unique'
+        """
+        out: dict = {
+            "puzzle": self.puzzle.to_line(),
+            "status": self.status,
+            "agreed": self.agreed,
+            "specs": {spec: {"status": c.verdict, "seconds": round(c.seconds, 6)}
+                      for spec, c in self.claims.items()},
+        }
+        for spec, error in self.errors.items():
+            out["specs"][spec]["error"] = error
+        if self.reasons:
+            out["reasons"] = list(self.reasons)
+        if self.puzzle.metadata:
+            out["metadata"] = self.puzzle.metadata
+        return out
+
+
+def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:
+    """Canonical spec -> backend for spec strings (via the registry, cached per process)
+    and ready-made backends. Raises :class:`SpecError` for an unknown spec, and for two
+    specs naming the same configuration (``native`` and ``native:rules=locked``)."""
+    if not specs:
+        raise SpecError("no solver spec given")
+    backends: dict[str, Backend] = {}
+    for spec in specs:
+        backend = get_backend(spec) if isinstance(spec, str) else spec
+        if backend.spec in backends:
+            raise SpecError(f"{spec!r} names the same solver as an earlier spec "
+                            f"({backend.spec})")
+        backends[backend.spec] = backend
+    return backends
+
+
+def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | None,
+               time_limit: float | None) -> tuple[dict[str, Claim], dict[str, Result]]:
+    """Run each backend once on ``puzzle``; a :class:`WrongSolutionError` becomes that
+    spec's failed claim instead of propagating. Any other exception propagates."""
+    claims: dict[str, Claim] = {}
+    results: dict[str, Result] = {}
+    for spec, backend in backends.items():
+        start = time.perf_counter()
+        try:
+            result = backend.solve(puzzle, limit=limit, time_limit=time_limit)
+        except WrongSolutionError as exc:
+            claims[spec] = Claim(None, error=str(exc) or type(exc).__name__,
+                                 seconds=time.perf_counter() - start, exact=limit is None)
+            continue
+        results[spec] = result
+        claims[spec] = Claim.of(puzzle, result, limit)
+    return claims, results
+
+
+def crosscheck(
+    puzzle: Puzzle,
+    specs: Sequence[str | Backend],
+    *,
+    limit: int | None = 2,
+    time_limit: float | None = None,
+    known: Mapping[str, Claim] | None = None,
+) -> CrossCheck:
+    """Run every spec on ``puzzle`` with the same ``limit`` and ``time_limit`` (each spec
+    gets the whole time limit) and compare their claims.
+
+    ``specs`` are spec strings (``"native:rules=singles"``) or backend objects. ``known``
+    adds claims made earlier by other specs (say, read back from a results file); they are
+    compared but not run again. A backend raising :class:`WrongSolutionError` is reported
+    as that spec's error and a disagreement; SpecError (bad spec) and any other exception
+    propagate.
+
+    >>> from sudoku_csp import parse
+    >>> c = crosscheck(parse("3.1...4.2......."), ["native", "native:rules=full"])
+    >>> c.status, c.solution
+    ('unique', '3412124321344321')
+    """
+    backends = resolve(specs)
+    claims, results = run_claims(puzzle, backends, limit=limit, time_limit=time_limit)
+    if known:
+        claims = {**{s: c for s, c in known.items() if s not in claims}, **claims}
+    judgement = judge(claims)
+    return CrossCheck(puzzle, limit, judgement.status, claims, results, judgement.reasons)

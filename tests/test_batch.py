@@ -1,0 +1,346 @@
+"""The batch runner: records, parallel runs (processes, Dask), resume, summary, cactus plot."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import itertools
+import json
+import multiprocessing
+
+import pytest
+from cases import BY_NAME, CASES
+
+from sudoku_csp import ParseError, Result, SpecError, Status, batch
+from sudoku_csp.backends.registry import BACKENDS
+from sudoku_csp.batch import (
+    RECORD_FIELDS,
+    Finished,
+    MissingExtraError,
+    PuzzleText,
+    Record,
+    RecordWriter,
+    _require,
+    cactus_plot,
+    group_by_puzzle,
+    puzzle_texts,
+    puzzle_verdict,
+    read_records,
+    run_batch,
+    run_to_file,
+    summarize,
+)
+from sudoku_csp.puzzle import Puzzle
+
+SPECS = ["native", "native:rules=singles,branch=first"]
+# Quick cases (each well under 0.1 s with both specs), repeated to make a small "file".
+QUICK = [c for c in CASES if c.name not in ("hard1", "grid1")]
+
+
+def quick_puzzles(times: int = 1) -> list[Puzzle]:
+    return [c.puzzle() for c in QUICK] * times
+
+
+def outcome(record: Record) -> Record:
+    """A record without its timings (CP-SAT, for one, reports its ``wall_time``)."""
+    stats = {k: v for k, v in record.stats.items() if "time" not in k and "seconds" not in k}
+    return dataclasses.replace(record, seconds=0.0, stats=stats)
+
+
+class SaysNone:
+    """A broken backend: claims every puzzle has no solution."""
+
+    spec = "broken"
+
+    def solve(self, puzzle: Puzzle, *, limit=1, time_limit=None) -> Result:
+        return Result(Status.NONE, solver=self.spec)
+
+
+# -- records ----------------------------------------------------------------------------------
+def test_one_record_per_puzzle_and_spec_in_input_order():
+    records = list(run_batch(quick_puzzles(), SPECS))
+    assert [(r.index, r.spec) for r in records] == [
+        (i, s) for i in range(1, len(QUICK) + 1) for s in SPECS]
+    for (index, group), case in zip(group_by_puzzle(records), QUICK, strict=True):
+        assert [r.index for r in group] == [index, index]
+        for r in group:
+            assert r.status == r.verdict == case.expected.value
+            assert r.agreed
+            assert r.puzzle == case.puzzle().to_line()
+            assert r.seconds >= 0
+            assert "nodes" in r.stats
+            if case.solution:
+                assert r.solution == case.solution and r.solutions == 1
+
+
+def test_broken_backend_shows_as_disagreement_in_records_and_summary():
+    puzzles = [BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()]
+    records = list(run_batch(puzzles, ["native", SaysNone()]))
+    assert [(r.spec, r.status, r.agreed) for r in records] == [
+        ("native", "unique", False), ("broken", "none", False),
+        ("native", "none", True), ("broken", "none", True)]
+    assert records[0].verdict == "disagreement"
+    summary = summarize(records)
+    assert not summary.all_agreed
+    assert summary.disagreements == [1]
+    assert [row.agreed for row in summary.rows] == [False, False]
+
+
+def test_a_time_limit_gives_unknown_not_a_disagreement():
+    # hard1 takes this configuration about half a second; a millisecond cannot settle it.
+    puzzles = [BY_NAME["hard1"].puzzle(), BY_NAME["clash"].puzzle()]
+    records = list(run_batch(puzzles, ["native:rules=singles"], time_limit=0.001))
+    assert [(r.status, r.verdict, r.agreed) for r in records] == [
+        ("unknown", "unknown", True), ("none", "none", True)]
+    assert "time limit" in records[0].message
+    assert summarize(records).rows[0].unknown == 1
+
+
+def test_specs_and_options_are_checked_before_any_work():
+    with pytest.raises(SpecError):
+        run_batch(iter(()), ["native", "nope"])
+    with pytest.raises(ValueError, match="jobs"):
+        run_batch(iter(()), SPECS, jobs=0)
+    with pytest.raises(ValueError, match="not both"):
+        run_batch(iter(()), SPECS, jobs=2, scheduler="tcp://127.0.0.1:1")
+
+
+# -- parallel ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("start", [None, "fork", "forkserver"])
+def test_two_processes_give_the_same_records_as_one(start, monkeypatch):
+    if start and start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start} start method here")
+    if start == "fork" and not batch._single_threaded():
+        pytest.skip("this test process runs other threads now: forking it is unsafe")
+    monkeypatch.setattr(batch, "START_METHOD", start)
+    puzzles = quick_puzzles(3)
+    one = [outcome(r) for r in run_batch(puzzles, SPECS, jobs=1)]
+    # Small chunks: many tasks in flight, finishing out of order, yielded in order.
+    two = [outcome(r) for r in run_batch(puzzles, SPECS, jobs=2, chunksize=3)]
+    assert two == one
+    assert len(one) == len(puzzles) * len(SPECS)
+
+
+@pytest.mark.skipif(not {"native", "sat", "cpsat"} <= BACKENDS.keys(),
+                    reason="default trio not registered yet")
+def test_default_trio_in_worker_processes():
+    puzzles = quick_puzzles()
+    trio = ["native", "sat", "cpsat"]
+    # Verdicts only: this process's cached incremental SAT solver has learnt clauses from
+    # earlier tests, so its search statistics (and which of several solutions comes first)
+    # legitimately differ from a fresh worker's.
+    def verdict(r: Record) -> tuple:
+        return r.index, r.spec, r.status, r.verdict, r.agreed, r.solutions
+
+    one = [verdict(r) for r in run_batch(puzzles, trio)]
+    two = [verdict(r) for r in run_batch(puzzles, trio, jobs=2, chunksize=4)]
+    assert two == one
+    assert all(agreed and v == c.expected.value for (_, _, _, v, agreed, _), c
+               in zip(one, (c for c in QUICK for _ in trio), strict=True))
+
+
+def test_input_is_consumed_lazily():
+    taken = 0
+
+    def endless():
+        nonlocal taken
+        for puzzle in itertools.cycle(quick_puzzles()):
+            taken += 1
+            yield puzzle
+
+    for jobs, chunksize in ((1, None), (2, 2)):
+        taken = 0
+        records = run_batch(endless(), ["native"], jobs=jobs, chunksize=chunksize)
+        first = list(itertools.islice(records, 5))
+        records.close()
+        assert [r.index for r in first] == [1, 2, 3, 4, 5]
+        # At most the look-ahead window (2 chunks per worker) beyond what was yielded.
+        assert taken <= 5 + 2 * jobs * (chunksize or 1) + (chunksize or 1)
+
+
+def test_puzzle_texts_are_parsed_in_the_workers():
+    text = "# cases\n" + "".join(f"{c.text}\n" for c in QUICK if not c.options)
+    items = list(puzzle_texts([io.StringIO(text)]))
+    assert isinstance(items[0], Puzzle) and all(isinstance(p, PuzzleText) for p in items[1:])
+    from_texts = [outcome(r) for r in run_batch(items, ["native"], jobs=2, chunksize=2)]
+    parsed = [p if isinstance(p, Puzzle) else p.parse() for p in items]
+    assert from_texts == [outcome(r) for r in run_batch(parsed, ["native"])]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bad_line_raises_parse_error_naming_it(jobs):
+    text = "3.1...4.2.......\n\n# comment\n3.1...4.2..x....\n"
+    with pytest.raises(ParseError) as info:
+        list(run_batch(puzzle_texts([io.StringIO(text)]), ["native"], jobs=jobs))
+    assert str(info.value).startswith("line 4, column 12: ")
+
+
+@pytest.mark.parametrize("processes", [False, True], ids=["thread-worker", "process-worker"])
+def test_dask_local_cluster_gives_the_same_records(processes):
+    distributed = pytest.importorskip("distributed")
+    puzzles = quick_puzzles(2)
+    expected = [outcome(r) for r in run_batch(puzzles, SPECS)]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=processes,
+                                  host="127.0.0.1", protocol="tcp://", scheduler_port=0,
+                                  dashboard_address=None) as cluster:
+        # By address, as `--scheduler tcp://...` does: the runner opens and closes a client.
+        by_address = [outcome(r) for r in run_batch(puzzles, SPECS, chunksize=4,
+                                                     scheduler=cluster.scheduler_address)]
+        with distributed.Client(cluster) as client:
+            with_client = [outcome(r) for r in run_batch(puzzles, SPECS, scheduler=client)]
+    assert by_address == expected
+    assert with_client == expected
+
+
+def test_missing_extra_is_a_clear_error():
+    with pytest.raises(MissingExtraError, match=r"pip install 'sudoku_csp\[cluster\]'"):
+        _require("sudoku_csp_no_such_module", "cluster", "scheduler=ADDRESS")
+
+
+# -- writing and resuming ---------------------------------------------------------------------
+@pytest.mark.parametrize("ext", [".jsonl", ".csv"])
+def test_records_round_trip(tmp_path, ext):
+    records = list(run_batch([BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()],
+                             ["native", SaysNone()]))
+    records.append(dataclasses.replace(records[0], metadata="from, \"somewhere\"",
+                                       message="a, b", index=3))
+    path = tmp_path / f"r{ext}"
+    with RecordWriter(path) as writer:
+        for record in records:
+            writer.write(record)
+    assert list(read_records(path)) == records
+    if ext == ".csv":
+        assert path.read_text().splitlines()[0] == ",".join(RECORD_FIELDS)
+    else:
+        assert json.loads(path.read_text().splitlines()[0])["spec"] == "native"
+
+
+@pytest.mark.parametrize("ext", [".jsonl", ".csv"])
+def test_resume_after_an_interrupted_run_matches_a_full_run(tmp_path, ext):
+    puzzles = quick_puzzles(2)
+    full = [outcome(r) for r in run_to_file(puzzles, SPECS, tmp_path / f"full{ext}")]
+
+    out = tmp_path / f"part{ext}"
+    run = run_to_file(puzzles, SPECS, out)
+    first = list(itertools.islice(run, 7))  # stops halfway through puzzle 4: "Ctrl-C"
+    run.close()
+    with open(out, "a", encoding="utf-8") as handle:
+        handle.write('{"index": 4, "puz' if ext == ".jsonl" else "4,3.1..")  # a cut write
+    assert [(r.index, r.spec) for r in read_records(out)] == [(r.index, r.spec) for r in first]
+
+    finished = Finished.load(out, SPECS)
+    assert len(finished) == 7
+    assert finished.todo(4) == (SPECS[1],) and finished.known(4) is not None
+    assert finished.todo(3) == () and finished.todo(5) == tuple(SPECS)
+
+    resumed = list(run_to_file(puzzles, SPECS, out, resume=True))
+    assert [(r.index, r.spec) for r in resumed] == [(r.index, r.spec) for r in full[7:]]
+    assert [outcome(r) for r in resumed] == full[7:]  # puzzle 4 cross-checked with its known claim
+    assert [outcome(r) for r in read_records(out)] == full
+
+    # Resuming a complete file does nothing.
+    assert list(run_to_file(puzzles, SPECS, out, resume=True)) == []
+    assert [outcome(r) for r in read_records(out)] == full
+
+
+def test_resume_with_an_added_spec_runs_only_that_spec(tmp_path):
+    puzzles = quick_puzzles()
+    out = tmp_path / "r.jsonl"
+    list(run_to_file(puzzles, ["native"], out))
+    added = list(run_to_file(puzzles, ["native", SaysNone()], out, resume=True))
+    assert {r.spec for r in added} == {"broken"}
+    # Agreement is judged against the native records already in the file.
+    assert [r.agreed for r in added] == [c.expected is Status.NONE for c in QUICK]
+
+
+def test_without_resume_the_output_is_replaced(tmp_path):
+    out = tmp_path / "r.csv"
+    list(run_to_file(quick_puzzles(), ["native"], out))
+    list(run_to_file([BY_NAME["4x4"].puzzle()], ["native"], out))
+    assert [r.index for r in read_records(out)] == [1]
+
+
+def test_output_format_and_columns_are_checked(tmp_path):
+    with pytest.raises(ValueError, match=".jsonl or .csv"):
+        run_to_file([], ["native"], tmp_path / "r.txt")
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match="columns"):
+        RecordWriter(other, append=True)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"index": 1}\nnot json\n')
+    with pytest.raises(ValueError, match=r"bad.jsonl:1: not a batch record"):
+        list(read_records(bad))
+
+
+# -- summary and plot -------------------------------------------------------------------------
+def fake(index: int, spec: str, status: str, ms: float, **stats) -> Record:
+    return Record(index, "." * 16, spec, status, status, True, ms / 1000, stats)
+
+
+def test_summary_rows():
+    records = [fake(i, "a", "unique", i, nodes=2 * i, backtracks=i,
+                    solved_by_propagation=i <= 5) for i in range(1, 21)]
+    records += [fake(1, "b", "multiple", 4.0, decisions=10, conflicts=3),
+                fake(2, "b", "none", 2.0, decisions=0, conflicts=1),
+                fake(3, "b", "unknown", 1000.0),
+                dataclasses.replace(fake(4, "b", "error", 1.0), agreed=False)]
+    summary = summarize(records)
+    a, b = summary.rows
+    assert (a.spec, a.puzzles, a.solved, a.unique, a.multiple, a.none, a.unknown) == \
+        ("a", 20, 20, 20, 0, 0, 0)
+    assert a.mean_ms == pytest.approx(10.5) and a.median_ms == pytest.approx(10.5)
+    assert a.p95_ms == pytest.approx(19.0) and a.max_ms == pytest.approx(20.0)
+    assert a.puzzles_per_s == pytest.approx(20 / 0.210)
+    assert a.mean_nodes == pytest.approx(21.0) and a.mean_conflicts == pytest.approx(10.5)
+    assert a.propagation_pct == pytest.approx(25.0) and a.agreed
+    assert (b.puzzles, b.solved, b.multiple, b.none, b.unknown, b.errors) == (4, 1, 1, 1, 1, 1)
+    assert b.median_ms == pytest.approx(3.0) and b.max_ms == pytest.approx(1000.0)
+    assert b.mean_nodes == pytest.approx(5.0) and b.mean_conflicts == pytest.approx(2.0)
+    assert b.propagation_pct is None and not b.agreed
+    assert not summary.all_agreed and summary.disagreements == [4]
+    assert summary.decided_times("b") == [0.002, 0.004]
+    assert set(a.as_dict()) >= {"spec", "puzzles_per_s", "p95_ms", "propagation_pct"}
+
+
+def test_summary_of_a_real_run():
+    summary = summarize(run_batch(quick_puzzles(), SPECS))
+    assert summary.all_agreed
+    assert [row.spec for row in summary.rows] == SPECS
+    for row in summary.rows:
+        assert row.puzzles == len(QUICK) and row.errors == 0
+        assert row.solved + row.none == len(QUICK)
+        assert row.mean_nodes is not None and row.propagation_pct is not None
+
+
+@pytest.mark.parametrize("ext", [".png", ".svg"])
+def test_cactus_plot_is_written(tmp_path, ext):
+    pytest.importorskip("matplotlib")
+    records = list(run_batch(quick_puzzles(), SPECS))
+    path = tmp_path / f"cactus{ext}"
+    cactus_plot(records, path, title="quick cases")
+    data = path.read_bytes()
+    if ext == ".png":
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    else:
+        text = data.decode()
+        assert text.lstrip().startswith("<?xml") and "<svg" in text
+        assert "native:rules=singles,branch=first" in text
+    cactus_plot(summarize(records), tmp_path / f"transposed{ext}", solved_axis="y")
+
+
+def test_cactus_plot_format_is_checked(tmp_path):
+    with pytest.raises(ValueError, match=".png"):
+        cactus_plot([], tmp_path / "cactus.jpg")
+
+
+def test_puzzle_verdicts_for_check():
+    puzzles = [BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()]
+    records = run_batch(puzzles, ["native", SaysNone()])
+    first, second = (puzzle_verdict(group) for _, group in group_by_puzzle(records))
+    assert first["index"] == 1 and first["status"] == "disagreement" and not first["agreed"]
+    assert first["specs"]["broken"]["status"] == "none"
+    assert first["reasons"] == ["broken says none, but native found a solution"]
+    assert second == {"index": 2, "puzzle": puzzles[1].to_line(), "status": "none",
+                      "agreed": True, "specs": second["specs"]}
+    assert json.loads(json.dumps(first)) == first
