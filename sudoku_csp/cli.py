@@ -10,6 +10,7 @@ Exit codes (also in ``sudoku-csp --help`` and README.md):
 4     no solution (including clashing givens)
 5     unknown: time limit reached (or propagation alone could not decide)
 6     input error: bad puzzle text, file, geometry or solver spec
+7     the solvers disagreed (``check``, ``compare``)
 ====  ==========================================================================
 
 With a puzzle file or standard input, the exit code is 0 once every puzzle was processed,
@@ -22,9 +23,11 @@ import enum
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
-from contextlib import nullcontext
-from typing import Annotated, Optional
+from dataclasses import dataclass
+from importlib import resources
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -35,6 +38,18 @@ from rich.text import Text
 from sudoku_csp import __version__
 from sudoku_csp.backends.base import SpecError
 from sudoku_csp.backends.registry import get_backend, list_backends, parse_spec
+from sudoku_csp.batch import (
+    MissingExtraError,
+    Record,
+    Summary,
+    cactus_plot,
+    group_by_puzzle,
+    puzzle_texts,
+    puzzle_verdict,
+    read_records,
+    run_batch,
+    run_to_file,
+)
 from sudoku_csp.geometry import EMPTY, GeometryError
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import ParseError, Puzzle, format_grid, format_line, parse, read_puzzles
@@ -52,6 +67,7 @@ class Exit(enum.IntEnum):
     NONE = 4
     UNKNOWN = 5
     INPUT = 6
+    DISAGREEMENT = 7
 
 
 STATUS_EXIT = {
@@ -65,7 +81,12 @@ STATUS_EXIT = {
 PROGRESS_AFTER = 300  # puzzles: smaller files finish before a bar would help
 
 EXIT_HELP = ("Exit codes: 0 solved/unique (files: all processed), 1 internal error, 2 usage, "
-             "3 multiple, 4 none, 5 unknown (time limit), 6 input error.")
+             "3 multiple, 4 none, 5 unknown (time limit), 6 input error, 7 solvers disagree.")
+
+DEFAULT_TRIO = ("native", "sat", "cpsat")
+DEFAULT_COMPARE = ("native", "native:rules=singles", "sat:solver=cadical195,encoding=extended",
+                   "sat:encoding=minimal", "cpsat:model=alldiff")
+BUNDLED = ("mixed9.txt", "sixteen.txt")  # in sudoku_csp/data: compare's default puzzle sets
 
 app = typer.Typer(
     name="sudoku-csp",
@@ -89,25 +110,36 @@ SourceArg = Annotated[str, typer.Argument(
     metavar="PUZZLE|FILE|-",
     help="A puzzle (one line, or a grid in quotes), a file of puzzles one per line, "
          "or - for standard input.")]
-SizeOpt = Annotated[Optional[int], typer.Option(
+SizeOpt = Annotated[int | None, typer.Option(
     "--size", "-n", help="Grid size N (default: inferred from the number of cells).")]
-BoxOpt = Annotated[Optional[str], typer.Option(
+BoxOpt = Annotated[str | None, typer.Option(
     "--box", help="Box shape ROWSxCOLS, e.g. 2x3 for 6x6 (default: as square as possible).")]
-VariantOpt = Annotated[Optional[list[str]], typer.Option(
+VariantOpt = Annotated[list[str] | None, typer.Option(
     "--variant", "-v",
     help="Extra rule, repeatable: diagonal, windoku, anti-knight, anti-king, jigsaw.")]
-RegionsOpt = Annotated[Optional[str], typer.Option(
+RegionsOpt = Annotated[str | None, typer.Option(
     "--regions", help="Jigsaw region map: N*N region symbols, or a file holding them.")]
 SolverOpt = Annotated[str, typer.Option(
     "--solver", "-s", help="Backend spec, e.g. native, native:rules=singles,branch=first "
                             "(see `sudoku-csp solvers`).")]
-RulesOpt = Annotated[Optional[str], typer.Option(
+RulesOpt = Annotated[str | None, typer.Option(
     "--rules", help="Native rules: none, singles, locked, pairs, full, or names joined by +.")]
-BranchOpt = Annotated[Optional[str], typer.Option(
+BranchOpt = Annotated[str | None, typer.Option(
     "--branch", help="Native branching: mrv, degree, first.")]
-TimeOpt = Annotated[Optional[float], typer.Option(
+TimeOpt = Annotated[float | None, typer.Option(
     "--time-limit", "-t", min=0.0, help="Seconds per puzzle; past it the verdict is unknown.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON Lines, one per puzzle.")]
+JobsOpt = Annotated[int, typer.Option(
+    "--jobs", "-j", min=1, help="Worker processes for files (each builds its solvers once).")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="Run on a Dask cluster (extra 'cluster'), e.g. tcp://host:8786.")]
+OutOpt = Annotated[str | None, typer.Option(
+    "--out", "-o", help="Also write every record to this .jsonl or .csv file as it finishes.")]
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="Skip the (puzzle, solver) pairs already in the --out file.")]
+SpecsOpt = Annotated[list[str] | None, typer.Option(
+    "--solver", "-s", help="Backend spec, repeatable (see `sudoku-csp solvers`).")]
 
 
 def _version(value: bool) -> None:
@@ -151,37 +183,87 @@ def _solver_spec(solver: str, rules: str | None, branch: str | None) -> str:
     return "native:" + ",".join(f"{k}={v}" for k, v in options.items())
 
 
-def _puzzles(source: str, options: dict) -> tuple[Iterator[Puzzle], bool, int | None]:
-    """(puzzles, is_single_text, total or None) for a puzzle text, a file, or ``-``."""
-    if source == "-":
-        return read_puzzles(sys.stdin, **options), False, None
-    if os.path.isfile(source):
-        with open(source, "rb") as handle:
-            total = sum(1 for line in handle if line.strip() and not line.startswith(b"#"))
-        return read_puzzles(source, **options), False, total
-    try:
-        return iter([parse(source, **options)]), True, 1
-    except ParseError as exc:
-        if os.sep in source or source.endswith((".txt", ".sdk", ".csv")):
-            raise InputError(f"no such file: {source}") from None
-        raise exc
+@dataclass(frozen=True)
+class BatchOptions:
+    """How file inputs are run: processes, a Dask cluster, an output file to resume."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    out: str | None = None
+    resume: bool = False
 
 
-def _record(index: int, puzzle: Puzzle, result: Result) -> dict:
+@dataclass(frozen=True)
+class Source:
+    """Resolved input: one puzzle given as text, or files (``-`` is standard input)."""
+
+    single: Puzzle | None
+    files: tuple
+    total: int | None  # puzzle lines, when every input is a file we can count
+
+
+def _source(sources: list[str], options: dict) -> Source:
+    if len(sources) == 1 and sources[0] != "-" and not os.path.isfile(sources[0]):
+        text = sources[0]
+        try:
+            return Source(parse(text, **options), (), 1)
+        except ParseError:
+            if os.sep in text or text.endswith((".txt", ".sdk", ".csv")):
+                raise InputError(f"no such file: {text}") from None
+            raise
+    files = []
+    for name in sources:
+        if name != "-" and not os.path.isfile(name):
+            raise InputError(f"no such file: {name}")
+        files.append(sys.stdin if name == "-" else name)
+    total = None
+    if all(f is not sys.stdin for f in files):
+        total = sum(_count_lines(f) for f in files)
+    return Source(None, tuple(files), total)
+
+
+def _count_lines(path: str) -> int:
+    with open(path, "rb") as handle:
+        return sum(1 for line in handle if line.strip() and not line.lstrip().startswith(b"#"))
+
+
+def _records(src: Source, options: dict, specs: list[str], limit: int | None,
+             time_limit: float | None, opts: BatchOptions) -> Iterator[Record]:
+    """Every (puzzle, spec) record, through the one batch runner (here, in processes, or on
+    a Dask cluster), written to ``opts.out`` as they finish when asked."""
+    puzzles = [src.single] if src.single else puzzle_texts(src.files, **options)
+    run = dict(limit=limit, time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler)
+    if opts.out:
+        return run_to_file(puzzles, specs, opts.out, resume=opts.resume, **run)
+    if opts.resume:
+        raise InputError("--resume needs --out FILE (the records to resume from)")
+    return run_batch(puzzles, specs, **run)
+
+
+def _first_puzzle(source: str, options: dict) -> Puzzle:
+    src = _source([source], options)
+    if src.single is not None:
+        return src.single
+    puzzle = next(iter(read_puzzles(src.files[0], **options)), None)
+    if puzzle is None:
+        raise InputError("no puzzle in the input")
+    return puzzle
+
+
+def _single_record(puzzle: Puzzle, result: Result) -> dict:
+    """The JSON line of one puzzle solved directly (same keys as a batch record)."""
     record = {
-        "index": index,
+        "index": 1,
         "puzzle": puzzle.to_line(),
+        "spec": result.solver,
         "status": result.status.value,
         "solution": format_line(puzzle.geometry, result.solution) if result.solution else None,
         "solutions": len(result.solutions),
         "seconds": round(result.seconds, 6),
-        "solver": result.solver,
         "stats": result.stats,
+        "message": result.message,
+        "metadata": puzzle.metadata,
     }
-    if result.message:
-        record["message"] = result.message
-    if puzzle.metadata:
-        record["metadata"] = puzzle.metadata
     return record
 
 
@@ -211,47 +293,67 @@ def _print_single(puzzle: Puzzle, result: Result) -> None:
     out.print(summary)
 
 
-def _print_line(index: int, puzzle: Puzzle, result: Result) -> None:
-    shown = format_line(puzzle.geometry, result.solution) if result.solution else puzzle.to_line()
-    line = f"{index}\t{result.status.value}\t{shown}\t{1000 * result.seconds:.2f} ms"
-    if result.message:
-        line += f"\t{result.message}"
+def _print_record(record: Record) -> None:
+    line = (f"{record.index}\t{record.status}\t{record.solution or record.puzzle}\t"
+            f"{1000 * record.seconds:.2f} ms")
+    if record.message:
+        line += f"\t{record.message}"
     typer.echo(line)  # plain: rich would expand the tabs
 
 
-def _progress(total: int | None):
-    if total is None or total <= PROGRESS_AFTER or not err.is_terminal:
-        return nullcontext(None)
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err, transient=True)
+class _Bar:
+    """A progress bar on stderr for long inputs, refreshed by hand: an auto-refreshing bar
+    runs a thread, and worker processes are only forked from a single-threaded process."""
+
+    def __init__(self, total: int | None, what: str) -> None:
+        self.bar = None
+        if total is not None and total > PROGRESS_AFTER and err.is_terminal:
+            self.bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=err, transient=True,
+                                auto_refresh=False)
+            self.task = self.bar.add_task(what, total=total)
+            self.shown = 0.0
+
+    def __enter__(self) -> _Bar:
+        if self.bar:
+            self.bar.start()
+        return self
+
+    def advance(self, steps: float = 1) -> None:
+        if self.bar:
+            self.bar.advance(self.task, steps)
+            now = time.monotonic()
+            if now - self.shown > 0.1:
+                self.bar.refresh()
+                self.shown = now
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar:
+            self.bar.stop()
 
 
-def _run(source: str, options: dict, spec: str, limit: int | None,
-         time_limit: float | None, as_json: bool) -> Exit:
-    backend = get_backend(spec)
-    puzzles, single, total = _puzzles(source, options)
-    if single:
-        puzzle = next(puzzles)
-        result = backend.solve(puzzle, limit=limit, time_limit=time_limit)
+def _run(sources: list[str], options: dict, spec: str, limit: int | None,
+         time_limit: float | None, as_json: bool, opts: BatchOptions) -> Exit:
+    src = _source(sources, options)
+    if src.single is not None and not opts.out:
+        result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
         if as_json:
-            typer.echo(json.dumps(_record(1, puzzle, result)))
+            typer.echo(json.dumps(_single_record(src.single, result)))
         else:
-            _print_single(puzzle, result)
+            _print_single(src.single, result)
         return STATUS_EXIT[result.status]
-    last: Result | None = None
+    last: Record | None = None
     count = 0
-    with _progress(total) as bar:
-        task = bar.add_task("solving", total=total) if bar else None
-        for count, puzzle in enumerate(puzzles, start=1):
-            last = backend.solve(puzzle, limit=limit, time_limit=time_limit)
+    with _Bar(src.total, "solving") as bar:
+        for count, last in enumerate(_records(src, options, [spec], limit, time_limit, opts),
+                                     start=1):
             if as_json:
-                typer.echo(json.dumps(_record(count, puzzle, last)))
+                typer.echo(json.dumps(last.as_dict()))
             else:
-                _print_line(count, puzzle, last)
-            if bar:
-                bar.advance(task)
-    if count == 1 and last is not None:
-        return STATUS_EXIT[last.status]
+                _print_record(last)
+            bar.advance()
+    if count == 1 and last is not None and last.status in Status._value2member_map_:
+        return STATUS_EXIT[Status(last.status)]
     return Exit.OK
 
 
@@ -262,7 +364,8 @@ def _guarded(action) -> None:
     except ParseError as exc:
         err.print(f"error: {exc}", markup=False)
         raise typer.Exit(Exit.INPUT) from None
-    except (GeometryError, SpecError, InputError, OSError, UnicodeDecodeError) as exc:
+    except (GeometryError, SpecError, InputError, OSError, UnicodeDecodeError,
+            MissingExtraError, ValueError) as exc:
         err.print(f"error: {exc}", markup=False)
         raise typer.Exit(Exit.INPUT) from None
     except WrongSolutionError as exc:
@@ -286,13 +389,18 @@ def solve(
     branch: BranchOpt = None,
     time_limit: TimeOpt = None,
     as_json: JsonOpt = False,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
 ) -> None:
     """Solve puzzles: a boxed grid for one puzzle, one line per puzzle for files.
 
     Exit codes: 0 solved, 4 none, 5 unknown, 6 input error (files: 0 when all processed).
     """
-    _guarded(lambda: _run(source, _geometry_options(size, box, variant, regions),
-                          _solver_spec(solver, rules, branch), 1, time_limit, as_json))
+    _guarded(lambda: _run([source], _geometry_options(size, box, variant, regions),
+                          _solver_spec(solver, rules, branch), 1, time_limit, as_json,
+                          BatchOptions(jobs, scheduler, out_file, resume)))
 
 
 @app.command()
@@ -310,14 +418,18 @@ def count(
     branch: BranchOpt = None,
     time_limit: TimeOpt = None,
     as_json: JsonOpt = False,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
 ) -> None:
     """Decide uniqueness: unique, multiple, none or unknown for each puzzle.
 
     Exit codes (one puzzle): 0 unique, 3 multiple, 4 none, 5 unknown, 6 input error.
     """
-    _guarded(lambda: _run(source, _geometry_options(size, box, variant, regions),
+    _guarded(lambda: _run([source], _geometry_options(size, box, variant, regions),
                           _solver_spec(solver, rules, branch), limit or None, time_limit,
-                          as_json))
+                          as_json, BatchOptions(jobs, scheduler, out_file, resume)))
 
 
 def _candidate_grid(state: State) -> str:
@@ -351,10 +463,7 @@ def show(
     """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
 
     def action() -> Exit:
-        puzzles, _, _ = _puzzles(source, _geometry_options(size, box, variant, regions))
-        puzzle = next(puzzles, None)
-        if puzzle is None:
-            raise InputError("no puzzle in the input")
+        puzzle = _first_puzzle(source, _geometry_options(size, box, variant, regions))
         out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
         out.print(_styled_grid(puzzle, puzzle.givens))
         if not candidates:
@@ -376,7 +485,7 @@ def show(
 
 @app.command()
 def encode(
-    source: Annotated[Optional[str], typer.Argument(
+    source: Annotated[str | None, typer.Argument(
         metavar="[PUZZLE|FILE|-]", help="The puzzle to encode (the first one of a file).")] = None,
     encoding: Annotated[str, typer.Option(
         "--encoding", "-e", help="minimal, natural, extended or augmented.")] = "extended",
@@ -386,9 +495,9 @@ def encode(
     reduce: Annotated[bool, typer.Option(
         "--reduce", help="Clue-reduced: drop clauses the givens satisfy and literals they "
                          "falsify, instead of adding the givens as unit clauses.")] = False,
-    output: Annotated[Optional[str], typer.Option(
+    output: Annotated[str | None, typer.Option(
         "--output", "-o", help="Write to this file instead of standard output.")] = None,
-    empty: Annotated[Optional[str], typer.Option(
+    empty: Annotated[str | None, typer.Option(
         "--empty", metavar="DIR",
         help="Regenerate the reference files of DIR (e.g. encodings/): DIMACS of the empty "
              "grids and the CP-SAT models.")] = None,
@@ -414,10 +523,7 @@ def encode(
             cnf.amo_of(amo)
         except ValueError as exc:
             raise InputError(str(exc)) from None
-        puzzles, _, _ = _puzzles(source, _geometry_options(size, box, variant, regions))
-        puzzle = next(puzzles, None)
-        if puzzle is None:
-            raise InputError("no puzzle in the input")
+        puzzle = _first_puzzle(source, _geometry_options(size, box, variant, regions))
         text = cnf.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce)
         if output:
             with open(output, "w", encoding="utf-8") as handle:
@@ -427,6 +533,179 @@ def encode(
         return Exit.OK
 
     _guarded(action)
+
+
+def _specs(given: list[str] | None, default: tuple[str, ...]) -> list[str]:
+    return list(given) if given else list(default)
+
+
+@app.command()
+def check(
+    source: SourceArg,
+    solver: SpecsOpt = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-l", min=1, help="Solutions each solver looks for (2 decides "
+                                     "uniqueness).")] = 2,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    time_limit: TimeOpt = None,
+    as_json: JsonOpt = False,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Cross-check: run several solvers (default native, sat, cpsat) on each puzzle and
+    print the verdict they agree on, or the disagreement.
+
+    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 6 input error.
+    """
+
+    def action() -> Exit:
+        specs = _specs(solver, DEFAULT_TRIO)
+        options = _geometry_options(size, box, variant, regions)
+        src = _source([source], options)
+        counts: dict[str, int] = {}
+        disagreements = 0
+        records = _records(src, options, specs, limit, time_limit,
+                           BatchOptions(jobs, scheduler, out_file, resume))
+        with _Bar(src.total, "checking") as bar:
+            for _, group in group_by_puzzle(records):
+                verdict = puzzle_verdict(group, limit=limit)
+                counts[verdict["status"]] = counts.get(verdict["status"], 0) + 1
+                disagreements += not verdict["agreed"]
+                if as_json:
+                    typer.echo(json.dumps(verdict))
+                else:
+                    _print_verdict(verdict)
+                bar.advance()
+        if not as_json:
+            total = sum(counts.values())
+            tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+            agreement = ("all verdicts agreed" if not disagreements
+                         else f"{disagreements} DISAGREEMENTS")
+            out.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
+                      markup=False)
+        return Exit.DISAGREEMENT if disagreements else Exit.OK
+
+    _guarded(action)
+
+
+def _print_verdict(verdict: dict) -> None:
+    each = " ".join(f"{spec}={v['status']}({1000 * v['seconds']:.1f}ms)"
+                    for spec, v in verdict["specs"].items())
+    line = (f"{verdict['index']}\t{verdict['status']}\t"
+            f"{'agreed' if verdict['agreed'] else 'DISAGREEMENT'}\t{each}")
+    if not verdict["agreed"]:
+        line += "\t" + "; ".join(verdict.get("reasons", ()))
+    typer.echo(line)
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+@app.command()
+def compare(
+    files: Annotated[list[str] | None, typer.Argument(
+        metavar="[FILE ...]", help="Puzzle files (default: the puzzle sets bundled with the "
+                                   "package: 200 9x9 of mixed difficulty and 10 16x16).")] = None,
+    solver: SpecsOpt = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-l", min=1, help="Solutions each solver looks for (2 decides "
+                                     "uniqueness, 1 only solves).")] = 2,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", "-t", min=0.0, help="Seconds per puzzle and solver.")] = 10.0,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the table as JSON Lines, one per solver.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
+    plot: Annotated[str | None, typer.Option(
+        "--plot", metavar="FILE.png|svg",
+        help="Write a cactus plot: puzzles solved against time, one line per solver "
+             "(extra 'plot').")] = None,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Compare solver strategies on puzzle files: one table row per solver, and whether
+    every verdict agreed.
+
+    Default solvers: native, native:rules=singles, sat (cadical195, extended), sat
+    (minimal), cpsat (alldiff). Exit codes: 0 all agreed, 7 some disagreed, 6 input error.
+    """
+
+    def action() -> Exit:
+        specs = _specs(solver, DEFAULT_COMPARE)
+        options = _geometry_options(size, box, variant, regions)
+        with resources.as_file(resources.files("sudoku_csp") / "data") as data:
+            sources = list(files) if files else [str(data / name) for name in BUNDLED]
+            src = _source(sources, options)
+            if src.single is not None:
+                raise InputError(f"no such file: {sources[0]}")
+            opts = BatchOptions(jobs, scheduler, out_file, resume)
+            summary = Summary()
+            total = src.total * len(specs) if src.total is not None else None
+            with _Bar(total, "comparing") as bar:
+                for record in _records(src, options, specs, limit, time_limit, opts):
+                    summary.add(record)
+                    bar.advance()
+        if out_file and resume:  # the table covers the whole run, not only this part
+            summary = Summary()
+            for record in read_records(out_file):
+                summary.add(record)
+        if plot:
+            cactus_plot(summary, plot, title=f"{', '.join(map(os.path.basename, sources))}")
+        _print_summary(summary, sources, as_json, as_csv)
+        return Exit.OK if summary.all_agreed else Exit.DISAGREEMENT
+
+    _guarded(action)
+
+
+COMPARE_COLUMNS = (
+    ("spec", "solver", None), ("puzzles", "puzzles", None), ("solved", "solved", None),
+    ("unique", "unique", None), ("multiple", "multi", None), ("none", "none", None),
+    ("unknown", "unknown", None), ("puzzles_per_s", "puz/s", 0),
+    ("mean_ms", "mean ms", 2), ("median_ms", "median", 2), ("p95_ms", "p95", 2),
+    ("max_ms", "max", 1), ("mean_nodes", "nodes", 1),
+    ("mean_conflicts", "confl.", 1), ("propagation_pct", "prop.%", 0),
+    ("agreed", "agreed", None),
+)
+"""The compare table: (SpecSummary field, heading, decimals or None for as-is)."""
+
+
+def _print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: bool) -> None:
+    rows = [row.as_dict() for row in summary.rows]
+    if as_json:
+        for row in rows:
+            typer.echo(json.dumps(row))
+        return
+    if as_csv:
+        import csv
+
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["spec"])
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    verdict = ("all solvers agreed on every verdict" if summary.all_agreed
+               else f"{len(summary.disagreements)} puzzles with DISAGREEMENTS")
+    table = Table(title=f"{', '.join(map(os.path.basename, sources))}: {verdict}")
+    for key, heading, digits in COMPARE_COLUMNS:
+        table.add_column(heading, justify="left" if key == "spec" else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*(str(row[key]) if digits is None else _fmt(row[key], digits)
+                        for key, _, digits in COMPARE_COLUMNS))
+    table.caption = ("nodes: native search nodes, or sat/cpsat decisions; confl.: native "
+                     "backtracks, or conflicts; prop.%: solved by propagation alone")
+    # A pipe or a file gets the whole table, not one squeezed to 80 columns.
+    wide = out if out.is_terminal else Console(highlight=False, width=200)
+    wide.print(table)
 
 
 @app.command()

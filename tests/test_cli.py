@@ -11,7 +11,10 @@ from cases import BY_NAME, GRID2, HARD1, JIGSAW_MAP
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
+from sudoku_csp.backends.base import BackendBase
+from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.cli import Exit, app
+from sudoku_csp.result import Result, Status
 
 runner = CliRunner()
 
@@ -137,7 +140,7 @@ def test_variants_and_jigsaw_options(tmp_path):
 
 def test_rules_and_branch_shortcuts():
     result = run("count", GRID2, "--rules", "singles", "--branch", "first", "--json")
-    assert json.loads(result.stdout)["solver"] == "native:rules=singles,branch=first"
+    assert json.loads(result.stdout)["spec"] == "native:rules=singles,branch=first"
     result = run("count", GRID2, "--rules", "singles", "--solver", "cpsat")
     assert result.exit_code == Exit.INPUT
 
@@ -219,3 +222,84 @@ def test_sat_and_cpsat_solvers_from_the_cli():
         assert json.loads(result.stdout)["status"] == "unique"
     result = run("count", GRID2, "--solver", "sat:solver=nosuch")
     assert result.exit_code == Exit.INPUT and "glucose4" in result.stderr
+
+
+def test_check_agrees_and_reports(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\n{HARD1}\n{BY_NAME['clash'].text}\n")
+    result = run("check", str(path))
+    assert result.exit_code == Exit.OK, result.output
+    lines = result.stdout.strip().splitlines()
+    assert [line.split("\t")[1] for line in lines[:3]] == ["unique", "multiple", "none"]
+    assert "all verdicts agreed" in lines[-1] and "native, sat, cpsat" in lines[-1]
+    result = run("check", str(path), "--json", "-s", "native", "-s", "native:rules=singles")
+    verdicts = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert [v["index"] for v in verdicts] == [1, 2, 3]
+    assert all(v["agreed"] and set(v["specs"]) == {"native", "native:rules=singles"}
+               for v in verdicts)
+
+
+class Liar(BackendBase):
+    """A deliberately broken backend: every puzzle has no solution."""
+
+    name = "liar"
+    description = "says none"
+
+    def solve(self, puzzle, *, limit=1, time_limit=None):
+        return Result(Status.NONE, solver=self.spec)
+
+
+def test_check_exits_7_on_disagreement(monkeypatch):
+    monkeypatch.setitem(BACKENDS, "liar", "test_cli:Liar")  # registered like any backend
+    result = run("check", GRID2, "-s", "native", "-s", "liar")
+    assert result.exit_code == Exit.DISAGREEMENT, result.output
+    assert "DISAGREEMENT" in result.stdout and "1 DISAGREEMENTS" in result.stdout
+    result = run("compare", "-s", "native", "-s", "liar", "--json")
+    assert result.exit_code == Exit.DISAGREEMENT, result.output
+
+
+def test_compare_on_bundled_sets_and_outputs(tmp_path):
+    specs = ["-s", "native", "-s", "native:rules=singles"]
+    result = run("compare", *specs)
+    assert result.exit_code == Exit.OK, result.output
+    assert "all solvers agreed" in result.stdout
+    for column in ("puz/s", "mean ms", "median", "p95", "max", "nodes", "prop.%"):
+        assert column in result.stdout
+    result = run("compare", *specs, "--json")
+    rows = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert [r["spec"] for r in rows] == ["native", "native:rules=singles"]
+    assert all(r["puzzles"] == 210 and r["unique"] == 210 for r in rows)
+    result = run("compare", *specs, "--csv")
+    assert result.stdout.splitlines()[0].startswith("spec,puzzles,solved")
+
+
+def test_compare_out_resume_and_plot(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\n{HARD1}\n")
+    out_file = tmp_path / "records.jsonl"
+    plot = tmp_path / "cactus.png"
+    result = run("compare", str(path), "-s", "native", "--out", str(out_file),
+                 "--plot", str(plot))
+    assert result.exit_code == Exit.OK, result.output
+    assert len(out_file.read_text().splitlines()) == 2
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    result = run("compare", str(path), "-s", "native", "--out", str(out_file), "--resume",
+                 "--json")
+    assert result.exit_code == Exit.OK, result.output
+    assert json.loads(result.stdout)["puzzles"] == 2  # the whole run, nothing redone
+    assert len(out_file.read_text().splitlines()) == 2
+    assert run("compare", str(path), "--resume").exit_code == Exit.INPUT
+
+
+def test_count_file_with_two_jobs_matches_one(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("".join(f"{c.text}\n" for c in (BY_NAME["grid1"], BY_NAME["hard1"],
+                                                     BY_NAME["clash"])) * 3)
+    one = run("count", str(path), "--json")
+    two = run("count", str(path), "--json", "--jobs", "2")
+    assert one.exit_code == two.exit_code == Exit.OK, two.output
+
+    def verdicts(result):
+        return [(r["index"], r["status"]) for r in map(json.loads, result.stdout.splitlines())]
+
+    assert verdicts(one) == verdicts(two) and len(verdicts(one)) == 9
