@@ -1,0 +1,327 @@
+"""Uniqueness certificates: produced, checked, and refused when any part is tampered with."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cases import BY_NAME, CASES, GRID2
+
+from sudoku_csp import Status, format_line, parse
+from sudoku_csp.certify import (
+    FORMULA,
+    MANIFEST,
+    PROOF,
+    PROOF_SOLVERS,
+    NotUniqueError,
+    RupChecker,
+    certificate_formula,
+    certify,
+    check_proof,
+    exclusion_clause,
+    geometry_from_record,
+    geometry_record,
+    parse_proof,
+    prove,
+    verify_certificate,
+)
+
+UNSAT_2 = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
+
+
+@pytest.fixture(scope="module")
+def hard_certificate(tmp_path_factory) -> Path:
+    """A certificate for a 17-clue puzzle (minimal, so every given matters)."""
+    folder = tmp_path_factory.mktemp("cert") / "grid2"
+    certify(parse(GRID2), folder)
+    return folder
+
+
+@pytest.fixture()
+def copy(hard_certificate, tmp_path) -> Path:
+    """A private copy of the certificate that a test may tamper with."""
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    for name in (MANIFEST, FORMULA, PROOF):
+        (folder / name).write_bytes((hard_certificate / name).read_bytes())
+    return folder
+
+
+def _manifest(folder: Path) -> dict:
+    return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+
+
+def _write_manifest(folder: Path, manifest: dict) -> None:
+    (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+
+
+# -- valid certificates -------------------------------------------------------------------------
+def test_valid_certificate_passes(hard_certificate):
+    check = verify_certificate(hard_certificate)
+    assert check.ok, check.reason
+    assert bool(check) and check.reason == ""
+    assert check.puzzle.to_line() == parse(GRID2).to_line()
+    assert format_line(check.puzzle.geometry, check.solution) == BY_NAME["grid2"].solution
+    assert check.lemmas > 0 and 0 < check.checked <= check.lemmas
+
+
+def test_certificate_files(hard_certificate):
+    manifest = _manifest(hard_certificate)
+    assert manifest["puzzle"] == parse(GRID2).to_line()
+    assert manifest["geometry"]["size"] == 9 and manifest["encoding"] == "extended"
+    cnf_text = (hard_certificate / FORMULA).read_text(encoding="utf-8")
+    p_line = next(line for line in cnf_text.splitlines() if line.startswith("p "))
+    assert p_line == f"p cnf {manifest['variables']} {manifest['clauses']}"
+    assert "c exclusion:" in cnf_text
+    assert (hard_certificate / PROOF).read_text(encoding="utf-8").strip()
+
+
+@pytest.mark.parametrize("solver", PROOF_SOLVERS)
+def test_every_listed_solver_gives_a_checkable_proof(solver, tmp_path):
+    certify(parse(GRID2), tmp_path, solver=solver)
+    check = verify_certificate(tmp_path)
+    assert check.ok, check.reason
+
+
+@pytest.mark.parametrize("name", ["4x4", "6x6", "jigsaw", "diagonal+anti-knight", "windoku",
+                                  "grid1"])
+def test_other_geometries(name, tmp_path):
+    puzzle = BY_NAME[name].puzzle()
+    cert = certify(puzzle, tmp_path, encoding="augmented" if name == "windoku" else "extended")
+    check = verify_certificate(tmp_path)
+    assert check.ok, check.reason
+    assert check.puzzle.geometry == puzzle.geometry
+    assert cert.solution == check.solution
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.expected is Status.UNIQUE],
+                         ids=lambda c: c.name)
+def test_geometry_record_round_trip(case):
+    geometry = case.puzzle().geometry
+    assert geometry_from_record(json.loads(json.dumps(geometry_record(geometry)))) == geometry
+
+
+# -- puzzles with nothing to certify -------------------------------------------------------------
+def test_multiple_solutions_refused(tmp_path):
+    with pytest.raises(NotUniqueError) as info:
+        certify(BY_NAME["hard1"].puzzle(), tmp_path)
+    assert info.value.status is Status.MULTIPLE
+    first, second = info.value.solutions
+    assert first != second
+    assert not (tmp_path / MANIFEST).exists()
+
+
+@pytest.mark.parametrize("name", ["clash", "unsolvable"])
+def test_no_solution_refused(name, tmp_path):
+    with pytest.raises(NotUniqueError) as info:
+        certify(BY_NAME[name].puzzle(), tmp_path)
+    assert info.value.status is Status.NONE
+
+
+def test_wrong_given_solution_refused():
+    with pytest.raises(ValueError, match="wrong"):
+        prove(parse(GRID2), solution=[0] * 81)
+
+
+def test_solver_without_proofs_refused():
+    with pytest.raises(ValueError, match="cannot log proofs"):
+        prove(parse("3.1...4.2......."), solver="minisat22")
+    with pytest.raises(ValueError, match="cannot log proofs"):
+        certify(parse("3.1...4.2......."), "unused", solver="no-such-solver")
+
+
+def test_solver_aliases(tmp_path):
+    assert certify(parse("3.1...4.2......."), tmp_path, solver="g4").solver == "glucose4"
+    assert _manifest(tmp_path)["solver"] == "glucose4"
+
+
+# -- tampering ------------------------------------------------------------------------------------
+def _lemma_that_matters(folder: Path) -> int:
+    """The index (among proof lines) of a lemma whose removal breaks the proof."""
+    manifest = _manifest(folder)
+    puzzle = parse(manifest["puzzle"])
+    solution = parse(manifest["solution"]).givens
+    nv, clauses = certificate_formula(puzzle, solution)
+    lines = (folder / PROOF).read_text(encoding="utf-8").splitlines()
+    lemmas = [i for i, line in enumerate(lines) if not line.startswith("d") and line != "0"]
+    # Learnt clauses first (CaDiCaL's many units are mostly re-derivable), last first.
+    for i in sorted(lemmas, key=lambda i: (len(lines[i].split()) <= 2, -i)):
+        if not check_proof(nv, clauses, lines[:i] + lines[i + 1:]).ok:
+            return i
+    raise AssertionError("no single lemma matters in this proof")
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "cadical195"])
+def test_proof_with_a_lemma_removed_fails(solver, copy):
+    if solver != "cadical195":  # the fixture's solver; Glucose's proofs are short
+        certify(parse(GRID2), copy, solver=solver)
+    lines = (copy / PROOF).read_text(encoding="utf-8").splitlines()
+    drop = _lemma_that_matters(copy)
+    (copy / PROOF).write_text("\n".join(lines[:drop] + lines[drop + 1:]) + "\n",
+                              encoding="utf-8")
+    check = verify_certificate(copy)
+    assert not check.ok
+    assert check.reason.startswith("proof rejected")
+
+
+def test_empty_proof_fails(copy):
+    (copy / PROOF).write_text("", encoding="utf-8")
+    check = verify_certificate(copy)
+    assert not check.ok and "empty clause" in check.reason
+
+
+def test_changed_witness_fails(copy):
+    manifest = _manifest(copy)
+    solution = manifest["solution"]
+    manifest["solution"] = solution[1] + solution[0] + solution[2:]  # swap A1 and A2
+    _write_manifest(copy, manifest)
+    check = verify_certificate(copy)
+    assert not check.ok and "witness" in check.reason
+
+
+def test_witness_of_another_puzzle_fails(copy):
+    manifest = _manifest(copy)
+    manifest["solution"] = BY_NAME["grid1"].solution
+    _write_manifest(copy, manifest)
+    assert "witness" in verify_certificate(copy).reason
+
+
+def test_changed_given_fails(copy):
+    manifest = _manifest(copy)
+    puzzle = manifest["puzzle"]
+    first = next(i for i, ch in enumerate(puzzle) if ch != ".")
+    other = "1" if puzzle[first] != "1" else "2"
+    manifest["puzzle"] = puzzle[:first] + other + puzzle[first + 1:]
+    _write_manifest(copy, manifest)
+    assert not verify_certificate(copy).ok
+
+
+def test_removed_given_fails_against_the_file(copy):
+    manifest = _manifest(copy)
+    puzzle = manifest["puzzle"]
+    first = next(i for i, ch in enumerate(puzzle) if ch != ".")
+    manifest["puzzle"] = puzzle[:first] + "." + puzzle[first + 1:]
+    _write_manifest(copy, manifest)
+    check = verify_certificate(copy)
+    assert not check.ok and FORMULA in check.reason
+
+
+def test_removed_given_fails_even_with_a_matching_formula(copy):
+    """A forger who rewrites formula.cnf to match still needs a proof: the 17-clue puzzle is
+    minimal, so without a given it has two solutions and no refutation exists."""
+    manifest = _manifest(copy)
+    puzzle_text = manifest["puzzle"]
+    first = next(i for i, ch in enumerate(puzzle_text) if ch != ".")
+    manifest["puzzle"] = puzzle_text[:first] + "." + puzzle_text[first + 1:]
+    _write_manifest(copy, manifest)
+    from sudoku_csp.certify import _formula_dimacs
+
+    puzzle = parse(manifest["puzzle"])
+    solution = parse(manifest["solution"]).givens
+    nv, clauses = certificate_formula(puzzle, solution)
+    (copy / FORMULA).write_text(_formula_dimacs(puzzle, solution, "extended", "pairwise",
+                                                len(clauses)), encoding="utf-8")
+    check = verify_certificate(copy)
+    assert not check.ok and check.reason.startswith("proof rejected")
+
+
+@pytest.mark.parametrize("fix_count", [False, True])
+def test_formula_missing_a_clause_fails(copy, fix_count):
+    lines = (copy / FORMULA).read_text(encoding="utf-8").splitlines()
+    p_at = next(i for i, line in enumerate(lines) if line.startswith("p "))
+    del lines[p_at + 100]  # a clause of the encoding
+    if fix_count:
+        _, _, nv, count = lines[p_at].split()
+        lines[p_at] = f"p cnf {nv} {int(count) - 1}"
+    (copy / FORMULA).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    check = verify_certificate(copy)
+    assert not check.ok and FORMULA in check.reason
+
+
+def test_formula_with_an_extra_clause_fails(copy):
+    with open(copy / FORMULA, "a", encoding="utf-8") as handle:
+        handle.write("1 0\n")
+    assert not verify_certificate(copy).ok
+
+
+def test_missing_or_foreign_files_fail(copy, tmp_path):
+    assert "cannot read" in verify_certificate(tmp_path / "nowhere").reason
+    (copy / PROOF).unlink()
+    assert "cannot read" in verify_certificate(copy).reason
+    _write_manifest(copy, {"format": "something else"})
+    assert "format" in verify_certificate(copy).reason
+
+
+def test_bad_geometry_record_fails(copy):
+    manifest = _manifest(copy)
+    manifest["geometry"]["size"] = 7
+    _write_manifest(copy, manifest)
+    check = verify_certificate(copy)
+    assert not check.ok and "geometry" in check.reason
+
+
+# -- the RUP checker alone ----------------------------------------------------------------------
+def test_rup_accepts_a_resolution_proof():
+    assert check_proof(2, UNSAT_2, ["2 0", "0"]).ok
+    assert check_proof(2, UNSAT_2, "2 0\n0\n").ok
+
+
+def test_rup_needs_the_conflict():
+    assert not check_proof(2, UNSAT_2, []).ok
+    result = check_proof(2, [(1, 2), (-1, 2), (1, -2)], ["2 0", "1 0", "0"])
+    assert not result.ok and result.checked == 3  # the formula is satisfiable
+
+
+def test_rup_rejects_a_lemma_that_is_not_implied():
+    # (x3) is RAT on 3 (no clause holds -3) but not RUP: this checker does RUP only.
+    result = check_proof(3, UNSAT_2, ["3 0", "2 0", "0"])
+    assert not result.ok and result.reason.startswith("lemma 1 ")
+
+
+def test_deletions_are_ignored():
+    result = check_proof(2, UNSAT_2, ["d 1 2 0", "d -1 2 0", "2 0", "0"])
+    assert result.ok and result.deletions == 2
+
+
+def test_variable_outside_the_formula():
+    assert not check_proof(2, UNSAT_2, ["5 0", "0"]).ok
+    assert "outside" in check_proof(2, [(1, 9)], []).reason
+
+
+def test_malformed_proof_line():
+    assert "not a clause" in check_proof(2, UNSAT_2, ["2 x 0"]).reason
+    assert "end with" in check_proof(2, UNSAT_2, ["2"]).reason
+
+
+def test_parse_proof():
+    assert parse_proof("c hi\n1 -2 0\nd 1 0\n\n0\n") == ([(1, -2), ()], 1)
+
+
+def test_checker_propagates_long_clauses_and_backtracks():
+    r = RupChecker(4)
+    r.add_clauses([(1, 2, 3, 4), (-1,), (-2,)])
+    assert r.is_rup((3, 4))
+    assert not r.is_rup((3,))
+    assert r.trail == [-1, -2]  # the check left no assignment behind
+    assert r.add_lemma((3, 4)) and not r.refuted
+    r.add_clauses([(-3,)])
+    assert r.value[4] and not r.refuted
+    r.add_clauses([(-4, 1)])
+    assert r.refuted
+
+
+def test_checker_duplicate_and_tautological_literals():
+    r = RupChecker(2)
+    r.add_clauses([(1, 1, 2), (2, -2, 1), (-1, -1)])
+    assert r.is_rup((2,)) and not r.refuted
+    assert r.add_lemma((2, 2))
+    assert r.is_rup((1, -1))
+
+
+def test_exclusion_clause_covers_open_cells_only():
+    puzzle = parse(GRID2)
+    solution = parse(BY_NAME["grid2"].solution).givens
+    clause = exclusion_clause(puzzle, solution)
+    assert len(clause) == 81 - puzzle.clue_count
+    assert all(lit < 0 for lit in clause)
