@@ -11,6 +11,8 @@ Exit codes (also in ``sudoku-csp --help`` and README.md):
 5     unknown: time limit reached (or propagation alone could not decide)
 6     input error: bad puzzle text, file, geometry or solver spec
 7     the solvers disagreed (``check``, ``compare``)
+8     an invalid certificate (``verify-certificate``)
+9     unique but not minimal (``minimal``)
 ====  ==========================================================================
 
 With a puzzle file or standard input, the exit code is 0 once every puzzle was processed,
@@ -46,6 +48,7 @@ from sudoku_csp.batch import (
     group_by_puzzle,
     puzzle_texts,
     puzzle_verdict,
+    read_puzzle_files,
     read_records,
     run_batch,
     run_to_file,
@@ -54,6 +57,7 @@ from sudoku_csp.geometry import EMPTY, GeometryError
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import ParseError, Puzzle, format_grid, format_line, parse, read_puzzles
 from sudoku_csp.result import Result, Status
+from sudoku_csp.variants import make_geometry
 from sudoku_csp.verify import WrongSolutionError
 
 
@@ -68,6 +72,8 @@ class Exit(enum.IntEnum):
     UNKNOWN = 5
     INPUT = 6
     DISAGREEMENT = 7
+    INVALID = 8
+    NOT_MINIMAL = 9
 
 
 STATUS_EXIT = {
@@ -81,7 +87,8 @@ STATUS_EXIT = {
 PROGRESS_AFTER = 300  # puzzles: smaller files finish before a bar would help
 
 EXIT_HELP = ("Exit codes: 0 solved/unique (files: all processed), 1 internal error, 2 usage, "
-             "3 multiple, 4 none, 5 unknown (time limit), 6 input error, 7 solvers disagree.")
+             "3 multiple, 4 none, 5 unknown (time limit), 6 input error, 7 solvers disagree, "
+             "8 invalid certificate, 9 not minimal.")
 
 DEFAULT_TRIO = ("native", "sat", "cpsat")
 DEFAULT_COMPARE = ("native", "native:rules=singles", "sat:solver=cadical195,encoding=extended",
@@ -232,7 +239,8 @@ def _records(src: Source, options: dict, specs: list[str], limit: int | None,
     """Every (puzzle, spec) record, through the one batch runner (here, in processes, or on
     a Dask cluster), written to ``opts.out`` as they finish when asked."""
     puzzles = [src.single] if src.single else puzzle_texts(src.files, **options)
-    run = dict(limit=limit, time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler)
+    run = {"limit": limit, "time_limit": time_limit, "jobs": opts.jobs,
+           "scheduler": opts.scheduler}
     if opts.out:
         return run_to_file(puzzles, specs, opts.out, resume=opts.resume, **run)
     if opts.resume:
@@ -305,9 +313,9 @@ class _Bar:
     """A progress bar on stderr for long inputs, refreshed by hand: an auto-refreshing bar
     runs a thread, and worker processes are only forked from a single-threaded process."""
 
-    def __init__(self, total: int | None, what: str) -> None:
+    def __init__(self, total: int | None, what: str, always: bool = False) -> None:
         self.bar = None
-        if total is not None and total > PROGRESS_AFTER and err.is_terminal:
+        if total is not None and (always or total > PROGRESS_AFTER) and err.is_terminal:
             self.bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
                                 TimeElapsedColumn(), console=err, transient=True,
                                 auto_refresh=False)
@@ -342,18 +350,18 @@ def _run(sources: list[str], options: dict, spec: str, limit: int | None,
         else:
             _print_single(src.single, result)
         return STATUS_EXIT[result.status]
-    last: Record | None = None
-    count = 0
+    seen: list[Record] = []  # the first two, to tell a one-puzzle input
     with _Bar(src.total, "solving") as bar:
-        for count, last in enumerate(_records(src, options, [spec], limit, time_limit, opts),
-                                     start=1):
+        for record in _records(src, options, [spec], limit, time_limit, opts):
             if as_json:
-                typer.echo(json.dumps(last.as_dict()))
+                typer.echo(json.dumps(record.as_dict()))
             else:
-                _print_record(last)
+                _print_record(record)
             bar.advance()
-    if count == 1 and last is not None and last.status in Status._value2member_map_:
-        return STATUS_EXIT[Status(last.status)]
+            if len(seen) < 2:
+                seen.append(record)
+    if len(seen) == 1 and seen[0].status in Status._value2member_map_:
+        return STATUS_EXIT[Status(seen[0].status)]
     return Exit.OK
 
 
@@ -696,7 +704,7 @@ def _print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: 
     verdict = ("all solvers agreed on every verdict" if summary.all_agreed
                else f"{len(summary.disagreements)} puzzles with DISAGREEMENTS")
     table = Table(title=f"{', '.join(map(os.path.basename, sources))}: {verdict}")
-    for key, heading, digits in COMPARE_COLUMNS:
+    for key, heading, _ in COMPARE_COLUMNS:
         table.add_column(heading, justify="left" if key == "spec" else "right", no_wrap=True)
     for row in rows:
         table.add_row(*(str(row[key]) if digits is None else _fmt(row[key], digits)
@@ -706,6 +714,170 @@ def _print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: 
     # A pipe or a file gets the whole table, not one squeezed to 80 columns.
     wide = out if out.is_terminal else Console(highlight=False, width=200)
     wide.print(table)
+
+
+@app.command()
+def certify(
+    source: SourceArg,
+    directory: Annotated[str, typer.Argument(metavar="DIR", help="Where to write it.")],
+    proof_solver: Annotated[str, typer.Option(
+        "--proof-solver", help="PySAT solver that logs the DRUP proof: cadical195 (default), "
+                               "cadical153, cadical103, cadical300, glucose3, glucose4, "
+                               "glucose42, gluecard3, gluecard4, lingeling, maplechrono, "
+                               "maplecm, ergo.")] = "cadical195",
+    encoding: Annotated[str, typer.Option(
+        "--encoding", "-e", help="CNF encoding of the certificate.")] = "extended",
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+) -> None:
+    """Write a uniqueness certificate: the solution, the CNF that excludes it, and a DRUP
+    proof that this CNF is unsatisfiable.
+
+    Exit codes: 0 written, 3 multiple solutions, 4 none, 6 input error.
+    """
+    from sudoku_csp import certify as certificates
+
+    def action() -> Exit:
+        puzzle = _first_puzzle(source, _geometry_options(size, box, variant, regions))
+        try:
+            made = certificates.certify(puzzle, directory, solver=proof_solver,
+                                        encoding=encoding)
+        except certificates.NotUniqueError as exc:
+            out.print(f"not unique: {exc}", markup=False)
+            return STATUS_EXIT[exc.status]
+        out.print(f"unique: certificate in {directory} ({made.lemmas} proof lemmas, "
+                  f"{1000 * made.seconds:.1f} ms, {proof_solver})", markup=False)
+        return Exit.OK
+
+    _guarded(action)
+
+
+@app.command("verify-certificate")
+def verify_certificate(
+    directory: Annotated[str, typer.Argument(metavar="DIR", help="A certificate folder.")],
+) -> None:
+    """Check a certificate with this project's own RUP checker, trusting no solver: the
+    formula is rebuilt from the puzzle and the witness, then every proof lemma is checked.
+
+    Exit codes: 0 valid, 8 invalid, 6 unreadable.
+    """
+    from sudoku_csp.certify import verify_certificate as check_certificate
+
+    def action() -> Exit:
+        if not os.path.isdir(directory):
+            raise InputError(f"no such certificate folder: {directory}")
+        check = check_certificate(directory)
+        if check.ok:
+            out.print(f"valid: the puzzle has exactly one solution ({check.checked} lemmas "
+                      f"checked in {1000 * check.seconds:.1f} ms)", markup=False)
+            return Exit.OK
+        out.print(f"INVALID: {check.reason}", markup=False)
+        return Exit.INVALID
+
+    _guarded(action)
+
+
+@app.command()
+def minimal(
+    source: SourceArg,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Is each puzzle unique, and is every given necessary? Lists the redundant givens
+    (one incremental SAT solver per geometry, givens as assumptions).
+
+    Exit codes (one puzzle): 0 unique and minimal, 3 multiple, 4 none, 9 unique but not
+    minimal, 6 input error; files: 0 when all processed.
+    """
+    from sudoku_csp.generate import minimality
+
+    def action() -> Exit:
+        options = _geometry_options(size, box, variant, regions)
+        src = _source([source], options)
+        puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
+        code, count = Exit.OK, 0
+        for count, puzzle in enumerate(puzzles, start=1):
+            found = minimality(puzzle)
+            labels = found.labels(puzzle.geometry)
+            record = {"index": count, "puzzle": puzzle.to_line(),
+                      "status": found.status.value, "minimal": found.minimal,
+                      "redundant": labels, "seconds": round(found.seconds, 6)}
+            if as_json:
+                typer.echo(json.dumps(record))
+            else:
+                state = ("minimal" if found.minimal else
+                         f"redundant: {' '.join(labels)}" if found.unique else "-")
+                typer.echo(f"{count}\t{found.status.value}\t{state}\t{puzzle.to_line()}")
+            code = (STATUS_EXIT[found.status] if not found.unique
+                    else Exit.OK if found.minimal else Exit.NOT_MINIMAL)
+        return code if count == 1 else Exit.OK
+
+    _guarded(action)
+
+
+class Symmetry(str, enum.Enum):
+    none = "none"
+    rot180 = "rot180"
+    rot90 = "rot90"
+    mirror = "mirror"
+    diagonal = "diagonal"
+
+
+@app.command()
+def generate(
+    count: Annotated[int, typer.Option("--count", "-c", min=1, help="How many.")] = 1,
+    size: Annotated[int, typer.Option("--size", "-n", help="Grid size N.")] = 9,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    symmetry: Annotated[Symmetry, typer.Option(
+        "--symmetry", help="Clues removed in symmetric groups.")] = Symmetry.none,
+    minimal: Annotated[bool, typer.Option(
+        "--minimal", help="Every given necessary (removing any one makes it ambiguous).")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same puzzles.")] = 0,
+    output: Annotated[str | None, typer.Option(
+        "--out", "-o", help="Write the puzzles to this file (one per line) instead of "
+                            "standard output.")] = None,
+) -> None:
+    """Generate unique puzzles (each re-checked by a second backend), minimal and
+    symmetric when asked, reproducibly from a seed."""
+    from sudoku_csp.generate import generate as make_puzzles
+
+    def action() -> Exit:
+        options = _geometry_options(size, box, variant, regions)
+        geometry = make_geometry(options["size"], options.get("box"), options["variants"],
+                                 options.get("regions"))
+        puzzles = make_puzzles(geometry, count=count, seed=seed, symmetry=symmetry.value,
+                               minimal=minimal)
+        handle = open(output, "w", encoding="utf-8") if output else None
+        try:
+            if handle:
+                handle.write(f"# sudoku-csp generate --count {count} --size {size}"
+                             + (f" --box {box}" if box else "")
+                             + "".join(f" --variant {v}" for v in variant or ())
+                             + f" --symmetry {symmetry.value}"
+                             + (" --minimal" if minimal else "") + f" --seed {seed}\n")
+            with _Bar(count if count > 1 else None, "generating", always=True) as bar:
+                for puzzle in puzzles:
+                    line = f"{puzzle.to_line()}\t{puzzle.metadata}"
+                    if handle:
+                        handle.write(line + "\n")
+                        handle.flush()
+                    else:
+                        typer.echo(line)
+                    bar.advance()
+        finally:
+            if handle:
+                handle.close()
+        return Exit.OK
+
+    _guarded(action)
 
 
 @app.command()

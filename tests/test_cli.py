@@ -259,18 +259,21 @@ def test_check_exits_7_on_disagreement(monkeypatch):
 
 
 def test_compare_on_bundled_sets_and_outputs(tmp_path):
+    result = run("compare", "-s", "native", "--json")  # no file: the bundled sets
+    assert result.exit_code == Exit.OK, result.output
+    (row,) = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert row["spec"] == "native" and row["puzzles"] == 210 and row["unique"] == 210
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\n{HARD1}\n")
     specs = ["-s", "native", "-s", "native:rules=singles"]
-    result = run("compare", *specs)
+    result = run("compare", str(path), *specs)
     assert result.exit_code == Exit.OK, result.output
     assert "all solvers agreed" in result.stdout
     for column in ("puz/s", "mean ms", "median", "p95", "max", "nodes", "prop.%"):
         assert column in result.stdout
-    result = run("compare", *specs, "--json")
-    rows = [json.loads(line) for line in result.stdout.strip().splitlines()]
-    assert [r["spec"] for r in rows] == ["native", "native:rules=singles"]
-    assert all(r["puzzles"] == 210 and r["unique"] == 210 for r in rows)
-    result = run("compare", *specs, "--csv")
-    assert result.stdout.splitlines()[0].startswith("spec,puzzles,solved")
+    result = run("compare", str(path), *specs, "--csv")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("spec,puzzles,solved") and len(lines) == 3
 
 
 def test_compare_out_resume_and_plot(tmp_path):
@@ -303,3 +306,54 @@ def test_count_file_with_two_jobs_matches_one(tmp_path):
         return [(r["index"], r["status"]) for r in map(json.loads, result.stdout.splitlines())]
 
     assert verdicts(one) == verdicts(two) and len(verdicts(one)) == 9
+
+
+def test_certify_and_verify(tmp_path):
+    folder = tmp_path / "cert"
+    result = run("certify", GRID2, str(folder))
+    assert result.exit_code == Exit.OK, result.output
+    assert "unique" in result.stdout
+    result = run("verify-certificate", str(folder))
+    assert result.exit_code == Exit.OK, result.output
+    assert "valid" in result.stdout
+    proof = folder / "proof.drup"
+    lines = proof.read_text().splitlines()
+    proof.write_text("\n".join(lines[: len(lines) // 3]) + "\n")  # most lemmas gone
+    result = run("verify-certificate", str(folder))
+    assert result.exit_code == Exit.INVALID, result.output
+    assert "INVALID" in result.stdout
+    assert run("certify", HARD1, str(tmp_path / "h")).exit_code == Exit.MULTIPLE
+    assert run("verify-certificate", str(tmp_path / "nothing")).exit_code == Exit.INPUT
+
+
+def test_minimal_lists_redundant_givens(tmp_path):
+    from sudoku_csp import EMPTY, Puzzle, solve
+
+    puzzle = parse(GRID2)
+    solution = solve(puzzle).solution
+    extra = next(c for c, d in enumerate(puzzle.givens) if d == EMPTY)
+    givens = list(puzzle.givens)
+    givens[extra] = solution[extra]
+    padded = Puzzle(puzzle.geometry, tuple(givens))
+    result = run("minimal", padded.to_line(), "--json")
+    assert result.exit_code == Exit.NOT_MINIMAL, result.output
+    record = json.loads(result.stdout)
+    assert record["status"] == "unique" and not record["minimal"]
+    assert puzzle.geometry.label(extra) in record["redundant"]
+    assert run("minimal", HARD1).exit_code == Exit.MULTIPLE
+
+
+def test_generate_is_reproducible_and_unique(tmp_path):
+    out_file = tmp_path / "gen.txt"
+    result = run("generate", "--count", "3", "--seed", "5", "--minimal", "--symmetry",
+                 "rot180", "-o", str(out_file))
+    assert result.exit_code == Exit.OK, result.output
+    lines = out_file.read_text().splitlines()
+    assert lines[0].startswith("# sudoku-csp generate --count 3")
+    again = run("generate", "--count", "3", "--seed", "5", "--minimal", "--symmetry", "rot180")
+    assert [line.split("\t")[0] for line in again.stdout.splitlines()] == \
+        [line.split("\t")[0] for line in lines[1:]]
+    result = run("check", str(out_file))
+    assert result.exit_code == Exit.OK and "3 unique" in result.stdout
+    result = run("generate", "--size", "6", "--count", "2", "--seed", "1")
+    assert result.exit_code == Exit.OK and len(result.stdout.splitlines()) == 2

@@ -844,4 +844,24 @@ cell's variables, and its digit's variable in every cell that sees it, so those 
 longer occur and a solver may print any value for them. Decode such a model with the
 puzzle (its line is in the header, `c puzzle:`): take the given cells from the puzzle and
 every other cell from its true literal — `decode(model, geometry, givens)` does exactly this.
+
+## Uniqueness certificates and external DRAT checkers
+
+`sudoku-csp certify PUZZLE DIR` writes three files: `certificate.json` (the puzzle, its
+geometry, the solution found, the encoding), `formula.cnf` and `proof.drup`. The formula is
+the empty-grid encoding of the matching file above, then one unit clause per given, then a
+last clause `¬x(c1,d1) ∨ … ∨ ¬x(ck,dk)` over the open cells of the solution: "some open cell
+differs from it" (the header's `c exclusion:` line says so). It is unsatisfiable exactly when
+that solution is the only one, and `proof.drup` is a solver's DRUP proof that it is.
+
+`sudoku-csp verify-certificate DIR` checks it with this project's own reverse-unit-propagation
+checker and no solver: it rebuilds the formula from the puzzle and the witness, refuses a
+`formula.cnf` that differs, checks the witness against the rules, then every lemma.
+
+With an external checker, e.g. `drat-trim DIR/formula.cnf DIR/proof.drup` (expect
+`s VERIFIED`), remember that it trusts `formula.cnf`: confirm that its clauses before the
+givens are those of the empty-grid file here (for 9×9, extended, pairwise:
+`diff <(grep -v '^[cp]' sudoku_9x9_extended.cnf) <(grep -v '^[cp]' DIR/formula.cnf | head -n 11988)`
+prints nothing), that the units are the puzzle's givens, and that the last clause excludes
+the solution in `certificate.json`.
 """
