@@ -271,14 +271,7 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     if other is not None:
         check_solutions(puzzle, [other], f"sat:solver={session.solver_name}")
         return done(Status.MULTIPLE, solution=solution, other=other)
-    redundant = []
-    for cell, digit in enumerate(puzzle.givens):
-        if digit == EMPTY:
-            continue
-        givens[cell] = EMPTY
-        if not session.has_other(givens, solution):
-            redundant.append(cell)
-        givens[cell] = digit
+    redundant = _redundant(givens, solution, session)
     return done(Status.UNIQUE, redundant=tuple(redundant), solution=solution)
 
 

@@ -33,7 +33,7 @@ import atexit
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -198,6 +198,29 @@ class _Watchdog:
 _WATCHDOG = _Watchdog()
 _FIRST_SLICE = 1000   # conflicts in the first budget slice (CaDiCaL: about 10 ms)
 _MAX_SLICE = 64000
+
+
+def _enumerate(solve: Callable[[], bool | None], model: Callable[[], Grid],
+               block: Callable[[Grid], None], limit: int | None):
+    """Solve, read the model, block it, again: up to ``limit`` solutions (None: all).
+
+    ``solve`` returns True, False, or None when the time limit interrupted it. Returns
+    ``(found, complete, timed_out, calls)``; ``complete``: the last call proved that no
+    further solution exists.
+    """
+    found: list[Grid] = []
+    calls = 0
+    while True:
+        calls += 1
+        answer = solve()
+        if answer is None:
+            return found, False, True, calls
+        if not answer:
+            return found, True, False, calls
+        found.append(model())
+        if limit is not None and len(found) >= limit:
+            return found, False, False, calls
+        block(found[-1])
 
 
 def _run(solver: Solver, caps: Capabilities, assumptions: list[int],
@@ -451,28 +474,18 @@ class SatBackend(BackendBase):
         caps, decoder = self.caps, session.decoder
         before = solver.accum_stats() if caps.stats else None
         assumptions = cnf.givens(puzzle)
-        wanted = limit if limit is not None else float("inf")
-        found: list[Grid] = []
-        complete = timed_out = False
         selector = 0
-        calls = 0
-        while True:
-            calls += 1
-            answer = _run(solver, caps, assumptions, deadline)
-            if answer is None:
-                timed_out = True
-                break
-            if not answer:
-                complete = True
-                break
-            grid = decoder.model(solver.get_model())
-            found.append(grid)
-            if len(found) >= wanted:
-                break
+
+        def block(grid: Grid) -> None:
+            nonlocal selector
             if not selector:
                 selector = session.selector()
                 assumptions.append(selector)
             solver.add_clause(self._blocking(puzzle, grid, -selector))
+
+        found, complete, timed_out, calls = _enumerate(
+            lambda: _run(solver, caps, assumptions, deadline),
+            lambda: decoder.model(solver.get_model()), block, limit)
         stats = _stats_delta(before, solver.accum_stats() if caps.stats else None)
         stats["solver_calls"] = calls
         if selector:
@@ -491,35 +504,26 @@ class SatBackend(BackendBase):
             base = [*self.formula(geometry).clauses, *([lit] for lit in cnf.givens(puzzle))]
             decode = _decoder(geometry).model
         caps = self.caps
-        wanted = limit if limit is not None else float("inf")
-        found: list[Grid] = []
         blocks: list[list[int]] = []
-        complete = timed_out = False
         totals: dict[str, int] = {}
-        calls = 0
         name, x_vars = self.options["solver"], geometry.ncells * geometry.size
         solver = _load(name, base, x_vars)
+
+        def block(grid: Grid) -> None:
+            nonlocal solver
+            clause = self._blocking(puzzle, grid, 0)
+            if caps.incremental:
+                solver.add_clause(clause)
+            else:  # a one-shot solver: start again with every blocking clause so far
+                blocks.append(clause)
+                _add_stats(totals, solver, caps)
+                solver.delete()
+                solver = _load(name, [*base, *blocks], x_vars)
+
         try:
-            while True:
-                calls += 1
-                answer = _run(solver, caps, [], deadline)
-                if answer is None:
-                    timed_out = True
-                    break
-                if not answer:
-                    complete = True
-                    break
-                found.append(decode(solver.get_model()))
-                if len(found) >= wanted:
-                    break
-                block = self._blocking(puzzle, found[-1], 0)
-                if caps.incremental:
-                    solver.add_clause(block)
-                else:  # a one-shot solver: start again with every blocking clause so far
-                    blocks.append(block)
-                    _add_stats(totals, solver, caps)
-                    solver.delete()
-                    solver = _load(name, [*base, *blocks], x_vars)
+            found, complete, timed_out, calls = _enumerate(
+                lambda: _run(solver, caps, [], deadline),
+                lambda: decode(solver.get_model()), block, limit)
             _add_stats(totals, solver, caps)
         finally:
             solver.delete()
