@@ -2,4 +2,5 @@
 
 from sudoku_csp.cli import main
 
-main()
+if __name__ == "__main__":  # worker processes that re-import this module must not run it
+    main()
