@@ -357,3 +357,10 @@ def test_generate_is_reproducible_and_unique(tmp_path):
     assert result.exit_code == Exit.OK and "3 unique" in result.stdout
     result = run("generate", "--size", "6", "--count", "2", "--seed", "1")
     assert result.exit_code == Exit.OK and len(result.stdout.splitlines()) == 2
+
+
+def test_cli_symmetry_choices_match_the_generator():
+    from sudoku_csp.cli import Symmetry
+    from sudoku_csp.generate import SYMMETRIES
+
+    assert {s.value for s in Symmetry} == set(SYMMETRIES)
