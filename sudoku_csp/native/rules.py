@@ -216,31 +216,31 @@ def locked_candidates(state: State) -> int | None:
     diagonals, windows and jigsaw regions cut by rows, columns and boxes. Returns the number
     of cells changed."""
     cand, done = state.cand, state.done
-    by_unit = state.tables.locked_by_unit
+    locked_parts = state.tables.locked_parts
     count = 0
     todo = state.stale | state.dirty  # only a change inside U can confine a digit anew
     state.stale = 0
-    groups = [g for u in bits(todo) for g in by_unit[u]]
-    for u, parts in groups:
-        once = twice = 0
-        ors = []
-        for cells, _ in parts:
-            m = 0
-            for c in cells:
-                m |= cand[c]
-            twice |= once & m
-            once |= m
-            ors.append(m)
-        confined = once & ~twice & ~done[u]
-        if not confined:
-            continue
-        for (cells, rest), m in zip(parts, ors, strict=False):
-            locked = m & confined
-            if locked and len(cells) > 1:
-                changed = _remove(state, rest, locked)
-                if changed is None:
-                    return None
-                count += changed
+    for u in bits(todo):
+        for parts in locked_parts[u]:
+            once = twice = 0
+            ors = []
+            for cells, _ in parts:
+                m = 0
+                for c in cells:
+                    m |= cand[c]
+                twice |= once & m
+                once |= m
+                ors.append(m)
+            confined = once & ~twice & ~done[u]
+            if not confined:
+                continue
+            for (cells, rest), m in zip(parts, ors, strict=False):
+                locked = m & confined
+                if locked and len(cells) > 1:
+                    changed = _remove(state, rest, locked)
+                    if changed is None:
+                        return None
+                    count += changed
     return count
 
 

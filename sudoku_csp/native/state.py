@@ -23,8 +23,8 @@ from sudoku_csp.puzzle import Puzzle, grid_to_dict
 class Tables:
     """Per-geometry lookup tables for the rules and the search.
 
-    ``locked_groups`` is the shape the locked-candidates rule works on (see
-    :func:`_locked_groups`).
+    ``locked_parts[u]`` is the shape the locked-candidates rule works on for unit ``u``
+    (see :func:`_locked_parts`).
     """
 
     def __init__(self, geometry: Geometry) -> None:
@@ -46,18 +46,19 @@ class Tables:
         # cell marks those units for the next hidden-single scan.
         self.unit_flags = [sum(1 << u for u in us) for us in geometry.cell_units]
         self.all_units = (1 << len(self.units)) - 1
-        self.locked_groups = _locked_groups(geometry)
-        self.locked_by_unit = [[g for g in self.locked_groups if g[0] == u]
-                               for u in range(len(self.units))]
+        self.locked_parts = _locked_parts(geometry)
 
 
-def _locked_groups(geometry: Geometry) -> list[tuple[int, tuple[tuple[tuple[int, ...],
-                                                                   tuple[int, ...]], ...]]]:
-    """For the locked-candidates rule: each unit U cut into parts by the units of another
+Part = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def _locked_parts(geometry: Geometry) -> list[list[tuple[Part, ...]]]:
+    """For the locked-candidates rule, per unit: each unit U cut into parts by the units of another
     *partition kind* V (a kind that holds every cell exactly once: rows, columns, boxes,
     jigsaw regions). Each part is ``(U ∩ V, V \\ U)``. A digit whose places in U all lie in
     one part of two or more cells must go there, so it leaves ``V \\ U``: a box cut by rows
     gives pointing, a row cut by boxes gives claiming, a diagonal cut by boxes the same.
+    Entry ``u`` lists one tuple of parts per partition kind that cuts unit ``u``.
     """
     owners: dict[str, dict[int, int]] = {}
     for v, unit in enumerate(geometry.units):
@@ -67,8 +68,9 @@ def _locked_groups(geometry: Geometry) -> list[tuple[int, tuple[tuple[tuple[int,
         counts[unit.kind] = counts.get(unit.kind, 0) + len(unit.cells)
     partition_kinds = [k for k, owner in owners.items()
                        if len(owner) == geometry.ncells == counts[k]]
-    groups = []
-    for u, unit in enumerate(geometry.units):
+    cuts: list[list[tuple[Part, ...]]] = []
+    for unit in geometry.units:
+        cuts.append([])
         for kind in partition_kinds:
             if kind == unit.kind:
                 continue
@@ -81,8 +83,8 @@ def _locked_groups(geometry: Geometry) -> list[tuple[int, tuple[tuple[tuple[int,
                 (tuple(cells), tuple(sorted(set(geometry.units[v].cells) - set(cells))))
                 for v, cells in by_owner.items()
             )
-            groups.append((u, parts))
-    return groups
+            cuts[-1].append(parts)
+    return cuts
 
 
 def bits(mask: int) -> list[int]:
