@@ -82,39 +82,23 @@ class UniquenessSession:
     def __init__(self, geometry: Geometry, *, solver: str = DEFAULT_SOLVER,
                  encoding: str = DEFAULT_ENCODING, amo: str = "pairwise",
                  recycle: int = DEFAULT_RECYCLE) -> None:
+        # The SAT backend's session and decoder: one solver lifecycle, selector scheme and
+        # model decoding for the whole project.
+        from sudoku_csp.backends.sat import SolverSession, decoder
         from sudoku_csp.encodings import cnf
 
         if recycle < 1:
             raise ValueError("recycle must be at least 1")
         self.geometry = geometry
         self.solver_name = solver
-        self.formula = cnf.build(geometry, encoding, amo)
-        self.recycle = recycle
+        self._session = SolverSession(solver, cnf.build(geometry, encoding, amo), recycle)
+        self._grid = decoder(geometry).model
         self.calls = 0
-        self._solver = None
-        self._next_var = 0
-        self._retired = 0
         self._excluded: tuple[Grid, int] | None = None
-        n = geometry.size
-        self._top = geometry.ncells * n
-        self._cell_of = [-1] + [(v - 1) // n for v in range(1, self._top + 1)]
-        self._digit_of = [-1] + [(v - 1) % n for v in range(1, self._top + 1)]
-
-    def _get(self):
-        from pysat.solvers import Solver
-
-        if self._solver is None:
-            self._solver = Solver(name=self.solver_name, bootstrap_with=self.formula.clauses)
-            self._next_var = self.formula.nv + 1
-            self._retired = 0
-            self._excluded = None
-        return self._solver
 
     def close(self) -> None:
         """Free the solver (it is rebuilt on demand)."""
-        if self._solver is not None:
-            self._solver.delete()
-            self._solver = None
+        self._session.close()
         self._excluded = None
 
     def _assumptions(self, givens: Sequence[int]) -> list[int]:
@@ -123,37 +107,28 @@ class UniquenessSession:
             raise ValueError(f"expected {self.geometry.ncells} givens, got {len(givens)}")
         return [c * n + d + 1 for c, d in enumerate(givens) if d != EMPTY]
 
-    def _grid(self, model: Sequence[int]) -> Grid:
-        true = [v for v in model[:self._top] if v > 0]
-        cells = list(map(self._cell_of.__getitem__, true))
-        if cells != list(range(self.geometry.ncells)):
-            raise RuntimeError("the solver returned a model that is not one digit per cell")
-        return tuple(map(self._digit_of.__getitem__, true))
+    def _solve(self, assumptions: list[int]) -> bool:
+        self.calls += 1
+        return bool(self._session.get().solve(assumptions=assumptions))
 
     def solve(self, givens: Sequence[int]) -> Grid | None:
         """A solution under ``givens`` (a grid, ``EMPTY`` for blanks), or None."""
-        solver = self._get()
-        self.calls += 1
-        if not solver.solve(assumptions=self._assumptions(givens)):
+        if not self._solve(self._assumptions(givens)):
             return None
-        return self._grid(solver.get_model())
+        return self._grid(self._session.get().get_model())
 
     def _selector(self, solution: Sequence[int]) -> int:
-        """The selector of the clause excluding ``solution`` (added on first use)."""
+        """The selector of the clause excluding ``solution`` (added on first use; the
+        previous exclusion is retired, which rebuilds the solver every ``recycle``)."""
         solution = tuple(solution)
-        solver = self._get()
         if self._excluded is not None:
             if self._excluded[0] == solution:
                 return self._excluded[1]
-            solver.add_clause([-self._excluded[1]])  # retire the old exclusion for good
+            self._session.retire(self._excluded[1])
             self._excluded = None
-            self._retired += 1
-            if self._retired >= self.recycle:
-                self.close()
-                solver = self._get()
+        solver = self._session.get()
+        selector = self._session.selector()
         n = self.geometry.size
-        selector = self._next_var
-        self._next_var += 1
         solver.add_clause([-selector, *(-(c * n + d + 1) for c, d in enumerate(solution))])
         self._excluded = (solution, selector)
         return selector
@@ -161,17 +136,14 @@ class UniquenessSession:
     def other_solution(self, givens: Sequence[int], solution: Sequence[int]) -> Grid | None:
         """A solution under ``givens`` that differs from ``solution``, or None (then
         ``solution``, if it fits the givens, is the only one)."""
-        selector = self._selector(solution)
-        self.calls += 1
-        if not self._solver.solve(assumptions=[*self._assumptions(givens), selector]):
+        if not self.has_other(givens, solution):
             return None
-        return self._grid(self._solver.get_model())
+        return self._grid(self._session.get().get_model())
 
     def has_other(self, givens: Sequence[int], solution: Sequence[int]) -> bool:
         """Whether ``givens`` allow a solution other than ``solution`` (no model decoded)."""
         selector = self._selector(solution)
-        self.calls += 1
-        return bool(self._solver.solve(assumptions=[*self._assumptions(givens), selector]))
+        return self._solve([*self._assumptions(givens), selector])
 
 
 _SESSIONS: OrderedDict[tuple[Geometry, str, str], UniquenessSession] = OrderedDict()

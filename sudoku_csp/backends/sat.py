@@ -282,18 +282,22 @@ def _load(name: str, clauses: Sequence[Sequence[int]], x_vars: int) -> Solver:
 
 
 @lru_cache(maxsize=32)
-def _decoder(geometry: Geometry) -> _Decoder:
+def decoder(geometry: Geometry) -> _Decoder:
+    """The (cached) model decoder of ``geometry``."""
     return _Decoder(geometry)
 
 
-class _Session:
-    """One reusable solver holding one formula (incremental mode), with its selectors."""
+class SolverSession:
+    """One reusable solver holding one formula, with its selectors: selector-guarded
+    clauses are switched off for good by :meth:`retire`, and the solver is rebuilt after
+    ``recycle`` of them so retired clauses never pile up. Shared by the incremental mode
+    and by :class:`sudoku_csp.generate.UniquenessSession`."""
 
     def __init__(self, name: str, formula: cnf.Formula, recycle: int) -> None:
         self.name = name
         self.formula = formula
         self.recycle = recycle
-        self.decoder = _decoder(formula.geometry)
+        self.decoder = decoder(formula.geometry)
         self.solver: Solver | None = None
         self.next_var = 0
         self.retired = 0
@@ -393,7 +397,7 @@ class SatBackend(BackendBase):
         if o["search"] == "on" and o["mode"] == "incremental" and not self.caps.incremental:
             raise SpecError(f"sat: solver {o['solver']} cannot solve incrementally in PySAT; "
                             "use mode=fresh or mode=reduced")
-        self._sessions: dict[Geometry, _Session | _Propagator] = {}
+        self._sessions: dict[Geometry, SolverSession | _Propagator] = {}
         _LIVE.add(self)
 
     # -- public -----------------------------------------------------------------------------
@@ -413,7 +417,7 @@ class SatBackend(BackendBase):
         ``variables`` and ``clauses`` (0 when no solver is loaded), and ``builds`` so far.
         """
         s = self._sessions.get(geometry)
-        if not isinstance(s, _Session):
+        if not isinstance(s, SolverSession):
             return {"selectors": 0, "variables": 0, "clauses": 0, "builds": 0}
         loaded = s.solver is not None
         return {"selectors": s.retired,
@@ -453,8 +457,8 @@ class SatBackend(BackendBase):
         session = self._sessions.pop(geometry, None)  # re-inserted last: LRU order
         if session is None:
             formula = self.formula(geometry)
-            if kind is _Session:
-                session = _Session(self.options["solver"], formula, self.options["recycle"])
+            if kind is SolverSession:
+                session = SolverSession(self.options["solver"], formula, self.options["recycle"])
             else:
                 session = _Propagator(self.options["solver"], formula)
             loaded = len(formula.clauses)
@@ -469,7 +473,7 @@ class SatBackend(BackendBase):
         return session
 
     def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: float | None):
-        session: _Session = self._session(puzzle.geometry, _Session)
+        session: SolverSession = self._session(puzzle.geometry, SolverSession)
         solver = session.get()
         caps, decoder = self.caps, session.decoder
         before = solver.accum_stats() if caps.stats else None
@@ -502,7 +506,7 @@ class SatBackend(BackendBase):
                 return cnf.decode(model, geometry, puzzle.givens)
         else:
             base = [*self.formula(geometry).clauses, *([lit] for lit in cnf.givens(puzzle))]
-            decode = _decoder(geometry).model
+            decode = decoder(geometry).model
         caps = self.caps
         blocks: list[list[int]] = []
         totals: dict[str, int] = {}
