@@ -134,23 +134,13 @@ def certificate_formula(puzzle: Puzzle, solution: Sequence[int],
     return formula.nv, clauses
 
 
-def _formula_dimacs(puzzle: Puzzle, solution: Sequence[int], encoding: str, amo: str,
-                    clause_count: int) -> str:
+def _formula_dimacs(puzzle: Puzzle, solution: Sequence[int], encoding: str, amo: str) -> str:
     from sudoku_csp.encodings import cnf
 
-    # The shared writer gives the header (geometry, numbering, families, puzzle) and the
-    # unit clauses; the exclusion clause is appended and the ``p`` line corrected.
-    text = cnf.encode_puzzle_dimacs(puzzle, encoding, amo)
-    head, sep, body = text.partition("\np cnf ")
-    if not sep:
-        raise RuntimeError("encode_puzzle_dimacs wrote no 'p cnf' line")
-    nv_text, _, rest = body.partition("\n")
-    nv = nv_text.split()[0]
     excl = exclusion_clause(puzzle, solution)
     note = (f"c exclusion: the last clause excludes the solution "
             f"{format_line(puzzle.geometry, solution)} ({len(excl)} open cells)")
-    return (f"{head}\n{note}\np cnf {nv} {clause_count}\n{rest}"
-            + " ".join(map(str, [*excl, 0])) + "\n")
+    return cnf.encode_puzzle_dimacs(puzzle, encoding, amo, extra_clauses=[excl], notes=[note])
 
 
 # -- producing a certificate -------------------------------------------------------------------
@@ -254,8 +244,7 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
                  "unsatisfiable, so the solution is the puzzle's only one",
     }
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    (folder / FORMULA).write_text(_formula_dimacs(puzzle, solution, str(encoding), amo,
-                                                  len(clauses)),
+    (folder / FORMULA).write_text(_formula_dimacs(puzzle, solution, str(encoding), amo),
                                   encoding="utf-8", newline="\n")
     (folder / PROOF).write_text("".join(line + "\n" for line in proof), encoding="utf-8",
                                 newline="\n")

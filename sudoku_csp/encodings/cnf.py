@@ -609,10 +609,13 @@ def empty_dimacs(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING
 
 
 def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
-                         amo: str = DEFAULT_AMO, reduce: bool = False) -> str:
+                         amo: str = DEFAULT_AMO, reduce: bool = False,
+                         extra_clauses: Sequence[Sequence[int]] = (),
+                         notes: Sequence[str] = ()) -> str:
     """DIMACS text for one puzzle: the empty-grid formula plus one unit clause per given, or
-    (``reduce=True``) the clue-reduced formula of :func:`clue_reduced`. The header records
-    the puzzle, so :func:`read_dimacs` gives the givens back for decoding.
+    (``reduce=True``) the clue-reduced formula of :func:`clue_reduced`; then
+    ``extra_clauses`` (a certificate's exclusion clause), described by the comment lines
+    ``notes``. The header records the puzzle, so :func:`read_dimacs` gives the givens back.
 
     >>> p = Puzzle.parse("3.1...4.2.......")
     >>> encode_puzzle_dimacs(p).splitlines()[-1]
@@ -626,11 +629,12 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
         cnf = clue_reduced(puzzle, encoding, amo)
         note = ("c givens: clue-reduced (Kwon & Jain): clauses satisfied by the givens dropped, "
                 "literals they falsify removed; given cells' variables no longer occur")
-        return _dimacs(formula, cnf.clauses, len(cnf.clauses), [line, note])
-    units = [(lit,) for lit in givens(puzzle)]
-    note = f"c givens: {len(units)} unit clauses at the end"
-    return _dimacs(formula, [*formula.clauses, *units], len(formula.clauses) + len(units),
-                   [line, note])
+        clauses = [*cnf.clauses, *extra_clauses]
+    else:
+        units = [(lit,) for lit in givens(puzzle)]
+        note = f"c givens: {len(units)} unit clauses after the empty-grid clauses"
+        clauses = [*formula.clauses, *units, *extra_clauses]
+    return _dimacs(formula, clauses, len(clauses), [line, note, *notes])
 
 
 @dataclass(frozen=True)
