@@ -56,7 +56,7 @@ from typing import Any, Literal, TextIO
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.crosscheck import DISAGREEMENT, ERROR, Claim, judge, resolve, run_claims
-from sudoku_csp.puzzle import ParseError, Puzzle, parse, read_puzzles
+from sudoku_csp.puzzle import Puzzle, parse, puzzle_entries, read_puzzles
 from sudoku_csp.result import Status
 
 Spec = str | Backend
@@ -547,30 +547,8 @@ def puzzle_texts(sources: Iterable[str | os.PathLike | TextIO],
 
 
 def _texts(handle: TextIO, options: dict[str, Any]) -> Iterator[Puzzle | PuzzleText]:
-    lines = iter(handle)
-    before: list[str] = []  # up to the first puzzle line, to hand back to read_puzzles
-    first_line, text = 0, ""
-    for first_line, raw in enumerate(lines, start=1):  # noqa: B007 - used after the loop
-        before.append(raw)
-        text = raw.rstrip("\r\n")
-        if text.strip() and not text.lstrip().startswith("#"):
-            break
-    else:
-        return
-    # The first puzzle line decides the format, as in read_puzzles: if it is not a one-line
-    # puzzle, read_puzzles reads the whole input (a multi-line grid, or the error to show).
-    try:
-        first: Puzzle | None = parse(text, line=first_line, **options)
-    except ParseError:
-        first = None
-    if first is None or any(ch in "|+" for ch in text):
-        yield from read_puzzles(itertools.chain(before, lines), **options)  # type: ignore[arg-type]
-        return
-    yield first
-    for number, raw in enumerate(lines, start=first_line + 1):
-        text = raw.rstrip("\r\n")
-        if text.strip() and not text.lstrip().startswith("#"):
-            yield PuzzleText(text, number, options)
+    for entry in puzzle_entries(handle, **options):
+        yield entry if isinstance(entry, Puzzle) else PuzzleText(*entry, options)
 
 
 def run_batch(

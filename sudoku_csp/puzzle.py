@@ -376,7 +376,19 @@ _GRID_LINES = 400  # a multi-line grid (up to 35x35 with separator rows) fits in
 
 
 def _read(handle: TextIO, options: dict) -> Iterator[Puzzle]:
-    geometry = options.pop("geometry", None)
+    for entry in puzzle_entries(handle, **options):
+        yield entry if isinstance(entry, Puzzle) else parse(entry[0], line=entry[1], **options)
+
+
+def puzzle_entries(handle: TextIO, **options) -> Iterator[Puzzle | tuple[str, int]]:
+    """The puzzles of an open text file as :func:`read_puzzles` finds them, the later ones
+    left unparsed: the first puzzle (or the whole input, when it is one multi-line grid) as
+    a :class:`Puzzle`, then each further puzzle line as ``(text, line number)``, for the
+    caller to :func:`parse` with the same ``options`` (where it likes: a worker process).
+
+    >>> list(puzzle_entries(io.StringIO("# two\\n" + "1" * 16 + "\\n\\n" + "2" * 16 + "\\n")))[1]
+    ('2222222222222222', 4)
+    """
     first = True
     for number, raw in enumerate(handle, start=1):
         text = raw.rstrip("\r\n")
@@ -384,12 +396,12 @@ def _read(handle: TextIO, options: dict) -> Iterator[Puzzle]:
         if not stripped or stripped.startswith("#"):
             continue
         if not first:
-            yield parse(text, geometry=geometry, line=number, **options)
+            yield text, number
             continue
         first = False
         error = None
         try:
-            puzzle = parse(text, geometry=geometry, line=number, **options)
+            puzzle = parse(text, line=number, **options)
         except ParseError as exc:
             error = exc
         # One-line puzzles never carry box borders; a first line that does, or that is not a
@@ -404,7 +416,7 @@ def _read(handle: TextIO, options: dict) -> Iterator[Puzzle]:
         body = [text] + ["" if ln.lstrip().startswith("#") else ln.rstrip("\r\n")
                          for ln in rest]
         try:
-            yield parse("\n".join(body), geometry=geometry, line=number, **options)
+            yield parse("\n".join(body), line=number, **options)
         except ParseError:
             if error is not None:
                 raise error from None
