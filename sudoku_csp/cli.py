@@ -55,7 +55,7 @@ from sudoku_csp.batch import (
 )
 from sudoku_csp.geometry import EMPTY, GeometryError
 from sudoku_csp.native.state import State
-from sudoku_csp.puzzle import ParseError, Puzzle, format_grid, format_line, parse, read_puzzles
+from sudoku_csp.puzzle import ParseError, Puzzle, format_grid, parse, read_puzzles
 from sudoku_csp.result import Result, Status
 from sudoku_csp.variants import make_geometry
 from sudoku_csp.verify import WrongSolutionError
@@ -258,23 +258,6 @@ def _first_puzzle(source: str, options: dict) -> Puzzle:
     return puzzle
 
 
-def _single_record(puzzle: Puzzle, result: Result) -> dict:
-    """The JSON line of one puzzle solved directly (same keys as a batch record)."""
-    record = {
-        "index": 1,
-        "puzzle": puzzle.to_line(),
-        "spec": result.solver,
-        "status": result.status.value,
-        "solution": format_line(puzzle.geometry, result.solution) if result.solution else None,
-        "solutions": len(result.solutions),
-        "seconds": round(result.seconds, 6),
-        "stats": result.stats,
-        "message": result.message,
-        "metadata": puzzle.metadata,
-    }
-    return record
-
-
 def _styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:
     """The boxed grid with givens in bold and solved digits in colour."""
     plain = format_grid(puzzle.geometry, grid)
@@ -343,12 +326,9 @@ class _Bar:
 def _run(sources: list[str], options: dict, spec: str, limit: int | None,
          time_limit: float | None, as_json: bool, opts: BatchOptions) -> Exit:
     src = _source(sources, options)
-    if src.single is not None and not opts.out:
+    if src.single is not None and not opts.out and not as_json:  # a grid to draw
         result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
-        if as_json:
-            typer.echo(json.dumps(_single_record(src.single, result)))
-        else:
-            _print_single(src.single, result)
+        _print_single(src.single, result)
         return STATUS_EXIT[result.status]
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
     with _Bar(src.total, "solving") as bar:
