@@ -53,6 +53,7 @@ from sudoku_csp.batch import (
     run_batch,
     run_to_file,
 )
+from sudoku_csp.crosscheck import ERROR
 from sudoku_csp.geometry import EMPTY, GeometryError
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import ParseError, Puzzle, format_grid, parse, read_puzzles
@@ -331,6 +332,7 @@ def _run(sources: list[str], options: dict, spec: str, limit: int | None,
         _print_single(src.single, result)
         return STATUS_EXIT[result.status]
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
+    wrong = 0
     with _Bar(src.total, "solving") as bar:
         for record in _records(src, options, [spec], limit, time_limit, opts):
             if as_json:
@@ -338,9 +340,14 @@ def _run(sources: list[str], options: dict, spec: str, limit: int | None,
             else:
                 _print_record(record)
             bar.advance()
+            wrong += record.status == ERROR
             if len(seen) < 2:
                 seen.append(record)
-    if len(seen) == 1 and seen[0].status in Status._value2member_map_:
+    if wrong:  # the batch runner keeps going past a wrong answer; the exit code may not
+        err.print(f"internal error: {wrong} wrong answers from {spec} (status 'error')",
+                  markup=False)
+        return Exit.INTERNAL
+    if len(seen) == 1:
         return STATUS_EXIT[Status(seen[0].status)]
     return Exit.OK
 

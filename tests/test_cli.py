@@ -364,3 +364,28 @@ def test_cli_symmetry_choices_match_the_generator():
     from sudoku_csp.generate import SYMMETRIES
 
     assert {s.value for s in Symmetry} == set(SYMMETRIES)
+
+
+class Wrong(BackendBase):
+    """A deliberately broken backend: returns a grid that breaks the rules."""
+
+    name = "wrong"
+    description = "wrong grids"
+
+    def solve(self, puzzle, *, limit=1, time_limit=None):
+        from sudoku_csp.backends.base import make_result
+
+        grid = (0,) * puzzle.geometry.ncells
+        return make_result(puzzle, [grid], limit=limit, complete=True, timed_out=False,
+                           solver=self.spec, seconds=0.0, stats={})
+
+
+def test_a_wrong_answer_is_an_internal_error(monkeypatch, tmp_path):
+    monkeypatch.setitem(BACKENDS, "wrong", "test_cli:Wrong")
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\n{HARD1}\n")
+    for args in (["count", GRID2, "-s", "wrong"], ["count", str(path), "-s", "wrong"],
+                 ["count", GRID2, "-s", "wrong", "--json"]):
+        result = run(*args)
+        assert result.exit_code == Exit.INTERNAL, (args, result.output)
+        assert "wrong" in result.stderr
