@@ -207,7 +207,7 @@ class Source:
 
     single: Puzzle | None
     files: tuple
-    total: int | None  # puzzle lines, when every input is a file we can count
+    total: int | None  # puzzle lines, counted only for a progress bar on a terminal
 
 
 def _source(sources: list[str], options: dict) -> Source:
@@ -225,7 +225,8 @@ def _source(sources: list[str], options: dict) -> Source:
             raise InputError(f"no such file: {name}")
         files.append(sys.stdin if name == "-" else name)
     total = None
-    if all(f is not sys.stdin for f in files):
+    # Only a progress bar needs the total: counting reads every file once more.
+    if err.is_terminal and all(f is not sys.stdin for f in files):
         total = sum(_count_lines(f) for f in files)
     return Source(None, tuple(files), total)
 
