@@ -19,6 +19,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from sudoku_csp.errors import InputError
+
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """Symbols of digits 0, 1, 2, ... in one-character forms; sizes above 35 use numbers only."""
 
@@ -33,7 +35,7 @@ Grid = tuple[int, ...]
 EMPTY = -1
 
 
-class GeometryError(ValueError):
+class GeometryError(InputError):
     """An impossible geometry: a size with no box shape, a bad region map, an unknown variant."""
 
 

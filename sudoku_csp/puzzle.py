@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TextIO
 
+from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, SYMBOLS, Geometry, GeometryError, Grid
 from sudoku_csp.variants import make_geometry
 
@@ -31,7 +32,7 @@ _SYMBOL_VALUE = {s: i for i, s in enumerate(SYMBOLS)}
 _NUMBER_TOKEN = re.compile(r"[^\s,;]+")
 
 
-class ParseError(ValueError):
+class ParseError(InputError):
     """Text that is not a puzzle. ``line`` and ``column`` are 1-based (``column`` may be None).
 
     >>> str(ParseError("unknown symbol 'x'", line=3, column=7))
@@ -54,7 +55,7 @@ def _parse_error(reason: str, line: int, column: int | None) -> ParseError:
     return ParseError(reason, line=line, column=column)
 
 
-class InvalidPuzzleError(ValueError):
+class InvalidPuzzleError(InputError):
     """A puzzle built in code with givens that do not fit its geometry."""
 
 

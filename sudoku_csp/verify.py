@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 
+from sudoku_csp.errors import BackendError
 from sudoku_csp.puzzle import Puzzle
 
 
@@ -64,7 +65,7 @@ def is_solution(puzzle: Puzzle, grid: Sequence[int] | None) -> bool:
     return grid is not None and not violations(puzzle, grid)
 
 
-class WrongSolutionError(AssertionError):
+class WrongSolutionError(BackendError, AssertionError):
     """A backend returned a grid that is not a solution: a bug in that backend."""
 
 

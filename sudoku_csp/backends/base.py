@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status, status_for
 from sudoku_csp.verify import WrongSolutionError, check_solutions
 
 
-class SpecError(ValueError):
+class SpecError(InputError):
     """A backend spec string that names no backend, option or allowed value."""
 
 

@@ -36,6 +36,7 @@ from ortools.sat.python import cp_model
 
 from sudoku_csp.backends.base import BackendBase, Option, SpecError, clash_result, make_result
 from sudoku_csp.encodings.cpsat import BUILDERS, MODELS, CpSatModel
+from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result
@@ -59,7 +60,7 @@ MAX_TEMPLATES = 16
 """Templates kept per thread (jigsaw files bring a new geometry with every puzzle)."""
 
 
-class CpSatError(RuntimeError):
+class CpSatError(BackendError):
     """CP-SAT answered something this backend cannot interpret (a bug, not a verdict)."""
 
 

@@ -42,6 +42,7 @@ from typing import TextIO
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
+from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import EMPTY, SYMBOLS, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle, parse
 from sudoku_csp.variants import make_geometry
@@ -500,7 +501,7 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
     return cnf
 
 
-class DecodeError(ValueError):
+class DecodeError(BackendError):
     """A model that gives one cell two digits."""
 
 
