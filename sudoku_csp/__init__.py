@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 from sudoku_csp.backends import Backend, SpecError, get_backend, make_backend
+from sudoku_csp.backends.registry import DEFAULT_SPEC
+from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Unit
 from sudoku_csp.puzzle import (
     InvalidPuzzleError,
@@ -25,7 +27,7 @@ from sudoku_csp.verify import WrongSolutionError, is_solution, violations
 __version__ = "0.1.0"
 
 
-def solve(puzzle: Puzzle | str, solver: str = "native", *, limit: int | None = 1,
+def solve(puzzle: Puzzle | str, solver: str = DEFAULT_SPEC, *, limit: int | None = 1,
           time_limit: float | None = None) -> Result:
     """Solve ``puzzle`` (a Puzzle or puzzle text) with the backend named by ``solver``.
 
@@ -36,7 +38,7 @@ def solve(puzzle: Puzzle | str, solver: str = "native", *, limit: int | None = 1
     return get_backend(solver).solve(puzzle, limit=limit, time_limit=time_limit)
 
 
-def count(puzzle: Puzzle | str, solver: str = "native", *, limit: int | None = 2,
+def count(puzzle: Puzzle | str, solver: str = DEFAULT_SPEC, *, limit: int | None = 2,
           time_limit: float | None = None) -> Result:
     """Decide uniqueness (``limit=2``): status UNIQUE, MULTIPLE, NONE or UNKNOWN.
 
@@ -48,6 +50,8 @@ def count(puzzle: Puzzle | str, solver: str = "native", *, limit: int | None = 2
 
 __all__ = [
     "EMPTY",
+    "BackendError",
+    "InputError",
     "VARIANTS",
     "Backend",
     "Geometry",

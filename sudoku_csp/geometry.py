@@ -28,7 +28,6 @@ MAX_SIZE = 35
 MIN_SIZE = 2  # a unit of one cell says nothing; 2x2 is the smallest (jigsaw) grid
 
 Cell = int
-Digit = int
 Grid = tuple[int, ...]
 """N*N digits (``0..N-1``) or ``EMPTY``; row-major."""
 

@@ -190,14 +190,30 @@ def format_line(geometry: Geometry, grid: Sequence[int]) -> str:
 
 
 def format_grid(geometry: Geometry, grid: Sequence[int]) -> str:
-    """A boxed multi-line grid (box borders drawn with ``|`` and ``-+-``; none for jigsaws)."""
+    """A boxed multi-line grid (box borders drawn with ``|`` and ``-+-``; none for jigsaws).
+
+    >>> print(format_grid(Puzzle.parse("3.1...4.2.......").geometry, [2, EMPTY, 0] + [1] * 13))
+    3 . | 1 2
+    2 2 | 2 2
+    ----+----
+    2 2 | 2 2
+    2 2 | 2 2
+    """
+    return format_cells(geometry, [symbol(d) for d in grid])
+
+
+def format_cells(geometry: Geometry, texts: Sequence[str]) -> str:
+    """One text per cell (row-major), padded to one width, laid out in rows with the box
+    borders of :func:`format_grid`: a grid of digits, or of each cell's candidates."""
     n = geometry.size
-    rows = []
+    width = max(map(len, texts), default=1)
     box_rows, box_cols = geometry.box or (n, n)
+    border = "-+-".join("-" * ((width + 1) * box_cols - 1) for _ in range(n // box_cols))
+    rows = []
     for r in range(n):
         if r and r % box_rows == 0:
-            rows.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(n // box_cols)))
-        cells = [symbol(grid[r * n + c]) for c in range(n)]
+            rows.append(border)
+        cells = [texts[r * n + c].ljust(width) for c in range(n)]
         rows.append(" | ".join(" ".join(cells[c:c + box_cols]) for c in range(0, n, box_cols)))
     return "\n".join(rows)
 

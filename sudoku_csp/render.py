@@ -127,7 +127,8 @@ def grid_svg(
 
     # Cell edges: each inner edge once, thin inside a box and thick between boxes.
     boxes = geometry.boxes
-    thin_path, thick_path = [], []
+    thin_path: list[str] = []
+    thick_path: list[str] = []
     for r in range(n):
         for c in range(n):
             cell = r * n + c

@@ -6,10 +6,12 @@ cells) and checks the grid against them with sets; it shares no code with any so
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from operator import itemgetter
 
 from sudoku_csp.errors import BackendError
+from sudoku_csp.geometry import Geometry
 from sudoku_csp.puzzle import Puzzle
 
 
@@ -43,15 +45,14 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     return found
 
 
-def _unit_digits(geometry, grid: Sequence[int]):
+def _unit_digits(geometry: Geometry, grid: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """The digits in each unit of ``geometry``, as tuples (one C-level fetch per unit)."""
-    getters = _GETTERS.get(geometry)
-    if getters is None:
-        getters = _GETTERS[geometry] = [itemgetter(*u.cells) for u in geometry.units]
-    return (get(grid) for get in getters)
+    return (get(grid) for get in _getters(geometry))
 
 
-_GETTERS: dict = {}
+@lru_cache(maxsize=64)  # bounded: a file of jigsaws brings a new geometry with every puzzle
+def _getters(geometry: Geometry) -> list[itemgetter]:
+    return [itemgetter(*u.cells) for u in geometry.units]
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int] | None) -> bool:

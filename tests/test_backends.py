@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from cases import CASES
 
-from sudoku_csp import Status, get_backend, is_solution
-from sudoku_csp.backends.registry import BACKENDS
+from sudoku_csp import SpecError, Status, get_backend, is_solution, make_backend
+from sudoku_csp.backends.registry import BACKENDS, backend_class
 from sudoku_csp.puzzle import format_line
 
 SPECS = list(BACKENDS)
@@ -45,3 +45,25 @@ def test_empty_4x4_has_288_solutions(spec):
     result = get_backend(spec).solve(puzzle, limit=None)
     assert result.status is Status.MULTIPLE
     assert len(result.solutions) == 288
+
+
+@pytest.mark.parametrize(("call", "words"), [
+    (lambda: make_backend("cpsat:workers=-1"), "workers=-1 must be at least 0"),
+    (lambda: make_backend("cpsat:workers=two"), "workers='two' must be an integer"),
+    (lambda: make_backend("cpsat:model=nope"), "model='nope' is not allowed"),
+    (lambda: backend_class("cpsat")(model="nope"), "model='nope' is not allowed"),
+    (lambda: backend_class("cpsat")(workers=True), "workers=True must be an integer"),
+    (lambda: backend_class("native")(branch="sideways"), "branch='sideways' is not allowed"),
+    (lambda: backend_class("native")(colour="red"), "unknown option colour"),
+    (lambda: make_backend("sat:recycle=0"), "recycle=0 must be at least 1"),
+    (lambda: backend_class("sat")(mode="sometimes"), "mode='sometimes' is not allowed"),
+])
+def test_option_values_are_checked_once_in_the_base_for_specs_and_keywords(call, words):
+    with pytest.raises(SpecError) as caught:
+        call()
+    assert words in str(caught.value)
+
+
+def test_keyword_and_spec_configure_the_same_backend():
+    assert backend_class("cpsat")(workers="2").spec == make_backend("cpsat:workers=2").spec
+    assert make_backend("native:seed=7,order=random").options["seed"] == 7

@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from cases import BY_NAME, GRID2, HARD1, JIGSAW_MAP
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
-from sudoku_csp.backends.base import BackendBase
+from sudoku_csp.backends.base import BackendBase, SpecError
+from sudoku_csp.backends.cpsat import CpSatError
 from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.cli import Exit, app
+from sudoku_csp.encodings.variables import DecodeError
 from sudoku_csp.result import Result, Status
 
 runner = CliRunner()
@@ -63,10 +66,14 @@ def test_unknown_on_time_limit():
     assert "unknown" in result.output
 
 
-def test_exit_codes_are_distinct_and_not_usage():
-    codes = [Exit.OK, Exit.MULTIPLE, Exit.NONE, Exit.UNKNOWN, Exit.INPUT]
-    assert len(set(codes)) == len(codes)
-    assert Exit.USAGE not in codes and 2 not in codes
+def test_exit_table_is_the_same_in_help_and_readme():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = {line for line in readme.splitlines() if line.startswith("| ")}
+    helped = " ".join(run("--help").output.split())
+    for code in Exit:
+        assert f"| {code.value} | {code.meaning} |" in rows, code
+        assert f"{code.value} {code.meaning}" in helped, code
+    assert len({c.value for c in Exit}) == len(Exit)
 
 
 @pytest.mark.parametrize(("args", "expected"), [
@@ -359,11 +366,27 @@ def test_generate_is_reproducible_and_unique(tmp_path):
     assert result.exit_code == Exit.OK and len(result.stdout.splitlines()) == 2
 
 
-def test_cli_symmetry_choices_match_the_generator():
-    from sudoku_csp.cli import Symmetry
-    from sudoku_csp.generate import SYMMETRIES
+def test_choices_in_help_come_from_the_library_tables():
+    from sudoku_csp.certify import PROOF_SOLVERS
+    from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
+    from sudoku_csp.native import BRANCHING, PRESETS, RULES
+    from sudoku_csp.symmetry import SYMMETRIES
+    from sudoku_csp.variants import VARIANTS
 
-    assert {s.value for s in Symmetry} == set(SYMMETRIES)
+    def words(*args):
+        return " ".join(run(*args, "--help").output.split())
+
+    solve_help, encode_help = words("solve"), words("encode")
+    for name in [*VARIANTS, *PRESETS, *RULES, *BRANCHING]:
+        assert name in solve_help, name
+    for name in [*(e.value for e in Encoding), *AMO_CHOICES]:
+        assert name in encode_help, name
+    certify_help = words("certify")
+    assert all(name in certify_help for name in PROOF_SOLVERS)
+    generate_help = words("generate")
+    assert all(name in generate_help for name in SYMMETRIES)
+    result = run("generate", "--symmetry", "spiral")
+    assert result.exit_code == Exit.USAGE and "spiral" in result.output
 
 
 class Wrong(BackendBase):
@@ -389,3 +412,47 @@ def test_a_wrong_answer_is_an_internal_error(monkeypatch, tmp_path):
         result = run(*args)
         assert result.exit_code == Exit.INTERNAL, (args, result.output)
         assert "wrong" in result.stderr
+
+
+class Failing(BackendBase):
+    """A backend that fails inside: what it raises is set by each test."""
+
+    name = "failing"
+    description = "raises"
+    raises: BaseException = RuntimeError("boom")
+
+    def solve(self, puzzle, *, limit=1, time_limit=None):
+        raise Failing.raises
+
+
+@pytest.mark.parametrize(("exc", "code", "words"), [
+    (DecodeError("cell A1 gets two digits (1 and 2)"), Exit.INTERNAL,
+     "internal error: cell A1 gets two digits"),
+    (CpSatError("CP-SAT returned MODEL_INVALID"), Exit.INTERNAL, "internal error: CP-SAT"),
+    (RuntimeError("boom"), Exit.INTERNAL, "internal error: RuntimeError: boom"),
+    (ZeroDivisionError("division by zero"), Exit.INTERNAL, "internal error: ZeroDivisionError"),
+    (KeyboardInterrupt(), Exit.INTERRUPTED, "interrupted"),
+    (SpecError("failing: bad option"), Exit.INPUT, "error: failing: bad option"),
+])
+@pytest.mark.parametrize("as_file", [False, True])
+def test_every_failure_is_one_line_and_its_exit_code(monkeypatch, tmp_path, exc, code, words,
+                                                     as_file):
+    monkeypatch.setitem(BACKENDS, "failing", "test_cli:Failing")
+    monkeypatch.setattr(Failing, "raises", exc)
+    source = GRID2
+    if as_file:
+        source = str(tmp_path / "p.txt")
+        Path(source).write_text(f"{GRID2}\n{HARD1}\n")
+    result = run("count", source, "-s", "failing")
+    assert result.exit_code == code, result.output
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert words in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_value_error_inside_the_library_is_not_blamed_on_the_input(monkeypatch):
+    monkeypatch.setitem(BACKENDS, "failing", "test_cli:Failing")
+    monkeypatch.setattr(Failing, "raises", ValueError("an internal invariant broke"))
+    result = run("count", GRID2, "-s", "failing")
+    assert result.exit_code == Exit.INTERNAL, result.output
+    assert result.stderr.startswith("internal error: ValueError")

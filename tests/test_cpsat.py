@@ -258,3 +258,14 @@ def test_spec_round_trip():
 def test_bad_limit():
     with pytest.raises(ValueError, match="limit"):
         make_backend("cpsat").solve(EMPTY4.puzzle(), limit=0)
+
+
+def test_a_broken_one_hot_read_back_is_a_backend_error():
+    from sudoku_csp.encodings.cpsat import ReadBackError, _one_hot
+    from sudoku_csp.errors import BackendError
+
+    assert _one_hot(3, [0, 0, 1, 0]) == 2
+    for bits in ([0, 1, 1, 0], [0, 0, 0, 0]):
+        with pytest.raises(ReadBackError, match="cell 3") as caught:
+            _one_hot(3, bits)
+        assert isinstance(caught.value, BackendError)

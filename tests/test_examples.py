@@ -22,8 +22,11 @@ def small_file(tmp_path_factory) -> Path:
     return path
 
 
-def test_there_are_examples():
-    assert SCRIPTS
+def test_every_example_is_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(SCRIPTS) >= 4  # benchmark, batch_benchmark, encodings_study, generate_benchmark
+    for script in SCRIPTS:
+        assert f"examples/{script.name}" in readme, script.name
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)

@@ -7,6 +7,7 @@ duplicates, so no backend can report an unchecked answer.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -24,9 +25,13 @@ class SpecError(InputError):
 
 @runtime_checkable
 class Backend(Protocol):
-    """A configured solver. ``solve`` looks for up to ``limit`` solutions (``None``: all)."""
+    """A configured solver. ``solve`` looks for up to ``limit`` solutions (``None``: all).
 
-    spec: str
+    ``spec`` is the canonical spec string that names this configuration; results carry it.
+    """
+
+    @property
+    def spec(self) -> str: ...
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: float | None = None) -> Result: ...
@@ -36,8 +41,16 @@ class Backend(Protocol):
 class Option:
     """One option of a backend spec (``name=value``), with its default and allowed values.
 
-    ``choices`` lists allowed values; ``kind`` converts the text (``int``, ``str``).
-    ``open_choices`` means other values are allowed too (checked by the backend itself).
+    ``choices`` lists allowed values; ``kind`` is the value's type (``int`` or ``str``);
+    ``open_choices`` means other values are allowed too (the backend checks them itself);
+    ``minimum`` bounds an ``int`` option from below.
+
+    >>> Option("workers", 1, "threads", kind=int, minimum=0).value("cpsat", "4")
+    4
+    >>> Option("model", "a", "model", ("a", "b")).value("cpsat", "c")
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.backends.base.SpecError: cpsat: model='c' is not allowed; choose from a, b
     """
 
     name: str
@@ -46,26 +59,44 @@ class Option:
     choices: tuple[str, ...] = ()
     kind: type = str
     open_choices: bool = False
+    minimum: int | None = None
 
-    def convert(self, backend: str, text: str) -> Any:
-        if self.choices and not self.open_choices and text not in self.choices:
-            raise SpecError(f"{backend}: {self.name}={text!r} is not allowed; "
+    def value(self, backend: str, given: Any) -> Any:
+        """``given`` (spec text, or a Python value passed as a keyword) checked and converted
+        to ``kind``; SpecError naming the backend, the option and what is allowed."""
+        if isinstance(given, str) and self.kind is not str:
+            try:
+                given = self.kind(given.strip())
+            except ValueError:
+                raise SpecError(f"{backend}: {self.name}={given!r} must be "
+                                f"{self._kind_name()}") from None
+        if not isinstance(given, self.kind) or (self.kind is int and isinstance(given, bool)):
+            raise SpecError(f"{backend}: {self.name}={given!r} must be {self._kind_name()}")
+        if self.choices and not self.open_choices and given not in self.choices:
+            raise SpecError(f"{backend}: {self.name}={given!r} is not allowed; "
                             f"choose from {', '.join(self.choices)}")
-        try:
-            return self.kind(text)
-        except ValueError:
-            raise SpecError(f"{backend}: {self.name}={text!r} must be "
-                            f"{'an integer' if self.kind is int else self.kind.__name__}") from None
+        if self.minimum is not None and isinstance(given, int) and given < self.minimum:
+            raise SpecError(f"{backend}: {self.name}={given!r} must be at least {self.minimum}")
+        return given
+
+    def _kind_name(self) -> str:
+        return {int: "an integer", str: "text"}.get(self.kind, self.kind.__name__)
 
     def describe(self) -> str:
+        """One line for ``sudoku-csp solvers``: allowed values, default and meaning."""
         allowed = ", ".join(self.choices) if self.choices else self.kind.__name__
         if self.open_choices:
             allowed += ", ..."
+        if self.minimum is not None:
+            allowed += f" >= {self.minimum}"
         return f"{self.name}={allowed} (default {self.default}): {self.help}"
 
 
-class BackendBase:
-    """Shared spec handling: subclasses declare ``name`` and ``OPTIONS``."""
+class BackendBase(abc.ABC):
+    """Shared spec handling: subclasses declare ``name``, ``description`` and ``OPTIONS``
+    and implement :meth:`solve`. Every option value, from a spec string or a keyword, is
+    checked here against its :class:`Option`, once; ``self.options`` holds the typed values.
+    """
 
     name: ClassVar[str]
     description: ClassVar[str]
@@ -73,11 +104,13 @@ class BackendBase:
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.OPTIONS}
-        unknown = set(options) - known.keys()
+        unknown = options.keys() - known.keys()
         if unknown:
             raise SpecError(f"{self.name}: unknown option {', '.join(sorted(unknown))}; "
                             f"options are {', '.join(known) or 'none'}")
-        self.options = {o.name: options.get(o.name, o.default) for o in self.OPTIONS}
+        self.options: dict[str, Any] = {
+            o.name: o.value(self.name, options[o.name]) if o.name in options else o.default
+            for o in self.OPTIONS}
 
     @property
     def spec(self) -> str:
@@ -85,6 +118,11 @@ class BackendBase:
         changed = [f"{o.name}={self.options[o.name]}" for o in self.OPTIONS
                    if self.options[o.name] != o.default]
         return self.name + (":" + ",".join(changed) if changed else "")
+
+    @abc.abstractmethod
+    def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
+              time_limit: float | None = None) -> Result:
+        """Look for up to ``limit`` solutions (``None``: all) within ``time_limit`` seconds."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"

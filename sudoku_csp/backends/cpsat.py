@@ -34,7 +34,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from sudoku_csp.backends.base import BackendBase, Option, SpecError, clash_result, make_result
+from sudoku_csp.backends.base import BackendBase, Option, clash_result, make_result
 from sudoku_csp.encodings.cpsat import BUILDERS, MODELS, CpSatModel
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Geometry, Grid
@@ -142,23 +142,14 @@ class CpSatBackend(BackendBase):
                "boolean: one-hot cell/digit literals + exactly-one", MODELS),
         Option("workers", 1, "CP-SAT search workers, 0 for all cores (enumerating, i.e. "
                "limit other than 1, always uses 1: parallel enumeration misses solutions)",
-               kind=int),
+               kind=int, minimum=0),
         Option("presolve", "auto", "CP-SAT presolve; auto: on for alldiff, off for boolean",
                ("auto", "on", "off")),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        if self.options["workers"] < 0:
-            raise SpecError(f"cpsat: workers={self.options['workers']} must be 0 (all cores) "
-                            "or a positive number")
         kind = self.options["model"]
-        if kind not in BUILDERS:  # Option checks spec strings; keyword arguments land here
-            raise SpecError(f"cpsat: model={kind!r} is not allowed; choose from "
-                            f"{', '.join(MODELS)}")
-        if self.options["presolve"] not in ("auto", "on", "off"):
-            raise SpecError(f"cpsat: presolve={self.options['presolve']!r} is not allowed; "
-                            "choose from auto, on, off")
         self.presolve = (AUTO_PRESOLVE[kind] if self.options["presolve"] == "auto"
                          else self.options["presolve"] == "on")
         self._build = BUILDERS[kind]

@@ -5,14 +5,11 @@ from __future__ import annotations
 import time
 
 from sudoku_csp.backends.base import BackendBase, Option, SpecError, clash_result, make_result
-from sudoku_csp.native.rules import PRESETS, RULES
-from sudoku_csp.native.search import BRANCHING, Searcher
+from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
+from sudoku_csp.native.search import BRANCHING, DEFAULT_BRANCH, Searcher, propagate_puzzle
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
-
-DEFAULT_RULES = "locked"
-DEFAULT_BRANCH = "degree"  # measured fastest: examples/benchmark.py on top95 and 17-clue sets
 
 
 class NativeBackend(BackendBase):
@@ -47,8 +44,7 @@ class NativeBackend(BackendBase):
 
     def propagate(self, puzzle: Puzzle) -> State | None:
         """The candidate state after running this backend's rules (None: contradiction)."""
-        state = State.from_puzzle(puzzle)
-        return self.searcher.propagate_only(state).state
+        return propagate_puzzle(puzzle, self.options["rules"])
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: float | None = None) -> Result:

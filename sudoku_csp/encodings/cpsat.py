@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
@@ -168,10 +169,14 @@ class BooleanModel(CpSatModel):
                      for cell, row in enumerate(self.literals))
 
 
+class ReadBackError(BackendError):
+    """A solver's values that are not one digit per cell: a broken model, a bug."""
+
+
 def _one_hot(cell: int, bits: list[int]) -> int:
     """The digit whose literal is true; a model whose exactly-one was broken is a bug."""
     if bits.count(1) != 1:
-        raise ValueError(f"cell {cell}: {bits.count(1)} digit literals are true, expected 1")
+        raise ReadBackError(f"cell {cell}: {bits.count(1)} digit literals are true, expected 1")
     return bits.index(1)
 
 
@@ -253,7 +258,7 @@ def build_model(puzzle: Puzzle | Geometry, kind: str = "alldiff") -> CpSatModel:
     <CpSatModel boolean 9x9: 729 variables, 324 constraints>
     """
     if kind not in BUILDERS:
-        raise ValueError(f"unknown CP-SAT model {kind!r}; choose from {', '.join(MODELS)}")
+        raise InputError(f"unknown CP-SAT model {kind!r}; choose from {', '.join(MODELS)}")
     if isinstance(puzzle, Puzzle):
         return BUILDERS[kind](puzzle.geometry, puzzle.givens)
     return BUILDERS[kind](puzzle)

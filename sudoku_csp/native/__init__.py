@@ -1,6 +1,7 @@
 """The native reference solver: bitmask candidates, named propagation rules, DFS search."""
 
 from sudoku_csp.native.rules import (
+    DEFAULT_RULES,
     PRESETS,
     RULES,
     eliminate,
@@ -13,11 +14,20 @@ from sudoku_csp.native.rules import (
     propagate,
     rule_names,
 )
-from sudoku_csp.native.search import BRANCHING, Outcome, Searcher, SearchStats
+from sudoku_csp.native.search import (
+    BRANCHING,
+    DEFAULT_BRANCH,
+    Outcome,
+    Searcher,
+    SearchStats,
+    propagate_puzzle,
+)
 from sudoku_csp.native.state import State, state_from_candidates, tables
 
 __all__ = [
     "BRANCHING",
+    "DEFAULT_BRANCH",
+    "DEFAULT_RULES",
     "PRESETS",
     "RULES",
     "Outcome",
@@ -32,6 +42,7 @@ __all__ = [
     "naked_triples",
     "only_choice",
     "propagate",
+    "propagate_puzzle",
     "rule_names",
     "state_from_candidates",
     "tables",

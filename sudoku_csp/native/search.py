@@ -11,9 +11,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
-from sudoku_csp.native.rules import RULES, Rule, propagate, rule_names
+from sudoku_csp.native.rules import DEFAULT_RULES, RULES, Rule, propagate, rule_names
 from sudoku_csp.native.state import State, bits
+from sudoku_csp.puzzle import Puzzle
 
 _DEADLINE_EVERY = 64  # nodes between clock checks
 
@@ -67,6 +69,11 @@ BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
 }
 
 
+DEFAULT_BRANCH = "degree"
+"""The branching the native solver uses unless told otherwise (measured fastest, with
+:data:`~sudoku_csp.native.rules.DEFAULT_RULES`, by examples/benchmark.py)."""
+
+
 @dataclass
 class SearchStats:
     """Counters of one search. ``firings[name]``: deductions made by each rule."""
@@ -113,14 +120,14 @@ class Searcher:
     (2, False)
     """
 
-    def __init__(self, rules: str = "singles", branch: str = "degree", order: str = "numeric",
-                 seed: int | None = None) -> None:
+    def __init__(self, rules: str = DEFAULT_RULES, branch: str = DEFAULT_BRANCH,
+                 order: str = "numeric", seed: int | None = None) -> None:
         self.rule_names = rule_names(rules)
         self.rules: list[Rule] = [RULES[name] for name in self.rule_names]
         if branch not in BRANCHING:
-            raise ValueError(f"unknown branching {branch!r}; choose from {', '.join(BRANCHING)}")
+            raise InputError(f"unknown branching {branch!r}; choose from {', '.join(BRANCHING)}")
         if order not in ("numeric", "random"):
-            raise ValueError(f"unknown value order {order!r}; choose numeric or random")
+            raise InputError(f"unknown value order {order!r}; choose numeric or random")
         self.branch = BRANCHING[branch]
         self.random_order = order == "random"
         self.seed = seed
@@ -197,3 +204,15 @@ class Searcher:
             stats.firings[name] = root.stats.firings.get(name, 0) + n
         return Outcome(solutions, complete, timed_out, stats, root.state)
 
+
+
+def propagate_puzzle(puzzle: Puzzle, rules: str = DEFAULT_RULES) -> State | None:
+    """The candidate state of ``puzzle`` once ``rules`` (a preset or ``+``-joined rule
+    names) have run to a fixpoint, without search; ``None`` when they reach a contradiction.
+
+    >>> four = Puzzle.parse("1..." "..1." ".1.." "...1")
+    >>> state = propagate_puzzle(four, "singles")
+    >>> state.candidates(1)
+    (1, 2, 3)
+    """
+    return Searcher(rules).propagate_only(State.from_puzzle(puzzle)).state

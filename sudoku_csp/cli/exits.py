@@ -1,0 +1,91 @@
+"""Exit codes, and the one place where an exception becomes a line on stderr and a code.
+
+:class:`Exit` is the documented table: ``sudoku-csp --help``, README.md and the tests all
+read it from here. :func:`guarded` runs a command body: the user's bad input exits 6
+(:class:`~sudoku_csp.errors.InputError`, unreadable files), a failure inside the library
+exits 1 as an internal error (:class:`~sudoku_csp.errors.BackendError` or anything
+unexpected), Ctrl-C exits 130 — each with one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+import click
+import typer
+from rich.console import Console
+
+from sudoku_csp.batch import MissingExtraError
+from sudoku_csp.errors import BackendError, InputError
+from sudoku_csp.result import Status
+
+
+class Exit(enum.IntEnum):
+    """The documented exit codes; ``meaning`` is the text of the help table."""
+
+    meaning: str
+
+    def __new__(cls, code: int, meaning: str) -> Exit:
+        member = int.__new__(cls, code)
+        member._value_ = code
+        member.meaning = meaning
+        return member
+
+    OK = 0, "solved / unique (files: every puzzle was processed)"
+    INTERNAL = 1, "internal error: a backend failed or returned a wrong answer (a bug)"
+    USAGE = 2, "usage error (unknown option, missing argument), from typer"
+    MULTIPLE = 3, "multiple solutions"
+    NONE = 4, "no solution (including clashing givens)"
+    UNKNOWN = 5, "unknown: time limit reached (or propagation alone could not decide)"
+    INPUT = 6, "input error: bad puzzle text, file, geometry, solver spec or option"
+    DISAGREEMENT = 7, "the solvers disagreed (check, compare)"
+    INVALID = 8, "an invalid certificate (verify-certificate)"
+    NOT_MINIMAL = 9, "unique but not minimal (minimal)"
+    INTERRUPTED = 130, "interrupted (Ctrl-C)"
+
+
+STATUS_EXIT = {
+    Status.SOLVED: Exit.OK,
+    Status.UNIQUE: Exit.OK,
+    Status.MULTIPLE: Exit.MULTIPLE,
+    Status.NONE: Exit.NONE,
+    Status.UNKNOWN: Exit.UNKNOWN,
+}
+"""The exit code of a puzzle's verdict."""
+
+
+def exit_help() -> str:
+    """One paragraph for ``--help``, generated from :class:`Exit`.
+
+    >>> exit_help().split("; ")[0]
+    'Exit codes: 0 solved / unique (files: every puzzle was processed)'
+    """
+    return "Exit codes: " + "; ".join(f"{e.value} {e.meaning}" for e in Exit) + "."
+
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+"""Where errors, progress bars and notes go."""
+
+
+def guarded(action: Callable[[], Exit]) -> None:
+    """Run a command body and exit with the code it returns; turn every exception into one
+    line on stderr and its documented code (see the module docstring)."""
+    try:
+        code = action()
+    except (click.exceptions.Exit, click.ClickException, click.Abort):
+        raise  # typer's own exits and usage errors keep their codes
+    except (InputError, OSError, UnicodeDecodeError, MissingExtraError) as exc:
+        _fail(f"error: {exc}", Exit.INPUT)
+    except BackendError as exc:
+        _fail(f"internal error: {exc}", Exit.INTERNAL)
+    except KeyboardInterrupt:
+        _fail("interrupted", Exit.INTERRUPTED)
+    except Exception as exc:  # noqa: BLE001 - a bug anywhere still ends in one line, exit 1
+        _fail(f"internal error: {type(exc).__name__}: {exc}", Exit.INTERNAL)
+    raise typer.Exit(int(code))
+
+
+def _fail(line: str, code: Exit) -> None:
+    err.print(line, markup=False)
+    raise typer.Exit(int(code)) from None

@@ -1,0 +1,181 @@
+"""The options the commands share, and turning them into library arguments.
+
+Every list of choices and every default in a help text is read from the library's own table
+(:data:`~sudoku_csp.variants.VARIANTS`, :data:`~sudoku_csp.native.PRESETS`,
+:class:`~sudoku_csp.encodings.cnf.Encoding`, :data:`~sudoku_csp.certify.PROOF_SOLVERS`,
+:data:`~sudoku_csp.symmetry.SYMMETRIES`, ...), so the help cannot drift from what the library
+accepts. Values are checked by the library, so a bad one is an input error (exit 6) with
+the library's own message.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated, Any, TextIO
+
+import click
+import typer
+
+from sudoku_csp.backends.registry import parse_spec
+from sudoku_csp.batch import Record, puzzle_texts, run_batch, run_to_file
+from sudoku_csp.certify import PROOF_SOLVERS
+from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
+from sudoku_csp.errors import InputError
+from sudoku_csp.native import BRANCHING, DEFAULT_BRANCH, DEFAULT_RULES, PRESETS, RULES
+from sudoku_csp.puzzle import ParseError, Puzzle, parse, read_puzzles
+from sudoku_csp.symmetry import SYMMETRIES
+from sudoku_csp.variants import VARIANTS
+
+
+def _listed(names: Any) -> str:
+    return ", ".join(map(str, names))
+
+
+SourceArg = Annotated[str, typer.Argument(
+    metavar="PUZZLE|FILE|-",
+    help="A puzzle (one line, or a grid in quotes), a file of puzzles one per line, "
+         "or - for standard input.")]
+SizeOpt = Annotated[int | None, typer.Option(
+    "--size", "-n", help="Grid size N (default: inferred from the number of cells).")]
+BoxOpt = Annotated[str | None, typer.Option(
+    "--box", help="Box shape ROWSxCOLS, e.g. 2x3 for 6x6 (default: as square as possible).")]
+VariantOpt = Annotated[list[str] | None, typer.Option(
+    "--variant", "-v", help=f"Extra rule, repeatable: {_listed(VARIANTS)}.")]
+RegionsOpt = Annotated[str | None, typer.Option(
+    "--regions", help="Jigsaw region map: N*N region symbols, or a file holding them.")]
+SolverOpt = Annotated[str, typer.Option(
+    "--solver", "-s", help="Backend spec, e.g. native, native:rules=singles,branch=first "
+                            "(see `sudoku-csp solvers`).")]
+SpecsOpt = Annotated[list[str] | None, typer.Option(
+    "--solver", "-s", help="Backend spec, repeatable (see `sudoku-csp solvers`).")]
+RulesOpt = Annotated[str | None, typer.Option(
+    "--rules", help=f"Native rules: a preset ({_listed(PRESETS)}; default {DEFAULT_RULES}), "
+                    f"or rule names joined by + ({_listed(RULES)}).")]
+BranchOpt = Annotated[str | None, typer.Option(
+    "--branch", help=f"Native branching: {_listed(BRANCHING)} (default {DEFAULT_BRANCH}).")]
+TimeOpt = Annotated[float | None, typer.Option(
+    "--time-limit", "-t", min=0.0, help="Seconds per puzzle; past it the verdict is unknown.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON Lines, one per puzzle.")]
+JobsOpt = Annotated[int, typer.Option(
+    "--jobs", "-j", min=1, help="Worker processes for files (each builds its solvers once).")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="Run on a Dask cluster (extra 'cluster'), e.g. tcp://host:8786.")]
+OutOpt = Annotated[str | None, typer.Option(
+    "--out", "-o", help="Also write every record to this .jsonl or .csv file as it finishes.")]
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="Skip the (puzzle, solver) pairs already in the --out file.")]
+EncodingOpt = Annotated[str, typer.Option(
+    "--encoding", "-e", help=f"CNF encoding: {_listed(e.value for e in Encoding)}.")]
+AmoOpt = Annotated[str, typer.Option(
+    "--amo", help=f"At-most-one encoding from pysat.card: {_listed(AMO_CHOICES)}.")]
+ProofSolverOpt = Annotated[str, typer.Option(
+    "--proof-solver", help=f"PySAT solver that logs the DRUP proof: {_listed(PROOF_SOLVERS)}.")]
+SymmetryOpt = Annotated[str, typer.Option(
+    "--symmetry", click_type=click.Choice(list(SYMMETRIES)),
+    help="Clues removed in symmetric groups.")]
+
+
+
+def geometry_options(size: int | None, box: str | None, variants: list[str] | None,
+                     regions: str | None) -> dict[str, Any]:
+    """The geometry keywords of :func:`~sudoku_csp.puzzle.parse` from the shared options
+    (``--regions`` may name a file holding the map)."""
+    options: dict[str, Any] = {"size": size, "variants": variants or ()}
+    if box:
+        rows, sep, cols = box.lower().partition("x")
+        if not sep or not rows.strip().isdigit() or not cols.strip().isdigit():
+            raise InputError(f"--box {box!r}: expected ROWSxCOLS such as 3x3 or 2x3")
+        options["box"] = (int(rows), int(cols))
+    if regions is not None:
+        if os.path.isfile(regions):
+            with open(regions, encoding="utf-8") as handle:
+                regions = "".join(line for line in handle if not line.lstrip().startswith("#"))
+        options["regions"] = regions
+    return options
+
+
+def solver_spec(solver: str, rules: str | None, branch: str | None) -> str:
+    """``solver`` with the ``--rules`` / ``--branch`` shortcuts folded in (native only)."""
+    extra = {k: v for k, v in (("rules", rules), ("branch", branch)) if v}
+    if not extra:
+        return solver
+    name, options = parse_spec(solver)
+    if name != "native":
+        raise InputError(f"--rules and --branch apply to the native solver, not {name!r}")
+    options.update(extra)
+    return "native:" + ",".join(f"{k}={v}" for k, v in options.items())
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    """How file inputs are run: processes, a Dask cluster, an output file to resume."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    out: str | None = None
+    resume: bool = False
+
+
+@dataclass(frozen=True)
+class Source:
+    """Resolved input: one puzzle given as text, or files (``-`` is standard input)."""
+
+    single: Puzzle | None
+    files: tuple[str | TextIO, ...]
+    total: int | None  # puzzle lines, counted only for a progress bar on a terminal
+
+
+def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) -> Source:
+    """One puzzle given as text, or the files to read; ``count`` asks for the number of
+    puzzle lines (it reads every file once more: only for a progress bar)."""
+    if len(sources) == 1 and sources[0] != "-" and not os.path.isfile(sources[0]):
+        text = sources[0]
+        try:
+            return Source(parse(text, **options), (), 1)
+        except ParseError:
+            if os.sep in text or text.endswith((".txt", ".sdk", ".csv")):
+                raise InputError(f"no such file: {text}") from None
+            raise
+    files: list[str | TextIO] = []
+    for name in sources:
+        if name != "-" and not os.path.isfile(name):
+            raise InputError(f"no such file: {name}")
+        files.append(sys.stdin if name == "-" else name)
+    total = None
+    if count and all(isinstance(f, str) for f in files):
+        total = sum(_count_lines(str(f)) for f in files)
+    return Source(None, tuple(files), total)
+
+
+def _count_lines(path: str) -> int:
+    with open(path, "rb") as handle:
+        return sum(1 for line in handle if line.strip() and not line.lstrip().startswith(b"#"))
+
+
+def first_puzzle(source: str, options: dict[str, Any]) -> Puzzle:
+    """The puzzle given, or the first one of the file given."""
+    src = resolve_source([source], options, count=False)
+    if src.single is not None:
+        return src.single
+    puzzle = next(iter(read_puzzles(src.files[0], **options)), None)
+    if puzzle is None:
+        raise InputError("no puzzle in the input")
+    return puzzle
+
+
+def records(src: Source, options: dict[str, Any], specs: list[str], limit: int | None,
+            time_limit: float | None, opts: BatchOptions) -> Iterator[Record]:
+    """Every (puzzle, spec) record, through the one batch runner (here, in processes, or on
+    a Dask cluster), written to ``opts.out`` as they finish when asked."""
+    puzzles = [src.single] if src.single else puzzle_texts(src.files, **options)
+    if opts.out:
+        return run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,
+                           time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler)
+    if opts.resume:
+        raise InputError("--resume needs --out FILE (the records to resume from)")
+    return run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=opts.jobs,
+                     scheduler=opts.scheduler)

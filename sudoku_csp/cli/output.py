@@ -1,0 +1,157 @@
+"""What the commands print: grids, one line per record or verdict, the compare table, and a
+progress bar. Nothing here computes a result; it only renders what the library returned.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+import time
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from sudoku_csp.batch import Record, Summary
+from sudoku_csp.cli.exits import err
+from sudoku_csp.geometry import EMPTY
+from sudoku_csp.native import State
+from sudoku_csp.puzzle import Puzzle, format_cells, format_grid
+from sudoku_csp.result import Result, Status
+
+out = Console(highlight=False, soft_wrap=True)
+"""Standard output (results)."""
+
+PROGRESS_AFTER = 300  # puzzles: smaller files finish before a bar would help
+
+
+def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:
+    """The boxed grid with givens in bold and solved digits in colour."""
+    plain = format_grid(puzzle.geometry, grid)
+    text = Text()
+    cells = iter(range(puzzle.geometry.ncells))
+    for ch in plain:
+        if ch in "|-+ \n":
+            text.append(ch, style="dim" if ch in "|-+" else "")
+            continue
+        cell = next(cells)
+        text.append(ch, style="bold" if puzzle.givens[cell] != EMPTY else "cyan")
+    return text
+
+
+def candidate_grid(state: State) -> str:
+    """Each cell's candidate symbols (``-`` for none), aligned, with box borders."""
+    symbols = state.geometry.symbols
+    return format_cells(state.geometry, ["".join(symbols[d] for d in state.candidates(c)) or "-"
+                                         for c in range(state.geometry.ncells)])
+
+
+def print_single(puzzle: Puzzle, result: Result) -> None:
+    """One puzzle's result: its grid, then status, time and solver on one line."""
+    if result.solution is not None:
+        out.print(styled_grid(puzzle, result.solution))
+        if result.status is Status.MULTIPLE:
+            out.print(f"(one of {len(result.solutions)}+ solutions)")
+    summary = f"{result.status.value} · {1000 * result.seconds:.2f} ms · {result.solver}"
+    if result.message:
+        summary += f" · {result.message}"
+    out.print(summary)
+
+
+def print_record(record: Record) -> None:
+    """One tab-separated line per puzzle of a file: index, status, solution, time."""
+    line = (f"{record.index}\t{record.status}\t{record.solution or record.puzzle}\t"
+            f"{1000 * record.seconds:.2f} ms")
+    if record.message:
+        line += f"\t{record.message}"
+    typer.echo(line)  # plain: rich would expand the tabs
+
+
+def print_verdict(verdict: dict[str, Any]) -> None:
+    """One tab-separated line per cross-checked puzzle (``sudoku-csp check``)."""
+    each = " ".join(f"{spec}={v['status']}({1000 * v['seconds']:.1f}ms)"
+                    for spec, v in verdict["specs"].items())
+    line = (f"{verdict['index']}\t{verdict['status']}\t"
+            f"{'agreed' if verdict['agreed'] else 'DISAGREEMENT'}\t{each}")
+    if not verdict["agreed"]:
+        line += "\t" + "; ".join(verdict.get("reasons", ()))
+    typer.echo(line)
+
+
+class Bar:
+    """A progress bar on stderr for long inputs, refreshed by hand: an auto-refreshing bar
+    runs a thread, and worker processes are only forked from a single-threaded process."""
+
+    def __init__(self, total: int | None, what: str, always: bool = False) -> None:
+        self.bar: Progress | None = None
+        if total is not None and (always or total > PROGRESS_AFTER) and err.is_terminal:
+            self.bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=err, transient=True,
+                                auto_refresh=False)
+            self.task = self.bar.add_task(what, total=total)
+            self.shown = 0.0
+
+    def __enter__(self) -> Bar:
+        if self.bar:
+            self.bar.start()
+        return self
+
+    def advance(self, steps: float = 1) -> None:
+        if self.bar:
+            self.bar.advance(self.task, steps)
+            now = time.monotonic()
+            if now - self.shown > 0.1:
+                self.bar.refresh()
+                self.shown = now
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar:
+            self.bar.stop()
+
+
+COMPARE_COLUMNS = (
+    ("spec", "solver", None), ("puzzles", "puzzles", None), ("solved", "solved", None),
+    ("unique", "unique", None), ("multiple", "multi", None), ("none", "none", None),
+    ("unknown", "unknown", None), ("puzzles_per_s", "puz/s", 0),
+    ("mean_ms", "mean ms", 2), ("median_ms", "median", 2), ("p95_ms", "p95", 2),
+    ("max_ms", "max", 1), ("mean_nodes", "nodes", 1),
+    ("mean_conflicts", "confl.", 1), ("propagation_pct", "prop.%", 0),
+    ("agreed", "agreed", None),
+)
+"""The compare table: (SpecSummary field, heading, decimals or None for as-is)."""
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: bool) -> None:
+    """The compare table: a rich table, JSON Lines (one per spec), or CSV."""
+    rows = [row.as_dict() for row in summary.rows]
+    if as_json:
+        for row in rows:
+            typer.echo(json.dumps(row))
+        return
+    if as_csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["spec"])
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    verdict = ("all solvers agreed on every verdict" if summary.all_agreed
+               else f"{len(summary.disagreements)} puzzles with DISAGREEMENTS")
+    table = Table(title=f"{', '.join(map(os.path.basename, sources))}: {verdict}")
+    for key, heading, _ in COMPARE_COLUMNS:
+        table.add_column(heading, justify="left" if key == "spec" else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*(str(row[key]) if digits is None else _fmt(row[key], digits)
+                        for key, _, digits in COMPARE_COLUMNS))
+    table.caption = ("nodes: native search nodes, or sat/cpsat decisions; confl.: native "
+                     "backtracks, or conflicts; prop.%: solved by propagation alone")
+    # A pipe or a file gets the whole table, not one squeezed to 80 columns.
+    wide = out if out.is_terminal else Console(highlight=False, width=200)
+    wide.print(table)

@@ -1,0 +1,311 @@
+"""Commands that run solvers on puzzles: solve, count, show, check, compare, solvers."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from sudoku_csp.backends.registry import BACKENDS, DEFAULT_SPEC, get_backend, list_backends
+from sudoku_csp.batch import (
+    Record,
+    Summary,
+    cactus_plot,
+    group_by_puzzle,
+    puzzle_verdict,
+    read_records,
+)
+from sudoku_csp.cli.app import app
+from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
+from sudoku_csp.cli.options import (
+    BatchOptions,
+    BoxOpt,
+    BranchOpt,
+    JobsOpt,
+    JsonOpt,
+    OutOpt,
+    RegionsOpt,
+    ResumeOpt,
+    RulesOpt,
+    SchedulerOpt,
+    SizeOpt,
+    SolverOpt,
+    SourceArg,
+    SpecsOpt,
+    TimeOpt,
+    VariantOpt,
+    first_puzzle,
+    geometry_options,
+    records,
+    resolve_source,
+    solver_spec,
+)
+from sudoku_csp.cli.output import (
+    Bar,
+    candidate_grid,
+    out,
+    print_record,
+    print_single,
+    print_summary,
+    print_verdict,
+    styled_grid,
+)
+from sudoku_csp.crosscheck import ERROR
+from sudoku_csp.errors import InputError
+from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
+from sudoku_csp.result import Status
+
+DEFAULT_COMPARE = ("native", "native:rules=singles", "sat:solver=cadical195,encoding=extended",
+                   "sat:encoding=minimal", "cpsat:model=alldiff")
+"""compare's default strategies: the native solver with and without locked candidates, SAT
+with a rich and a minimal encoding, and CP-SAT."""
+
+BUNDLED = ("mixed9.txt", "sixteen.txt")  # in sudoku_csp/data: compare's default puzzle sets
+
+
+def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: float | None,
+         as_json: bool, opts: BatchOptions) -> Exit:
+    """solve and count: a drawn grid for one puzzle, else one line (or JSON) per puzzle."""
+    src = resolve_source([source], options, count=err.is_terminal)
+    if src.single is not None and not opts.out and not as_json:  # a grid to draw
+        result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
+        print_single(src.single, result)
+        return STATUS_EXIT[result.status]
+    seen: list[Record] = []  # the first two, to tell a one-puzzle input
+    wrong = 0
+    with Bar(src.total, "solving") as bar:
+        for record in records(src, options, [spec], limit, time_limit, opts):
+            if as_json:
+                typer.echo(json.dumps(record.as_dict()))
+            else:
+                print_record(record)
+            bar.advance()
+            wrong += record.status == ERROR
+            if len(seen) < 2:
+                seen.append(record)
+    if wrong:  # the batch runner keeps going past a wrong answer; the exit code may not
+        err.print(f"internal error: {wrong} wrong answers from {spec} (status 'error')",
+                  markup=False)
+        return Exit.INTERNAL
+    if len(seen) == 1:
+        return STATUS_EXIT[Status(seen[0].status)]
+    return Exit.OK
+
+
+@app.command()
+def solve(
+    source: SourceArg,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    solver: SolverOpt = DEFAULT_SPEC,
+    rules: RulesOpt = None,
+    branch: BranchOpt = None,
+    time_limit: TimeOpt = None,
+    as_json: JsonOpt = False,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Solve puzzles: a boxed grid for one puzzle, one line per puzzle for files.
+
+    Exit codes: 0 solved, 4 none, 5 unknown, 6 input error (files: 0 when all processed).
+    """
+    guarded(lambda: _run(source, geometry_options(size, box, variant, regions),
+                         solver_spec(solver, rules, branch), 1, time_limit, as_json,
+                         BatchOptions(jobs, scheduler, out_file, resume)))
+
+
+@app.command()
+def count(
+    source: SourceArg,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-l", min=0,
+        help="Solutions to look for: 2 decides uniqueness; 0 counts them all.")] = 2,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    solver: SolverOpt = DEFAULT_SPEC,
+    rules: RulesOpt = None,
+    branch: BranchOpt = None,
+    time_limit: TimeOpt = None,
+    as_json: JsonOpt = False,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Decide uniqueness: unique, multiple, none or unknown for each puzzle.
+
+    Exit codes (one puzzle): 0 unique, 3 multiple, 4 none, 5 unknown, 6 input error.
+    """
+    guarded(lambda: _run(source, geometry_options(size, box, variant, regions),
+                         solver_spec(solver, rules, branch), limit or None, time_limit,
+                         as_json, BatchOptions(jobs, scheduler, out_file, resume)))
+
+
+@app.command()
+def show(
+    source: SourceArg,
+    candidates: Annotated[bool, typer.Option(
+        "--candidates", "-c", help="Show the candidates left after propagation.")] = False,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    rules: RulesOpt = None,
+) -> None:
+    """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
+
+    def action() -> Exit:
+        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions))
+        out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
+        out.print(styled_grid(puzzle, puzzle.givens))
+        if not candidates:
+            return Exit.OK
+        preset = rules or DEFAULT_RULES
+        state = propagate_puzzle(puzzle, preset)
+        out.print()
+        if state is None:
+            clashes = puzzle.clashes()
+            out.print("contradiction: " + (puzzle.describe_clash(clashes[0]) if clashes
+                                           else "propagation empties a cell or a unit"))
+            return Exit.NONE
+        out.print(f"candidates after {preset} propagation:")
+        out.print(candidate_grid(state), markup=False)
+        return Exit.OK
+
+    guarded(action)
+
+
+@app.command()
+def check(
+    source: SourceArg,
+    solver: SpecsOpt = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-l", min=1, help="Solutions each solver looks for (2 decides "
+                                     "uniqueness).")] = 2,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    time_limit: TimeOpt = None,
+    as_json: JsonOpt = False,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Cross-check: run several solvers (default: every backend, i.e. native, sat and
+    cpsat) on each puzzle and print the verdict they agree on, or the disagreement.
+
+    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 6 input error.
+    """
+
+    def action() -> Exit:
+        specs = list(solver or BACKENDS)
+        options = geometry_options(size, box, variant, regions)
+        src = resolve_source([source], options, count=err.is_terminal)
+        counts: dict[str, int] = {}
+        disagreements = 0
+        found = records(src, options, specs, limit, time_limit,
+                        BatchOptions(jobs, scheduler, out_file, resume))
+        with Bar(src.total, "checking") as bar:
+            for _, group in group_by_puzzle(found):
+                verdict = puzzle_verdict(group, limit=limit)
+                counts[verdict["status"]] = counts.get(verdict["status"], 0) + 1
+                disagreements += not verdict["agreed"]
+                if as_json:
+                    typer.echo(json.dumps(verdict))
+                else:
+                    print_verdict(verdict)
+                bar.advance()
+        if not as_json:
+            total = sum(counts.values())
+            tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+            agreement = ("all verdicts agreed" if not disagreements
+                         else f"{disagreements} DISAGREEMENTS")
+            out.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
+                      markup=False)
+        return Exit.DISAGREEMENT if disagreements else Exit.OK
+
+    guarded(action)
+
+
+@app.command()
+def compare(
+    files: Annotated[list[str] | None, typer.Argument(
+        metavar="[FILE ...]", help="Puzzle files (default: the puzzle sets bundled with the "
+                                   "package: 200 9x9 of mixed difficulty and 10 16x16).")] = None,
+    solver: SpecsOpt = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-l", min=1, help="Solutions each solver looks for (2 decides "
+                                     "uniqueness, 1 only solves).")] = 2,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", "-t", min=0.0, help="Seconds per puzzle and solver.")] = 10.0,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the table as JSON Lines, one per solver.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
+    plot: Annotated[str | None, typer.Option(
+        "--plot", metavar="FILE.png|svg",
+        help="Write a cactus plot: puzzles solved against time, one line per solver "
+             "(extra 'plot').")] = None,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Compare solver strategies on puzzle files: one table row per solver, and whether
+    every verdict agreed.
+
+    Default solvers: native, native:rules=singles, sat (cadical195, extended), sat
+    (minimal), cpsat (alldiff). Exit codes: 0 all agreed, 7 some disagreed, 6 input error.
+    """
+
+    def action() -> Exit:
+        specs = list(solver or DEFAULT_COMPARE)
+        options = geometry_options(size, box, variant, regions)
+        with resources.as_file(resources.files("sudoku_csp") / "data") as data:
+            sources = list(files) if files else [str(data / name) for name in BUNDLED]
+            src = resolve_source(sources, options, count=err.is_terminal)
+            if src.single is not None:
+                raise InputError(f"no such file: {sources[0]}")
+            opts = BatchOptions(jobs, scheduler, out_file, resume)
+            summary = Summary()
+            total = src.total * len(specs) if src.total is not None else None
+            with Bar(total, "comparing") as bar:
+                for record in records(src, options, specs, limit, time_limit, opts):
+                    summary.add(record)
+                    bar.advance()
+        if out_file and resume:  # the table covers the whole run, not only this part
+            summary = Summary().update(read_records(out_file))
+        if plot:
+            cactus_plot(summary, plot, title=f"{', '.join(map(os.path.basename, sources))}")
+        print_summary(summary, sources, as_json, as_csv)
+        return Exit.OK if summary.all_agreed else Exit.DISAGREEMENT
+
+    guarded(action)
+
+
+@app.command()
+def solvers() -> None:
+    """List every backend, its options and their allowed values."""
+    table = Table(title="backends (spec: name:key=value,...)")
+    table.add_column("backend", style="bold")
+    table.add_column("what it is")
+    table.add_column("options")
+    for cls in list_backends():
+        options = "\n".join(o.describe() for o in cls.OPTIONS) or "-"
+        table.add_row(cls.name, cls.description, options)
+    out.print(table)

@@ -1,0 +1,58 @@
+"""CONTRIBUTING.md stays true: every file and table it names exists where it says."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXT = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+ROWS = [line for line in TEXT.splitlines() if line.startswith("| ") and "---" not in line][1:]
+
+
+def _module(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def test_every_named_file_exists():
+    paths = set(re.findall(r"`((?:sudoku_csp|tests|examples|encodings)/[\w/.]*?)`", TEXT))
+    assert {"sudoku_csp/variants.py", "sudoku_csp/backends/registry.py"} <= paths
+    missing = [p for p in paths if "NAME" not in p and not (ROOT / p).exists()]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.split("|")[1].strip()[:40])
+def test_every_table_named_in_a_row_lives_in_the_module_the_row_names(row):
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    modules = [_module(p) for p in re.findall(r"`(sudoku_csp/[\w/]+\.py)`", row)]
+    tables = [t for t in re.findall(r"`([A-Z][A-Z_]+)`", cells[2]) if t != "NAME"]
+    loaded = [importlib.import_module(m) for m in modules]
+    for table in tables:
+        assert any(hasattr(m, table) for m in loaded), (table, modules)
+
+
+def test_every_default_named_is_defined_once():
+    names = re.findall(r"`(DEFAULT_[A-Z_]+)`", TEXT)
+    assert len(names) >= 6
+    sources = list((ROOT / "sudoku_csp").rglob("*.py"))
+    for name in names:
+        homes = [p for p in sources
+                 if re.search(rf"^{name}\s*(:[^=]*)?=", p.read_text(encoding="utf-8"), re.M)]
+        assert len(homes) == 1, (name, homes)
+
+
+@pytest.mark.parametrize("name", ["native", "sat", "cpsat"])
+def test_every_registered_backend_follows_the_backend_row(name):
+    from sudoku_csp.backends.base import Backend, BackendBase
+    from sudoku_csp.backends.registry import BACKENDS, backend_class, make_backend
+
+    assert name in BACKENDS
+    cls = backend_class(name)
+    assert issubclass(cls, BackendBase) and cls.name == name and cls.description
+    for option in cls.OPTIONS:  # every declared default passes the base's own check
+        assert option.value(name, option.default) == option.default
+    backend = make_backend(name)
+    assert isinstance(backend, Backend) and backend.spec == name
