@@ -32,7 +32,12 @@ from itertools import islice
 from pathlib import Path
 
 from sudoku_csp import EMPTY, Puzzle, Status, get_backend, make_geometry, read_puzzles
-from sudoku_csp.certify import DEFAULT_SOLVER, NotUniqueError, certify, verify_certificate
+from sudoku_csp.certify import (
+    DEFAULT_PROOF_SOLVER,
+    NotUniqueError,
+    certify,
+    verify_certificate,
+)
 from sudoku_csp.generate import generate, minimality, random_grid, session_for
 
 
@@ -128,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("file", help="puzzle file, one puzzle per line (for certificates)")
     parser.add_argument("--certificates", type=int, default=None,
                         help="certify only the first N puzzles of the file")
-    parser.add_argument("--solver", default=DEFAULT_SOLVER, help="proof-logging PySAT solver")
+    parser.add_argument("--solver", default=DEFAULT_PROOF_SOLVER, help="proof-logging PySAT solver")
     parser.add_argument("--count", type=int, default=50, help="9x9 puzzles to generate")
     parser.add_argument("--compare", type=int, default=2,
                         help="grids on which to compare the uniqueness checks (0: skip)")

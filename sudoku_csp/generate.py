@@ -16,9 +16,8 @@ retires the old selector (unit ``¬sel``), and the solver is rebuilt after ``rec
   emitted puzzle is re-checked by a second, independent backend (``check``, native by
   default) before it is yielded.
 
-Glossary: a *symmetry* maps cells to cells (:data:`SYMMETRIES`); its *groups* (orbits) are
-the sets of cells it permutes among themselves. A symmetric puzzle has, in each group,
-either every cell given or none.
+Symmetries and their groups of cells live in :mod:`sudoku_csp.symmetry`: a symmetric puzzle
+has, in each group, either every cell given or none.
 
 Why one greedy pass gives a minimal puzzle: a given that was kept could not be cleared at
 that moment (two solutions), and clearing more givens later only adds solutions; so in the
@@ -43,18 +42,19 @@ import atexit
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from sudoku_csp.backends.base import Backend
-from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Grid
+from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
+from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
+from sudoku_csp.satsolver import DEFAULT_SOLVER
+from sudoku_csp.symmetry import symmetry_groups
 from sudoku_csp.variants import make_geometry
 from sudoku_csp.verify import check_solutions
 
-DEFAULT_SOLVER = "cadical153"  # fastest measured for many tiny assumption solves
-DEFAULT_ENCODING = "extended"
 DEFAULT_CHECK = "native"
 DEFAULT_RECYCLE = 1000
 DEFAULT_ATTEMPTS = 200
@@ -80,19 +80,18 @@ class UniquenessSession:
     """
 
     def __init__(self, geometry: Geometry, *, solver: str = DEFAULT_SOLVER,
-                 encoding: str = DEFAULT_ENCODING, amo: str = "pairwise",
+                 encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                  recycle: int = DEFAULT_RECYCLE) -> None:
-        # The SAT backend's session and decoder: one solver lifecycle, selector scheme and
-        # model decoding for the whole project.
-        from sudoku_csp.backends.sat import SolverSession, decoder
+        # The project's one solver lifecycle and selector scheme, and the one variable map.
         from sudoku_csp.encodings import cnf
+        from sudoku_csp.satsolver import SolverSession
 
         if recycle < 1:
             raise ValueError("recycle must be at least 1")
         self.geometry = geometry
         self.solver_name = solver
         self._session = SolverSession(solver, cnf.build(geometry, encoding, amo), recycle)
-        self._grid = decoder(geometry).model
+        self._vars = self._session.vars
         self.calls = 0
         self._excluded: tuple[Grid, int] | None = None
 
@@ -102,10 +101,9 @@ class UniquenessSession:
         self._excluded = None
 
     def _assumptions(self, givens: Sequence[int]) -> list[int]:
-        n = self.geometry.size
         if len(givens) != self.geometry.ncells:
             raise ValueError(f"expected {self.geometry.ncells} givens, got {len(givens)}")
-        return [c * n + d + 1 for c, d in enumerate(givens) if d != EMPTY]
+        return self._vars.literals(givens)
 
     def _solve(self, assumptions: list[int]) -> bool:
         self.calls += 1
@@ -115,7 +113,7 @@ class UniquenessSession:
         """A solution under ``givens`` (a grid, ``EMPTY`` for blanks), or None."""
         if not self._solve(self._assumptions(givens)):
             return None
-        return self._grid(self._session.get().get_model())
+        return self._vars.read_model(self._session.get().get_model())
 
     def _selector(self, solution: Sequence[int]) -> int:
         """The selector of the clause excluding ``solution`` (added on first use; the
@@ -128,8 +126,7 @@ class UniquenessSession:
             self._excluded = None
         solver = self._session.get()
         selector = self._session.selector()
-        n = self.geometry.size
-        solver.add_clause([-selector, *(-(c * n + d + 1) for c, d in enumerate(solution))])
+        solver.add_clause(self._vars.exclusion(solution, guard=-selector))
         self._excluded = (solution, selector)
         return selector
 
@@ -138,7 +135,7 @@ class UniquenessSession:
         ``solution``, if it fits the givens, is the only one)."""
         if not self.has_other(givens, solution):
             return None
-        return self._grid(self._session.get().get_model())
+        return self._vars.read_model(self._session.get().get_model())
 
     def has_other(self, givens: Sequence[int], solution: Sequence[int]) -> bool:
         """Whether ``givens`` allow a solution other than ``solution`` (no model decoded)."""
@@ -247,94 +244,6 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     return done(Status.UNIQUE, redundant=tuple(redundant), solution=solution)
 
 
-# -- symmetry -------------------------------------------------------------------------------------
-def _rot180(n: int, r: int, c: int) -> tuple[int, int]:
-    return n - 1 - r, n - 1 - c
-
-
-def _rot90(n: int, r: int, c: int) -> tuple[int, int]:
-    return c, n - 1 - r
-
-
-def _mirror(n: int, r: int, c: int) -> tuple[int, int]:
-    return r, n - 1 - c
-
-
-def _transpose(n: int, r: int, c: int) -> tuple[int, int]:
-    return c, r
-
-
-SYMMETRIES: dict[str, Callable[[int, int, int], tuple[int, int]] | None] = {
-    "none": None,
-    "rot180": _rot180,      # half turn about the centre
-    "rot90": _rot90,        # quarter turns (groups of four)
-    "mirror": _mirror,      # reflection in the vertical centre line (left <-> right)
-    "diagonal": _transpose,  # reflection in the main diagonal (A1..I9)
-}
-"""Clue symmetries by name; each is a map ``(size, row, column) -> (row, column)``
-generating its group."""
-
-
-def symmetry_groups(geometry: Geometry, symmetry: str = "none") -> list[tuple[int, ...]]:
-    """The groups (orbits) of cells under ``symmetry``, each sorted, in order of first cell.
-
-    Raises GeometryError when the symmetry does not map the geometry onto itself (every
-    unit onto a unit, every extra pair onto an extra pair): a 2×3-box 6×6 has no rot90
-    symmetry, nor do most jigsaws.
-
-    >>> symmetry_groups(make_geometry(4), "rot180")[:2]
-    [(0, 15), (1, 14)]
-    >>> len(symmetry_groups(make_geometry(9), "rot90"))
-    21
-    >>> symmetry_groups(make_geometry(6), "rot90")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    sudoku_csp.geometry.GeometryError: symmetry rot90 does not map the 6x6 grid onto itself ...
-    """
-    if symmetry not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
-    ncells, n = geometry.ncells, geometry.size
-    step = SYMMETRIES[symmetry]
-    if step is None:
-        return [(c,) for c in range(ncells)]
-    image = [0] * ncells
-    for cell in range(ncells):
-        r, c = step(n, *divmod(cell, n))
-        image[cell] = r * n + c
-    units = {frozenset(u.cells) for u in geometry.units}
-    for unit in geometry.units:
-        if frozenset(image[c] for c in unit.cells) not in units:
-            raise GeometryError(f"symmetry {symmetry} does not map the {geometry.name} grid "
-                                f"onto itself ({unit.name} is not mapped onto a unit)")
-    pairs = set(geometry.extra_pairs)
-    for a, b in geometry.extra_pairs:
-        x, y = image[a], image[b]
-        if (min(x, y), max(x, y)) not in pairs:
-            raise GeometryError(f"symmetry {symmetry} does not map the {geometry.name} grid "
-                                f"onto itself (the pair {geometry.label(a)}-"
-                                f"{geometry.label(b)} is not mapped onto a pair)")
-    seen = [False] * ncells
-    groups = []
-    for cell in range(ncells):
-        if seen[cell]:
-            continue
-        orbit = []
-        c = cell
-        while not seen[c]:
-            seen[c] = True
-            orbit.append(c)
-            c = image[c]
-        groups.append(tuple(sorted(orbit)))
-    return groups
-
-
-def is_symmetric(puzzle: Puzzle, symmetry: str) -> bool:
-    """Whether each symmetry group of ``puzzle`` is either all givens or all blanks."""
-    givens = puzzle.givens
-    return all(len({givens[c] == EMPTY for c in group}) == 1
-               for group in symmetry_groups(puzzle.geometry, symmetry))
-
-
 # -- the generator --------------------------------------------------------------------------------
 GRID_SOLVER = "minisat22"  # fastest measured for one fresh solve of the empty grid
 
@@ -373,13 +282,13 @@ def random_grid(geometry: Geometry, seed: int, *, method: str = "sat") -> Grid:
     from sudoku_csp.encodings import cnf
 
     rng = random.Random(seed)
-    formula = cnf.build(geometry, DEFAULT_ENCODING)
+    formula = cnf.build(geometry)
     with Solver(name=GRID_SOLVER, bootstrap_with=formula.clauses) as solver:
         solver.set_phases([v if rng.random() < 0.5 else -v
                            for v in range(1, formula.x_vars + 1)])
         if not solver.solve():
             raise GenerationError(f"the {geometry.name} grid has no solution")
-        grid = cnf.decode(solver.get_model(), geometry)
+        grid = formula.vars.read_model(solver.get_model())
     relabel = list(range(geometry.size))
     rng.shuffle(relabel)
     grid = tuple(relabel[d] for d in grid)
@@ -396,8 +305,8 @@ def generate(geometry: Geometry | None = None, *, count: int = 1, seed: int = 0,
 
     - ``seed``: same seed (and same version) → same puzzles; puzzle ``i`` depends only on
       the seed and ``i``, so a longer run starts with the puzzles of a shorter one.
-    - ``symmetry``: a name from :data:`SYMMETRIES`; GeometryError (raised here, before any
-      puzzle) if it does not map the geometry onto itself.
+    - ``symmetry``: a name from :data:`sudoku_csp.symmetry.SYMMETRIES`; GeometryError
+      (raised here, before any puzzle) if it does not map the geometry onto itself.
     - ``minimal``: every given necessary. Without a symmetry every generated puzzle is
       minimal anyway (see the module notes). With one, ``minimal=False`` gives puzzles
       where no *group* can be cleared; ``minimal=True`` searches for a symmetric puzzle
@@ -408,6 +317,7 @@ def generate(geometry: Geometry | None = None, *, count: int = 1, seed: int = 0,
 
     Each puzzle's ``metadata`` records its seed, index, clue count and options.
 
+    >>> from sudoku_csp.symmetry import is_symmetric
     >>> p = next(generate(seed=3, symmetry="rot180"))
     >>> p.clue_count < 40, is_symmetric(p, "rot180")
     (True, True)

@@ -8,9 +8,10 @@ by jigsaw regions. Variants combine freely (``diagonal`` + ``anti-knight``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from sudoku_csp.geometry import (
     MAX_SIZE,
@@ -48,7 +49,7 @@ def _windows(size: int, box: tuple[int, int] | None) -> list[Unit]:
         raise GeometryError("windoku needs square boxes (4x4, 9x9, 16x16, 25x25)")
     b = box[0]
     starts = range(1, size - b + 1, b + 1)
-    units = []
+    units: list[Unit] = []
     for top in starts:
         for left in starts:
             cells = tuple((top + i) * size + left + j for i in range(b) for j in range(b))
@@ -192,3 +193,40 @@ def _make(
         if variant.pairs:
             pairs += variant.pairs(size)
     return Geometry(size, units, boxes=boxes, box=shape, extra_pairs=pairs, variants=variants)
+
+
+def geometry_record(geometry: Geometry) -> dict[str, Any]:
+    """What rebuilds ``geometry`` with :func:`make_geometry`: size, box, variants (jigsaw left
+    out) and the region of every cell (jigsaws only). The one serialised form of a geometry:
+    certificates store it as JSON, DIMACS headers as comment lines.
+
+    >>> geometry_record(make_geometry(6))
+    {'size': 6, 'box': [2, 3], 'variants': [], 'regions': None, 'name': '6x6'}
+    """
+    jigsaw = "jigsaw" in geometry.variants
+    return {
+        "size": geometry.size,
+        "box": None if jigsaw or geometry.box is None else list(geometry.box),
+        "variants": [v for v in geometry.variants if v != "jigsaw"],
+        "regions": list(geometry.boxes) if jigsaw else None,
+        "name": geometry.name,
+    }
+
+
+def geometry_from_record(record: Mapping[str, Any]) -> Geometry:
+    """The geometry a :func:`geometry_record` describes (GeometryError if it is not one)."""
+    try:
+        size = int(record["size"])
+        box = record.get("box")
+        shape = None
+        if box:
+            rows, cols = (int(b) for b in box)  # ValueError unless exactly two numbers
+            shape = (rows, cols)
+        regions = record.get("regions")
+        return make_geometry(size, shape,
+                             [str(v) for v in record.get("variants") or ()],
+                             tuple(int(r) for r in regions) if regions is not None else None)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, GeometryError):
+            raise
+        raise GeometryError(f"bad geometry record: {exc}") from None

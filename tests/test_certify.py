@@ -15,17 +15,14 @@ from sudoku_csp.certify import (
     PROOF,
     PROOF_SOLVERS,
     NotUniqueError,
-    RupChecker,
     certificate_formula,
     certify,
-    check_proof,
     exclusion_clause,
-    geometry_from_record,
-    geometry_record,
-    parse_proof,
     prove,
     verify_certificate,
 )
+from sudoku_csp.rup import RupChecker, check_proof, parse_proof
+from sudoku_csp.variants import geometry_from_record, geometry_record
 
 UNSAT_2 = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
 

@@ -10,12 +10,13 @@ from cases import BY_NAME, CASES
 from pysat.solvers import Solver
 
 from sudoku_csp import EMPTY, Puzzle, get_backend, is_solution, make_geometry
-from sudoku_csp.encodings import cnf
+from sudoku_csp.encodings import cnf, dimacs, reference
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 
 REPO = Path(__file__).resolve().parents[1]
 NINE = make_geometry(9)
 FOUR = make_geometry(4)
+NUMBERING = cnf.variables(NINE)
 
 
 def count_models(clauses, x_vars: int, *, project: bool = True, limit: int = 100_000) -> int:
@@ -65,9 +66,9 @@ def test_numbering_matches_the_textbook_formula():
     for r in range(1, 10):
         for c in range(1, 10):
             for d in range(1, 10):
-                v = cnf.var(9, 9 * (r - 1) + c - 1, d - 1)
+                v = NUMBERING.x(9 * (r - 1) + c - 1, d - 1)
                 assert v == 81 * (r - 1) + 9 * (c - 1) + d
-                assert cnf.unvar(9, v) == (9 * (r - 1) + c - 1, d - 1)
+                assert NUMBERING.cell_digit(v) == (9 * (r - 1) + c - 1, d - 1)
 
 
 def test_triads_of_9x9_are_box_line_intersections():
@@ -148,7 +149,7 @@ def test_givens_are_positive_cell_digit_literals():
     puzzle = BY_NAME["grid1"].puzzle()
     lits = cnf.givens(puzzle)
     assert len(lits) == puzzle.clue_count
-    assert all(cnf.unvar(9, v) == (c, puzzle.givens[c]) for v, c in
+    assert all(NUMBERING.cell_digit(v) == (c, puzzle.givens[c]) for v, c in
                zip(lits, [c for c, d in enumerate(puzzle.givens) if d != EMPTY], strict=True))
 
 
@@ -209,8 +210,8 @@ def test_clue_reduced_counts_like_the_full_formula():
 def test_dimacs_round_trip(options, encoding):
     options = dict(options)
     geometry = make_geometry(options.pop("size", 9), **options)
-    text = cnf.empty_dimacs(geometry, encoding, "seqcounter")
-    back = cnf.read_dimacs(text)
+    text = dimacs.empty_dimacs(geometry, encoding, "seqcounter")
+    back = dimacs.read_dimacs(text)
     formula = cnf.build(geometry, encoding, "seqcounter")
     assert back.geometry == geometry
     assert back.encoding is formula.encoding and back.amo == "seqcounter"
@@ -225,11 +226,11 @@ def test_puzzle_dimacs_solves_back_to_the_solution(reduce, tmp_path):
     case = BY_NAME["jigsaw"]
     puzzle = case.puzzle()
     path = tmp_path / "p.cnf"
-    path.write_text(cnf.encode_puzzle_dimacs(puzzle, "extended", "pairwise", reduce))
-    back = cnf.read_dimacs(path)
+    path.write_text(dimacs.encode_puzzle_dimacs(puzzle, "extended", "pairwise", reduce))
+    back = dimacs.read_dimacs(path)
     assert back.givens == puzzle.givens and back.reduced is reduce
     with open(path) as handle:
-        assert len(cnf.read_dimacs(handle).cnf.clauses) == len(back.cnf.clauses)
+        assert len(dimacs.read_dimacs(handle).cnf.clauses) == len(back.cnf.clauses)
     with Solver(name="glucose4", bootstrap_with=back.cnf.clauses) as s:
         assert s.solve()
         grid = cnf.decode(s.get_model(), back.geometry, back.givens)
@@ -238,13 +239,13 @@ def test_puzzle_dimacs_solves_back_to_the_solution(reduce, tmp_path):
 
 
 def test_read_dimacs_of_a_foreign_file_and_bad_headers():
-    back = cnf.read_dimacs(io.StringIO("c from elsewhere\np cnf 3 2\n1 -2 0\n2 3\n0\n"))
+    back = dimacs.read_dimacs(io.StringIO("c from elsewhere\np cnf 3 2\n1 -2 0\n2 3\n0\n"))
     assert back.cnf.clauses == [[1, -2], [2, 3]] and back.cnf.nv == 3
     assert back.geometry is None and back.encoding is None
     with pytest.raises(ValueError, match="declares 3 clauses"):
-        cnf.read_dimacs("p cnf 3 3\n1 -2 0\n")
+        dimacs.read_dimacs("p cnf 3 3\n1 -2 0\n")
     with pytest.raises(ValueError, match="p cnf"):
-        cnf.read_dimacs("p dnf 3 1\n1 0\n")
+        dimacs.read_dimacs("p dnf 3 1\n1 0\n")
 
 
 def test_clashing_givens_make_the_reduced_formula_unsatisfiable():
@@ -258,20 +259,20 @@ def test_clashing_givens_make_the_reduced_formula_unsatisfiable():
 # -- the encodings/ folder ----------------------------------------------------------------------
 def test_encodings_folder_is_up_to_date():
     folder = REPO / "encodings"
-    expected = cnf.reference_files()
+    expected = reference.reference_files()
     stale = [name for name, text in expected.items()
              if not (folder / name).is_file()
              or (folder / name).read_text(encoding="utf-8") != text]
     assert not stale, (f"encodings/ is out of date ({', '.join(stale)}): regenerate with "
-                       "sudoku_csp.encodings.cnf.write_reference_files('encodings')")
+                       "sudoku_csp.encodings.reference.write_reference_files('encodings')")
     extra = {p.name for p in folder.glob("*.cnf")} - expected.keys()
     assert not extra, f"encodings/ holds files no encoding produces: {sorted(extra)}"
 
 
 def test_reference_files_read_back(tmp_path):
-    written = cnf.write_reference_files(tmp_path)
-    assert {p.name for p in written} == set(cnf.reference_files())
-    nine = cnf.read_dimacs(tmp_path / "sudoku_9x9_extended.cnf")
+    written = reference.write_reference_files(tmp_path)
+    assert {p.name for p in written} == set(reference.reference_files())
+    nine = dimacs.read_dimacs(tmp_path / "sudoku_9x9_extended.cnf")
     assert nine.geometry == NINE and len(nine.cnf.clauses) == 11_988
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
     for count in ("8,829", "11,745", "11,988", "15,228"):

@@ -18,15 +18,13 @@ from sudoku_csp import (
 )
 from sudoku_csp import generate as gen
 from sudoku_csp.generate import (
-    SYMMETRIES,
     GenerationError,
     UniquenessSession,
     generate,
-    is_symmetric,
     minimality,
     random_grid,
-    symmetry_groups,
 )
+from sudoku_csp.symmetry import SYMMETRIES, is_symmetric, symmetry_groups
 
 NINE = make_geometry(9)
 

@@ -9,7 +9,16 @@ import time
 import pytest
 from cases import BY_NAME, CASES
 
-from sudoku_csp import EMPTY, Puzzle, SpecError, Status, get_backend, is_solution, make_backend
+from sudoku_csp import (
+    EMPTY,
+    Puzzle,
+    SpecError,
+    Status,
+    get_backend,
+    is_solution,
+    make_backend,
+    satsolver,
+)
 from sudoku_csp.backends import sat
 from sudoku_csp.encodings import cnf
 from sudoku_csp.variants import make_geometry
@@ -32,9 +41,9 @@ CONFIGS = [
 def test_bare_sat_is_the_documented_default():
     backend = make_backend("sat")
     assert backend.spec == "sat"
-    assert backend.options["solver"] == sat.DEFAULT_SOLVER
-    assert backend.options["encoding"] == sat.DEFAULT_ENCODING
-    assert sat.DEFAULT_SOLVER in backend.description
+    assert backend.options["solver"] == satsolver.DEFAULT_SOLVER
+    assert backend.options["encoding"] == cnf.DEFAULT_ENCODING.value
+    assert satsolver.DEFAULT_SOLVER in backend.description
 
 
 def test_solver_aliases_become_canonical_names():
@@ -47,7 +56,7 @@ def test_solver_aliases_become_canonical_names():
     ("sat:encoding=clever", "minimal"),
     ("sat:amo=native", "seqcounter"),
     ("sat:mode=lazy", "incremental"),
-    ("sat:recycle=0", "positive"),
+    ("sat:recycle=0", "at least 1"),
     ("sat:recycle=many", "integer"),
     ("sat:colour=red", "unknown option"),
     ("sat:solver=lingeling,search=off", "propagate"),
@@ -63,7 +72,7 @@ def test_unknown_solver_error_lists_only_available_solvers():
         make_backend("sat:solver=nosuch")
     listed = str(error.value).split("choose from ")[1].split(", ")
     assert "cadical195" in listed
-    assert all(sat.capabilities(name).available for name in listed)
+    assert all(satsolver.capabilities(name).available for name in listed)
 
 
 # -- verdicts in every mode ---------------------------------------------------------------------
@@ -186,11 +195,11 @@ def test_an_expired_time_limit_is_unknown_not_a_guess():
 
 
 def test_capabilities_of_the_default_solvers():
-    assert sat.capabilities("glucose4").interrupt
-    assert sat.capabilities("cadical195").budget
-    assert sat.capabilities("cadical195").propagate
-    assert not sat.capabilities("kissat404").incremental
-    assert not sat.capabilities("nosuch").available
+    assert satsolver.capabilities("glucose4").interrupt
+    assert satsolver.capabilities("cadical195").budget
+    assert satsolver.capabilities("cadical195").propagate
+    assert not satsolver.capabilities("kissat404").incremental
+    assert not satsolver.capabilities("nosuch").available
 
 
 # -- nothing piles up ---------------------------------------------------------------------------

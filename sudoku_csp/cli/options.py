@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, TextIO
 
-import click
 import typer
 
 from sudoku_csp.backends.registry import parse_spec
@@ -75,8 +74,7 @@ AmoOpt = Annotated[str, typer.Option(
 ProofSolverOpt = Annotated[str, typer.Option(
     "--proof-solver", help=f"PySAT solver that logs the DRUP proof: {_listed(PROOF_SOLVERS)}.")]
 SymmetryOpt = Annotated[str, typer.Option(
-    "--symmetry", click_type=click.Choice(list(SYMMETRIES)),
-    help="Clues removed in symmetric groups.")]
+    "--symmetry", help=f"Clues removed in symmetric groups: {_listed(SYMMETRIES)}.")]
 
 
 

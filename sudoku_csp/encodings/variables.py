@@ -132,7 +132,7 @@ class Variables:
         longer occur in a reduced formula, so a solver may report any value for them.
         Raises :class:`DecodeError` if a cell gets two digits.
         """
-        g, n, top = self.geometry, self.size, self.x_count
+        g, top = self.geometry, self.x_count
         grid = [EMPTY] * g.ncells
         ignore: set[int] = set()
         if givens is not None:

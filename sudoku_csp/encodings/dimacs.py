@@ -1,0 +1,226 @@
+"""DIMACS text of the encodings: written with a header that says what the formula is, and
+read back.
+
+The header (comment lines after ``c sudoku_csp CNF``) names the geometry (its
+:func:`~sudoku_csp.variants.geometry_record`, the project's one serialised form), the
+encoding, the at-most-one choice, the variable numbering of
+:mod:`sudoku_csp.encodings.variables` and each family's clause count; a puzzle's file adds the
+puzzle line. :func:`read_dimacs` gives all of that back, and reads plain DIMACS from any tool.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from pysat.formula import CNF
+
+from sudoku_csp.encodings.cnf import (
+    DEFAULT_AMO,
+    DEFAULT_ENCODING,
+    Encoding,
+    Formula,
+    build,
+    clue_reduced,
+    encoding_of,
+    givens,
+)
+from sudoku_csp.encodings.variables import parts
+from sudoku_csp.errors import InputError
+from sudoku_csp.geometry import SYMBOLS, Geometry, Grid
+from sudoku_csp.puzzle import Puzzle, parse
+from sudoku_csp.variants import (
+    geometry_from_record,
+    geometry_record,
+    make_geometry,  # noqa: F401 - the doctests use it
+)
+
+
+class DimacsError(InputError):
+    """DIMACS text that is not a formula: a bad ``p`` line, or a clause count that differs."""
+
+
+HEADER_TAG = "c sudoku_csp CNF"
+
+
+def _geometry_lines(geometry: Geometry) -> list[str]:
+    """The geometry's record (:func:`~sudoku_csp.variants.geometry_record`) as comments."""
+    record = geometry_record(geometry)
+    lines = [f"c geometry: {record['name']}", f"c size: {record['size']}"]
+    if record["box"]:
+        lines.append(f"c box: {record['box'][0]}x{record['box'][1]}")
+    lines.append(f"c variants: {' '.join(record['variants']) or '-'}")
+    if record["regions"] is not None:
+        lines.append(f"c regions: {''.join(SYMBOLS[r] for r in record['regions'])}")
+    return lines
+
+
+def _geometry_of(info: dict[str, str]) -> Geometry:
+    """The geometry written by :func:`_geometry_lines`, through the same record."""
+    regions = info.get("regions")
+    return geometry_from_record({
+        "size": info["size"],
+        "box": info["box"].split("x") if "box" in info else None,
+        "variants": [v for v in info.get("variants", "-").split() if v != "-"],
+        "regions": [SYMBOLS.index(s) for s in regions] if regions is not None else None,
+    })
+
+
+def _numbering_lines(formula: Formula) -> list[str]:
+    g, n, numbering = formula.geometry, formula.geometry.size, formula.vars
+    x = numbering.x_count
+    lines = [
+        f"c numbering: x(cell, digit) = cell*{n} + digit + 1 for 0-based cell = {n}*row + "
+        f"column and digit, i.e. {n * n}(r-1) + {n}(c-1) + d for 1-based r, c, d: "
+        f"variables 1..{x}",
+    ]
+    if numbering.triad_count:
+        p = parts(g)
+        lines.append(f"c numbering: t(part, digit) = {x} + part*{n} + digit + 1 (digit "
+                     f"lies in the part's cells): variables {numbering.triad(0, 0)}.."
+                     f"{numbering.first_aux - 1}")
+        lines.extend(f"c part {i}: {name}: cells {' '.join(map(str, cells))} (0-based)"
+                     for i, (name, cells) in enumerate(zip(p.names, p.cells, strict=True)))
+    if formula.nv >= numbering.first_aux:
+        lines.append(f"c numbering: variables {numbering.first_aux}..{formula.nv} are "
+                     f"auxiliary ({formula.amo} at-most-one encoding)")
+    return lines
+
+
+def _dimacs(formula: Formula, clauses: Iterable[Sequence[int]], count: int,
+            extra: Sequence[str]) -> str:
+    head = [HEADER_TAG, *_geometry_lines(formula.geometry),
+            f"c encoding: {formula.encoding.value}", f"c amo: {formula.amo}",
+            *_numbering_lines(formula),
+            *(f"c family {s.name}: {s.count} clauses" for s in formula.families),
+            *extra, f"p cnf {formula.nv} {count}"]
+    out = io.StringIO()
+    out.write("\n".join(head))
+    out.write("\n")
+    out.writelines(" ".join(map(str, c)) + " 0\n" if c else "0\n" for c in clauses)
+    return out.getvalue()
+
+
+def empty_dimacs(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO) -> str:
+    """DIMACS text of the empty grid, with a comment header naming the geometry, encoding,
+    numbering and family counts (read back by :func:`read_dimacs`).
+
+    >>> text = empty_dimacs(make_geometry(4), "minimal")
+    >>> [line for line in text.splitlines() if line.startswith("p ")]
+    ['p cnf 64 304']
+    """
+    formula = build(geometry, encoding, amo)
+    return _dimacs(formula, formula.clauses, len(formula.clauses), [])
+
+
+def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
+                         amo: str = DEFAULT_AMO, reduce: bool = False,
+                         extra_clauses: Sequence[Sequence[int]] = (),
+                         notes: Sequence[str] = ()) -> str:
+    """DIMACS text for one puzzle: the empty-grid formula plus one unit clause per given, or
+    (``reduce=True``) the clue-reduced formula of :func:`clue_reduced`; then
+    ``extra_clauses`` (a certificate's exclusion clause), described by the comment lines
+    ``notes``. The header records the puzzle, so :func:`read_dimacs` gives the givens back.
+
+    >>> p = Puzzle.parse("3.1...4.2.......")
+    >>> encode_puzzle_dimacs(p).splitlines()[-1]
+    '34 0'
+    >>> read_dimacs(encode_puzzle_dimacs(p, reduce=True)).givens == p.givens
+    True
+    """
+    formula = build(puzzle.geometry, encoding, amo)
+    line = f"c puzzle: {puzzle.to_line()}"
+    if reduce:
+        cnf = clue_reduced(puzzle, encoding, amo)
+        note = ("c givens: clue-reduced (Kwon & Jain): clauses satisfied by the givens dropped, "
+                "literals they falsify removed; given cells' variables no longer occur")
+        clauses = [*cnf.clauses, *extra_clauses]
+    else:
+        units = [(lit,) for lit in givens(puzzle)]
+        note = f"c givens: {len(units)} unit clauses after the empty-grid clauses"
+        clauses = [*formula.clauses, *units, *extra_clauses]
+    return _dimacs(formula, clauses, len(clauses), [line, note, *notes])
+
+
+@dataclass(frozen=True)
+class DimacsFile:
+    """A DIMACS formula read back, with what its header says (``None`` where it says
+    nothing: a file from another tool)."""
+
+    cnf: CNF
+    geometry: Geometry | None
+    encoding: Encoding | None
+    amo: str | None
+    givens: Grid | None
+    reduced: bool
+    comments: tuple[str, ...]
+
+
+def read_dimacs(source: str | os.PathLike | TextIO) -> DimacsFile:
+    """Read DIMACS from text (a ``str``), a file path (a :class:`pathlib.Path` or other
+    ``os.PathLike``) or an open text file. The header written by this module gives the
+    geometry, encoding, amo and puzzle back. Raises :class:`DimacsError` on malformed input.
+
+    >>> d = read_dimacs(empty_dimacs(make_geometry(9, variants=["diagonal"]), "augmented"))
+    >>> d.geometry.name, d.encoding, len(d.cnf.clauses), d.cnf.nv
+    ('9x9 diagonal', <Encoding.AUGMENTED: 'augmented'>, 18486, 1269)
+    """
+    if isinstance(source, os.PathLike):
+        text = Path(source).read_text(encoding="utf-8")
+    elif isinstance(source, str):
+        text = source
+    else:
+        text = source.read()
+    comments: list[str] = []
+    clauses: list[list[int]] = []
+    declared: tuple[int, int] | None = None
+    pending: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("c"):
+            comments.append(line)
+        elif line.startswith("p"):
+            fields = line.split()
+            if len(fields) != 4 or fields[1] != "cnf":
+                raise DimacsError(f"line {number}: expected 'p cnf VARIABLES CLAUSES'")
+            declared = (int(fields[2]), int(fields[3]))
+        else:
+            for token in line.split():
+                lit = int(token)
+                if lit:
+                    pending.append(lit)
+                else:
+                    clauses.append(pending)
+                    pending = []
+    if pending:
+        clauses.append(pending)
+    cnf = CNF(from_clauses=clauses)
+    if declared is not None:
+        if declared[1] != len(clauses):
+            raise DimacsError(f"the header declares {declared[1]} clauses, the file has "
+                             f"{len(clauses)}")
+        cnf.nv = max(cnf.nv, declared[0])
+    cnf.comments = comments
+    info = {}
+    for line in comments:
+        key, sep, value = line[1:].partition(":")
+        if sep and key.strip() not in info:
+            info[key.strip()] = value.strip()
+    geometry = None
+    if HEADER_TAG in comments and "size" in info:
+        geometry = _geometry_of(info)
+    puzzle = None
+    if geometry is not None and "puzzle" in info:
+        puzzle = parse(info["puzzle"], geometry=geometry)
+    return DimacsFile(
+        cnf=cnf, geometry=geometry,
+        encoding=encoding_of(info["encoding"]) if "encoding" in info else None,
+        amo=info.get("amo"), givens=puzzle.givens if puzzle else None,
+        reduced="clue-reduced" in info.get("givens", ""), comments=tuple(comments))

@@ -1,0 +1,314 @@
+"""PySAT solvers for the whole project: which exist here, what each can do, a time limit
+inside a call, and a reusable session that keeps one formula loaded.
+
+The SAT backend (:mod:`sudoku_csp.backends.sat`), the generator's uniqueness session
+(:mod:`sudoku_csp.generate`) and certificates (:mod:`sudoku_csp.certify`) all go through this
+module, so a solver's quirks are handled in one place:
+
+- :func:`solver_names`, :func:`canonical_solver`: names and aliases this PySAT build has;
+  :func:`capabilities`: what a solver supports, probed once per process.
+- :func:`solve_until`: one call under assumptions with a deadline — by ``interrupt()`` from one
+  watchdog thread (MiniSat family), or by slices of a conflict budget (CaDiCaL 1.5.3 and
+  later); Lingeling, CaDiCaL 1.0.3 and Kissat offer neither, so one long call can overrun.
+- :func:`enumerate_solutions`: solve, read, block, again, up to a limit.
+- :class:`SolverSession`: one loaded solver with selector-guarded clauses that are retired
+  for good, rebuilt after ``recycle`` retirements so that nothing piles up.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+
+from sudoku_csp.backends.base import SpecError
+from sudoku_csp.encodings import cnf
+from sudoku_csp.geometry import Grid
+
+DEFAULT_SOLVER = "cadical153"
+"""The PySAT solver used unless told otherwise: fastest measured for many small solves under
+assumptions (the SAT backend and the generator's uniqueness questions)."""
+STAT_NAMES = ("decisions", "conflicts", "propagations", "restarts")
+
+# PySAT's Kissat ignores assumptions and aborts the process if a clause is added after a
+# solve, so it can only solve each formula once; nothing in its API says so, hence a list.
+_ONE_SHOT = frozenset({"kissat404"})
+
+
+@cache
+def solver_names() -> tuple[str, ...]:
+    """Canonical names of the solvers this PySAT build has (aliases like ``g4`` also work;
+    finding out takes about a millisecond, once)."""
+    return tuple(n for n in vars(SolverNames) if not n.startswith("_") and _available(n))
+
+
+@cache
+def _available(name: str) -> bool:
+    try:
+        Solver(name=name).delete()
+    except NoSuchSolverError:  # known to PySAT but not built in (e.g. needs pycryptosat)
+        return False
+    return True
+
+
+def canonical_solver(name: str) -> str:
+    """The canonical PySAT name of ``name`` (an alias such as ``g4`` or ``cd19`` works), or
+    SpecError listing the solvers this PySAT build has.
+
+    >>> canonical_solver("g4"), canonical_solver("Cadical195")
+    ('glucose4', 'cadical195')
+    """
+    key = name.strip().lower()
+    for canonical in solver_names():
+        if key == canonical or key in getattr(SolverNames, canonical):
+            return canonical
+    raise SpecError(f"sat: solver={name!r} is not a PySAT solver available here; choose from "
+                    f"{', '.join(solver_names())}")
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a PySAT solver supports, found by trying it on a two-clause formula."""
+
+    available: bool
+    assumptions: bool = False
+    incremental: bool = False
+    propagate: bool = False
+    interrupt: bool = False
+    budget: bool = False
+    stats: bool = False
+    phases: bool = False
+
+
+def _supports(solver: Solver, call) -> bool:
+    try:
+        call(solver)
+    except NotImplementedError:
+        return False
+    return True
+
+
+@cache
+def capabilities(name: str) -> Capabilities:
+    """Probe solver ``name`` once per process (each probe on its own throw-away solver)."""
+
+    def probe(call) -> bool:
+        with Solver(name=name, bootstrap_with=[[1, 2], [-1, 2]]) as s:
+            return _supports(s, call)
+
+    if not _available(name):
+        return Capabilities(False)
+    one_shot = name in _ONE_SHOT
+
+    def limited(s: Solver) -> None:
+        s.conf_budget(100)
+        s.solve_limited()
+
+    def interrupt(s: Solver) -> None:
+        s.interrupt()
+        s.clear_interrupt()
+
+    return Capabilities(
+        available=True,
+        assumptions=not one_shot,
+        incremental=not one_shot,
+        propagate=probe(lambda s: s.propagate(assumptions=[1])),
+        interrupt=probe(interrupt),
+        budget=not one_shot and probe(limited),  # slices are repeated calls
+        stats=probe(lambda s: s.accum_stats()),
+        phases=probe(lambda s: s.set_phases([1, -2])),
+    )
+
+
+# -- the time limit -----------------------------------------------------------------------
+class _Watchdog:
+    """One daemon thread that interrupts each armed solver at its deadline.
+
+    Starting a ``threading.Timer`` per call costs about 0.7 ms — more than solving a 9×9
+    puzzle — so one thread serves every call of every backend: it sleeps until the earliest
+    armed deadline and is woken only when a newly armed deadline is earlier still.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._armed: dict[int, tuple[Solver, float]] = {}
+        self._tokens = 0
+        self._wake_at: float | None = None
+        self._thread: threading.Thread | None = None
+
+    def arm(self, solver: Solver, deadline: float) -> int:
+        """Interrupt ``solver`` at ``deadline`` (a ``time.monotonic()`` value) unless the
+        returned token is disarmed first."""
+        with self._cond:
+            self._tokens += 1
+            self._armed[self._tokens] = (solver, deadline)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sat-watchdog",
+                                                daemon=True)
+                self._thread.start()
+            if self._wake_at is None or deadline < self._wake_at:
+                self._cond.notify()
+            return self._tokens
+
+    def disarm(self, token: int) -> None:
+        """After this returns, ``token``'s solver will not be interrupted."""
+        with self._cond:
+            self._armed.pop(token, None)
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for token, (solver, deadline) in list(self._armed.items()):
+                    if deadline <= now:
+                        solver.interrupt()
+                        del self._armed[token]
+                self._wake_at = min((d for _, d in self._armed.values()), default=None)
+                self._cond.wait(None if self._wake_at is None else self._wake_at - now)
+
+
+_WATCHDOG = _Watchdog()
+_FIRST_SLICE = 1000   # conflicts in the first budget slice (CaDiCaL: about 10 ms)
+_MAX_SLICE = 64000
+
+
+def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Grid],
+               block: Callable[[Grid], None], limit: int | None):
+    """Solve, read the model, block it, again: up to ``limit`` solutions (None: all).
+
+    ``solve`` returns True, False, or None when the time limit interrupted it. Returns
+    ``(found, complete, timed_out, calls)``; ``complete``: the last call proved that no
+    further solution exists.
+    """
+    found: list[Grid] = []
+    calls = 0
+    while True:
+        calls += 1
+        answer = solve()
+        if answer is None:
+            return found, False, True, calls
+        if not answer:
+            return found, True, False, calls
+        found.append(model())
+        if limit is not None and len(found) >= limit:
+            return found, False, False, calls
+        block(found[-1])
+
+
+def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
+         deadline: float | None) -> bool | None:
+    """Solve once under ``assumptions``; None when ``deadline`` (monotonic) passed first."""
+    if deadline is None:
+        return solver.solve(assumptions=assumptions)
+    if time.monotonic() >= deadline:
+        return None
+    if caps.interrupt:
+        token = _WATCHDOG.arm(solver, deadline)
+        try:
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            _WATCHDOG.disarm(token)
+            solver.clear_interrupt()  # an interrupt may land just after the call returned
+    if caps.budget:
+        budget = _FIRST_SLICE
+        while True:
+            solver.conf_budget(budget)
+            answer = solver.solve_limited(assumptions=assumptions)
+            if answer is not None:
+                return answer
+            if time.monotonic() >= deadline:
+                return None
+            budget = min(2 * budget, _MAX_SLICE)
+    return solver.solve(assumptions=assumptions)
+
+
+def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int) -> Solver:
+    """A solver holding ``clauses``, told to try digits first: with positive phases on the
+    ``x_vars`` cell variables CaDiCaL decides about a third less often on hard 9×9 puzzles
+    (top95: 17 → 12.5 decisions per puzzle); MiniSat-family solvers barely change."""
+    solver = Solver(name=name, bootstrap_with=clauses)
+    if capabilities(name).phases:
+        solver.set_phases(range(1, x_vars + 1))
+    return solver
+
+
+class SolverSession:
+    """One reusable solver holding one formula, with its selectors: selector-guarded
+    clauses are switched off for good by :meth:`retire`, and the solver is rebuilt after
+    ``recycle`` of them so retired clauses never pile up. Shared by the incremental mode
+    and by :class:`sudoku_csp.generate.UniquenessSession`."""
+
+    def __init__(self, name: str, formula: cnf.Formula, recycle: int) -> None:
+        self.name = name
+        self.formula = formula
+        self.recycle = recycle
+        self.vars = formula.vars
+        self.solver: Solver | None = None
+        self.next_var = 0
+        self.retired = 0
+        self.builds = 0
+
+    def get(self) -> Solver:
+        if self.solver is None:
+            self.solver = load(self.name, self.formula.clauses, self.formula.x_vars)
+            self.next_var = self.formula.nv + 1
+            self.retired = 0
+            self.builds += 1
+        return self.solver
+
+    def selector(self) -> int:
+        var, self.next_var = self.next_var, self.next_var + 1
+        return var
+
+    def retire(self, selector: int) -> None:
+        """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them."""
+        assert self.solver is not None
+        self.solver.add_clause([-selector])
+        self.retired += 1
+        if self.retired >= self.recycle:
+            self.close()
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+        self.retired = 0
+
+
+class Propagator:
+    """A solver that only ever propagates (a solved solver may hold learnt units, which
+    ``propagate`` leaves out of what it reports)."""
+
+    def __init__(self, name: str, formula: cnf.Formula) -> None:
+        self.formula = formula
+        # Unit clauses (only a 1×1 grid or odd geometries have any) would be fixed at level 0
+        # and so missing from propagate's answer: they are passed as assumptions instead.
+        self.units = [c[0] for c in formula.clauses if len(c) == 1]
+        self.solver = Solver(name=name,
+                             bootstrap_with=[c for c in formula.clauses if len(c) != 1])
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+def propagating_solvers() -> list[str]:
+    """The solvers that can run unit propagation alone (``search=off``)."""
+    return [n for n in solver_names() if capabilities(n).propagate]
+
+
+def stats_delta(before: dict | None, after: dict | None) -> dict[str, Any]:
+    if before is None or after is None:
+        return {}
+    return {k: after.get(k, 0) - before.get(k, 0) for k in STAT_NAMES if k in after}
+
+
+def add_stats(totals: dict[str, int], solver: Solver, caps: Capabilities) -> None:
+    if caps.stats:
+        for k, v in solver.accum_stats().items():
+            if k in STAT_NAMES:
+                totals[k] = totals.get(k, 0) + v
