@@ -20,7 +20,6 @@ from sudoku_csp.batch import (
     PuzzleText,
     Record,
     RecordWriter,
-    _require,
     cactus_plot,
     group_by_puzzle,
     puzzle_texts,
@@ -30,6 +29,7 @@ from sudoku_csp.batch import (
     run_to_file,
     summarize,
 )
+from sudoku_csp.batch.runner import require_extra
 from sudoku_csp.puzzle import Puzzle
 
 SPECS = ["native", "native:rules=singles,branch=first"]
@@ -110,9 +110,9 @@ def test_specs_and_options_are_checked_before_any_work():
 def test_two_processes_give_the_same_records_as_one(start, monkeypatch):
     if start and start not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no {start} start method here")
-    if start == "fork" and not batch._single_threaded():
+    if start == "fork" and not batch.runner._single_threaded():
         pytest.skip("this test process runs other threads now: forking it is unsafe")
-    monkeypatch.setattr(batch, "START_METHOD", start)
+    monkeypatch.setattr(batch.runner, "START_METHOD", start)
     puzzles = quick_puzzles(3)
     one = [outcome(r) for r in run_batch(puzzles, SPECS, jobs=1)]
     # Small chunks: many tasks in flight, finishing out of order, yielded in order.
@@ -194,7 +194,7 @@ def test_dask_local_cluster_gives_the_same_records(processes):
 
 def test_missing_extra_is_a_clear_error():
     with pytest.raises(MissingExtraError, match=r"pip install 'sudoku_csp\[cluster\]'"):
-        _require("sudoku_csp_no_such_module", "cluster", "scheduler=ADDRESS")
+        require_extra("sudoku_csp_no_such_module", "cluster", "scheduler=ADDRESS")
 
 
 # -- writing and resuming ---------------------------------------------------------------------

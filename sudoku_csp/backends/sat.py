@@ -131,10 +131,10 @@ class SatBackend(BackendBase):
         s = self._sessions.get(geometry)
         if not isinstance(s, SolverSession):
             return {"selectors": 0, "variables": 0, "clauses": 0, "builds": 0}
-        loaded = s.solver is not None
+        solver = s.solver
         return {"selectors": s.retired,
-                "variables": s.solver.nof_vars() if loaded else 0,
-                "clauses": s.solver.nof_clauses() if loaded else 0,
+                "variables": solver.nof_vars() if solver is not None else 0,
+                "clauses": solver.nof_clauses() if solver is not None else 0,
                 "builds": s.builds}
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,

@@ -58,10 +58,11 @@ def encode(
     """Write a puzzle as DIMACS CNF (givens as unit clauses, or clue-reduced)."""
 
     def action() -> Exit:
-        from sudoku_csp.encodings import cnf, cpsat, dimacs, reference
+        from sudoku_csp.encodings import cnf, cpsat, dimacs
+        from sudoku_csp.encodings import reference as reference_files
 
         if empty is not None:
-            written = reference.write_reference_files(empty) + cpsat.export_models(empty)
+            written = reference_files.write_reference_files(empty) + cpsat.export_models(empty)
             for path in written:
                 err.print(f"wrote {path}", markup=False)
             return Exit.OK

@@ -1,0 +1,61 @@
+"""The cactus plot of a batch summary: puzzles solved against time, one line per spec
+(matplotlib, optional extra ``plot``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Literal
+
+from sudoku_csp.batch.records import Record
+from sudoku_csp.batch.runner import require_extra
+from sudoku_csp.batch.summary import Summary, summarize
+from sudoku_csp.errors import InputError
+
+# -- cactus plot ------------------------------------------------------------------------------
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
+def cactus_plot(
+    data: Summary | Iterable[Record],
+    path: str | os.PathLike,
+    *,
+    title: str | None = None,
+    solved_axis: Literal["x", "y"] = "x",
+) -> None:
+    """Write a cactus plot to ``path`` (PNG, SVG or PDF, by extension): for each spec, its
+    puzzles sorted by solve time, so the point (k, t) says "k puzzles took at most t each".
+    Time is on a log axis; ``solved_axis="y"`` puts the count on the y axis instead (the
+    "puzzles solved within t" reading). Only decided records count (not unknown or error).
+
+    Needs matplotlib (extra ``plot``; MissingExtraError without it). Uses no pyplot state.
+    """
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext not in PLOT_FORMATS:
+        raise InputError(f"{os.fspath(path)}: a cactus plot is written as "
+                         f"{', '.join(PLOT_FORMATS)}, not {ext!r}")
+    figure_module = require_extra("matplotlib.figure", "plot", "the cactus plot")
+    summary = data if isinstance(data, Summary) else summarize(data)
+    fig = figure_module.Figure(figsize=(7, 4.5), layout="constrained")
+    ax = fig.subplots()
+    for spec in summary.specs:
+        ms = [1000 * t for t in summary.decided_times(spec)]
+        counts = range(1, len(ms) + 1)
+        xs, ys = (counts, ms) if solved_axis == "x" else (ms, counts)
+        ax.plot(xs, ys, label=spec, drawstyle="steps-post", linewidth=1.5,
+                marker="." if len(ms) <= 50 else None)
+    if solved_axis == "x":
+        ax.set_yscale("log")
+        ax.set_xlabel("puzzles solved")
+        ax.set_ylabel("time per puzzle (ms, log scale)")
+    else:
+        ax.set_xscale("log")
+        ax.set_xlabel("time per puzzle (ms, log scale)")
+        ax.set_ylabel("puzzles solved")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_title(title or "cactus plot: puzzles solved vs time")
+    if summary.specs:
+        ax.legend(fontsize="small")
+    # No date in SVG/PDF metadata: the same records give the same file.
+    fig.savefig(path, metadata={"Date": None} if ext in (".svg", ".pdf") else None)

@@ -1,0 +1,309 @@
+"""Batch records: one per (puzzle, spec), written to ``.jsonl`` or ``.csv`` as they finish,
+read back, and the resume set of pairs already done (:class:`Finished`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, TextIO
+
+from sudoku_csp.crosscheck import ERROR, Claim
+from sudoku_csp.errors import InputError
+from sudoku_csp.result import Status
+
+
+# -- records ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Record:
+    """One spec on one puzzle.
+
+    ``index`` is the puzzle's 1-based position in the input; ``puzzle`` its line;
+    ``status`` the spec's own verdict (a :class:`Status` value, or ``"error"`` when the
+    backend returned a wrong answer: ``message`` says what); ``verdict`` the cross-checked
+    status of the puzzle over all specs run on it (``"disagreement"`` if they contradict
+    each other) and ``agreed`` whether they agree; ``solutions`` how many solutions the spec
+    returned, ``solution`` the first as a line; ``seconds`` the backend's own solve time.
+    """
+
+    index: int
+    puzzle: str
+    spec: str
+    status: str
+    verdict: str
+    agreed: bool
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+    solutions: int = 0
+    solution: str | None = None
+    message: str = ""
+    metadata: str = ""
+
+    @property
+    def decided(self) -> bool:
+        """The spec gave a verdict: neither unknown (time limit) nor an error."""
+        return self.status not in (Status.UNKNOWN.value, ERROR)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready, fields in declaration order."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Record:
+        """Rebuild a record from :meth:`as_dict` output (unknown keys are ignored)."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def claim(self, limit: int | None) -> Claim:
+        """What this record says, for comparing with other specs (see :mod:`crosscheck`)."""
+        status = None if self.status == ERROR else Status(self.status)
+        return Claim(status, self.solutions, self.solution, self.message if status is None
+                     else "", self.seconds, exact=limit is None)
+
+
+RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))
+"""Column order of CSV output (``stats`` is a JSON object in its column)."""
+
+_REQUIRED = ("index", "puzzle", "spec", "status")
+
+
+def _record_from_row(row: dict[str, str]) -> Record:
+    return Record(
+        index=int(row["index"]),
+        puzzle=row["puzzle"],
+        spec=row["spec"],
+        status=row["status"],
+        verdict=row.get("verdict", ""),
+        agreed=row.get("agreed", "True") == "True",
+        seconds=float(row.get("seconds") or 0.0),
+        stats=json.loads(row["stats"]) if row.get("stats") else {},
+        solutions=int(row.get("solutions") or 0),
+        solution=row.get("solution") or None,
+        message=row.get("message", ""),
+        metadata=row.get("metadata", ""),
+    )
+
+
+def _row_of(record: Record) -> list[Any]:
+    values = record.as_dict()
+    values["stats"] = json.dumps(record.stats, separators=(",", ":"), default=str)
+    values["solution"] = record.solution or ""
+    return [values[name] for name in RECORD_FIELDS]
+
+
+def record_format(path: str | os.PathLike) -> Literal["jsonl", "csv"]:
+    """``"jsonl"`` for ``.jsonl``/``.ndjson``, ``"csv"`` for ``.csv``; ValueError otherwise."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in (".jsonl", ".ndjson"):
+        return "jsonl"
+    if ext == ".csv":
+        return "csv"
+    raise InputError(f"{os.fspath(path)}: results are written as .jsonl or .csv, not {ext!r}")
+
+
+def _complete_lines(handle: TextIO) -> Iterator[str]:
+    """The lines of ``handle`` that end in a newline: a last line without one was cut short
+    by a crash mid-write (every record is written with its newline in one call)."""
+    for line in handle:
+        if line.endswith("\n"):
+            yield line
+
+
+def read_records(path: str | os.PathLike) -> Iterator[Record]:
+    """Stream the records of a ``.jsonl`` or ``.csv`` results file, skipping a last line
+    left incomplete by an interrupted write. ValueError names a line that is not a record."""
+    fmt = record_format(path)
+    with open(path, encoding="utf-8", newline="") as handle:
+        lines = _complete_lines(handle)
+        if fmt == "jsonl":
+            for number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    yield Record.from_dict(json.loads(line))
+                except (ValueError, TypeError) as exc:
+                    raise InputError(f"{os.fspath(path)}:{number}: not a batch record "
+                                     f"({exc})") from None
+            return
+        reader = csv.DictReader(lines)
+        if reader.fieldnames is None:
+            return
+        missing = [name for name in _REQUIRED if name not in reader.fieldnames]
+        if missing:
+            raise InputError(f"{os.fspath(path)}: not a batch results file "
+                             f"(no column {', '.join(missing)})")
+        for row in reader:
+            try:
+                yield _record_from_row(row)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise InputError(f"{os.fspath(path)}:{reader.line_num}: not a batch record "
+                                 f"({exc})") from None
+
+
+def _drop_partial_tail(path: str | os.PathLike) -> None:
+    """Cut a last line that has no newline (a write interrupted by a crash), so appended
+    records start on a line of their own."""
+    with open(path, "rb+") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return
+        # Walk back in blocks to the last newline; records are short, so this is quick.
+        pos = size
+        while pos > 0:
+            step = min(4096, pos)
+            handle.seek(pos - step)
+            block = handle.read(step)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                handle.truncate(pos - step + cut + 1)
+                return
+            pos -= step
+        handle.truncate(0)
+
+
+class RecordWriter:
+    """Writes records to a ``.jsonl`` or ``.csv`` file (by extension), one line per record,
+    flushed at once so that Ctrl-C or a crash keeps every record written before it.
+
+    ``append=True`` continues an existing file (resume): an incomplete last line is cut,
+    and a CSV file must have the same columns. Use as a context manager.
+
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(tmp.name) / "r.csv"
+    >>> with RecordWriter(path) as w:
+    ...     w.write(Record(1, "1" * 16, "native", "none", "none", True, 0.001))
+    >>> [r.status for r in read_records(path)]
+    ['none']
+    >>> tmp.cleanup()
+    """
+
+    def __init__(self, path: str | os.PathLike, *, append: bool = False) -> None:
+        self.path = path
+        self.format = record_format(path)
+        header_needed = True
+        if append and os.path.exists(path):
+            _drop_partial_tail(path)
+            if os.path.getsize(path) > 0:
+                header_needed = False
+                if self.format == "csv":
+                    self._check_header()
+        self._handle = open(path, "a" if append else "w", encoding="utf-8", newline="")
+        self._csv = None
+        if self.format == "csv":
+            self._csv = csv.writer(self._handle, lineterminator="\n")
+            if header_needed:
+                self._csv.writerow(RECORD_FIELDS)
+                self._handle.flush()
+
+    def _check_header(self) -> None:
+        with open(self.path, encoding="utf-8", newline="") as handle:
+            header = next(csv.reader(handle), [])
+        if tuple(header) != RECORD_FIELDS:
+            raise InputError(f"{os.fspath(self.path)}: its columns are not those of this "
+                             f"version ({', '.join(RECORD_FIELDS)}); write to a new file")
+
+    def write(self, record: Record) -> None:
+        """Write one record and flush it."""
+        if self._csv is not None:
+            # One string, one write: a crash can cut only the last line, never mix two.
+            buffer = io.StringIO()
+            csv.writer(buffer, lineterminator="\n").writerow(_row_of(record))
+            self._handle.write(buffer.getvalue())
+        else:
+            self._handle.write(json.dumps(record.as_dict(), separators=(",", ":"),
+                                          default=str) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- resume -----------------------------------------------------------------------------------
+class Finished:
+    """The (puzzle index, spec) pairs already done, for resuming a run.
+
+    Memory stays small on huge files: one byte per puzzle index per spec, plus the claims of
+    puzzles done for only some of the specs (normally just the one a Ctrl-C cut short), which
+    the new records of that puzzle are cross-checked against.
+    """
+
+    def __init__(self, specs: Sequence[str]) -> None:
+        self.specs = tuple(specs)
+        self._done = {spec: bytearray() for spec in self.specs}
+        self._known: dict[int, dict[str, Claim]] = {}
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, specs: Sequence[str], *,
+             limit: int | None = 2) -> Finished:
+        """The pairs of ``specs`` (canonical spec strings) in the results file ``path``;
+        records of other specs are ignored. ``limit`` is the run's, assumed unchanged."""
+        finished = cls(specs)
+        if not os.path.exists(path):
+            return finished
+        for record in read_records(path):
+            finished._mark(record.index, record.spec)
+        partial = finished._partial()
+        if partial:
+            for record in read_records(path):
+                if record.index in partial and record.spec in finished._done:
+                    finished._known.setdefault(record.index, {})[record.spec] = \
+                        record.claim(limit)
+        return finished
+
+    def _mark(self, index: int, spec: str) -> None:
+        done = self._done.get(spec)
+        if done is None:
+            return
+        if index >= len(done):
+            done.extend(bytes(index + 1 - len(done) + len(done) // 2))
+        done[index] = 1
+
+    def _partial(self) -> set[int]:
+        """Indices done for some but not all specs."""
+        n = max((len(d) for d in self._done.values()), default=0)
+        if not n:
+            return set()
+        k = len(self.specs)
+        if k > 255:  # a byte would carry into the next index: count plainly
+            return {i for i in range(n)
+                    if 0 < sum(i < len(d) and d[i] for d in self._done.values()) < k}
+        # Per-index counts in one pass: the byte arrays, read as big integers, add up byte
+        # by byte without carries (each byte is 0 or 1, and there are < 256 specs).
+        total = sum(int.from_bytes(d, "little") for d in self._done.values())
+        counts = total.to_bytes(n, "little")
+        flags = counts.translate(bytes(1 if 0 < c < k else 0 for c in range(256)))
+        found, start = set(), flags.find(1)
+        while start >= 0:
+            found.add(start)
+            start = flags.find(1, start + 1)
+        return found
+
+    def __contains__(self, pair: tuple[int, str]) -> bool:
+        index, spec = pair
+        done = self._done.get(spec)
+        return done is not None and index < len(done) and bool(done[index])
+
+    def todo(self, index: int) -> tuple[str, ...]:
+        """The specs still to run on puzzle ``index``."""
+        return tuple(spec for spec in self.specs if (index, spec) not in self)
+
+    def known(self, index: int) -> dict[str, Claim] | None:
+        """Claims of the specs already done on a partly done puzzle, else ``None``."""
+        return self._known.get(index)
+
+    def __len__(self) -> int:
+        return sum(d.count(1) for d in self._done.values())

@@ -1,0 +1,361 @@
+"""The batch runner: puzzles in chunks through one executor interface (this process, worker
+processes, or a Dask cluster), records back in input order, written as they arrive.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from sudoku_csp.backends.base import Backend
+from sudoku_csp.backends.registry import get_backend
+from sudoku_csp.batch.records import Finished, Record, RecordWriter, record_format
+from sudoku_csp.crosscheck import DISAGREEMENT, Claim, judge, resolve, run_claims
+from sudoku_csp.puzzle import Puzzle, parse, puzzle_entries, read_puzzles
+
+Spec = str | Backend
+"""A spec string (``"native:rules=singles"``) or a ready-made backend."""
+
+CHUNKSIZE = 32
+"""Puzzles per task for worker processes and Dask: large enough that sending a chunk costs
+little next to solving it (a 17-clue 9×9 takes about half a millisecond natively), small
+enough that the last chunks leave no worker idle for long at the end of a run."""
+
+
+_DASK = "scheduler=ADDRESS (a Dask cluster)"
+
+
+class MissingExtraError(ImportError):
+    """An optional dependency (extra ``cluster`` or ``plot``) is not installed."""
+
+
+def require_extra(module: str, extra: str, purpose: str):
+    """Import an optional dependency, or say which extra installs it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtraError(
+            f"{purpose} needs {module.split('.')[0]}: pip install 'sudoku_csp[{extra}]'"
+        ) from exc
+
+
+
+
+# -- the work, in a worker --------------------------------------------------------------------
+_Item = tuple[int, "Puzzle | PuzzleText", tuple[str, ...] | None, dict[str, Claim] | None]
+"""(index, puzzle, the specs to run or None for all, claims already made or None)."""
+
+
+def _warm(specs: Sequence[Spec]) -> None:
+    """Build this process's solvers once (pool initializer; ``Client.run`` on Dask)."""
+    for spec in specs:
+        if isinstance(spec, str):
+            get_backend(spec)
+
+
+def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
+                 time_limit: float | None) -> list[Record]:
+    """Run the specs on each puzzle of a chunk: the records, in order."""
+    backends = resolve(specs)  # cached per process: built once, then looked up
+    records: list[Record] = []
+    for index, puzzle, todo, known in items:
+        if isinstance(puzzle, PuzzleText):
+            puzzle = puzzle.parse()
+        chosen = backends if todo is None else {s: backends[s] for s in todo}
+        claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
+        judgement = judge({**known, **claims} if known else claims)
+        agreed = judgement.status != DISAGREEMENT
+        line = puzzle.to_line()
+        for spec, claim in claims.items():
+            result = results.get(spec)
+            records.append(Record(
+                index, line, spec, claim.verdict, judgement.status, agreed, claim.seconds,
+                dict(result.stats) if result else {}, claim.found, claim.solution,
+                claim.error or (result.message if result else ""), puzzle.metadata))
+    return records
+
+
+# -- executors --------------------------------------------------------------------------------
+class _InlineExecutor(Executor):
+    """Runs each call at once in this process (``jobs=1``): the same code path as the pools,
+    with no process start-up and nothing pickled."""
+
+    def submit(self, fn: Callable, /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: B036 - handed to the caller via result()
+            future.set_exception(exc)
+        return future
+
+
+START_METHOD: str | None = None
+"""How worker processes start (``"fork"``, ``"forkserver"``, ``"spawn"``); ``None`` picks
+``"fork"`` on Linux while this process runs a single thread, else ``"forkserver"`` where
+there is one, else the platform's default."""
+
+
+def _single_threaded() -> bool:
+    """Whether this process runs one thread, native threads included (Linux /proc)."""
+    if threading.active_count() > 1:
+        return False
+    # A thread just joined (the previous pool's manager) lingers in /proc for a moment after
+    # Python lets go of it: look again for up to 20 ms before settling for forkserver.
+    for _ in range(10):
+        try:
+            if len(os.listdir("/proc/self/task")) == 1:
+                return True
+        except OSError:
+            return False
+        time.sleep(0.002)
+    return False
+
+
+def _mp_context():
+    # fork starts a worker in milliseconds, with the solvers already built (the registry's
+    # cache is inherited); forkserver takes a few hundred milliseconds (a new interpreter,
+    # imports in every worker), which a run of a thousand easy puzzles would not win back.
+    # But forking a process that runs other threads (a Dask client, a progress bar's
+    # refresh thread) can deadlock the child on a lock held at the fork, so then forkserver
+    # (the default from Python 3.14) forks workers from a clean single-threaded server.
+    method = START_METHOD
+    if method is None:
+        methods = multiprocessing.get_all_start_methods()
+        if sys.platform.startswith("linux") and "fork" in methods and _single_threaded():
+            method = "fork"
+        elif "forkserver" in methods:
+            method = "forkserver"
+    return multiprocessing.get_context(method)
+
+
+@contextmanager
+def _executor(jobs: int, scheduler: Any, specs: Sequence[Spec]) -> Iterator[tuple[Executor, int]]:
+    """(executor, tasks to keep in flight) for the chosen way of running."""
+    if scheduler is not None:
+        distributed = require_extra("distributed", "cluster", _DASK)
+        own = isinstance(scheduler, str)
+        client = distributed.Client(scheduler) if own else scheduler
+        try:
+            client.run(_warm, list(specs))
+            workers = max(1, sum(client.nthreads().values()))
+            # pure=False: every chunk is new work; never let Dask hash the puzzles for a key.
+            executor = client.get_executor(pure=False)
+            try:
+                yield executor, 4 * workers  # deeper: a cluster's round trips are longer
+            finally:
+                executor.shutdown(wait=False)
+        finally:
+            if own:
+                client.close()
+    elif jobs == 1:
+        yield _InlineExecutor(), 1
+    else:
+        pool = ProcessPoolExecutor(jobs, mp_context=_mp_context(), initializer=_warm,
+                                   initargs=(list(specs),))
+        try:
+            yield pool, 2 * jobs
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+
+
+# -- running ----------------------------------------------------------------------------------
+def read_puzzle_files(sources: Iterable[str | os.PathLike | TextIO],
+                      **options: Any) -> Iterator[Puzzle]:
+    """Stream the puzzles of several files (paths or open text files) one after another.
+
+    ``options`` are the geometry options of :func:`~sudoku_csp.puzzle.parse` (``size``,
+    ``box``, ``variants``, ``regions``); ParseError names the line of a bad puzzle.
+    """
+    for source in sources:
+        yield from read_puzzles(source, **options)
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleText:
+    """A one-line puzzle not parsed yet: its text, line number and parse options.
+
+    :func:`run_batch` parses it in the worker that solves it, so the process reading the
+    file does little more than read lines (parsing costs about a tenth of a native solve,
+    and on a small machine that process shares the cores with the workers).
+    """
+
+    text: str
+    line: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def parse(self) -> Puzzle:
+        """The puzzle (ParseError naming this line if the text is not one)."""
+        return parse(self.text, line=self.line, **self.options)
+
+
+def puzzle_texts(sources: Iterable[str | os.PathLike | TextIO],
+                 **options: Any) -> Iterator[Puzzle | PuzzleText]:
+    """Like :func:`read_puzzle_files`, but leaves the parsing of one-line puzzles to the
+    workers of :func:`run_batch` (:class:`PuzzleText`). Same input rules as
+    :func:`~sudoku_csp.puzzle.read_puzzles`: blank lines and ``#`` comments are skipped, and
+    a file whose first puzzle line is not a puzzle by itself (or carries box borders) is
+    read as one multi-line grid, parsed here. A bad line raises ParseError when reached.
+
+    >>> import io
+    >>> text = "# two 4x4 puzzles\\n" + "3.1...4.2.......\\n" * 2
+    >>> [type(p).__name__ for p in puzzle_texts([io.StringIO(text)])]
+    ['Puzzle', 'PuzzleText']
+    """
+    for source in sources:
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, encoding="utf-8") as handle:
+                yield from _texts(handle, options)
+        else:
+            yield from _texts(source, options)
+
+
+def _texts(handle: TextIO, options: dict[str, Any]) -> Iterator[Puzzle | PuzzleText]:
+    for entry in puzzle_entries(handle, **options):
+        yield entry if isinstance(entry, Puzzle) else PuzzleText(*entry, options)
+
+
+def run_batch(
+    puzzles: Iterable[Puzzle | PuzzleText],
+    specs: Sequence[Spec],
+    *,
+    limit: int | None = 2,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
+    chunksize: int | None = None,
+    finished: Finished | None = None,
+) -> Iterator[Record]:
+    """Run every spec on every puzzle; yield one :class:`Record` per (puzzle, spec), in
+    input order (puzzle by puzzle, specs in the order given).
+
+    - ``limit``: solutions looked for (2 decides uniqueness); ``time_limit``: seconds per
+      puzzle per spec, after which that spec's status is ``unknown``.
+    - ``jobs=1`` runs here; ``jobs=N`` in N worker processes; ``scheduler`` (an address
+      such as ``"tcp://10.0.0.5:8786"``, or a ``dask.distributed.Client``) on a Dask cluster
+      whose workers can import sudoku_csp (extra ``cluster``; MissingExtraError without it).
+    - ``chunksize``: puzzles per task (default 1 here, :data:`CHUNKSIZE` in workers).
+    - ``finished``: pairs to skip (resume); see :class:`Finished`.
+    - ``puzzles``: :class:`Puzzle` objects, or :class:`PuzzleText` (from
+      :func:`puzzle_texts`), parsed by the worker; a bad one raises ParseError here.
+
+    Worker processes start by fork while this process runs a single thread (Linux), else
+    from a forkserver (:data:`START_METHOD`), so a script that calls this with ``jobs > 1``
+    needs the ``if __name__ == "__main__":`` guard. Dask
+    workers are best started with one thread each (``--nthreads 1``, more ``--nworkers``):
+    the native solver is pure Python, and a worker's threads share its backends.
+
+    Specs are checked here before any work starts (SpecError). The puzzles are consumed
+    lazily, a few chunks ahead of the records yielded. A backend returning a wrong solution
+    gives a record with status ``"error"``; any other exception in a backend propagates.
+    Spec objects (not strings) must be picklable for ``jobs > 1`` or a scheduler.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if scheduler is not None and jobs != 1:
+        raise ValueError("give jobs (processes here) or scheduler (a Dask cluster), not both")
+    if chunksize is not None and chunksize < 1:
+        raise ValueError(f"chunksize must be at least 1, got {chunksize}")
+    if scheduler is not None:
+        require_extra("distributed", "cluster", _DASK)  # now, not at the first record
+    names = tuple(resolve(specs))  # SpecError now, not from inside a worker
+    if finished is not None and finished.specs != names:
+        raise ValueError("finished was loaded for other specs: "
+                         f"{', '.join(finished.specs)} (run: {', '.join(names)})")
+    return _run(puzzles, tuple(specs), limit, time_limit, jobs, scheduler, chunksize,
+                finished)
+
+
+def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) -> Iterator[_Item]:
+    for index, puzzle in enumerate(puzzles, start=1):
+        if finished is None:
+            yield index, puzzle, None, None
+            continue
+        todo = finished.todo(index)
+        if todo:
+            partly = len(todo) < len(finished.specs)
+            yield index, puzzle, todo if partly else None, finished.known(index)
+
+
+def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit: int | None,
+         time_limit: float | None, jobs: int, scheduler: Any, chunksize: int | None,
+         finished: Finished | None) -> Iterator[Record]:
+    with _executor(jobs, scheduler, specs) as (executor, depth):
+        inline = isinstance(executor, _InlineExecutor)
+        # In this process, one puzzle per task: each record is yielded (and written) as soon
+        # as its puzzle is done.
+        size = chunksize or (1 if inline else CHUNKSIZE)
+        items = _items(puzzles, finished)
+        window: deque[Future] = deque()
+        try:
+            while chunk := list(itertools.islice(items, size)):
+                window.append(executor.submit(_solve_chunk, specs, chunk, limit, time_limit))
+                # Bounded look-ahead keeps memory flat; the oldest chunk first keeps order.
+                if len(window) >= depth:
+                    yield from _result(window.popleft())
+            while window:
+                yield from _result(window.popleft())
+        finally:
+            for future in window:
+                future.cancel()
+
+
+def _result(future: Future) -> list[Record]:
+    return future.result()  # a worker's ParseError pickles whole (ParseError.__reduce__)
+
+
+def run_to_file(
+    puzzles: Iterable[Puzzle | PuzzleText],
+    specs: Sequence[Spec],
+    out: str | os.PathLike,
+    *,
+    resume: bool = False,
+    limit: int | None = 2,
+    time_limit: float | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
+    chunksize: int | None = None,
+) -> Iterator[Record]:
+    """:func:`run_batch`, writing each record to ``out`` (``.jsonl`` or ``.csv``) as it
+    arrives, then yielding it. Without ``resume`` the file is replaced; with it, the
+    (puzzle index, spec) pairs already in the file are skipped and new records appended —
+    run with the same puzzles, in the same order, and the same ``limit``. Yields only the
+    new records: :func:`summarize` the file (:func:`read_records`) for the whole run.
+
+    >>> import tempfile, pathlib
+    >>> from sudoku_csp import parse
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> out = pathlib.Path(tmp.name) / "r.jsonl"
+    >>> puzzles = [parse("3.1...4.2......."), parse("1..." "..1." ".1.." "...1")]
+    >>> len(list(run_to_file(puzzles[:1], ["native"], out)))
+    1
+    >>> [r.index for r in run_to_file(puzzles, ["native"], out, resume=True)]
+    [2]
+    >>> tmp.cleanup()
+    """
+    record_format(out)  # ValueError before any work
+    names = tuple(resolve(specs))
+    finished = Finished.load(out, names, limit=limit) if resume else None
+    records = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=jobs,
+                        scheduler=scheduler, chunksize=chunksize, finished=finished)
+    return _write_each(records, out, resume)
+
+
+def _write_each(records: Iterator[Record], out: str | os.PathLike,
+                append: bool) -> Iterator[Record]:
+    with RecordWriter(out, append=append) as writer:
+        for record in records:
+            writer.write(record)  # written before the caller sees it: Ctrl-C keeps it
+            yield record
