@@ -10,7 +10,7 @@ S, asks a proof-logging PySAT solver to refute F, and writes a *certificate dire
 =====================  =================================================================
 ``certificate.json``   the puzzle, its geometry (size, box, variants, regions), the
                        solution, the encoding, the solver and a few counts
-``formula.cnf``        F in DIMACS (header as written by :mod:`sudoku_csp.encodings.cnf`)
+``formula.cnf``        F in DIMACS (header as written by :mod:`sudoku_csp.encodings.dimacs`)
 ``proof.drup``         the solver's DRUP proof (text: one lemma per line, ``d`` deletions)
 =====================  =================================================================
 

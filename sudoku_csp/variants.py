@@ -214,19 +214,44 @@ def geometry_record(geometry: Geometry) -> dict[str, Any]:
 
 
 def geometry_from_record(record: Mapping[str, Any]) -> Geometry:
-    """The geometry a :func:`geometry_record` describes (GeometryError if it is not one)."""
-    try:
-        size = int(record["size"])
-        box = record.get("box")
-        shape = None
-        if box:
-            rows, cols = (int(b) for b in box)  # ValueError unless exactly two numbers
-            shape = (rows, cols)
-        regions = record.get("regions")
-        return make_geometry(size, shape,
-                             [str(v) for v in record.get("variants") or ()],
-                             tuple(int(r) for r in regions) if regions is not None else None)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, GeometryError):
-            raise
-        raise GeometryError(f"bad geometry record: {exc}") from None
+    """The geometry a :func:`geometry_record` describes; ``name`` is not read (it follows
+    from the rest). Numbers may be ints (JSON) or digit strings (DIMACS comments). Raises
+    :class:`~sudoku_csp.geometry.GeometryError` when the record describes no geometry.
+
+    >>> geometry_from_record({"size": 6, "box": [3, 2], "variants": ["diagonal"]}).name
+    '6x6 (3x2 boxes) diagonal'
+    >>> geometry_from_record({"size": 4, "box": [4]})
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.geometry.GeometryError: bad geometry record: box [4] is not two numbers
+    """
+    if not isinstance(record, Mapping) or "size" not in record:
+        raise GeometryError(f"bad geometry record: {record!r} has no size")
+    size = _whole(record["size"], "size")
+    box = record.get("box")
+    shape = None
+    if box:
+        numbers = [_whole(b, "box") for b in _sequence(box, "box")]
+        if len(numbers) != 2:
+            raise GeometryError(f"bad geometry record: box {box!r} is not two numbers")
+        shape = (numbers[0], numbers[1])
+    variants = [str(v) for v in _sequence(record.get("variants") or (), "variants")]
+    regions = record.get("regions")
+    cells = (None if regions is None
+             else tuple(_whole(r, "region") for r in _sequence(regions, "regions")))
+    return make_geometry(size, shape, variants, cells)
+
+
+def _sequence(value: object, what: str) -> Sequence[object]:
+    if isinstance(value, (list, tuple)):
+        return value
+    raise GeometryError(f"bad geometry record: {what} {value!r} is not a list")
+
+
+def _whole(value: object, what: str) -> int:
+    # bool is an int, and int() would truncate 9.5 or read "9x": accept only what a record holds
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    raise GeometryError(f"bad geometry record: {what} {value!r} is not a whole number")

@@ -12,6 +12,7 @@ from pysat.solvers import Solver
 from sudoku_csp import EMPTY, Puzzle, get_backend, is_solution, make_geometry
 from sudoku_csp.encodings import cnf, dimacs, reference
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
+from sudoku_csp.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 NINE = make_geometry(9)
@@ -83,13 +84,11 @@ def test_triads_of_9x9_are_box_line_intersections():
         assert same_row != same_col
     # every group splits one unit: its pieces' cells are exactly that unit's cells
     units = {frozenset(u.cells) for u in NINE.units}
+    numbering = cnf.variables(NINE, triads=True)
+    piece = {numbering.triad(p, 0): cells for p, cells in enumerate(parts.cells)}
+    piece.update({numbering.x(c, 0): (c,) for c in range(NINE.ncells)})
     for bases in parts.groups:
-        cells = set()
-        for base in bases:
-            if base <= 729:
-                cells.add((base - 1) // 9)
-            else:
-                cells.update(parts.cells[(base - 730) // 9])
+        cells = {c for base in bases for c in piece[base]}
         assert frozenset(cells) in units
 
 
@@ -100,10 +99,12 @@ def test_encode_returns_a_fresh_cnf_each_call():
 
 
 def test_unknown_names_are_refused_with_the_choices():
-    with pytest.raises(ValueError, match="minimal, natural, extended, augmented"):
+    with pytest.raises(InputError, match="minimal, natural, extended, augmented"):
         cnf.build(NINE, "clever")
-    with pytest.raises(ValueError, match="seqcounter"):
+    with pytest.raises(InputError, match="seqcounter"):
         cnf.build(NINE, "extended", "native")
+    with pytest.raises(InputError, match="seqcounter"):
+        cnf.amo_of("native")
 
 
 # -- model counting -----------------------------------------------------------------------------
@@ -177,8 +178,7 @@ def test_clue_reduced_formula_has_the_same_solutions(case, encoding):
             grid = cnf.decode(model, puzzle.geometry, puzzle.givens)
             assert is_solution(puzzle, grid)
             found.append(grid)
-            s.add_clause([-(c * puzzle.size + d + 1) for c, d in enumerate(grid)
-                          if puzzle.givens[c] == EMPTY])
+            s.add_clause(cnf.variables(puzzle.geometry).exclusion(grid, puzzle.givens))
     assert len(found) == {"unique": 1, "multiple": 2, "none": 0}[case.expected.value]
     if case.solution:
         assert cnf.decode(model, puzzle.geometry, puzzle.givens) == \
@@ -238,14 +238,39 @@ def test_puzzle_dimacs_solves_back_to_the_solution(reduce, tmp_path):
     assert "".join(str(d + 1) for d in grid) == case.solution
 
 
-def test_read_dimacs_of_a_foreign_file_and_bad_headers():
-    back = dimacs.read_dimacs(io.StringIO("c from elsewhere\np cnf 3 2\n1 -2 0\n2 3\n0\n"))
-    assert back.cnf.clauses == [[1, -2], [2, 3]] and back.cnf.nv == 3
-    assert back.geometry is None and back.encoding is None
-    with pytest.raises(ValueError, match="declares 3 clauses"):
-        dimacs.read_dimacs("p cnf 3 3\n1 -2 0\n")
-    with pytest.raises(ValueError, match="p cnf"):
-        dimacs.read_dimacs("p dnf 3 1\n1 0\n")
+def test_read_dimacs_of_a_foreign_file():
+    text = "c from elsewhere\nc encoding: latin-1\np cnf 3 2\n1 -2 0\n2 3\n0\n%\n0\n"
+    back = dimacs.read_dimacs(io.StringIO(text))
+    assert back.cnf.clauses == [[1, -2], [2, 3]] and back.cnf.nv == 3  # "%" ends it (SATLIB)
+    # without our header tag, comments that look like ours are not read as ours
+    assert back.geometry is None and back.encoding is None and back.amo is None
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("p cnf 3 3\n1 -2 0\n", "line 1: the header declares 3 clauses, the file has 1"),
+    ("c hello\np dnf 3 1\n1 0\n", "line 2: expected 'p cnf VARIABLES CLAUSES'"),
+    ("p cnf three 1\n1 0\n", "line 1: expected 'p cnf"),
+    ("p cnf 3 1\np cnf 3 1\n1 0\n", "line 2: a second 'p' line"),
+    ("p cnf 3 2\n1 0\n\n2 1.5 0\n", "line 4: '1.5' is not a literal"),
+])
+def test_read_dimacs_names_the_bad_line(text, message):
+    with pytest.raises(dimacs.DimacsError, match=message):
+        dimacs.read_dimacs(text)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("c size: 4", "c size: 5", "line 3: geometry: box 2x2 does not tile"),
+    ("c box: 2x2", "c box: 2", "line 3: geometry: bad geometry record: box"),
+    ("c variants: -", "c variants: bogus", "line 3: geometry: unknown variant 'bogus'"),
+    ("c encoding: minimal", "c encoding: clever", "line 6: encoding: unknown encoding"),
+    ("c puzzle: 1", "c puzzle: 11", "line 12: puzzle: line 1, column 18"),
+])
+def test_read_dimacs_names_the_bad_header_line(old, new, message):
+    text = dimacs.encode_puzzle_dimacs(Puzzle.parse("1" + "." * 15), "minimal")
+    assert old in text
+    with pytest.raises(dimacs.DimacsError, match=message) as info:
+        dimacs.read_dimacs(text.replace(old, new, 1))
+    assert isinstance(info.value, InputError)
 
 
 def test_clashing_givens_make_the_reduced_formula_unsatisfiable():

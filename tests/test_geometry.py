@@ -7,6 +7,7 @@ by coordinates (same row, column, box, diagonal, window, knight or king move).
 
 from __future__ import annotations
 
+import json
 import pickle
 from collections import Counter
 
@@ -15,7 +16,12 @@ from cases import JIGSAW_MAP
 
 from sudoku_csp import Geometry, GeometryError, Unit, make_geometry
 from sudoku_csp.geometry import default_box, row_label
-from sudoku_csp.variants import parse_regions, variant_name
+from sudoku_csp.variants import (
+    geometry_from_record,
+    geometry_record,
+    parse_regions,
+    variant_name,
+)
 
 SHAPES = [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (10, (2, 5)), (12, (3, 4)),
           (16, (4, 4)), (25, (5, 5))]
@@ -298,6 +304,65 @@ def test_jigsaw_errors():
         make_geometry(9, variants=["jigsaw"])
     with pytest.raises(GeometryError, match="not both"):
         make_geometry(4, (2, 2), regions="aabb aabb ccdd ccdd")
+
+
+# -- the geometry record: the one serialised form (certificates, DIMACS headers) ---------------
+RECORDED = [
+    {"size": 9}, {"size": 4}, {"size": 6}, {"size": 6, "box": (3, 2)}, {"size": 8, "box": (4, 2)},
+    {"size": 10, "box": (5, 2), "variants": ["anti-king"]},
+    {"size": 9, "variants": ["diagonal", "anti-knight"]}, {"size": 9, "variants": ["windoku"]},
+    {"size": 9, "regions": JIGSAW_MAP}, {"size": 9, "regions": JIGSAW_MAP, "variants": ["x"]},
+    {"size": 4, "regions": "aaab abbb cccd cddd"}, {"size": 7, "regions": "".join(
+        str(r) * 7 for r in range(7))},
+]
+
+
+@pytest.mark.parametrize("options", RECORDED, ids=str)
+def test_geometry_record_round_trip(options):
+    options = dict(options)
+    geometry = make_geometry(options.pop("size"), **options)
+    record = geometry_record(geometry)
+    assert record["name"] == geometry.name
+    # as certificates store it (JSON) ...
+    back = geometry_from_record(json.loads(json.dumps(record)))
+    assert back == geometry and back.name == geometry.name
+    # ... and as DIMACS comments give it back (numbers as digit strings)
+    text = {**record, "size": str(record["size"]),
+            "box": [str(b) for b in record["box"]] if record["box"] else None,
+            "regions": [str(r) for r in record["regions"]] if record["regions"] else None}
+    assert geometry_from_record(text) == geometry
+
+
+def test_geometry_record_shape():
+    assert geometry_record(make_geometry(4, regions="aabb aabb ccdd ccdd")) == {
+        "size": 4, "box": None, "variants": [], "name": "4x4 jigsaw",
+        "regions": [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]}
+    assert geometry_record(make_geometry(6, variants=["anti-knight"])) == {
+        "size": 6, "box": [2, 3], "variants": ["anti-knight"], "regions": None,
+        "name": "6x6 anti-knight"}
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ({}, "has no size"),
+    ([9], "has no size"),
+    ({"size": "nine"}, "size 'nine' is not a whole number"),
+    ({"size": 9.5}, "size 9.5 is not a whole number"),
+    ({"size": True}, "size True is not a whole number"),
+    ({"size": 99}, "size must be between"),
+    ({"size": 7}, "prime"),
+    ({"size": 9, "box": [3]}, "box \\[3\\] is not two numbers"),
+    ({"size": 9, "box": "3x3"}, "box '3x3' is not a list"),
+    ({"size": 9, "box": [3, 4]}, "does not tile"),
+    ({"size": 9, "variants": ["bogus"]}, "unknown variant 'bogus'"),
+    ({"size": 9, "variants": "diagonal"}, "variants 'diagonal' is not a list"),
+    ({"size": 9, "variants": ["jigsaw"]}, "needs a region map"),
+    ({"size": 4, "regions": [0, 0, 1]}, "region map has 3 cells"),
+    ({"size": 4, "regions": ["a"] * 16}, "region 'a' is not a whole number"),
+    ({"size": 4, "box": [2, 2], "regions": [0, 0, 1, 1] * 4}, "not both"),
+], ids=str)
+def test_bad_geometry_record(record, message):
+    with pytest.raises(GeometryError, match=message):
+        geometry_from_record(record)
     with pytest.raises(GeometryError, match="not a square number"):
         parse_regions("aabbc")
 

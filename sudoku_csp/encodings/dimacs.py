@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from pysat.formula import CNF
 
@@ -31,7 +31,7 @@ from sudoku_csp.encodings.cnf import (
 )
 from sudoku_csp.encodings.variables import parts
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import SYMBOLS, Geometry, Grid
+from sudoku_csp.geometry import SYMBOLS, Geometry, GeometryError, Grid
 from sudoku_csp.puzzle import Puzzle, parse
 from sudoku_csp.variants import (
     geometry_from_record,
@@ -41,10 +41,13 @@ from sudoku_csp.variants import (
 
 
 class DimacsError(InputError):
-    """DIMACS text that is not a formula: a bad ``p`` line, or a clause count that differs."""
+    """DIMACS text that cannot be read; the message starts with the line at fault
+    (``line 7: ...``)."""
 
 
 HEADER_TAG = "c sudoku_csp CNF"
+
+T = TypeVar("T")
 
 
 def _geometry_lines(geometry: Geometry) -> list[str]:
@@ -62,6 +65,8 @@ def _geometry_lines(geometry: Geometry) -> list[str]:
 def _geometry_of(info: dict[str, str]) -> Geometry:
     """The geometry written by :func:`_geometry_lines`, through the same record."""
     regions = info.get("regions")
+    if regions is not None and not set(regions) <= set(SYMBOLS):
+        raise GeometryError(f"regions {regions!r}: one symbol of {SYMBOLS} per cell")
     return geometry_from_record({
         "size": info["size"],
         "box": info["box"].split("x") if "box" in info else None,
@@ -164,11 +169,18 @@ class DimacsFile:
 def read_dimacs(source: str | os.PathLike | TextIO) -> DimacsFile:
     """Read DIMACS from text (a ``str``), a file path (a :class:`pathlib.Path` or other
     ``os.PathLike``) or an open text file. The header written by this module gives the
-    geometry, encoding, amo and puzzle back. Raises :class:`DimacsError` on malformed input.
+    geometry, encoding, amo and puzzle back; a line ``%`` ends the formula (as in SATLIB
+    files). Raises :class:`DimacsError`, naming the line, on malformed input: a token that
+    is not an integer, a bad ``p`` line, a clause count that differs from it, or a header
+    value (geometry, encoding, puzzle) that cannot be used.
 
     >>> d = read_dimacs(empty_dimacs(make_geometry(9, variants=["diagonal"]), "augmented"))
     >>> d.geometry.name, d.encoding, len(d.cnf.clauses), d.cnf.nv
     ('9x9 diagonal', <Encoding.AUGMENTED: 'augmented'>, 18486, 1269)
+    >>> read_dimacs("p cnf 2 1\\n1 x 0\\n")
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.encodings.dimacs.DimacsError: line 2: 'x' is not a literal (an integer)
     """
     if isinstance(source, os.PathLike):
         text = Path(source).read_text(encoding="utf-8")
@@ -177,23 +189,33 @@ def read_dimacs(source: str | os.PathLike | TextIO) -> DimacsFile:
     else:
         text = source.read()
     comments: list[str] = []
+    header: dict[str, tuple[int, str]] = {}  # key -> (line number, value), first one wins
     clauses: list[list[int]] = []
-    declared: tuple[int, int] | None = None
+    declared: tuple[int, int, int] | None = None  # variables, clauses, line number
     pending: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
-        if not line or line.startswith("%"):
+        if not line:
             continue
+        if line.startswith("%"):
+            break
         if line.startswith("c"):
             comments.append(line)
+            key, sep, value = line[1:].partition(":")
+            if sep:
+                header.setdefault(key.strip(), (number, value.strip()))
         elif line.startswith("p"):
-            fields = line.split()
-            if len(fields) != 4 or fields[1] != "cnf":
-                raise DimacsError(f"line {number}: expected 'p cnf VARIABLES CLAUSES'")
-            declared = (int(fields[2]), int(fields[3]))
+            if declared is not None:
+                raise DimacsError(f"line {number}: a second 'p' line (the first is line "
+                                  f"{declared[2]})")
+            declared = (*_problem_line(line, number), number)
         else:
             for token in line.split():
-                lit = int(token)
+                try:
+                    lit = int(token)
+                except ValueError:
+                    raise DimacsError(f"line {number}: {token!r} is not a literal "
+                                      "(an integer)") from None
                 if lit:
                     pending.append(lit)
                 else:
@@ -204,23 +226,44 @@ def read_dimacs(source: str | os.PathLike | TextIO) -> DimacsFile:
     cnf = CNF(from_clauses=clauses)
     if declared is not None:
         if declared[1] != len(clauses):
-            raise DimacsError(f"the header declares {declared[1]} clauses, the file has "
-                             f"{len(clauses)}")
+            raise DimacsError(f"line {declared[2]}: the header declares {declared[1]} "
+                              f"clauses, the file has {len(clauses)}")
         cnf.nv = max(cnf.nv, declared[0])
     cnf.comments = comments
-    info = {}
-    for line in comments:
-        key, sep, value = line[1:].partition(":")
-        if sep and key.strip() not in info:
-            info[key.strip()] = value.strip()
-    geometry = None
-    if HEADER_TAG in comments and "size" in info:
-        geometry = _geometry_of(info)
-    puzzle = None
-    if geometry is not None and "puzzle" in info:
-        puzzle = parse(info["puzzle"], geometry=geometry)
-    return DimacsFile(
-        cnf=cnf, geometry=geometry,
-        encoding=encoding_of(info["encoding"]) if "encoding" in info else None,
-        amo=info.get("amo"), givens=puzzle.givens if puzzle else None,
-        reduced="clue-reduced" in info.get("givens", ""), comments=tuple(comments))
+    return _described(cnf, comments, header)
+
+
+def _problem_line(line: str, number: int) -> tuple[int, int]:
+    """The variable and clause counts of a ``p cnf V C`` line."""
+    fields = line.split()
+    if (len(fields) == 4 and fields[:2] == ["p", "cnf"]
+            and all(f.isdigit() for f in fields[2:])):
+        return int(fields[2]), int(fields[3])
+    raise DimacsError(f"line {number}: expected 'p cnf VARIABLES CLAUSES', got {line!r}")
+
+
+def _described(cnf: CNF, comments: list[str], header: dict[str, tuple[int, str]]
+               ) -> DimacsFile:
+    """``cnf`` with what a header written by this module says about it (nothing for another
+    tool's file: its comments need not mean what ours do)."""
+    if HEADER_TAG not in comments:
+        return DimacsFile(cnf, None, None, None, None, False, tuple(comments))
+    values = {key: value for key, (_, value) in header.items()}
+
+    def read(key: str, what: str, convert: Callable[[dict[str, str]], T]) -> T | None:
+        """``convert(values)`` if the header has ``key``; its errors name ``key``'s line."""
+        if key not in values:
+            return None
+        try:
+            return convert(values)
+        except ValueError as exc:  # InputError (GeometryError, ParseError) is one
+            raise DimacsError(f"line {header[key][0]}: {what}: {exc}") from exc
+
+    geometry = read("size", "geometry", _geometry_of)
+    puzzle = (read("puzzle", "puzzle", lambda v: parse(v["puzzle"], geometry=geometry))
+              if geometry else None)
+    return DimacsFile(cnf=cnf, geometry=geometry,
+                      encoding=read("encoding", "encoding", lambda v: encoding_of(v["encoding"])),
+                      amo=values.get("amo"), givens=puzzle.givens if puzzle else None,
+                      reduced="clue-reduced" in values.get("givens", ""),
+                      comments=tuple(comments))

@@ -117,7 +117,15 @@ class Variables:
     def read_model(self, model: Sequence[int]) -> Grid:
         """The grid of a full model as PySAT's ``get_model()`` gives it (the literal of
         variable ``v`` at index ``v-1``), by table look-up; falls back to :meth:`decode` (which
-        raises :class:`DecodeError`) when the model is not one digit per cell."""
+        raises :class:`DecodeError`) when the model is not one digit per cell.
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> v = variables(make_geometry(4))
+        >>> grid = (0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0)
+        >>> true = set(v.literals(grid))
+        >>> v.read_model([lit if lit in true else -lit for lit in range(1, 65)]) == grid
+        True
+        """
         true = [v for v in model[:self.x_count] if v > 0]
         if list(map(self._cell_of.__getitem__, true)) == self._cells:
             return tuple(map(self._digit_of.__getitem__, true))
