@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sudoku_csp.backends.base import Backend, SpecError
 from sudoku_csp.backends.registry import get_backend
@@ -157,6 +158,41 @@ def judge(claims: Mapping[str, Claim]) -> Judgement:
     return Judgement(Status.SOLVED.value)
 
 
+def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement, *,
+                 metadata: str = "", index: int | None = None) -> dict[str, Any]:
+    """One puzzle's verdict as a JSON-ready dict: the one shape printed by ``sudoku-csp check
+    --json``, whether the claims were just made (:meth:`CrossCheck.as_dict`) or read back
+    from batch records (:func:`sudoku_csp.batch.verdict_of`).
+
+    Keys, in this order: ``index`` (only when given: the puzzle's place in its input),
+    ``puzzle`` (its line), ``status`` (``judgement.status``), ``agreed`` (the status is not
+    ``"disagreement"``), ``specs`` (spec -> ``status``, ``seconds`` rounded to the
+    microsecond, and ``error`` for a spec that failed), ``reasons`` (only for a
+    disagreement, and always then) and ``metadata`` (only when not empty).
+
+    >>> verdict_dict("12", {"a": Claim(Status.UNIQUE, 1, "12", seconds=0.25)},
+    ...              Judgement("unique"), index=3)  # doctest: +NORMALIZE_WHITESPACE
+    {'index': 3, 'puzzle': '12', 'status': 'unique', 'agreed': True,
+     'specs': {'a': {'status': 'unique', 'seconds': 0.25}}}
+    >>> verdict_dict("12", {"a": Claim(None, error="wrong solution")},
+    ...              judge({"a": Claim(None, error="wrong solution")}))["reasons"]
+    ['a failed: wrong solution']
+    """
+    out: dict[str, Any] = {} if index is None else {"index": index}
+    specs: dict[str, dict[str, Any]] = {}
+    for spec, claim in claims.items():
+        specs[spec] = {"status": claim.verdict, "seconds": round(claim.seconds, 6)}
+        if claim.status is None:
+            specs[spec]["error"] = claim.error
+    out.update(puzzle=puzzle, status=judgement.status,
+               agreed=judgement.status != DISAGREEMENT, specs=specs)
+    if judgement.status == DISAGREEMENT:
+        out["reasons"] = list(judgement.reasons)
+    if metadata:
+        out["metadata"] = metadata
+    return out
+
+
 @dataclass(frozen=True)
 class CrossCheck:
     """Several specs on one puzzle, compared. Frozen; treat the mappings as read-only.
@@ -228,27 +264,16 @@ class CrossCheck:
             lines.append(line + (f"  {note}" if note else ""))
         return "\n".join(lines)
 
-    def as_dict(self) -> dict:
-        """JSON-ready: the puzzle line, the agreed status, and each spec's status and seconds.
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: the puzzle line, the agreed status, and each spec's status and seconds
+        (see :func:`verdict_dict`).
 
         >>> from sudoku_csp import parse
         >>> crosscheck(parse("3.1...4.2......."), ["native"]).as_dict()["status"]
         'unique'
         """
-        out: dict = {
-            "puzzle": self.puzzle.to_line(),
-            "status": self.status,
-            "agreed": self.agreed,
-            "specs": {spec: {"status": c.verdict, "seconds": round(c.seconds, 6)}
-                      for spec, c in self.claims.items()},
-        }
-        for spec, error in self.errors.items():
-            out["specs"][spec]["error"] = error
-        if self.reasons:
-            out["reasons"] = list(self.reasons)
-        if self.puzzle.metadata:
-            out["metadata"] = self.puzzle.metadata
-        return out
+        return verdict_dict(self.puzzle.to_line(), self.claims,
+                            Judgement(self.status, self.reasons), metadata=self.puzzle.metadata)
 
 
 def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:

@@ -23,14 +23,16 @@ from sudoku_csp.batch import (
     cactus_plot,
     group_by_puzzle,
     puzzle_texts,
-    puzzle_verdict,
     read_records,
     run_batch,
     run_to_file,
     summarize,
+    verdict_of,
 )
 from sudoku_csp.batch.runner import require_extra
-from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.crosscheck import crosscheck
+from sudoku_csp.puzzle import Puzzle, parse
+from sudoku_csp.verify import WrongSolutionError
 
 SPECS = ["native", "native:rules=singles,branch=first"]
 # Quick cases (each well under 0.1 s with both specs), repeated to make a small "file".
@@ -54,6 +56,15 @@ class SaysNone:
 
     def solve(self, puzzle: Puzzle, *, limit=1, time_limit=None) -> Result:
         return Result(Status.NONE, solver=self.spec)
+
+
+class Wrong:
+    """A broken backend whose solution failed verification: that spec's error."""
+
+    spec = "wrong"
+
+    def solve(self, puzzle: Puzzle, *, limit=1, time_limit=None) -> Result:
+        raise WrongSolutionError("wrong solution: not a grid")
 
 
 # -- records ----------------------------------------------------------------------------------
@@ -334,13 +345,39 @@ def test_cactus_plot_format_is_checked(tmp_path):
         cactus_plot([], tmp_path / "cactus.jpg")
 
 
+# -- verdicts per puzzle (check) --------------------------------------------------------------
 def test_puzzle_verdicts_for_check():
     puzzles = [BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()]
     records = run_batch(puzzles, ["native", SaysNone()])
-    first, second = (puzzle_verdict(group) for _, group in group_by_puzzle(records))
+    first, second = (verdict_of(group) for _, group in group_by_puzzle(records))
     assert first["index"] == 1 and first["status"] == "disagreement" and not first["agreed"]
     assert first["specs"]["broken"]["status"] == "none"
     assert first["reasons"] == ["broken says none, but native found a solution"]
     assert second == {"index": 2, "puzzle": puzzles[1].to_line(), "status": "none",
                       "agreed": True, "specs": second["specs"]}
     assert json.loads(json.dumps(first)) == first
+
+
+def without_seconds(verdict: dict) -> dict:
+    """A verdict without its timings (two runs never take the same time)."""
+    specs = {spec: {**v, "seconds": 0.0} for spec, v in verdict["specs"].items()}
+    return {**verdict, "specs": specs}
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_a_batch_verdict_is_the_crosscheck_of_that_puzzle(limit):
+    # Both paths build one dict (crosscheck.verdict_dict): they must not drift apart, in
+    # keys, key order or values, for agreement, disagreement, errors and metadata alike.
+    puzzles = [BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle(), BY_NAME["empty4"].puzzle(),
+               parse("3.1...4.2.......\tfrom the tests")]
+    for specs in (["native", "native:rules=singles"], ["native", SaysNone(), Wrong()]):
+        records = run_batch(puzzles, specs, limit=limit)
+        verdicts = [verdict_of(group, limit=limit) for _, group in group_by_puzzle(records)]
+        assert [v.pop("index") for v in verdicts] == [1, 2, 3, 4]
+        for puzzle, verdict in zip(puzzles, verdicts, strict=True):
+            expected = crosscheck(puzzle, specs, limit=limit).as_dict()
+            # As `check --json` prints them: the same text, key order included.
+            assert json.dumps(without_seconds(verdict)) == json.dumps(without_seconds(expected))
+    assert verdict["metadata"] == "from the tests"
+    assert verdict["specs"]["wrong"]["error"] == "wrong solution: not a grid"
+    assert verdict["reasons"][0] == "wrong failed: wrong solution: not a grid"

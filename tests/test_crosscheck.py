@@ -11,7 +11,7 @@ from sudoku_csp import Result, SpecError, Status, get_backend, make_backend
 from sudoku_csp.backends.base import make_result
 from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.crosscheck import DISAGREEMENT, Claim, crosscheck, judge
-from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.puzzle import Puzzle, parse
 
 NATIVE_SPECS = ["native", "native:rules=singles", "native:rules=full,branch=first"]
 TRIO = ["native", "sat", "cpsat"]
@@ -203,6 +203,17 @@ def test_as_dict_is_json():
     assert data["specs"]["broken:grid=wrong"]["status"] == "error"
     assert "error" in data["specs"]["broken:grid=wrong"]
     assert data["reasons"]
+
+
+def test_as_dict_shape():
+    # The line `sudoku-csp check --json` prints (batch.verdict_of gives the same, plus index).
+    check = crosscheck(parse("3.1...4.2.......\tfrom the tests"), ["native"])
+    data = check.as_dict()
+    assert list(data) == ["puzzle", "status", "agreed", "specs", "metadata"]
+    assert data["puzzle"] == "3.1...4.2......." and data["metadata"] == "from the tests"
+    assert (data["status"], data["agreed"]) == ("unique", True)
+    assert list(data["specs"]["native"]) == ["status", "seconds"]
+    assert data["specs"]["native"]["seconds"] == round(check.claims["native"].seconds, 6)
 
 
 def test_specs_are_checked():

@@ -13,8 +13,8 @@ The pieces, each usable alone:
 - :class:`RecordWriter` writes records to ``.jsonl`` or ``.csv`` (by extension), flushing
   each one, and :func:`run_to_file` ties it together with ``resume``: a
   :class:`Finished` set read back from the output skips the (puzzle, spec) pairs done before.
-- :func:`group_by_puzzle` and :func:`puzzle_verdict` turn records back into one verdict per
-  puzzle (``sudoku-csp check``).
+- :func:`group_by_puzzle` and :func:`verdict_of` turn records back into one verdict per
+  puzzle (``sudoku-csp check``), in the shape of a single cross-check's.
 - :class:`Summary` aggregates records into the per-spec rows of ``sudoku-csp compare``;
   :func:`cactus_plot` draws puzzles solved against time (matplotlib, optional extra ``plot``).
 
@@ -57,13 +57,13 @@ from sudoku_csp.batch.summary import (
     SpecSummary,
     Summary,
     group_by_puzzle,
-    puzzle_verdict,
     summarize,
+    verdict_of,
 )
 
 __all__ = [
     "CHUNKSIZE", "PLOT_FORMATS", "RECORD_FIELDS", "Finished", "MissingExtraError",
     "PuzzleText", "Record", "RecordWriter", "Spec", "SpecSummary", "Summary", "cactus_plot",
-    "group_by_puzzle", "puzzle_texts", "puzzle_verdict", "read_puzzle_files", "read_records",
-    "record_format", "run_batch", "run_to_file", "summarize",
+    "group_by_puzzle", "puzzle_texts", "read_puzzle_files", "read_records", "record_format",
+    "run_batch", "run_to_file", "summarize", "verdict_of",
 ]

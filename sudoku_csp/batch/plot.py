@@ -13,8 +13,8 @@ from sudoku_csp.batch.runner import require_extra
 from sudoku_csp.batch.summary import Summary, summarize
 from sudoku_csp.errors import InputError
 
-# -- cactus plot ------------------------------------------------------------------------------
 PLOT_FORMATS = (".png", ".svg", ".pdf")
+"""The file extensions :func:`cactus_plot` writes (matplotlib picks the format by them)."""
 
 
 def cactus_plot(

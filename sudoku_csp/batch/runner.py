@@ -1,5 +1,10 @@
 """The batch runner: puzzles in chunks through one executor interface (this process, worker
 processes, or a Dask cluster), records back in input order, written as they arrive.
+
+Its settings are module attributes read at each run, so they are set (or patched) here, on
+``sudoku_csp.batch.runner``: :data:`START_METHOD` (how worker processes start) and
+:data:`CHUNKSIZE` (puzzles per task in workers). The package re-exports ``CHUNKSIZE`` as a
+value; assigning to ``sudoku_csp.batch.CHUNKSIZE`` changes nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, TextIO
 
 from sudoku_csp.backends.base import Backend
@@ -40,16 +46,15 @@ class MissingExtraError(ImportError):
     """An optional dependency (extra ``cluster`` or ``plot``) is not installed."""
 
 
-def require_extra(module: str, extra: str, purpose: str):
-    """Import an optional dependency, or say which extra installs it."""
+def require_extra(module: str, extra: str, purpose: str) -> ModuleType:
+    """Import an optional dependency (``module``, installed by the package's ``extra``), or
+    raise :class:`MissingExtraError` saying which extra installs it, for ``purpose``."""
     try:
         return importlib.import_module(module)
     except ImportError as exc:
         raise MissingExtraError(
             f"{purpose} needs {module.split('.')[0]}: pip install 'sudoku_csp[{extra}]'"
         ) from exc
-
-
 
 
 # -- the work, in a worker --------------------------------------------------------------------

@@ -8,11 +8,11 @@ import itertools
 import math
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from sudoku_csp.batch.records import Record
-from sudoku_csp.crosscheck import ERROR, judge
+from sudoku_csp.crosscheck import DISAGREEMENT, ERROR, Judgement, judge, verdict_dict
 from sudoku_csp.result import Status
 
 
@@ -23,40 +23,28 @@ def group_by_puzzle(records: Iterable[Record]) -> Iterator[tuple[int, list[Recor
         yield index, list(group)
 
 
-def puzzle_verdict(records: Sequence[Record], *, limit: int | None = 2) -> dict[str, Any]:
-    """One JSON-ready line for a puzzle from its records (one group of
-    :func:`group_by_puzzle`): ``index``, ``puzzle``, the agreed ``status`` (or
-    ``"disagreement"``), ``agreed``, each spec's ``status`` and ``seconds``, and for a
-    disagreement the ``reasons`` (judged again from the records, with the run's ``limit``).
+def verdict_of(records: Sequence[Record], *, limit: int | None = 2) -> dict[str, Any]:
+    """One puzzle's verdict from its records (one group of :func:`group_by_puzzle`, from one
+    run), in the shape of :meth:`CrossCheck.as_dict <sudoku_csp.crosscheck.CrossCheck.as_dict>`
+    plus the puzzle's ``index`` (see :func:`~sudoku_csp.crosscheck.verdict_dict`).
+    ``limit`` is the run's: it decides whether a ``multiple`` claim was an exact count.
 
     >>> from sudoku_csp import parse
     >>> from sudoku_csp.batch import run_batch
     >>> records = run_batch([parse("3.1...4.2.......")], ["native", "native:rules=singles"])
-    >>> puzzle_verdict(list(records))["status"]
+    >>> verdict_of(list(records))["status"]
     'unique'
     """
     first = records[0]
-    out: dict[str, Any] = {
-        "index": first.index,
-        "puzzle": first.puzzle,
-        "status": first.verdict,
-        "agreed": all(r.agreed for r in records),
-        "specs": {r.spec: {"status": r.status, "seconds": round(r.seconds, 6)}
-                  for r in records},
-    }
-    for r in records:
-        if r.status == ERROR:
-            out["specs"][r.spec]["error"] = r.message
-    if not out["agreed"]:
-        out["reasons"] = list(judge({r.spec: r.claim(limit) for r in records}).reasons)
-    if first.metadata:
-        out["metadata"] = first.metadata
-    return out
+    claims = {r.spec: r.claim(limit) for r in records}
+    # Records carry the status the run judged (on a resumed run, also over the claims read
+    # back from the file, which are not among these records) but not the reasons of a
+    # disagreement: those are judged again from these records alone.
+    reasons = judge(claims).reasons if first.verdict == DISAGREEMENT else ()
+    return verdict_dict(first.puzzle, claims, Judgement(first.verdict, reasons),
+                        metadata=first.metadata, index=first.index)
 
 
-
-
-# -- summary ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SpecSummary:
     """One row of the compare table: how one spec did over all its records.
@@ -90,9 +78,6 @@ class SpecSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-SUMMARY_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(SpecSummary))
 
 
 def _number(value: Any) -> float | None:

@@ -16,8 +16,8 @@ from sudoku_csp.batch import (
     Summary,
     cactus_plot,
     group_by_puzzle,
-    puzzle_verdict,
     read_records,
+    verdict_of,
 )
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
@@ -219,7 +219,7 @@ def check(
                         BatchOptions(jobs, scheduler, out_file, resume))
         with Bar(src.total, "checking") as bar:
             for _, group in group_by_puzzle(found):
-                verdict = puzzle_verdict(group, limit=limit)
+                verdict = verdict_of(group, limit=limit)
                 counts[verdict["status"]] = counts.get(verdict["status"], 0) + 1
                 disagreements += not verdict["agreed"]
                 if as_json:
