@@ -16,6 +16,11 @@ retires the old selector (unit ``¬sel``), and the solver is rebuilt after ``rec
   emitted puzzle is re-checked by a second, independent backend (``check``, native by
   default) before it is yielded.
 
+Failures: bad arguments are :class:`~sudoku_csp.errors.InputError`; giving up after
+``attempts`` grids is :class:`GenerationError` (the request may just be too strict); a
+``check`` backend that disagrees with the SAT session is :class:`CheckDisagreesError`, a
+:class:`~sudoku_csp.errors.BackendError` (one of the two is wrong: a bug).
+
 Symmetries and their groups of cells live in :mod:`sudoku_csp.symmetry`: a symmetric puzzle
 has, in each group, either every cell given or none.
 
@@ -45,12 +50,17 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from pysat.solvers import Solver
+
+from sudoku_csp.backends import get_backend, make_backend
 from sudoku_csp.backends.base import Backend
+from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
+from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
-from sudoku_csp.satsolver import DEFAULT_SOLVER
+from sudoku_csp.satsolver import DEFAULT_SOLVER, SolverSession
 from sudoku_csp.symmetry import symmetry_groups
 from sudoku_csp.variants import make_geometry
 from sudoku_csp.verify import check_solutions
@@ -61,8 +71,13 @@ DEFAULT_ATTEMPTS = 200
 
 
 class GenerationError(RuntimeError):
-    """No puzzle met the request within the allowed attempts, or the second backend
-    disagreed with the first (a bug in one of them)."""
+    """No puzzle met the request within the allowed attempts (or the geometry has no
+    complete grid). Not a bug: the request may be too strict for the attempts allowed."""
+
+
+class CheckDisagreesError(BackendError):
+    """The second backend (``check``) does not find exactly the one solution the SAT session
+    found: one of the two is wrong, a bug (the CLI reports an internal error)."""
 
 
 # -- the uniqueness session ----------------------------------------------------------------------
@@ -82,12 +97,8 @@ class UniquenessSession:
     def __init__(self, geometry: Geometry, *, solver: str = DEFAULT_SOLVER,
                  encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                  recycle: int = DEFAULT_RECYCLE) -> None:
-        # The project's one solver lifecycle and selector scheme, and the one variable map.
-        from sudoku_csp.encodings import cnf
-        from sudoku_csp.satsolver import SolverSession
-
         if recycle < 1:
-            raise ValueError("recycle must be at least 1")
+            raise InputError("recycle must be at least 1")
         self.geometry = geometry
         self.solver_name = solver
         self._session = SolverSession(solver, cnf.build(geometry, encoding, amo), recycle)
@@ -102,7 +113,7 @@ class UniquenessSession:
 
     def _assumptions(self, givens: Sequence[int]) -> list[int]:
         if len(givens) != self.geometry.ncells:
-            raise ValueError(f"expected {self.geometry.ncells} givens, got {len(givens)}")
+            raise InputError(f"expected {self.geometry.ncells} givens, got {len(givens)}")
         return self._vars.literals(givens)
 
     def _solve(self, assumptions: list[int]) -> bool:
@@ -221,7 +232,7 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     if session is None:
         session = session_for(g, solver)
     elif session.geometry != g:
-        raise ValueError(f"the session is for {session.geometry.name}, the puzzle "
+        raise InputError(f"the session is for {session.geometry.name}, the puzzle "
                          f"{g.name}")
     calls = session.calls
 
@@ -266,8 +277,6 @@ def random_grid(geometry: Geometry, seed: int, *, method: str = "sat") -> Grid:
     (True, True)
     """
     if method == "native":
-        from sudoku_csp.backends import make_backend
-
         # A new backend per seed: the registry's cache is for long-lived configurations.
         result = make_backend(f"native:order=random,seed={seed}").solve(
             Puzzle.empty(geometry))
@@ -276,11 +285,7 @@ def random_grid(geometry: Geometry, seed: int, *, method: str = "sat") -> Grid:
                                   f"({result.message or result.status})")
         return result.solution
     if method != "sat":
-        raise ValueError(f"unknown grid method {method!r}; choose sat or native")
-    from pysat.solvers import Solver
-
-    from sudoku_csp.encodings import cnf
-
+        raise InputError(f"unknown grid method {method!r}; choose sat or native")
     rng = random.Random(seed)
     formula = cnf.build(geometry)
     with Solver(name=GRID_SOLVER, bootstrap_with=formula.clauses) as solver:
@@ -324,12 +329,10 @@ def generate(geometry: Geometry | None = None, *, count: int = 1, seed: int = 0,
     """
     geometry = geometry if geometry is not None else make_geometry(9)
     if count < 0:
-        raise ValueError("count must be at least 0")
+        raise InputError("count must be at least 0")
     if attempts < 1:
-        raise ValueError("attempts must be at least 1")
+        raise InputError("attempts must be at least 1")
     groups = symmetry_groups(geometry, symmetry)
-    from sudoku_csp.backends import get_backend
-
     # A bad spec fails here, not after the first puzzle.
     checker = get_backend(check) if isinstance(check, str) else check
     session = session_for(geometry, solver)
@@ -442,8 +445,8 @@ def _repair(givens: list[int], grid: Grid, groups: list[tuple[int, ...]], rng: r
 
 def _confirm(puzzle: Puzzle, grid: Grid, checker: Backend) -> None:
     """The second opinion: ``checker`` (an independent backend) must find exactly one
-    solution, ``grid``; GenerationError otherwise (the two backends disagree: a bug)."""
+    solution, ``grid``; :class:`CheckDisagreesError` otherwise."""
     result = checker.solve(puzzle, limit=2)
     if result.status is not Status.UNIQUE or result.solution != grid:
-        raise GenerationError(f"{checker.spec} finds {result.status} for a puzzle the SAT "
+        raise CheckDisagreesError(f"{checker.spec} finds {result.status} for a puzzle the SAT "
                               f"session found unique: {puzzle.to_line()}")

@@ -85,7 +85,7 @@ class Capabilities:
     phases: bool = False
 
 
-def _supports(solver: Solver, call) -> bool:
+def _supports(solver: Solver, call: Callable[[Solver], object]) -> bool:
     try:
         call(solver)
     except NotImplementedError:
@@ -97,7 +97,7 @@ def _supports(solver: Solver, call) -> bool:
 def capabilities(name: str) -> Capabilities:
     """Probe solver ``name`` once per process (each probe on its own throw-away solver)."""
 
-    def probe(call) -> bool:
+    def probe(call: Callable[[Solver], object]) -> bool:
         with Solver(name=name, bootstrap_with=[[1, 2], [-1, 2]]) as s:
             return _supports(s, call)
 
@@ -178,12 +178,17 @@ _MAX_SLICE = 64000
 
 
 def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Grid],
-               block: Callable[[Grid], None], limit: int | None):
+                        block: Callable[[Grid], None], limit: int | None
+                        ) -> tuple[list[Grid], bool, bool, int]:
     """Solve, read the model, block it, again: up to ``limit`` solutions (None: all).
 
     ``solve`` returns True, False, or None when the time limit interrupted it. Returns
     ``(found, complete, timed_out, calls)``; ``complete``: the last call proved that no
     further solution exists.
+
+    >>> answers = iter([True, True, False])
+    >>> enumerate_solutions(lambda: next(answers), lambda: (0,), lambda grid: None, None)
+    ([(0,), (0,)], True, False, 3)
     """
     found: list[Grid] = []
     calls = 0
@@ -201,8 +206,15 @@ def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Gr
 
 
 def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
-         deadline: float | None) -> bool | None:
-    """Solve once under ``assumptions``; None when ``deadline`` (monotonic) passed first."""
+                deadline: float | None) -> bool | None:
+    """Solve once under ``assumptions``; None when ``deadline`` (a ``time.monotonic()``
+    value, None for no limit) passed first. ``caps`` says how the solver can be stopped.
+
+    >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [-1, 2]]) as s:
+    ...     caps = capabilities("glucose4")
+    ...     solve_until(s, caps, [-2], None), solve_until(s, caps, [1], time.monotonic() - 1)
+    (False, None)
+    """
     if deadline is None:
         return solver.solve(assumptions=assumptions)
     if time.monotonic() >= deadline:
@@ -241,7 +253,16 @@ class SolverSession:
     """One reusable solver holding one formula, with its selectors: selector-guarded
     clauses are switched off for good by :meth:`retire`, and the solver is rebuilt after
     ``recycle`` of them so retired clauses never pile up. Shared by the incremental mode
-    and by :class:`sudoku_csp.generate.UniquenessSession`."""
+    and by :class:`sudoku_csp.generate.UniquenessSession`.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> session = SolverSession("glucose4", cnf.build(make_geometry(4)), recycle=1)
+    >>> solver, sel = session.get(), session.selector()
+    >>> grid = session.vars.read_model(solver.get_model()) if solver.solve() else None
+    >>> solver.add_clause(session.vars.exclusion(grid, guard=-sel))
+    >>> solver.solve(assumptions=[sel]), session.retire(sel), session.builds, session.solver
+    (True, None, 1, None)
+    """
 
     def __init__(self, name: str, formula: cnf.Formula, recycle: int) -> None:
         self.name = name
@@ -254,6 +275,7 @@ class SolverSession:
         self.builds = 0
 
     def get(self) -> Solver:
+        """The loaded solver, (re)built with the formula when there is none."""
         if self.solver is None:
             self.solver = load(self.name, self.formula.clauses, self.formula.x_vars)
             self.next_var = self.formula.nv + 1
@@ -262,6 +284,7 @@ class SolverSession:
         return self.solver
 
     def selector(self) -> int:
+        """A fresh selector variable, above every variable of the formula."""
         var, self.next_var = self.next_var, self.next_var + 1
         return var
 
@@ -274,6 +297,7 @@ class SolverSession:
             self.close()
 
     def close(self) -> None:
+        """Free the solver (:meth:`get` rebuilds it)."""
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
@@ -302,12 +326,15 @@ def propagating_solvers() -> list[str]:
 
 
 def stats_delta(before: dict | None, after: dict | None) -> dict[str, Any]:
+    """The growth of each :data:`STAT_NAMES` count between two ``accum_stats()`` readings
+    (empty when the solver keeps none)."""
     if before is None or after is None:
         return {}
     return {k: after.get(k, 0) - before.get(k, 0) for k in STAT_NAMES if k in after}
 
 
 def add_stats(totals: dict[str, int], solver: Solver, caps: Capabilities) -> None:
+    """Add ``solver``'s :data:`STAT_NAMES` counts to ``totals`` (a solver about to go)."""
     if caps.stats:
         for k, v in solver.accum_stats().items():
             if k in STAT_NAMES:

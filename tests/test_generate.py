@@ -7,7 +7,9 @@ from cases import BY_NAME, GRID2, JIGSAW_MAP
 
 from sudoku_csp import (
     EMPTY,
+    BackendError,
     GeometryError,
+    InputError,
     Puzzle,
     Result,
     Status,
@@ -18,6 +20,7 @@ from sudoku_csp import (
 )
 from sudoku_csp import generate as gen
 from sudoku_csp.generate import (
+    CheckDisagreesError,
     GenerationError,
     UniquenessSession,
     generate,
@@ -100,7 +103,7 @@ def test_one_session_serves_many_puzzles():
     for name in ["grid1", "grid2", "hard1", "grid1"]:
         m = minimality(BY_NAME[name].puzzle(), session=session)
         assert m.status is BY_NAME[name].expected
-    with pytest.raises(ValueError, match="session"):
+    with pytest.raises(InputError, match="session"):
         minimality(BY_NAME["4x4"].puzzle(), session=session)
     session.close()
 
@@ -111,7 +114,7 @@ def test_session_other_solution():
     other = session.other_solution((EMPTY,) * 16, solution)
     assert other is not None and other != solution
     assert session.other_solution(solution, solution) is None
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         session.solve((EMPTY,) * 15)
 
 
@@ -150,6 +153,11 @@ def test_symmetry_must_map_extra_pairs():
 def test_unknown_symmetry():
     with pytest.raises(ValueError, match="symmetry"):
         generate(symmetry="spiral")
+
+
+def test_symmetries_have_one_home():
+    # The CLI builds --symmetry from sudoku_csp.symmetry; no second name to drift from it.
+    assert not hasattr(gen, "SYMMETRIES")
 
 
 # -- the generator -------------------------------------------------------------------------------
@@ -229,9 +237,9 @@ def test_metadata_records_the_seed():
 
 def test_count_zero_and_bad_arguments():
     assert list(generate(count=0)) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         generate(count=-1)
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         generate(attempts=0)
 
 
@@ -251,5 +259,6 @@ class _Disagrees:
 
 
 def test_second_backend_must_agree():
-    with pytest.raises(GenerationError, match="disagrees"):
+    with pytest.raises(CheckDisagreesError, match="disagrees") as info:
         next(generate(make_geometry(4), check=_Disagrees()))
+    assert isinstance(info.value, BackendError)  # a bug, not a generation that gave up

@@ -17,10 +17,9 @@ Modes (how a puzzle meets the formula):
 propagation alone solve the puzzle? On ``extended`` it makes exactly the naked- and
 hidden-single deductions (the native ``singles`` rules); ``augmented`` adds locked candidates.
 
-A ``time_limit`` stops the solver inside a call — by ``interrupt()`` from a watchdog thread
-(MiniSat-family solvers), or by slices of a conflict budget (CaDiCaL 1.5.3 and later) — and
-gives ``UNKNOWN``. PySAT offers neither for Lingeling, CaDiCaL 1.0.3 and Kissat: with those
-the limit is checked between calls only, so one long call can overrun it.
+A ``time_limit`` stops the solver inside a call and gives ``UNKNOWN``
+(:func:`~sudoku_csp.satsolver.solve_until`); with Lingeling, CaDiCaL 1.0.3 and Kissat PySAT
+cannot stop a call, so the limit is checked between calls only and one call can overrun it.
 
 Every model is decoded and checked by :func:`~sudoku_csp.backends.base.make_result`.
 
