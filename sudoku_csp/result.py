@@ -33,6 +33,20 @@ class Status(str, enum.Enum):
         return self in (Status.SOLVED, Status.UNIQUE, Status.MULTIPLE)
 
 
+def check_limit(limit: int | None) -> None:
+    """ValueError unless ``limit`` is a number of solutions to look for: ``None`` (all) or at
+    least 1. Every solver checks its argument here, so they refuse alike.
+
+    >>> check_limit(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: limit must be at least 1 (or None to count every solution), got 0
+    """
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1 (or None to count every solution), "
+                         f"got {limit}")
+
+
 def status_for(found: int, limit: int | None, complete: bool) -> Status:
     """The verdict after a search that found ``found`` solutions (looking for ``limit``).
 

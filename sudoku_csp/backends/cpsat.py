@@ -39,7 +39,7 @@ from sudoku_csp.encodings.cpsat import BUILDERS, MODELS, CpSatModel
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
-from sudoku_csp.result import Result
+from sudoku_csp.result import Result, check_limit
 
 TUNING: dict[str, Any] = {
     "symmetry_level": 0,  # symmetry detection costs more than it saves once givens are set
@@ -188,8 +188,7 @@ class CpSatBackend(BackendBase):
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: float | None = None) -> Result:
         """Look for up to ``limit`` distinct solutions (``None``: all) within ``time_limit``."""
-        if limit is not None and limit < 1:
-            raise ValueError(f"limit must be None or at least 1, got {limit}")
+        check_limit(limit)
         start = time.perf_counter()
         clash = clash_result(puzzle, self.spec)
         if clash is not None:

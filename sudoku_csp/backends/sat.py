@@ -39,7 +39,7 @@ from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
-from sudoku_csp.result import Result, Status
+from sudoku_csp.result import Result, Status, check_limit
 from sudoku_csp.satsolver import (
     DEFAULT_SOLVER,
     Propagator,
@@ -139,8 +139,7 @@ class SatBackend(BackendBase):
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: float | None = None) -> Result:
         start = time.perf_counter()
-        if limit is not None and limit < 1:
-            raise ValueError("limit must be at least 1 (or None to count every solution)")
+        check_limit(limit)
         if self.options["search"] == "off":
             result = self._propagate_only(puzzle, start)
         else:

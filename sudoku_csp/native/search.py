@@ -16,6 +16,7 @@ from sudoku_csp.geometry import Grid
 from sudoku_csp.native.rules import DEFAULT_RULES, RULES, Rule, propagate, rule_names
 from sudoku_csp.native.state import State, bits
 from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.result import check_limit
 
 _DEADLINE_EVERY = 64  # nodes between clock checks
 
@@ -148,8 +149,7 @@ class Searcher:
     def run(self, state: State, limit: int | None = 1, deadline: float | None = None) -> Outcome:
         """Search from ``state`` (mutated) for up to ``limit`` solutions before ``deadline``
         (a ``time.perf_counter()`` value)."""
-        if limit is not None and limit < 1:
-            raise ValueError("limit must be at least 1 (or None to count every solution)")
+        check_limit(limit)
         rules, branch = self.rules, self.branch
         # A fresh generator per search: the same seed gives the same order on every call,
         # whatever ran before on this (possibly shared, cached) searcher.
