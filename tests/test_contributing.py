@@ -56,3 +56,24 @@ def test_every_registered_backend_follows_the_backend_row(name):
         assert option.value(name, option.default) == option.default
     backend = make_backend(name)
     assert isinstance(backend, Backend) and backend.spec == name
+
+
+def test_the_package_imports_only_its_declared_dependencies():
+    # A plain `pip install .` has only these (optional extras load through require_extra):
+    # a module imported by name beyond them breaks the README's first command, while the
+    # test extra's packages would hide it here (click came with dask, not with typer).
+    import ast
+    import sys
+
+    declared = {"pysat", "ortools", "typer", "rich"}
+    found: dict[str, str] = {}
+    for path in (ROOT / "sudoku_csp").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                     and not node.level else [])
+            for name in names:
+                top = name.split(".")[0]
+                if top != "sudoku_csp" and top not in sys.stdlib_module_names:
+                    found.setdefault(top, str(path.relative_to(ROOT)))
+    assert set(found) <= declared, {k: v for k, v in found.items() if k not in declared}

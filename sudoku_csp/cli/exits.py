@@ -12,7 +12,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
-import click
 import typer
 from rich.console import Console
 
@@ -73,8 +72,8 @@ def guarded(action: Callable[[], Exit]) -> None:
     line on stderr and its documented code (see the module docstring)."""
     try:
         code = action()
-    except (click.exceptions.Exit, click.ClickException, click.Abort):
-        raise  # typer's own exits and usage errors keep their codes
+    except (typer.Exit, typer.Abort, typer.BadParameter):
+        raise  # typer's own exits and usage errors keep their codes (typer vendors click)
     except (InputError, OSError, UnicodeDecodeError, MissingExtraError) as exc:
         _fail(f"error: {exc}", Exit.INPUT)
     except BackendError as exc:
