@@ -1,12 +1,66 @@
-"""sudoku_csp: solve, count and study Sudoku puzzles with three independent solvers.
+"""Solve, count and study Sudoku puzzles with three independent solvers.
 
->>> from sudoku_csp import solve
->>> solve("1..." "..1." ".1.." "...1", limit=2).status
-<Status.MULTIPLE: 'multiple'>
+Where to start
+--------------
+**One puzzle.** :func:`parse` reads puzzle text (one line of symbols with ``.`` for blanks,
+a drawn grid, or numbers; the size is inferred) into a :class:`Puzzle`. :func:`solve` looks
+for one solution, :func:`count` for two, which decides uniqueness. Both return a
+:class:`Result` whose every solution was checked by :mod:`sudoku_csp.verify`, which trusts
+no solver. Variants and jigsaws: :func:`make_geometry` (also ``parse(text, variants=...)``).
+
+>>> import sudoku_csp
+>>> puzzle = sudoku_csp.parse("3.1...4.2.......")
+>>> sudoku_csp.format_line(puzzle.geometry, sudoku_csp.solve(puzzle).solution)
+'3412124321344321'
+>>> sudoku_csp.count(puzzle).status
+<Status.UNIQUE: 'unique'>
+
+**Solvers.** The second argument is a *spec*: a backend and its options, ``native``
+(propagation and search, the default), ``sat`` (a CNF solved by PySAT) or ``cpsat``
+(OR-Tools CP-SAT), as in ``"sat:solver=glucose4,encoding=minimal"``. :func:`get_backend`
+returns the configured backend, built once per process; ``sudoku-csp solvers`` lists every
+option.
+
+>>> sudoku_csp.count(puzzle, "cpsat:model=boolean").status
+<Status.UNIQUE: 'unique'>
+>>> sudoku_csp.get_backend("sat:encoding=minimal,solver=glucose4").spec
+'sat:solver=glucose4,encoding=minimal'
+
+**Encodings, for research.** :mod:`sudoku_csp.encodings.cnf` holds the clause families and
+named encodings (``encode(geometry)`` gives a PySAT CNF, ``givens(puzzle)`` the literals to
+assume); :mod:`sudoku_csp.encodings.cpsat` builds CP-SAT models to extend. They build and
+never solve.
+
+>>> from sudoku_csp.encodings import cnf, cpsat
+>>> cnf.build(puzzle.geometry, "minimal").counts
+{'cell_alo': 16, 'unit_amo': 288, 'pair_differ': 0}
+>>> cpsat.build_model(puzzle, "alldiff")
+<CpSatModel alldiff 4x4: 16 variables, 12 constraints>
+
+**Many puzzles.** :func:`sudoku_csp.batch.run_batch` runs several specs on a stream of
+puzzles (in worker processes or on a Dask cluster) and compares their verdicts;
+:func:`sudoku_csp.crosscheck.crosscheck` does the same for one puzzle.
+:mod:`sudoku_csp.datasets` opens the puzzle sets bundled with the package.
+
+>>> sudoku_csp.datasets.names()
+['mixed9', 'sixteen']
+>>> from sudoku_csp.batch import run_batch
+>>> sixteen = sudoku_csp.datasets.load("sixteen")[:1]
+>>> [(r.spec, r.status) for r in run_batch(sixteen, ["native", "sat"])]
+[('native', 'unique'), ('sat', 'unique')]
+
+**Certificates.** :func:`sudoku_csp.certify.certify` writes a proof that a puzzle is unique
+(the solution, the CNF, a DRUP proof) and :func:`sudoku_csp.certify.verify_certificate`
+checks it with this package's own proof checker (:mod:`sudoku_csp.rup`), no solver trusted.
+:mod:`sudoku_csp.generate` makes new unique, minimal or symmetric puzzles.
+
+Errors the caller can fix derive from :class:`InputError` (a ``ValueError``), failures
+inside a solver from :class:`BackendError`. The command line is ``sudoku-csp --help``.
 """
 
 from __future__ import annotations
 
+from sudoku_csp import datasets
 from sudoku_csp.backends import Backend, SpecError, get_backend, make_backend
 from sudoku_csp.backends.registry import DEFAULT_SPEC
 from sudoku_csp.errors import BackendError, InputError
@@ -32,6 +86,10 @@ def solve(puzzle: Puzzle | str, solver: str = DEFAULT_SPEC, *, limit: int | None
     """Solve ``puzzle`` (a Puzzle or puzzle text) with the backend named by ``solver``.
 
     ``limit`` solutions are looked for: 1 solves, 2 decides uniqueness, ``None`` counts all.
+
+    >>> result = solve("3.1...4.2.......", "sat")
+    >>> result.solver, len(result.solutions)
+    ('sat', 1)
     """
     if isinstance(puzzle, str):
         puzzle = parse(puzzle)
@@ -49,13 +107,14 @@ def count(puzzle: Puzzle | str, solver: str = DEFAULT_SPEC, *, limit: int | None
 
 
 __all__ = [
+    "DEFAULT_SPEC",
     "EMPTY",
-    "BackendError",
-    "InputError",
     "VARIANTS",
     "Backend",
+    "BackendError",
     "Geometry",
     "GeometryError",
+    "InputError",
     "InvalidPuzzleError",
     "ParseError",
     "Puzzle",
@@ -65,6 +124,7 @@ __all__ = [
     "Unit",
     "WrongSolutionError",
     "count",
+    "datasets",
     "format_grid",
     "format_line",
     "get_backend",

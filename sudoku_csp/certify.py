@@ -54,6 +54,7 @@ from sudoku_csp.geometry import GeometryError, Grid
 from sudoku_csp.puzzle import ParseError, Puzzle, format_line, parse
 from sudoku_csp.result import Status
 from sudoku_csp.rup import check_proof
+from sudoku_csp.satsolver import capabilities, solve_until
 from sudoku_csp.variants import geometry_from_record, geometry_record
 from sudoku_csp.verify import violations
 
@@ -196,7 +197,7 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
     except (NotImplementedError, NoSuchSolverError) as exc:
         raise InputError(f"solver {solver!r} cannot log proofs here: {exc}") from None
     try:
-        if sat_solver.solve():
+        if solve_until(sat_solver, capabilities(solver), [], None):
             other = variables(puzzle.geometry).read_model(sat_solver.get_model())
             raise NotUniqueError("the puzzle has more than one solution", Status.MULTIPLE,
                                  (solution, other))

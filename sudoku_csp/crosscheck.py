@@ -35,6 +35,11 @@ from sudoku_csp.puzzle import Puzzle, format_line
 from sudoku_csp.result import Result, Status
 from sudoku_csp.verify import WrongSolutionError
 
+__all__ = [
+    "DISAGREEMENT", "ERROR", "Claim", "CrossCheck", "Judgement", "crosscheck", "judge",
+    "resolve", "run_claims", "verdict_dict",
+]
+
 DISAGREEMENT = "disagreement"
 """The status of a cross-check whose specs contradict each other (or one of them failed)."""
 
@@ -49,7 +54,8 @@ class Claim:
     ``status`` is ``None`` when the backend raised (``error`` says what); ``found`` is the
     number of distinct verified solutions it returned, ``solution`` the first of them as a
     line (:func:`~sudoku_csp.puzzle.format_line`); ``exact`` marks a count of all solutions
-    (``limit=None``), which makes a ``multiple`` claim exact.
+    (``limit=None``) that ran to the end, which makes a ``multiple`` claim exact;
+    ``complete`` is False when a time limit cut the search (see :class:`Result`).
     """
 
     status: Status | None
@@ -58,14 +64,16 @@ class Claim:
     error: str = ""
     seconds: float = 0.0
     exact: bool = False
+    complete: bool = True
 
     @classmethod
     def of(cls, puzzle: Puzzle, result: Result, limit: int | None) -> Claim:
         """The claim made by ``result`` when ``limit`` solutions were asked for."""
         first = result.solution
-        return cls(result.status, len(result.solutions),
+        return cls(result.status, result.count,
                    None if first is None else format_line(puzzle.geometry, first),
-                   seconds=result.seconds, exact=limit is None)
+                   seconds=result.seconds, exact=limit is None and result.complete,
+                   complete=result.complete)
 
     @property
     def verdict(self) -> str:

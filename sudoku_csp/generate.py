@@ -60,7 +60,7 @@ from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
-from sudoku_csp.satsolver import DEFAULT_SOLVER, SolverSession
+from sudoku_csp.satsolver import DEFAULT_SOLVER, SolverSession, capabilities, solve_until
 from sudoku_csp.symmetry import symmetry_groups
 from sudoku_csp.variants import make_geometry
 from sudoku_csp.verify import check_solutions
@@ -73,6 +73,11 @@ DEFAULT_ATTEMPTS = 200
 class GenerationError(RuntimeError):
     """No puzzle met the request within the allowed attempts (or the geometry has no
     complete grid). Not a bug: the request may be too strict for the attempts allowed."""
+
+
+class NoGridError(GenerationError, InputError):
+    """The geometry asked for has no complete grid at all (a 4×4 anti-king, say): no puzzle
+    can be made for it. An input error: the request, not the search, is at fault."""
 
 
 class CheckDisagreesError(BackendError):
@@ -103,6 +108,7 @@ class UniquenessSession:
         self.solver_name = solver
         self._session = SolverSession(solver, cnf.build(geometry, encoding, amo), recycle)
         self._vars = self._session.vars
+        self._caps = capabilities(solver)
         self.calls = 0
         self._excluded: tuple[Grid, int] | None = None
 
@@ -118,7 +124,12 @@ class UniquenessSession:
 
     def _solve(self, assumptions: list[int]) -> bool:
         self.calls += 1
-        return bool(self._session.get().solve(assumptions=assumptions))
+        solver = self._session.get()
+        try:
+            return bool(solve_until(solver, self._caps, assumptions, None))
+        except KeyboardInterrupt:
+            self.close()  # the solver may be unusable after an interrupt
+            raise
 
     def solve(self, givens: Sequence[int]) -> Grid | None:
         """A solution under ``givens`` (a grid, ``EMPTY`` for blanks), or None."""
@@ -281,7 +292,8 @@ def random_grid(geometry: Geometry, seed: int, *, method: str = "sat") -> Grid:
         result = make_backend(f"native:order=random,seed={seed}").solve(
             Puzzle.empty(geometry))
         if result.solution is None:
-            raise GenerationError(f"the {geometry.name} grid has no solution "
+            raise NoGridError(f"the {geometry.name} grid has no solution, so no puzzle "
+                              "can be made for it "
                                   f"({result.message or result.status})")
         return result.solution
     if method != "sat":
@@ -291,8 +303,9 @@ def random_grid(geometry: Geometry, seed: int, *, method: str = "sat") -> Grid:
     with Solver(name=GRID_SOLVER, bootstrap_with=formula.clauses) as solver:
         solver.set_phases([v if rng.random() < 0.5 else -v
                            for v in range(1, formula.x_vars + 1)])
-        if not solver.solve():
-            raise GenerationError(f"the {geometry.name} grid has no solution")
+        if not solve_until(solver, capabilities(GRID_SOLVER), [], None):
+            raise NoGridError(f"the {geometry.name} grid has no solution, so no puzzle can be "
+                              "made for it")
         grid = formula.vars.read_model(solver.get_model())
     relabel = list(range(geometry.size))
     rng.shuffle(relabel)

@@ -38,6 +38,28 @@ class GeometryError(InputError):
     """An impossible geometry: a size with no box shape, a bad region map, an unknown variant."""
 
 
+def check_size(size: object) -> int:
+    """``size`` if it is a grid size (a whole number from :data:`MIN_SIZE` to
+    :data:`MAX_SIZE`), else GeometryError saying what a size is.
+
+    >>> check_size(9)
+    9
+    >>> check_size(-9)
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.geometry.GeometryError: size must be between 2 and 35 (cells in a row), got -9
+    """
+    # bool is an int, and a float such as 9.0 would pass the range test only to fail later
+    # inside range(): accept exactly what a size is.
+    if not isinstance(size, int) or isinstance(size, bool):
+        raise GeometryError(f"size must be a whole number between {MIN_SIZE} and {MAX_SIZE}, "
+                            f"got {size!r}")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise GeometryError(
+            f"size must be between {MIN_SIZE} and {MAX_SIZE} (cells in a row), got {size}")
+    return size
+
+
 @dataclass(frozen=True)
 class Unit:
     """N cells that must hold N different digits; ``kind`` says where it comes from."""
@@ -114,8 +136,7 @@ class Geometry:
         extra_pairs: Iterable[tuple[Cell, Cell]] = (),
         variants: Sequence[str] = (),
     ) -> None:
-        if not MIN_SIZE <= size <= MAX_SIZE:
-            raise GeometryError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, got {size}")
+        check_size(size)
         ncells = size * size
         self.size = size
         self.box = box

@@ -19,6 +19,8 @@ from xml.sax.saxutils import escape
 
 from sudoku_csp.geometry import EMPTY, Geometry
 
+__all__ = ["candidate_layout", "cell_pixels", "grid_svg"]
+
 MARGIN = 3
 GIVEN_COLOUR = "#000000"
 VALUE_COLOUR = "#1f5fbf"

@@ -33,6 +33,12 @@ class Status(str, enum.Enum):
         return self in (Status.SOLVED, Status.UNIQUE, Status.MULTIPLE)
 
 
+KEPT_WHEN_COUNTING = 2
+"""Solutions a :class:`Result` keeps when every solution is counted (``limit=None``): the
+first one to show, a second as the witness of ``multiple``. The others are only counted, so
+counting the 6.7e21 grids of an empty 9×9 for a day uses no more memory than for a second."""
+
+
 def check_limit(limit: int | None) -> None:
     """ValueError unless ``limit`` is a number of solutions to look for: ``None`` (all) or at
     least 1. Every solver checks its argument here, so they refuse alike.
@@ -68,11 +74,18 @@ def status_for(found: int, limit: int | None, complete: bool) -> Status:
 class Result:
     """The outcome of one backend on one puzzle.
 
-    ``solutions`` holds every solution found (each already checked by
-    :func:`sudoku_csp.verify.is_solution`), at most ``limit`` of them. ``stats`` uses shared
-    names where the idea is shared (``nodes``, ``decisions``, ``conflicts``, ``backtracks``,
-    ``propagations``) plus backend-specific extras. ``message`` explains a ``NONE`` that
-    comes from clashing givens, or an ``UNKNOWN``.
+    ``solutions`` holds the solutions found (each checked by
+    :func:`sudoku_csp.verify.is_solution` as it was found), at most ``limit`` of them; when
+    every solution is counted (``limit=None``) only the first :data:`KEPT_WHEN_COUNTING`
+    are kept, and ``count`` says how many distinct verified solutions there were. ``stats``
+    uses shared names where the idea is shared (``nodes``, ``decisions``, ``conflicts``,
+    ``backtracks``, ``propagations``) plus backend-specific extras. ``message`` explains a
+    ``NONE`` that comes from clashing givens, or an ``UNKNOWN``. ``complete`` is False when
+    a time limit cut the search short: an ``UNKNOWN``, or a count that is only a lower bound.
+
+    >>> r = Result(Status.MULTIPLE, ((0,), (1,)), total=288, complete=False)
+    >>> r.count, r.solution, r.complete
+    (288, (0,), False)
     """
 
     status: Status
@@ -81,6 +94,8 @@ class Result:
     seconds: float = 0.0
     solver: str = ""
     message: str = ""
+    total: int | None = None  # solutions found, when more than those kept
+    complete: bool = True
 
     @property
     def solution(self) -> Grid | None:
@@ -89,4 +104,5 @@ class Result:
 
     @property
     def count(self) -> int:
-        return len(self.solutions)
+        """How many distinct verified solutions the search found."""
+        return len(self.solutions) if self.total is None else self.total

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from sudoku_csp.errors import InputError
 
+__all__ = ["ProofCheck", "RupChecker", "check_proof", "parse_proof"]
+
 
 class RupChecker:
     """A clause set under unit propagation, that takes lemmas only if they are RUP.

@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pysat.solvers import NoSuchSolverError, Solver, SolverNames
+from pysat.solvers import NoSuchSolverError, Solver, SolverNames, pysolvers
 
+from sudoku_csp import interrupts
 from sudoku_csp.backends.base import SpecError
 from sudoku_csp.encodings import cnf
 from sudoku_csp.geometry import Grid
+from sudoku_csp.interrupts import reraise_pysat, stoppable
 
 DEFAULT_SOLVER = "cadical153"
 """The PySAT solver used unless told otherwise: fastest measured for many small solves under
@@ -178,20 +180,21 @@ _MAX_SLICE = 64000
 
 
 def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Grid],
-                        block: Callable[[Grid], None], limit: int | None
-                        ) -> tuple[list[Grid], bool, bool, int]:
-    """Solve, read the model, block it, again: up to ``limit`` solutions (None: all).
+                        block: Callable[[Grid], None], limit: int | None,
+                        add: Callable[[Grid], object]) -> tuple[int, bool, bool, int]:
+    """Solve, read the model, hand it to ``add``, block it, again: up to ``limit`` solutions
+    (None: all). Nothing is kept here, so counting millions of solutions takes no memory.
 
     ``solve`` returns True, False, or None when the time limit interrupted it. Returns
     ``(found, complete, timed_out, calls)``; ``complete``: the last call proved that no
     further solution exists.
 
-    >>> answers = iter([True, True, False])
-    >>> enumerate_solutions(lambda: next(answers), lambda: (0,), lambda grid: None, None)
-    ([(0,), (0,)], True, False, 3)
+    >>> answers, seen = iter([True, True, False]), []
+    >>> enumerate_solutions(lambda: next(answers), lambda: (0,), lambda grid: None, None,
+    ...                     seen.append), seen
+    ((2, True, False, 3), [(0,), (0,)])
     """
-    found: list[Grid] = []
-    calls = 0
+    found = calls = 0
     while True:
         calls += 1
         answer = solve()
@@ -199,10 +202,12 @@ def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Gr
             return found, False, True, calls
         if not answer:
             return found, True, False, calls
-        found.append(model())
-        if limit is not None and len(found) >= limit:
+        grid = model()
+        add(grid)
+        found += 1
+        if limit is not None and found >= limit:
             return found, False, False, calls
-        block(found[-1])
+        block(grid)
 
 
 def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
@@ -210,12 +215,36 @@ def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
     """Solve once under ``assumptions``; None when ``deadline`` (a ``time.monotonic()``
     value, None for no limit) passed first. ``caps`` says how the solver can be stopped.
 
+    Ctrl-C (or SIGTERM under :func:`~sudoku_csp.interrupts.handling`) raises
+    ``KeyboardInterrupt``, never a result: the solver may then be unusable, so the caller
+    must drop it (PySAT leaves a CaDiCaL that was jumped out of in a state where the next
+    call aborts the process).
+
     >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [-1, 2]]) as s:
     ...     caps = capabilities("glucose4")
     ...     solve_until(s, caps, [-2], None), solve_until(s, caps, [1], time.monotonic() - 1)
     (False, None)
     """
+    try:
+        with stoppable(solver.interrupt if caps.interrupt else _no_stop):
+            return _solve_until(solver, caps, assumptions, deadline)
+    except pysolvers.error as exc:
+        reraise_pysat(exc)
+        raise
+
+
+def _no_stop() -> None:
+    """A solver without ``interrupt()``: PySAT's own SIGINT handler stops it."""
+
+
+def _solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
+                 deadline: float | None) -> bool | None:
     if deadline is None:
+        if caps.interrupt and interrupts.active():
+            # Stoppable from the watcher thread (SIGTERM too), where plain solve() is not.
+            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            solver.clear_interrupt()
+            return answer
         return solver.solve(assumptions=assumptions)
     if time.monotonic() >= deadline:
         return None

@@ -14,6 +14,8 @@ from sudoku_csp.geometry import EMPTY, Geometry, GeometryError
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry  # noqa: F401 - used by the doctests
 
+__all__ = ["SYMMETRIES", "is_symmetric", "symmetry_groups"]
+
 
 def _rot180(n: int, r: int, c: int) -> tuple[int, int]:
     return n - 1 - r, n - 1 - c

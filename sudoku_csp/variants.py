@@ -3,25 +3,34 @@
 A variant never touches a solver: it only adds units (diagonal, windoku) or pairs
 (anti-knight, anti-king) to the :class:`~sudoku_csp.geometry.Geometry`, or replaces the boxes
 by jigsaw regions. Variants combine freely (``diagonal`` + ``anti-knight``).
+
+Jigsaw regions must be contiguous (each region's cells joined through orthogonal
+neighbours), as in the usual rule sets; a map whose regions come in pieces raises
+:class:`~sudoku_csp.geometry.GeometryError` naming the region, unless it is asked for with
+``make_geometry(..., contiguous=False)``. Region maps are text or a sequence of ints; the
+library never reads a file behind a string: :func:`load_regions` turns a command-line value
+(text or file name) into map text.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import os
+import re
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from sudoku_csp.geometry import (
-    MAX_SIZE,
-    MIN_SIZE,
     Geometry,
     GeometryError,
     Unit,
     box_index,
+    check_size,
     default_box,
     line_units,
+    row_label,
     units_from_index,
 )
 
@@ -102,17 +111,92 @@ def variant_name(name: str) -> str:
     return key
 
 
-def parse_regions(text: str | Sequence[int], size: int | None = None) -> tuple[int, ...]:
-    """A jigsaw region map -> region index per cell, validated (N regions of N cells).
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,4}$")
 
-    ``text`` holds one symbol per cell (any non-space characters; whitespace ignored), e.g.
-    ``"1122" "1122" "3344" "3344"`` for a 4×4 with ordinary boxes; or a sequence of ints.
+
+def looks_like_path(text: str) -> bool:
+    """Whether a regions value reads as a file name rather than a map: one line holding a
+    path separator, or ending in a file extension such as ``.txt``.
+
+    >>> looks_like_path("maps/jigsaw.txt"), looks_like_path("aabb aabb ccdd ccdd")
+    (True, False)
+    """
+    name = text.strip()
+    if not name or "\n" in name:
+        return False
+    return "/" in name or "\\" in name or os.sep in name or bool(_EXTENSION.search(name))
+
+
+def load_regions(value: str) -> str:
+    """A ``--regions`` value as map text: the map itself, or the file it names (UTF-8, a
+    leading byte order mark and ``#`` comment lines skipped). A value that looks like a file
+    name (see :func:`looks_like_path`) but names no file raises GeometryError.
+
+    >>> load_regions("aabb aabb ccdd ccdd")
+    'aabb aabb ccdd ccdd'
+    >>> load_regions("maps/none.txt")
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.geometry.GeometryError: no such regions file: maps/none.txt
+    """
+    if not os.path.isfile(value):
+        if looks_like_path(value):
+            raise GeometryError(f"no such regions file: {value}")
+        return value
+    kept = []
+    with open(value, "rb") as handle:
+        for number, data in enumerate(handle, start=1):
+            try:
+                line = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                column = len(data[:exc.start].decode("utf-8", "replace")) + 1
+                raise GeometryError(
+                    f"{value}: line {number}, column {column}: not UTF-8 text (byte "
+                    f"0x{data[exc.start]:02X}); save the region map as UTF-8") from None
+            if number == 1:
+                line = line.removeprefix("\ufeff")
+            if not line.lstrip().startswith("#"):
+                kept.append(line)
+    return "".join(kept)
+
+
+def _not_a_map(text: str) -> GeometryError:
+    if os.path.isfile(text):
+        return GeometryError(f"regions {text!r} names a file: pass the map it holds "
+                             f"(regions=load_regions({text!r}))")
+    return GeometryError(f"no such regions file: {text.strip()}")
+
+
+def parse_regions(
+    text: str | Sequence[int], size: int | None = None, *, contiguous: bool = True
+) -> tuple[int, ...]:
+    """A jigsaw region map -> region index per cell, validated (N regions of N cells, each
+    contiguous unless ``contiguous`` is False).
+
+    ``text`` holds one symbol per cell (any non-space characters; whitespace and a leading
+    byte order mark ignored), e.g. ``"1122" "1122" "3344" "3344"`` for a 4×4 with ordinary
+    boxes; or a sequence of ints. Text that is no map but looks like a file name (see
+    :func:`looks_like_path`) is reported as a missing regions file.
 
     >>> parse_regions("aabb aabb ccdd ccdd")[:4]
     (0, 0, 1, 1)
     """
+    try:
+        symbols, side = _region_symbols(text, size)
+    except GeometryError:
+        if isinstance(text, str) and looks_like_path(text):
+            raise _not_a_map(text) from None
+        raise
+    order = {s: i for i, s in enumerate(dict.fromkeys(symbols))}
+    index = tuple(order[s] for s in symbols)
+    if contiguous:
+        _check_contiguous(index, side, list(order))
+    return index
+
+
+def _region_symbols(text: str | Sequence[int], size: int | None) -> tuple[list[object], int]:
     if isinstance(text, str):
-        symbols: Sequence[object] = [ch for ch in text if not ch.isspace()]
+        symbols: list[object] = [ch for ch in text.removeprefix("\ufeff") if not ch.isspace()]
     else:
         symbols = list(text)
     n = len(symbols)
@@ -122,15 +206,46 @@ def parse_regions(text: str | Sequence[int], size: int | None = None) -> tuple[i
             f"region map has {n} cells; expected {side * side} (one symbol per cell of a "
             f"{side}x{side} grid)" if size else f"region map has {n} cells, not a square number"
         )
-    order = {s: i for i, s in enumerate(dict.fromkeys(symbols))}
     counts = Counter(symbols)
-    if len(order) != side:
-        raise GeometryError(f"region map has {len(order)} regions; a {side}x{side} grid needs "
+    if len(counts) != side:
+        raise GeometryError(f"region map has {len(counts)} regions; a {side}x{side} grid needs "
                             f"{side} regions of {side} cells")
     wrong = [f"{s!s} has {k}" for s, k in counts.items() if k != side]
     if wrong:
         raise GeometryError(f"every region needs {side} cells: region {'; '.join(wrong)}")
-    return tuple(order[s] for s in symbols)
+    return symbols, side
+
+
+def _check_contiguous(index: tuple[int, ...], side: int, names: list[object]) -> None:
+    """GeometryError naming the first region (in map order) whose cells are not all joined
+    through orthogonal neighbours of the same region."""
+    def label(cell: int) -> str:
+        return f"{row_label(cell // side)}{cell % side + 1}"
+
+    seen = [False] * len(index)
+    for start, region in enumerate(index):
+        if seen[start]:
+            continue
+        # The first cell met of each region starts a flood fill over that region; any cell of
+        # the region left unvisited afterwards lies in another piece.
+        seen[start] = True
+        queue = deque([start])
+        while queue:
+            cell = queue.popleft()
+            r, c = divmod(cell, side)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                other = rr * side + cc
+                if (0 <= rr < side and 0 <= cc < side and not seen[other]
+                        and index[other] == region):
+                    seen[other] = True
+                    queue.append(other)
+        apart = next((c for c in range(start, len(index)) if index[c] == region and not seen[c]),
+                     None)
+        if apart is not None:
+            raise GeometryError(
+                f"region {names[region]!s} is not contiguous: {label(start)} and {label(apart)} "
+                "are not joined through cells of the region (pass contiguous=False to allow "
+                "regions in pieces)")
 
 
 def make_geometry(
@@ -138,17 +253,28 @@ def make_geometry(
     box: tuple[int, int] | None = None,
     variants: Iterable[str] = (),
     regions: str | Sequence[int] | None = None,
+    *,
+    contiguous: bool = True,
 ) -> Geometry:
     """The geometry of an N×N puzzle, built once and cached.
 
-    ``box`` is (box rows, box columns), default as square as possible (2×3 for 6×6);
-    ``variants`` are names from :data:`VARIANTS`; ``regions`` (a region map, see
-    :func:`parse_regions`) makes it a jigsaw.
+    ``size`` is a whole number from 2 to 35; ``box`` is (box rows, box columns), default as
+    square as possible (2×3 for 6×6); ``variants`` are names from :data:`VARIANTS`;
+    ``regions`` (a region map, see :func:`parse_regions`) makes it a jigsaw, whose regions
+    must each be contiguous unless ``contiguous`` is False. Anything else raises
+    :class:`~sudoku_csp.geometry.GeometryError` saying what was expected.
 
     >>> g = make_geometry(9, variants=["diagonal", "anti-knight"])
     >>> g.name, len(g.units)
     ('9x9 diagonal anti-knight', 29)
     """
+    check_size(size)
+    shape = None
+    if box is not None:
+        shape = tuple(box) if isinstance(box, (tuple, list)) else (box,)
+        if len(shape) != 2 or not all(isinstance(b, int) and not isinstance(b, bool)
+                                      for b in shape):
+            raise GeometryError(f"box must be two whole numbers (rows, columns), got {box!r}")
     names = {variant_name(v) for v in variants}
     if regions is not None:
         names.add("jigsaw")
@@ -157,7 +283,7 @@ def make_geometry(
     elif "jigsaw" in names:
         raise GeometryError("the jigsaw variant needs a region map (--regions)")
     ordered = tuple(v for v in VARIANTS if v in names)
-    return _make(size, tuple(box) if box else None, ordered, regions)
+    return _make(size, (shape[0], shape[1]) if shape else None, ordered, regions, contiguous)
 
 
 @lru_cache(maxsize=64)
@@ -166,23 +292,23 @@ def _make(
     box: tuple[int, int] | None,
     variants: tuple[str, ...],
     regions: str | tuple[int, ...] | None,
+    contiguous: bool,
 ) -> Geometry:
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise GeometryError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, got {size}")
     units = line_units(size)
     if regions is not None:
         if box is not None:
             raise GeometryError("give either a box shape or jigsaw regions, not both")
-        boxes = parse_regions(regions, size)
+        boxes = parse_regions(regions, size, contiguous=contiguous)
         units += units_from_index("region", boxes)
         shape = None
     else:
         shape = box or default_box(size)
-        if shape[0] * shape[1] != size or min(shape) < 1:
-            raise GeometryError(
-                f"box {shape[0]}x{shape[1]} does not tile a {size}x{size} grid "
-                f"(box rows x box columns must equal {size})"
-            )
+        if min(shape) < 1:
+            raise GeometryError(f"box {shape[0]}x{shape[1]} does not tile a {size}x{size} grid: "
+                                "box rows and columns must be at least 1")
+        if shape[0] * shape[1] != size:
+            raise GeometryError(f"box {shape[0]}x{shape[1]} does not tile a {size}x{size} grid: "
+                                f"box rows x box columns must equal {size}")
         boxes = box_index(size, shape)
         units += units_from_index("box", boxes)
     pairs: list[tuple[int, int]] = []
@@ -239,7 +365,9 @@ def geometry_from_record(record: Mapping[str, Any]) -> Geometry:
     regions = record.get("regions")
     cells = (None if regions is None
              else tuple(_whole(r, "region") for r in _sequence(regions, "regions")))
-    return make_geometry(size, shape, variants, cells)
+    # A recorded geometry was valid when it was built, possibly with regions in pieces
+    # (contiguous=False): rebuild it as it was rather than judge it again.
+    return make_geometry(size, shape, variants, cells, contiguous=False)
 
 
 def _sequence(value: object, what: str) -> Sequence[object]:

@@ -14,6 +14,8 @@ from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.puzzle import Puzzle
 
+__all__ = ["WrongSolutionError", "check_solutions", "is_solution", "violations"]
+
 
 def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     """Every rule ``grid`` breaks as a solution of ``puzzle`` (empty list: a solution).

@@ -8,6 +8,7 @@ from cases import CASES
 from sudoku_csp import SpecError, Status, get_backend, is_solution, make_backend
 from sudoku_csp.backends.registry import BACKENDS, backend_class
 from sudoku_csp.puzzle import format_line
+from sudoku_csp.result import KEPT_WHEN_COUNTING
 
 SPECS = list(BACKENDS)
 
@@ -43,8 +44,12 @@ def test_solve_one(spec, case):
 def test_empty_4x4_has_288_solutions(spec):
     puzzle = next(c for c in CASES if c.name == "empty4").puzzle()
     result = get_backend(spec).solve(puzzle, limit=None)
-    assert result.status is Status.MULTIPLE
-    assert len(result.solutions) == 288
+    assert (result.status, result.count, result.complete) == (Status.MULTIPLE, 288, True)
+    # Counting keeps only the first solutions; a finite limit keeps every one found.
+    assert len(result.solutions) == KEPT_WHEN_COUNTING
+    every = get_backend(spec).solve(puzzle, limit=1000)
+    assert len(set(every.solutions)) == every.count == 288
+    assert all(is_solution(puzzle, grid) for grid in every.solutions)
 
 
 @pytest.mark.parametrize(("call", "words"), [

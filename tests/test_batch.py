@@ -31,6 +31,7 @@ from sudoku_csp.batch import (
 )
 from sudoku_csp.batch.runner import require_extra
 from sudoku_csp.crosscheck import crosscheck
+from sudoku_csp.errors import InputError
 from sudoku_csp.puzzle import Puzzle, parse
 from sudoku_csp.verify import WrongSolutionError
 
@@ -381,3 +382,28 @@ def test_a_batch_verdict_is_the_crosscheck_of_that_puzzle(limit):
     assert verdict["metadata"] == "from the tests"
     assert verdict["specs"]["wrong"]["error"] == "wrong solution: not a grid"
     assert verdict["reasons"][0] == "wrong failed: wrong solution: not a grid"
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_records_say_whether_the_time_limit_cut_the_count(tmp_path, suffix):
+    # Counting every solution of an empty 9x9 never ends: the count is a lower bound.
+    out = tmp_path / f"r{suffix}"
+    open_grid, closed = parse("." * 81), parse("." * 16)
+    records = list(run_to_file([open_grid, closed], ["native"], out, limit=None,
+                               time_limit=0.2))
+    assert [(r.status, r.complete) for r in records] == [("multiple", False), ("multiple", True)]
+    assert records[0].solutions >= 2
+    assert [r.complete for r in read_records(out)] == [False, True]
+
+
+def test_resume_refuses_records_written_for_another_input(tmp_path):
+    out = tmp_path / "r.jsonl"
+    first = [c.puzzle() for c in CASES[:3]]
+    other = [c.puzzle() for c in CASES[3:6]]
+    list(run_to_file(first, ["native"], out))
+    with pytest.raises(InputError, match="written for another input"):
+        list(run_to_file(other + first, ["native"], out, resume=True))
+    # The same input resumes (nothing left to do), a longer one goes on where it stopped.
+    assert list(run_to_file(first, ["native"], out, resume=True)) == []
+    assert [r.index for r in run_to_file(first + other, ["native"], out, resume=True)] \
+        == [4, 5, 6]

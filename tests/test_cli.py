@@ -238,7 +238,9 @@ def test_check_agrees_and_reports(tmp_path):
     assert result.exit_code == Exit.OK, result.output
     lines = result.stdout.strip().splitlines()
     assert [line.split("\t")[1] for line in lines[:3]] == ["unique", "multiple", "none"]
-    assert "all verdicts agreed" in lines[-1] and "native, sat, cpsat" in lines[-1]
+    assert len(lines) == 3  # the summary goes to stderr, like the other commands
+    summary = result.stderr.strip().splitlines()[-1]
+    assert "all verdicts agreed" in summary and "native, sat, cpsat" in summary
     result = run("check", str(path), "--json", "-s", "native", "-s", "native:rules=singles")
     verdicts = [json.loads(line) for line in result.stdout.strip().splitlines()]
     assert [v["index"] for v in verdicts] == [1, 2, 3]
@@ -260,7 +262,7 @@ def test_check_exits_7_on_disagreement(monkeypatch):
     monkeypatch.setitem(BACKENDS, "liar", "test_cli:Liar")  # registered like any backend
     result = run("check", GRID2, "-s", "native", "-s", "liar")
     assert result.exit_code == Exit.DISAGREEMENT, result.output
-    assert "DISAGREEMENT" in result.stdout and "1 DISAGREEMENTS" in result.stdout
+    assert "DISAGREEMENT" in result.stdout and "1 DISAGREEMENTS" in result.stderr
     result = run("compare", "-s", "native", "-s", "liar", "--json")
     assert result.exit_code == Exit.DISAGREEMENT, result.output
 
@@ -361,7 +363,7 @@ def test_generate_is_reproducible_and_unique(tmp_path):
     assert [line.split("\t")[0] for line in again.stdout.splitlines()] == \
         [line.split("\t")[0] for line in lines[1:]]
     result = run("check", str(out_file))
-    assert result.exit_code == Exit.OK and "3 unique" in result.stdout
+    assert result.exit_code == Exit.OK and "3 unique" in result.stderr
     result = run("generate", "--size", "6", "--count", "2", "--seed", "1")
     assert result.exit_code == Exit.OK and len(result.stdout.splitlines()) == 2
 

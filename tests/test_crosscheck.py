@@ -224,3 +224,14 @@ def test_specs_are_checked():
         crosscheck(puzzle, ["native", "nope"])
     with pytest.raises(SpecError, match="no solver"):
         crosscheck(puzzle, [])
+
+
+def test_a_count_cut_by_the_time_limit_is_a_lower_bound_not_a_disagreement():
+    # Counting every solution of an open grid: one backend cut short after a few, another
+    # after more. Both counts are lower bounds: "multiple", never a contradiction.
+    puzzle = parse("." * 16)
+    few = Result(Status.MULTIPLE, ((0,) * 16, (1,) * 16), total=5, complete=False)
+    claims = {"a": Claim.of(puzzle, few, None),
+              "b": Claim(Status.MULTIPLE, 40, None, exact=False, complete=False)}
+    assert not claims["a"].exact and claims["a"].bounds == (2, float("inf"))
+    assert judge(claims).status == "multiple"

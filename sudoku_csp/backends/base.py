@@ -8,6 +8,7 @@ duplicates, so no backend can report an unchecked answer.
 from __future__ import annotations
 
 import abc
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -15,7 +16,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.puzzle import Puzzle
-from sudoku_csp.result import Result, Status, status_for
+from sudoku_csp.result import KEPT_WHEN_COUNTING, Result, Status, status_for
 from sudoku_csp.verify import WrongSolutionError, check_solutions
 
 
@@ -137,9 +138,57 @@ def clash_result(puzzle: Puzzle, solver: str) -> Result | None:
                   stats={"clashes": len(clashes)})
 
 
+class Tally:
+    """The solutions of one search, each checked against the rules the moment it is found
+    (:func:`~sudoku_csp.verify.check_solutions`, which trusts no solver), so that checking
+    stays inside the search's time limit; the first ``limit`` are kept (the first
+    :data:`~sudoku_csp.result.KEPT_WHEN_COUNTING` when every solution is counted) and the
+    others only counted, each remembered by a 16-byte digest that proves it distinct.
+
+    >>> from sudoku_csp import Puzzle
+    >>> tally = Tally(Puzzle.parse("1..." "..1." ".1.." "...1"), "demo", limit=None)
+    >>> tally.add((0, 1, 2, 3, 2, 3, 0, 1, 3, 0, 1, 2, 1, 2, 3, 0))
+    >>> tally.count, len(tally.grids)
+    (1, 1)
+    """
+
+    __slots__ = ("puzzle", "solver", "keep", "grids", "count", "_seen")
+
+    def __init__(self, puzzle: Puzzle, solver: str, limit: int | None) -> None:
+        self.puzzle = puzzle
+        self.solver = solver
+        self.keep = KEPT_WHEN_COUNTING if limit is None else limit
+        self.grids: list[Grid] = []
+        self.count = 0
+        self._seen: set[bytes] = set()
+
+    def seen(self, grid: Sequence[int]) -> bool:
+        """Whether ``grid`` was added before."""
+        return _digest(grid) in self._seen
+
+    def add(self, grid: Sequence[int]) -> None:
+        """Check ``grid`` and count it; :class:`~sudoku_csp.verify.WrongSolutionError` if it
+        is not a solution, or was added before (a wrong count is a wrong verdict)."""
+        grid = tuple(grid)
+        check_solutions(self.puzzle, (grid,), self.solver)
+        digest = _digest(grid)
+        if digest in self._seen:
+            raise WrongSolutionError(f"{self.solver} returned the same solution twice for "
+                                     f"{self.puzzle.to_line()}")
+        self._seen.add(digest)
+        self.count += 1
+        if len(self.grids) < self.keep:
+            self.grids.append(grid)
+
+
+def _digest(grid: Sequence[int]) -> bytes:
+    # Digits are below 256 (at most 25), so a grid is its own byte string.
+    return hashlib.blake2b(bytes(grid), digest_size=16).digest()
+
+
 def make_result(
     puzzle: Puzzle,
-    solutions: Sequence[Grid],
+    solutions: Sequence[Grid] | Tally,
     *,
     limit: int | None,
     complete: bool,
@@ -149,22 +198,26 @@ def make_result(
     stats: dict[str, Any],
     time_limit: float | None = None,
 ) -> Result:
-    """Check every solution independently, then give the verdict.
+    """The verdict on a search that found ``solutions``: a :class:`Tally` that checked each
+    as it came, or a sequence of grids, checked here (the same way).
 
     Raises :class:`~sudoku_csp.verify.WrongSolutionError` if a backend produced a grid that
-    is not a solution, or the same solution twice (a wrong count is a wrong verdict).
+    is not a solution, or the same solution twice.
     """
-    solutions = tuple(tuple(s) for s in solutions)
-    check_solutions(puzzle, solutions, solver)
-    if len(set(solutions)) != len(solutions):
-        raise WrongSolutionError(f"{solver} returned the same solution twice for "
-                                 f"{puzzle.to_line()}")
-    status = status_for(len(solutions), limit, complete)
+    if isinstance(solutions, Tally):
+        tally = solutions
+    else:
+        tally = Tally(puzzle, solver, limit)
+        for grid in solutions:
+            tally.add(grid)
+    count = tally.count
+    status = status_for(count, limit, complete)
     message = ""
     if timed_out:
         why = f"time limit of {time_limit:g} s" if time_limit is not None else "interruption"
         if status is Status.UNKNOWN:
             message = f"{why} reached"
         elif limit is None:  # a verdict holds, but the count was cut short
-            message = f"{why} reached: at least {len(solutions)} solutions, count incomplete"
-    return Result(status, solutions, stats, seconds, solver, message)
+            message = f"{why} reached: at least {count} solutions, count incomplete"
+    return Result(status, tuple(tally.grids), stats, seconds, solver, message,
+                  total=count if count != len(tally.grids) else None, complete=not timed_out)

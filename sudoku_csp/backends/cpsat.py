@@ -34,10 +34,11 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from sudoku_csp.backends.base import BackendBase, Option, clash_result, make_result
+from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.encodings.cpsat import BUILDERS, MODELS, CpSatModel
 from sudoku_csp.errors import BackendError
-from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.geometry import Geometry
+from sudoku_csp.interrupts import stoppable
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, check_limit
 
@@ -46,9 +47,14 @@ TUNING: dict[str, Any] = {
     "linearization_level": 0,  # an LP relaxation never helps a pure all-different problem
     "cp_model_probing_level": 0,  # probing and inprocessing: setup that these small,
     "use_sat_inprocessing": False,  # propagation-heavy problems do not repay
+    # CP-SAT's own SIGINT handler turns Ctrl-C into an UNKNOWN status (a false verdict),
+    # resets the signal to its default action, and can deadlock: sudoku_csp.interrupts
+    # owns the signal and stops the search with stop_search().
+    "catch_sigint_signal": False,
 }
-"""CP-SAT parameters set for every solve: measured faster on 9×9 puzzle files and on 12×12
-and 16×16 grids, for both models, with presolve on and off."""
+"""CP-SAT parameters set for every solve: the tuning measured faster on 9×9 puzzle files and
+on 12×12 and 16×16 grids, for both models, with presolve on and off; and no signal
+catching."""
 
 AUTO_PRESOLVE = {"alldiff": True, "boolean": False}
 """``presolve=auto``: per model, what measured faster (ms per puzzle, 1 worker, interleaved
@@ -97,13 +103,14 @@ def outcome_of(status: Any, model: cp_model.CpModel | None = None) -> Outcome:
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    """Keeps the distinct grids CP-SAT reports; stops the search at ``limit`` of them."""
+    """Hands the distinct grids CP-SAT reports to a :class:`Tally` (which checks each at
+    once, inside the time limit); stops the search at ``limit`` of them."""
 
-    def __init__(self, template: CpSatModel, limit: int | None) -> None:
+    def __init__(self, template: CpSatModel, limit: int | None, tally: Tally) -> None:
         super().__init__()
         self._decode = template.decode
         self._limit = limit
-        self.grids: dict[Grid, None] = {}  # insertion-ordered set
+        self.tally = tally
         self.reported = 0
         self.duplicates = 0
         self.stopped = False
@@ -115,11 +122,11 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         # One copy of the response decodes faster than a value() call per variable
         # (measured 180 vs 280 us per 9x9 solution); Response() has no snake_case alias.
         grid = self._decode(self.Response().solution)
-        if grid in self.grids:
+        if self.tally.seen(grid):
             self.duplicates += 1
             return
-        self.grids[grid] = None
-        if self._limit is not None and len(self.grids) >= self._limit:
+        self.tally.add(grid)
+        if self._limit is not None and self.tally.count >= self._limit:
             self.stopped = True
             self.stop_search()
 
@@ -199,25 +206,26 @@ class CpSatBackend(BackendBase):
         for key, value in self.parameters(enumerate_all=enumerate_all,
                                           time_limit=time_limit).items():
             setattr(solver.parameters, key, value)
-        collector = _Collector(template, limit) if enumerate_all else None
+        tally = Tally(puzzle, self.spec, limit)
+        collector = _Collector(template, limit, tally) if enumerate_all else None
         fixed = template.fix_givens(puzzle.givens)
         try:
-            status = solver.solve(template.model, collector)
+            with stoppable(solver.stop_search):
+                status = solver.solve(template.model, collector)
         finally:
             template.release(fixed)
         outcome = outcome_of(status, template.model)
         response = solver.response_proto
 
         if collector is not None:
-            solutions = list(collector.grids)
             reported, duplicates = collector.reported, collector.duplicates
             # OPTIMAL after enumeration: every solution was reported.
             complete = outcome in (Outcome.FINISHED, Outcome.NO_SOLUTION)
             stopped_by_us = collector.stopped
         else:
-            found = outcome in (Outcome.FINISHED, Outcome.STOPPED)
-            solutions = [template.decode(response.solution)] if found else []
-            reported, duplicates = len(solutions), 0
+            if outcome in (Outcome.FINISHED, Outcome.STOPPED):
+                tally.add(template.decode(response.solution))
+            reported, duplicates = tally.count, 0
             # OPTIMAL after a plain solve: one solution, nothing said about others.
             complete = outcome is Outcome.NO_SOLUTION
             stopped_by_us = False
@@ -236,7 +244,7 @@ class CpSatBackend(BackendBase):
             "duplicates": duplicates,
         }
         return make_result(
-            puzzle, solutions, limit=limit, complete=complete, timed_out=timed_out,
+            puzzle, tally, limit=limit, complete=complete, timed_out=timed_out,
             solver=self.spec, seconds=time.perf_counter() - start, stats=stats,
             time_limit=time_limit)
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import time
 
-from sudoku_csp.backends.base import BackendBase, Option, SpecError, clash_result, make_result
+from sudoku_csp.backends.base import (
+    BackendBase,
+    Option,
+    SpecError,
+    Tally,
+    clash_result,
+    make_result,
+)
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
 from sudoku_csp.native.search import BRANCHING, DEFAULT_BRANCH, Searcher, propagate_puzzle
 from sudoku_csp.native.state import State
@@ -50,11 +57,14 @@ class NativeBackend(BackendBase):
               time_limit: float | None = None) -> Result:
         start = time.perf_counter()
         state = State.from_puzzle(puzzle)
+        tally = Tally(puzzle, self.spec, limit)
         if self.options["search"] == "off":
             out = self.searcher.propagate_only(state)
+            for grid in out.solutions:
+                tally.add(grid)
         else:
             deadline = start + time_limit if time_limit is not None else None
-            out = self.searcher.run(state, limit, deadline)
+            out = self.searcher.run(state, limit, deadline, sink=tally.add)
         seconds = time.perf_counter() - start
         if out.state is None:  # contradiction before any guess: name a clash if there is one
             clash = clash_result(puzzle, self.spec)
@@ -62,7 +72,7 @@ class NativeBackend(BackendBase):
                 return Result(clash.status, (), {**out.stats.as_dict(), **clash.stats},
                               seconds, self.spec, clash.message)
         result = make_result(
-            puzzle, out.solutions, limit=limit, complete=out.complete,
+            puzzle, tally, limit=limit, complete=out.complete,
             timed_out=out.timed_out, solver=self.spec, seconds=seconds,
             stats=out.stats.as_dict(), time_limit=time_limit)
         if result.status is Status.UNKNOWN and not out.timed_out:

@@ -34,10 +34,20 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from sudoku_csp.backends.base import BackendBase, Option, SpecError, clash_result, make_result
+from pysat.solvers import pysolvers
+
+from sudoku_csp.backends.base import (
+    BackendBase,
+    Option,
+    SpecError,
+    Tally,
+    clash_result,
+    make_result,
+)
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.interrupts import reraise_pysat
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status, check_limit
 from sudoku_csp.satsolver import (
@@ -140,17 +150,28 @@ class SatBackend(BackendBase):
               time_limit: float | None = None) -> Result:
         start = time.perf_counter()
         check_limit(limit)
+        try:
+            return self._solve(puzzle, limit, time_limit, start)
+        except KeyboardInterrupt:
+            # A solver stopped by Ctrl-C may be unusable (PySAT jumps out of it): drop them
+            # all, so that a notebook can go on solving after an interrupted cell.
+            self.close()
+            raise
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, time_limit: float | None,
+               start: float) -> Result:
         if self.options["search"] == "off":
             result = self._propagate_only(puzzle, start)
         else:
             deadline = time.monotonic() + time_limit if time_limit is not None else None
             mode = self.options["mode"]
+            tally = Tally(puzzle, self.spec, limit)
             if mode == "incremental":
-                found, complete, timed_out, stats = self._incremental(puzzle, limit, deadline)
+                complete, timed_out, stats = self._incremental(puzzle, limit, deadline, tally)
             else:
-                found, complete, timed_out, stats = self._fresh(puzzle, limit, deadline,
-                                                                reduced=mode == "reduced")
-            result = make_result(puzzle, found, limit=limit, complete=complete,
+                complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
+                                                         reduced=mode == "reduced")
+            result = make_result(puzzle, tally, limit=limit, complete=complete,
                                  timed_out=timed_out, solver=self.spec,
                                  seconds=time.perf_counter() - start, stats=stats,
                                  time_limit=time_limit)
@@ -182,7 +203,8 @@ class SatBackend(BackendBase):
         self._sessions[geometry] = session
         return session
 
-    def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: float | None):
+    def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: float | None,
+                     tally: Tally):
         session: SolverSession = self._session(puzzle.geometry, SolverSession)
         solver = session.get()
         caps, numbering = self.caps, session.vars
@@ -197,17 +219,17 @@ class SatBackend(BackendBase):
                 assumptions.append(selector)
             solver.add_clause(numbering.exclusion(grid, puzzle.givens, -selector))
 
-        found, complete, timed_out, calls = enumerate_solutions(
+        _, complete, timed_out, calls = enumerate_solutions(
             lambda: solve_until(solver, caps, assumptions, deadline),
-            lambda: numbering.read_model(solver.get_model()), block, limit)
+            lambda: numbering.read_model(solver.get_model()), block, limit, tally.add)
         stats = stats_delta(before, solver.accum_stats() if caps.stats else None)
         stats["solver_calls"] = calls
         if selector:
             session.retire(selector)
-        return found, complete, timed_out, stats
+        return complete, timed_out, stats
 
     def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: float | None,
-               reduced: bool):
+               tally: Tally, reduced: bool):
         geometry = puzzle.geometry
         numbering = variables(geometry)
         if reduced:
@@ -237,20 +259,24 @@ class SatBackend(BackendBase):
                 solver = load(name, [*base, *blocks], x_vars)
 
         try:
-            found, complete, timed_out, calls = enumerate_solutions(
+            _, complete, timed_out, calls = enumerate_solutions(
                 lambda: solve_until(solver, caps, [], deadline),
-                lambda: decode(solver.get_model()), block, limit)
+                lambda: decode(solver.get_model()), block, limit, tally.add)
             add_stats(totals, solver, caps)
         finally:
             solver.delete()
         totals["solver_calls"] = calls
-        return found, complete, timed_out, totals
+        return complete, timed_out, totals
 
     def _propagate_only(self, puzzle: Puzzle, start: float) -> Result:
         prop: Propagator = self._session(puzzle.geometry, Propagator)
         numbering = prop.formula.vars
         assumptions = list(dict.fromkeys([*prop.units, *numbering.literals(puzzle.givens)]))
-        ok, literals = prop.solver.propagate(assumptions=assumptions)
+        try:
+            ok, literals = prop.solver.propagate(assumptions=assumptions)
+        except pysolvers.error as exc:
+            reraise_pysat(exc)
+            raise
         grid = numbering.decode(literals) if ok else ()
         placed = sum(d >= 0 for d in grid)
         solved = ok and placed == puzzle.geometry.ncells

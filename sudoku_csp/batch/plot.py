@@ -17,6 +17,28 @@ PLOT_FORMATS = (".png", ".svg", ".pdf")
 """The file extensions :func:`cactus_plot` writes (matplotlib picks the format by them)."""
 
 
+def check_plot_path(path: str | os.PathLike) -> None:
+    """Everything :func:`cactus_plot` needs to write ``path``, checked before a long run
+    rather than after it: a known extension (InputError), matplotlib (MissingExtraError),
+    and an existing, writable folder (InputError).
+
+    >>> try:
+    ...     check_plot_path("results.gif")
+    ... except InputError as exc:
+    ...     print(exc)
+    results.gif: a cactus plot is written as .png, .svg, .pdf, not '.gif'
+    """
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext not in PLOT_FORMATS:
+        raise InputError(f"{os.fspath(path)}: a cactus plot is written as "
+                         f"{', '.join(PLOT_FORMATS)}, not {ext!r}")
+    require_extra("matplotlib.figure", "plot", "the cactus plot")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise InputError(f"{os.fspath(path)}: cannot write the plot there (no such folder, "
+                         "or not writable)")
+
+
 def cactus_plot(
     data: Summary | Iterable[Record],
     path: str | os.PathLike,
@@ -31,10 +53,8 @@ def cactus_plot(
 
     Needs matplotlib (extra ``plot``; MissingExtraError without it). Uses no pyplot state.
     """
+    check_plot_path(path)
     ext = os.path.splitext(os.fspath(path))[1].lower()
-    if ext not in PLOT_FORMATS:
-        raise InputError(f"{os.fspath(path)}: a cactus plot is written as "
-                         f"{', '.join(PLOT_FORMATS)}, not {ext!r}")
     figure_module = require_extra("matplotlib.figure", "plot", "the cactus plot")
     summary = data if isinstance(data, Summary) else summarize(data)
     fig = figure_module.Figure(figsize=(7, 4.5), layout="constrained")

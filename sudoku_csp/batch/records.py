@@ -27,7 +27,9 @@ class Record:
     backend returned a wrong answer: ``message`` says what); ``verdict`` the cross-checked
     status of the puzzle over all specs run on it (``"disagreement"`` if they contradict
     each other) and ``agreed`` whether they agree; ``solutions`` how many solutions the spec
-    returned, ``solution`` the first as a line; ``seconds`` the backend's own solve time.
+    returned, ``solution`` the first as a line; ``seconds`` the backend's own solve time;
+    ``complete`` False when the time limit cut the search short (the status is then
+    ``unknown``, or ``solutions`` is only a lower bound on the count).
     """
 
     index: int
@@ -42,6 +44,7 @@ class Record:
     solution: str | None = None
     message: str = ""
     metadata: str = ""
+    complete: bool = True
 
     @property
     def decided(self) -> bool:
@@ -62,7 +65,8 @@ class Record:
         """What this record says, for comparing with other specs (see :mod:`crosscheck`)."""
         status = None if self.status == ERROR else Status(self.status)
         return Claim(status, self.solutions, self.solution, self.message if status is None
-                     else "", self.seconds, exact=limit is None)
+                     else "", self.seconds, exact=limit is None and self.complete,
+                     complete=self.complete)
 
 
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))
@@ -85,6 +89,7 @@ def _record_from_row(row: dict[str, str]) -> Record:
         solution=row.get("solution") or None,
         message=row.get("message", ""),
         metadata=row.get("metadata", ""),
+        complete=row.get("complete", "True") == "True",
     )
 
 
@@ -245,6 +250,10 @@ class Finished:
         self.specs = tuple(specs)
         self._done = {spec: bytearray() for spec in self.specs}
         self._known: dict[int, dict[str, Claim]] = {}
+        # The puzzle lines of a few finished indices (1, 2, 4, 8, ... and the last), which
+        # the resumed input must hold at the same places: resuming with another file would
+        # otherwise skip its first puzzles without a word.
+        self._lines: dict[int, str] = {}
 
     @classmethod
     def load(cls, path: str | os.PathLike, specs: Sequence[str], *,
@@ -254,8 +263,14 @@ class Finished:
         finished = cls(specs)
         if not os.path.exists(path):
             return finished
+        last = (0, "")
         for record in read_records(path):
             finished._mark(record.index, record.spec)
+            if record.index & (record.index - 1) == 0:  # a power of two
+                finished._lines[record.index] = record.puzzle
+            last = max(last, (record.index, record.puzzle))
+        if last[0]:
+            finished._lines[last[0]] = last[1]
         partial = finished._partial()
         if partial:
             for record in read_records(path):
@@ -300,6 +315,20 @@ class Finished:
     def todo(self, index: int) -> tuple[str, ...]:
         """The specs still to run on puzzle ``index``."""
         return tuple(spec for spec in self.specs if (index, spec) not in self)
+
+    def check_puzzle(self, index: int, line: str) -> None:
+        """InputError if the records file holds another puzzle at ``index`` than the input
+        (``line``, as :meth:`~sudoku_csp.puzzle.Puzzle.to_line` writes it)."""
+        recorded = self._lines.get(index)
+        if recorded is not None and recorded != line:
+            raise InputError(
+                f"--resume: the records file was written for another input (puzzle {index} "
+                f"is {recorded} there, {line} here); resume with the same puzzles in the "
+                "same order, or write the records to a new file")
+
+    def needs_check(self, index: int) -> bool:
+        """Whether :meth:`check_puzzle` compares anything at ``index``."""
+        return index in self._lines
 
     def known(self, index: int) -> dict[str, Claim] | None:
         """Claims of the specs already done on a partly done puzzle, else ``None``."""

@@ -28,6 +28,7 @@ from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.batch.records import Finished, Record, RecordWriter, record_format
 from sudoku_csp.crosscheck import DISAGREEMENT, Claim, judge, resolve, run_claims
+from sudoku_csp.interrupts import deferred, worker_signals
 from sudoku_csp.puzzle import Puzzle, parse, puzzle_entries, read_puzzles
 
 Spec = str | Backend
@@ -69,6 +70,14 @@ def _warm(specs: Sequence[Spec]) -> None:
             get_backend(spec)
 
 
+def _start_worker(specs: Sequence[Spec]) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (it stops the workers), then
+    :func:`_warm`."""
+    worker_signals()
+    _warm(specs)
+
+
+
 def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
                  time_limit: float | None) -> list[Record]:
     """Run the specs on each puzzle of a chunk: the records, in order."""
@@ -87,7 +96,8 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
             records.append(Record(
                 index, line, spec, claim.verdict, judgement.status, agreed, claim.seconds,
                 dict(result.stats) if result else {}, claim.found, claim.solution,
-                claim.error or (result.message if result else ""), puzzle.metadata))
+                claim.error or (result.message if result else ""), puzzle.metadata,
+                claim.complete))
     return records
 
 
@@ -166,14 +176,38 @@ def _executor(jobs: int, scheduler: Any, specs: Sequence[Spec]) -> Iterator[tupl
     elif jobs == 1:
         yield _InlineExecutor(), 1
     else:
-        pool = ProcessPoolExecutor(jobs, mp_context=_mp_context(), initializer=_warm,
-                                   initargs=(list(specs),))
+        with deferred():  # workers are born with Ctrl-C blocked (see _start_worker)
+            pool = ProcessPoolExecutor(jobs, mp_context=_mp_context(),
+                                       initializer=_start_worker, initargs=(list(specs),))
         try:
-            yield pool, 2 * jobs
+            yield _DeferredSubmit(pool), 2 * jobs
         except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
+            _stop_pool(pool)
             raise
         pool.shutdown(wait=True)
+
+
+class _DeferredSubmit(Executor):
+    """A process pool whose ``submit`` holds signals back: submitting is where the pool
+    starts its workers, which must inherit a blocked SIGINT."""
+
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self.pool = pool
+
+    def submit(self, fn: Callable, /, *args: Any, **kwargs: Any) -> Future:
+        with deferred():
+            return self.pool.submit(fn, *args, **kwargs)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now (Ctrl-C, SIGTERM, an error): pending chunks cancelled, workers
+    terminated mid-chunk, its threads joined, so that nothing it started outlives the run
+    and no thread of it prints a traceback at exit."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    # No public way to stop busy workers before Python 3.14 (terminate_workers).
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=True)
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -288,6 +322,9 @@ def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) ->
         if finished is None:
             yield index, puzzle, None, None
             continue
+        if finished.needs_check(index):
+            parsed = puzzle.parse() if isinstance(puzzle, PuzzleText) else puzzle
+            finished.check_puzzle(index, parsed.to_line())
         todo = finished.todo(index)
         if todo:
             partly = len(todo) < len(finished.specs)
@@ -313,8 +350,9 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
             while window:
                 yield from _result(window.popleft())
         finally:
-            for future in window:
-                future.cancel()
+            if not isinstance(executor, _DeferredSubmit):  # a pool cancels its own
+                for future in window:
+                    future.cancel()
 
 
 def _result(future: Future) -> list[Record]:

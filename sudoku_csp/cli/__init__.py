@@ -13,14 +13,27 @@ unless the input held exactly one puzzle: then it is that puzzle's verdict.
 
 from __future__ import annotations
 
+import os
+
 from sudoku_csp.cli import research, solving  # noqa: F401 - importing registers the commands
 from sudoku_csp.cli.app import app
-from sudoku_csp.cli.exits import Exit
+from sudoku_csp.cli.exits import Exit, silence_stdout, stdout_identity, stdout_reader_gone
 
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    before = stdout_identity()
+    try:
+        app()
+    except SystemExit as exc:
+        # rich (help pages, grids) meets a closed pipe by pointing standard output at
+        # /dev/null and exiting 1: that is the reader's doing, not an error of ours.
+        now = stdout_identity()
+        silenced = now != before and now == stdout_identity(os.devnull)
+        if exc.code == Exit.INTERNAL and (silenced or stdout_reader_gone()):
+            silence_stdout()
+            raise SystemExit(int(Exit.PIPE)) from None
+        raise
 
 
 __all__ = ["Exit", "app", "main"]

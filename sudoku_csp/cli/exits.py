@@ -10,6 +10,9 @@ unexpected), Ctrl-C exits 130 — each with one line on stderr, never a tracebac
 from __future__ import annotations
 
 import enum
+import os
+import select
+import sys
 from collections.abc import Callable
 
 import typer
@@ -17,6 +20,7 @@ from rich.console import Console
 
 from sudoku_csp.batch import MissingExtraError
 from sudoku_csp.errors import BackendError, InputError
+from sudoku_csp.interrupts import Terminated, handling, reraise_pysat
 from sudoku_csp.result import Status
 
 
@@ -41,7 +45,9 @@ class Exit(enum.IntEnum):
     DISAGREEMENT = 7, "the solvers disagreed (check, compare)"
     INVALID = 8, "an invalid certificate (verify-certificate)"
     NOT_MINIMAL = 9, "unique but not minimal (minimal)"
-    INTERRUPTED = 130, "interrupted (Ctrl-C)"
+    INTERRUPTED = 130, "interrupted (Ctrl-C): the records written so far are kept"
+    PIPE = 141, "the output was closed early (e.g. piped into head): stopped quietly"
+    TERMINATED = 143, "terminated (SIGTERM): the records written so far are kept"
 
 
 STATUS_EXIT = {
@@ -69,20 +75,63 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def guarded(action: Callable[[], Exit]) -> None:
     """Run a command body and exit with the code it returns; turn every exception into one
-    line on stderr and its documented code (see the module docstring)."""
+    line on stderr and its documented code (see the module docstring). Ctrl-C and SIGTERM
+    are owned by :func:`~sudoku_csp.interrupts.handling` meanwhile: the solver running is
+    stopped, cleanup runs (worker processes terminated, the records file closed), then
+    "interrupted" (130) or "terminated" (143)."""
     try:
-        code = action()
+        with handling():
+            code = action()
     except (typer.Exit, typer.Abort, typer.BadParameter):
         raise  # typer's own exits and usage errors keep their codes (typer vendors click)
+    except BrokenPipeError:
+        silence_stdout()
+        raise typer.Exit(int(Exit.PIPE)) from None
     except (InputError, OSError, UnicodeDecodeError, MissingExtraError) as exc:
         _fail(f"error: {exc}", Exit.INPUT)
     except BackendError as exc:
         _fail(f"internal error: {exc}", Exit.INTERNAL)
+    except Terminated:
+        _fail("terminated", Exit.TERMINATED)
     except KeyboardInterrupt:
         _fail("interrupted", Exit.INTERRUPTED)
     except Exception as exc:  # noqa: BLE001 - a bug anywhere still ends in one line, exit 1
+        try:
+            reraise_pysat(exc)  # PySAT's report of a Ctrl-C inside a solver
+        except KeyboardInterrupt:
+            _fail("interrupted", Exit.INTERRUPTED)
         _fail(f"internal error: {type(exc).__name__}: {exc}", Exit.INTERNAL)
     raise typer.Exit(int(code))
+
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null once its reader is gone, so that nothing written
+    later (the interpreter's final flush included) fails again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's captured output)
+        pass
+
+
+def stdout_identity(path: str | None = None) -> tuple[int, int] | None:
+    """(device, inode) of standard output (or of ``path``), None when there is none."""
+    try:
+        st = os.stat(path) if path is not None else os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def stdout_reader_gone() -> bool:
+    """Whether standard output is a pipe whose reading end has been closed."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(event & select.POLLERR for _, event in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _fail(line: str, code: Exit) -> None:

@@ -24,9 +24,9 @@ from sudoku_csp.certify import PROOF_SOLVERS
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 from sudoku_csp.errors import InputError
 from sudoku_csp.native import BRANCHING, DEFAULT_BRANCH, DEFAULT_RULES, PRESETS, RULES
-from sudoku_csp.puzzle import ParseError, Puzzle, parse, read_puzzles
+from sudoku_csp.puzzle import MAX_LINE, ParseError, Puzzle, parse, read_puzzles
 from sudoku_csp.symmetry import SYMMETRIES
-from sudoku_csp.variants import VARIANTS
+from sudoku_csp.variants import VARIANTS, load_regions
 
 
 def _listed(names: Any) -> str:
@@ -89,10 +89,7 @@ def geometry_options(size: int | None, box: str | None, variants: list[str] | No
             raise InputError(f"--box {box!r}: expected ROWSxCOLS such as 3x3 or 2x3")
         options["box"] = (int(rows), int(cols))
     if regions is not None:
-        if os.path.isfile(regions):
-            with open(regions, encoding="utf-8") as handle:
-                regions = "".join(line for line in handle if not line.lstrip().startswith("#"))
-        options["regions"] = regions
+        options["regions"] = load_regions(regions)  # a map, or the file holding one
     return options
 
 
@@ -150,8 +147,10 @@ def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) 
 
 
 def _count_lines(path: str) -> int:
+    # In bounded pieces: a file of one gigantic line is refused by the reader, not here.
     with open(path, "rb") as handle:
-        return sum(1 for line in handle if line.strip() and not line.lstrip().startswith(b"#"))
+        return sum(1 for line in iter(lambda: handle.readline(MAX_LINE + 1), b"")
+                   if line.strip() and not line.lstrip().startswith(b"#"))
 
 
 def first_puzzle(source: str, options: dict[str, Any]) -> Puzzle:

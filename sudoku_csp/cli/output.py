@@ -13,7 +13,16 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -51,12 +60,14 @@ def candidate_grid(state: State) -> str:
                                          for c in range(state.geometry.ncells)])
 
 
-def print_single(puzzle: Puzzle, result: Result) -> None:
-    """One puzzle's result: its grid, then status, time and solver on one line."""
+def print_single(puzzle: Puzzle, result: Result, *, counted_all: bool = False) -> None:
+    """One puzzle's result: its grid, then status, time and solver on one line.
+    ``counted_all``: every solution was asked for, so a complete count is exact."""
     if result.solution is not None:
         out.print(styled_grid(puzzle, result.solution))
         if result.status is Status.MULTIPLE:
-            out.print(f"(one of {len(result.solutions)}+ solutions)")
+            exact = counted_all and result.complete
+            out.print(f"(one of {result.count}{'' if exact else '+'} solutions)")
     summary = f"{result.status.value} · {1000 * result.seconds:.2f} ms · {result.solver}"
     if result.message:
         summary += f" · {result.message}"
@@ -83,6 +94,13 @@ def print_verdict(verdict: dict[str, Any]) -> None:
     typer.echo(line)
 
 
+class _RateColumn(ProgressColumn):
+    """Items per second, as rich measures it over the last moments of the run."""
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s", style="progress.data.speed")
+
+
 class Bar:
     """A progress bar on stderr for long inputs, refreshed by hand: an auto-refreshing bar
     runs a thread, and worker processes are only forked from a single-threaded process."""
@@ -91,8 +109,9 @@ class Bar:
         self.bar: Progress | None = None
         if total is not None and (always or total > PROGRESS_AFTER) and err.is_terminal:
             self.bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=err, transient=True,
-                                auto_refresh=False)
+                                _RateColumn(),
+                                TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                                transient=True, auto_refresh=False)
             self.task = self.bar.add_task(what, total=total)
             self.shown = 0.0
 

@@ -3,6 +3,7 @@ generate."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -207,6 +208,9 @@ def generate(
                                  options.get("regions"))
         puzzles = make_puzzles(geometry, count=count, seed=seed, symmetry=symmetry,
                                minimal=minimal)
+        # The first puzzle before the file: a request that cannot be met leaves no file.
+        first = next(puzzles, None)
+        puzzles = itertools.chain([] if first is None else [first], puzzles)
         handle = open(output, "w", encoding="utf-8") if output else None
         try:
             if handle:

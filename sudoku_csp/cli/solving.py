@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
+from sudoku_csp import datasets
 from sudoku_csp.backends.registry import BACKENDS, DEFAULT_SPEC, get_backend, list_backends
 from sudoku_csp.batch import (
     Record,
@@ -19,6 +19,7 @@ from sudoku_csp.batch import (
     read_records,
     verdict_of,
 )
+from sudoku_csp.batch.plot import check_plot_path
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
@@ -64,7 +65,7 @@ DEFAULT_COMPARE = ("native", "native:rules=singles", "sat:solver=cadical195,enco
 """compare's default strategies: the native solver with and without locked candidates, SAT
 with a rich and a minimal encoding, and CP-SAT."""
 
-BUNDLED = ("mixed9.txt", "sixteen.txt")  # in sudoku_csp/data: compare's default puzzle sets
+BUNDLED = ("mixed9", "sixteen")  # sudoku_csp.datasets names: compare's default puzzle sets
 
 
 def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: float | None,
@@ -73,7 +74,7 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
     src = resolve_source([source], options, count=err.is_terminal)
     if src.single is not None and not opts.out and not as_json:  # a grid to draw
         result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
-        print_single(src.single, result)
+        print_single(src.single, result, counted_all=limit is None)
         return STATUS_EXIT[result.status]
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
     wrong = 0
@@ -206,11 +207,14 @@ def check(
     """Cross-check: run several solvers (default: every backend, i.e. native, sat and
     cpsat) on each puzzle and print the verdict they agree on, or the disagreement.
 
-    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 6 input error.
+    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 6 input error; for an
+    input of one puzzle, its agreed verdict's code (0 unique/solved, 3 multiple, 4 none,
+    5 unknown).
     """
 
     def action() -> Exit:
         specs = list(solver or BACKENDS)
+        last: dict = {}
         options = geometry_options(size, box, variant, regions)
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[str, int] = {}
@@ -222,6 +226,7 @@ def check(
                 verdict = verdict_of(group, limit=limit)
                 counts[verdict["status"]] = counts.get(verdict["status"], 0) + 1
                 disagreements += not verdict["agreed"]
+                last = verdict
                 if as_json:
                     typer.echo(json.dumps(verdict))
                 else:
@@ -232,9 +237,13 @@ def check(
             tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
             agreement = ("all verdicts agreed" if not disagreements
                          else f"{disagreements} DISAGREEMENTS")
-            out.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
+            err.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
                       markup=False)
-        return Exit.DISAGREEMENT if disagreements else Exit.OK
+        if disagreements:
+            return Exit.DISAGREEMENT
+        if sum(counts.values()) == 1:  # one puzzle: its verdict, as solve and count do
+            return STATUS_EXIT[Status(last["status"])]
+        return Exit.OK
 
     guarded(action)
 
@@ -276,18 +285,19 @@ def compare(
     def action() -> Exit:
         specs = list(solver or DEFAULT_COMPARE)
         options = geometry_options(size, box, variant, regions)
-        with resources.as_file(resources.files("sudoku_csp") / "data") as data:
-            sources = list(files) if files else [str(data / name) for name in BUNDLED]
-            src = resolve_source(sources, options, count=err.is_terminal)
-            if src.single is not None:
-                raise InputError(f"no such file: {sources[0]}")
-            opts = BatchOptions(jobs, scheduler, out_file, resume)
-            summary = Summary()
-            total = src.total * len(specs) if src.total is not None else None
-            with Bar(total, "comparing") as bar:
-                for record in records(src, options, specs, limit, time_limit, opts):
-                    summary.add(record)
-                    bar.advance()
+        if plot:
+            check_plot_path(plot)  # now, not after the whole run
+        sources = list(files) if files else [str(datasets.path(name)) for name in BUNDLED]
+        src = resolve_source(sources, options, count=err.is_terminal)
+        if src.single is not None:
+            raise InputError(f"no such file: {sources[0]}")
+        opts = BatchOptions(jobs, scheduler, out_file, resume)
+        summary = Summary()
+        total = src.total * len(specs) if src.total is not None else None
+        with Bar(total, "comparing") as bar:
+            for record in records(src, options, specs, limit, time_limit, opts):
+                summary.add(record)
+                bar.advance()
         if out_file and resume:  # the table covers the whole run, not only this part
             summary = Summary().update(read_records(out_file))
         if plot:

@@ -109,6 +109,11 @@ class Outcome:
     timed_out: bool
     stats: SearchStats
     state: State | None = None  # the root state after propagation (None on contradiction)
+    found: int = -1  # solutions found; -1: as many as ``solutions`` holds
+
+    def __post_init__(self) -> None:
+        if self.found < 0:
+            self.found = len(self.solutions)
 
 
 class Searcher:
@@ -146,9 +151,12 @@ class Searcher:
             return Outcome([state.grid()], True, False, stats, state)
         return Outcome([], False, False, stats, state)
 
-    def run(self, state: State, limit: int | None = 1, deadline: float | None = None) -> Outcome:
+    def run(self, state: State, limit: int | None = 1, deadline: float | None = None,
+            sink: Callable[[Grid], object] | None = None) -> Outcome:
         """Search from ``state`` (mutated) for up to ``limit`` solutions before ``deadline``
-        (a ``time.perf_counter()`` value)."""
+        (a ``time.perf_counter()`` value). Each solution goes to ``sink`` as it is found
+        (then ``Outcome.solutions`` stays empty and ``Outcome.found`` counts them), or into
+        ``Outcome.solutions``: a caller counting millions of solutions passes a sink."""
         check_limit(limit)
         rules, branch = self.rules, self.branch
         # A fresh generator per search: the same seed gives the same order on every call,
@@ -157,9 +165,15 @@ class Searcher:
         firings = [0] * len(rules)
         stats = SearchStats(nodes=1)
         solutions: list[Grid] = []
+        keep = solutions.append if sink is None else sink
         root = self.propagate_only(state)
         if not root.state or root.solutions:
+            if sink is not None:
+                for grid in root.solutions:
+                    sink(grid)
+                root.solutions = []
             return root
+        found = 0
         wanted = limit if limit is not None else float("inf")
 
         def frame(s: State) -> tuple[State, int, list[int]]:
@@ -189,8 +203,9 @@ class Searcher:
             if not propagate(child, rules, firings):
                 stats.backtracks += 1
             elif child.solved:
-                solutions.append(child.grid())
-                if len(solutions) >= wanted:
+                keep(child.grid())
+                found += 1
+                if found >= wanted:
                     complete = False
                     break
             else:
@@ -202,7 +217,7 @@ class Searcher:
                 break
         for name, n in zip(self.rule_names, firings, strict=False):
             stats.firings[name] = root.stats.firings.get(name, 0) + n
-        return Outcome(solutions, complete, timed_out, stats, root.state)
+        return Outcome(solutions, complete, timed_out, stats, root.state, found)
 
 
 

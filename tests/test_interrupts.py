@@ -1,0 +1,217 @@
+"""Ctrl-C and SIGTERM: real signals sent to real runs (subprocesses), and the pieces in-process.
+
+A run cut short must end with "interrupted" (130) or "terminated" (143) and nothing else on
+stderr, keep every record it finished, write none for the search it cut ("unknown" is a
+verdict, not "stopped"), and leave no process behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+import sudoku_csp
+from sudoku_csp import interrupts, parse
+from sudoku_csp.backends import make_backend
+from sudoku_csp.backends.cpsat import TUNING
+from sudoku_csp.variants import make_geometry
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="signals and /proc as on Linux")
+
+# The bundled 9x9 puzzles (unique; a few milliseconds each with every backend).
+PUZZLES = [line for line in (Path(sudoku_csp.__file__).parent / "data" / "mixed9.txt")
+           .read_text().splitlines() if line and not line.startswith("#")][:3]
+
+
+def _start(tmp_path: Path, args: list[str], copies: int) -> tuple[subprocess.Popen, str, Path]:
+    """A run of ``sudoku-csp ARGS FILE --out records.jsonl`` in its own process group, on
+    ``copies`` copies of the puzzles; its descendants carry a marker in their environment."""
+    source = tmp_path / "puzzles.txt"
+    source.write_text("\n".join(PUZZLES * copies) + "\n")
+    out = tmp_path / "records.jsonl"
+    marker = uuid.uuid4().hex
+    env = {**os.environ, "SUDOKU_CSP_TEST_RUN": marker}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_csp", *args, str(source), "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    return proc, marker, out
+
+
+def _wait_for_records(out: Path, proc: subprocess.Popen, at_least: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_text().count("\n") >= at_least:
+            return
+        time.sleep(0.02)
+    pytest.fail(f"the run made no {at_least} records (exit {proc.poll()})")
+
+
+def _survivors(marker: str) -> list[int]:
+    """Processes still alive that the run started (its environment marker)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if f"SUDOKU_CSP_TEST_RUN={marker}".encode() in environ.split(b"\0") and state != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+def _finish(proc: subprocess.Popen, marker: str) -> tuple[int, str]:
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the run did not stop")
+    deadline = time.monotonic() + 5
+    while _survivors(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = _survivors(marker)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes left behind: {left}"
+    return proc.returncode, err.decode()
+
+
+def _records(out: Path) -> list[dict]:
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_check_cleanly_and_resume_finishes(tmp_path, jobs):
+    copies = 200
+    proc, marker, out = _start(tmp_path, ["check", "--jobs", jobs], copies)
+    _wait_for_records(out, proc, 30)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+    code, err = _finish(proc, marker)
+    assert (code, err) == (130, "interrupted\n")
+    done = _records(out)
+    assert 0 < len(done) < 3 * 3 * copies
+    assert all(r["status"] != "unknown" for r in done)
+    resumed = subprocess.run(
+        [sys.executable, "-m", "sudoku_csp", "check", str(tmp_path / "puzzles.txt"),
+         "--out", str(out), "--resume", "--jobs", jobs], capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    records = _records(out)
+    assert len(records) == 3 * 3 * copies  # three backends per puzzle, none twice
+    assert len({(r["index"], r["spec"]) for r in records}) == len(records)
+    assert {r["status"] for r in records} == {"unique"}
+
+
+def test_sigterm_stops_every_process_of_a_parallel_run(tmp_path):
+    proc, marker, out = _start(tmp_path, ["check", "--jobs", "2"], 400)
+    _wait_for_records(out, proc, 30)
+    proc.send_signal(signal.SIGTERM)  # the main process only, as a job scheduler does
+    code, err = _finish(proc, marker)
+    assert (code, err) == (143, "terminated\n")
+    assert all(r["status"] != "unknown" for r in _records(out))
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.3])
+def test_ctrl_c_while_workers_start_prints_no_traceback(tmp_path, delay):
+    proc, marker, out = _start(tmp_path, ["count", "--jobs", "2"], 400)
+    deadline = time.monotonic() + 30
+    while not out.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)  # the records file is opened as the workers are started
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)
+    code, err = _finish(proc, marker)
+    assert code in (0, 130) and err in ("", "interrupted\n"), err
+
+
+@pytest.mark.parametrize("spec", ["native", "sat", "sat:solver=glucose4", "cpsat",
+                                  "cpsat:model=boolean"])
+def test_ctrl_c_in_a_long_search_stops_it(spec):
+    # Counting every solution of the empty 9x9 never ends: only the interrupt stops it.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_csp", "count", "." * 81, "--limit", "0", "-s", spec],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(1.5)
+    started = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"{spec}: Ctrl-C did not stop the search")
+    assert (proc.returncode, err.decode(), out.decode()) == (130, "interrupted\n", "")
+    assert time.monotonic() - started < 10
+
+
+# -- the pieces, in this process ----------------------------------------------------------
+def _signal_soon(signum: int, after: float) -> threading.Timer:
+    timer = threading.Timer(after, os.kill, (os.getpid(), signum))
+    timer.start()
+    return timer
+
+
+def test_a_search_that_returns_after_a_signal_is_not_reported():
+    stopped = threading.Event()
+    with pytest.raises(KeyboardInterrupt), interrupts.handling():
+        with interrupts.stoppable(stopped.set):
+            _signal_soon(signal.SIGINT, 0.05)
+            assert stopped.wait(10)  # the watcher thread called the stop function
+            # ... and the search "returns normally": leaving the block still raises.
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_sigterm_raises_terminated_and_handlers_are_restored():
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(interrupts.Terminated), interrupts.handling():
+        _signal_soon(signal.SIGTERM, 0.01).join()
+        time.sleep(5)
+    assert signal.getsignal(signal.SIGTERM) == before
+    assert interrupts.requested() is None
+
+
+def test_cpsat_never_catches_the_signal_itself():
+    assert TUNING["catch_sigint_signal"] is False
+    backend = make_backend("cpsat")
+    assert backend.parameters(enumerate_all=False, time_limit=None)["catch_sigint_signal"] \
+        is False
+
+
+@pytest.mark.parametrize("spec", ["cpsat", "sat", "sat:solver=glucose4", "native"])
+def test_an_interrupted_backend_solves_again(spec):
+    # A notebook interrupts a cell, then goes on with the same (cached) backend.
+    backend = make_backend(spec)
+    empty = parse("." * 256, geometry=make_geometry(16))
+    with pytest.raises(KeyboardInterrupt), interrupts.handling():
+        _signal_soon(signal.SIGINT, 0.3)
+        backend.solve(empty, limit=None)
+    assert backend.solve(parse(PUZZLES[0]), limit=2).status.value == "unique"
+
+
+# -- a closed pipe ----------------------------------------------------------------------------
+@pytest.mark.parametrize("args", [
+    ["solve", "{file}"], ["count", "{file}"], ["check", "{file}"], ["compare", "{file}", "--json"],
+    ["minimal", "{file}"], ["generate", "--count", "20", "--size", "4"],
+    ["show", "-c", PUZZLES[0]], ["solve", PUZZLES[0]], ["--help"], ["solvers"],
+])
+def test_a_closed_pipe_stops_quietly(tmp_path, args):
+    # `sudoku-csp ... | head -1` where head has gone before the first line is written: the
+    # Unix convention is to stop at once, with no message (141 is what a shell reports).
+    source = tmp_path / "puzzles.txt"
+    source.write_text("\n".join(PUZZLES * 5) + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_csp", *(a.format(file=source) for a in args)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the program writes anything
+    err = proc.stderr.read().decode()
+    assert (proc.wait(timeout=60), err) == (141, "")
