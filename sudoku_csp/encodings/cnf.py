@@ -304,16 +304,30 @@ def build(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
     return _build(geometry, encoding_of(encoding), amo_of(amo))
 
 
-def encode(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
+def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
            amo: str = DEFAULT_AMO) -> CNF:
-    """The CNF of the empty grid of ``geometry``: a new :class:`pysat.formula.CNF` each call,
-    built from a cached :class:`Formula`.
+    """The CNF of a puzzle (givens as unit clauses) or of the empty grid of a geometry, like
+    :func:`~sudoku_csp.encodings.cpsat.build_model`: a new :class:`pysat.formula.CNF` each
+    call, built from a cached :class:`Formula`.
+
+    A puzzle's CNF is the empty grid's clauses, then one unit clause ``[x(cell, given)]`` per
+    given in cell order (:func:`givens`): the clauses
+    :func:`~sudoku_csp.encodings.dimacs.encode_puzzle_dimacs` writes. Variable numbers and
+    ``nv`` are the empty grid's. For the formula simplified by the givens instead, see
+    :func:`clue_reduced`.
 
     >>> cnf = encode(make_geometry(9), "natural")
     >>> cnf.nv, len(cnf.clauses)
     (729, 11745)
+    >>> cnf = encode(Puzzle.parse("3.1...4.2......."))
+    >>> cnf.nv, len(cnf.clauses), cnf.clauses[-4:]
+    (64, 452, [[3], [9], [28], [34]])
     """
-    return build(geometry, encoding, amo).cnf()
+    if isinstance(puzzle, Puzzle):
+        cnf = build(puzzle.geometry, encoding, amo).cnf()
+        cnf.extend([lit] for lit in givens(puzzle))
+        return cnf
+    return build(puzzle, encoding, amo).cnf()
 
 
 # -- puzzles -----------------------------------------------------------------------------------

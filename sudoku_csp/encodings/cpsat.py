@@ -297,6 +297,7 @@ __all__ = [
     "AllDiffModel",
     "BooleanModel",
     "CpSatModel",
+    "ReadBackError",
     "build_alldiff",
     "build_boolean",
     "build_model",

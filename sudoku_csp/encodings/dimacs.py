@@ -26,8 +26,8 @@ from sudoku_csp.encodings.cnf import (
     Formula,
     build,
     clue_reduced,
+    encode,
     encoding_of,
-    givens,
 )
 from sudoku_csp.encodings.variables import parts
 from sudoku_csp.errors import InputError
@@ -38,6 +38,11 @@ from sudoku_csp.variants import (
     geometry_record,
     make_geometry,  # noqa: F401 - the doctests use it
 )
+
+__all__ = [
+    "HEADER_TAG", "DimacsError", "DimacsFile", "empty_dimacs", "encode_puzzle_dimacs",
+    "read_dimacs",
+]
 
 
 class DimacsError(InputError):
@@ -141,15 +146,26 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     formula = build(puzzle.geometry, encoding, amo)
     line = f"c puzzle: {puzzle.to_line()}"
     if reduce:
-        cnf = clue_reduced(puzzle, encoding, amo)
-        note = ("c givens: clue-reduced (Kwon & Jain): clauses satisfied by the givens dropped, "
-                "literals they falsify removed; given cells' variables no longer occur")
-        clauses = [*cnf.clauses, *extra_clauses]
+        clauses = [*clue_reduced(puzzle, encoding, amo).clauses, *extra_clauses]
+        # A solver may print anything for a variable in no clause (CaDiCaL prints many of
+        # them true), so the header says which ones to ignore: every variable the givens
+        # fix, not just the given cells'. encodings/README.md gives the same recipe, and
+        # tests/test_dimacs_recipe.py decodes models by following it.
+        given_lines = [
+            "c givens: clue-reduced (Kwon & Jain): clauses satisfied by the givens dropped, "
+            "literals they falsify removed",
+            "c fixed: for each given digit d in cell c, every x(c, *) and x(p, d) for every "
+            "peer p of c (a cell sharing a unit with c, or an extra pair such as anti-knight); "
+            f"these are exactly the variables of 1..{formula.vars.x_count} that occur in no "
+            "clause",
+            "c decode: a given cell holds its given digit, any other cell c the d of its one "
+            "true x(c, d) that is not fixed; ignore a model's values of fixed variables",
+        ]
     else:
-        units = [(lit,) for lit in givens(puzzle)]
-        note = f"c givens: {len(units)} unit clauses after the empty-grid clauses"
-        clauses = [*formula.clauses, *units, *extra_clauses]
-    return _dimacs(formula, clauses, len(clauses), [line, note, *notes])
+        clauses = [*encode(puzzle, encoding, amo).clauses, *extra_clauses]
+        units = len(clauses) - len(extra_clauses) - len(formula.clauses)
+        given_lines = [f"c givens: {units} unit clauses after the empty-grid clauses"]
+    return _dimacs(formula, clauses, len(clauses), [line, *given_lines, *notes])
 
 
 @dataclass(frozen=True)

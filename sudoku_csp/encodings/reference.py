@@ -13,7 +13,10 @@ from sudoku_csp.encodings.dimacs import empty_dimacs
 from sudoku_csp.encodings.variables import parts
 from sudoku_csp.variants import make_geometry
 
+__all__ = ["REFERENCE_SIZES", "reference_files", "reference_readme", "write_reference_files"]
+
 REFERENCE_SIZES = (9, 4)
+"""Sizes of the standard empty grid kept in ``encodings/``."""
 
 
 def reference_files() -> dict[str, str]:
@@ -120,6 +123,8 @@ clause count of every family. For a puzzle, add one unit clause per given (below
 For each given digit `d` at row `r`, column `c` (1-based), append the unit clause
 `81(r-1) + 9(c-1) + d 0` and add one to the clause count on the `p cnf` line. Example: a 5 at
 row 1, column 3 is `23 0`. Incremental solvers can take the same literals as assumptions.
+In Python, `sudoku_csp.encodings.cnf.encode(puzzle)` gives the empty-grid formula with these
+unit clauses.
 
 ## Solving with any SAT solver, and decoding
 
@@ -138,11 +143,31 @@ In Python, `sudoku_csp.encodings.cnf.decode(model, geometry)` does the decoding.
 ## Clue-reduced files (`--reduce`)
 
 After Kwon & Jain (2006), the givens are applied to the formula instead of added to it:
-clauses they satisfy are dropped and literals they falsify are removed. A given fixes its
-cell's variables, and its digit's variable in every cell that sees it, so those variables no
-longer occur and a solver may print any value for them. Decode such a model with the
-puzzle (its line is in the header, `c puzzle:`): take the given cells from the puzzle and
-every other cell from its true literal — `decode(model, geometry, givens)` does exactly this.
+clauses they satisfy are dropped and literals they falsify are removed; variable numbers stay
+as above. The variables the givens fix therefore occur in no clause, and a solver may print
+any value for them (CaDiCaL prints many of them true) or leave them out of its model. For each
+given digit `d` in cell `c`, the *fixed* variables are
+
+- every `x(c, ·)` of the given cell, and
+- `x(p, d)` for every *peer* `p` of `c` (the digit is impossible there): every cell that
+  shares a row, column, box or variant unit (diagonal, window, jigsaw region) with `c`, or
+  forms an extra pair with it (anti-knight, anti-king).
+
+No other variable of `1..N³` is fixed, and each of the others occurs in its cell's `cell_alo`
+clause, so the fixed variables are exactly the variables of `1..N³` that occur in no clause
+of the file: finding them needs no rules. To decode a model, read `N` (`c size:`) and the
+puzzle (`c puzzle:`, one symbol per cell, row-major: `.` open, `1`…`9`, then `A` = 10, `B` = 11,
+…) from the header, then
+
+1. give every given cell its given digit;
+2. for every true literal `v` in `1..N³` that is not fixed, put digit `(v-1) % N + 1` in
+   cell `(v-1) // N` (0-based, row-major); ignore every fixed variable, whatever its value.
+
+Step 2 fills every open cell with exactly one digit (one unfixed literal of its `cell_alo`
+clause is true, and the other clauses allow no second). Ignoring only the given cells' own
+variables is not enough: an open cell then also gets a digit its peers already hold, from a
+fixed variable the solver printed true. The header's `c fixed:` and `c decode:` lines say
+the same, and `decode(model, geometry, givens)` does exactly this in Python.
 
 ## Uniqueness certificates and external DRAT checkers
 

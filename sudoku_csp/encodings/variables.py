@@ -31,6 +31,8 @@ from pysat.formula import IDPool
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 
+__all__ = ["DecodeError", "Parts", "Variables", "parts", "variables"]
+
 
 class DecodeError(BackendError):
     """A model that gives one cell two digits."""
