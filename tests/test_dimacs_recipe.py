@@ -182,7 +182,8 @@ def test_header_and_readme_state_the_recipe():
 
 # -- cnf.encode of a puzzle ------------------------------------------------------------------
 @pytest.mark.parametrize("puzzle", [PUZZLES[0], BY_NAME["4x4"].puzzle(),
-                                    BY_NAME["diagonal"].puzzle()], ids=str)
+                                    BY_NAME["diagonal"].puzzle()],
+                         ids=["top95-1", "4x4", "diagonal"])
 def test_encode_of_a_puzzle_adds_the_givens_as_unit_clauses(puzzle):
     geometry = puzzle.geometry
     formula = cnf.build(geometry, "augmented", "ladder")

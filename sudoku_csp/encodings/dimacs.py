@@ -132,10 +132,13 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
                          amo: str = DEFAULT_AMO, reduce: bool = False,
                          extra_clauses: Sequence[Sequence[int]] = (),
                          notes: Sequence[str] = ()) -> str:
-    """DIMACS text for one puzzle: the empty-grid formula plus one unit clause per given, or
-    (``reduce=True``) the clue-reduced formula of :func:`clue_reduced`; then
-    ``extra_clauses`` (a certificate's exclusion clause), described by the comment lines
-    ``notes``. The header records the puzzle, so :func:`read_dimacs` gives the givens back.
+    """DIMACS text for one puzzle: the empty-grid formula plus one unit clause per given
+    (:func:`~sudoku_csp.encodings.cnf.encode` of the puzzle), or (``reduce=True``) the
+    clue-reduced formula of :func:`clue_reduced`, whose header also says which variables the
+    givens fix and how to decode a model (``c fixed:``, ``c decode:``, as in
+    ``encodings/README.md``); then ``extra_clauses`` (a certificate's exclusion clause),
+    described by the comment lines ``notes``. The header records the puzzle, so
+    :func:`read_dimacs` gives the givens back.
 
     >>> p = Puzzle.parse("3.1...4.2.......")
     >>> encode_puzzle_dimacs(p).splitlines()[-1]
@@ -155,9 +158,9 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
             "c givens: clue-reduced (Kwon & Jain): clauses satisfied by the givens dropped, "
             "literals they falsify removed",
             "c fixed: for each given digit d in cell c, every x(c, *) and x(p, d) for every "
-            "peer p of c (a cell sharing a unit with c, or an extra pair such as anti-knight); "
-            f"these are exactly the variables of 1..{formula.vars.x_count} that occur in no "
-            "clause",
+            "peer p of c (a cell sharing a unit with c, or paired with it by a variant such as "
+            "anti-knight); these are exactly the variables of "
+            f"1..{formula.vars.x_count} that occur in no clause",
             "c decode: a given cell holds its given digit, any other cell c the d of its one "
             "true x(c, d) that is not fixed; ignore a model's values of fixed variables",
         ]
