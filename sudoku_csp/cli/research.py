@@ -123,7 +123,8 @@ def verify_certificate(
     """Check a certificate with this project's own RUP checker, trusting no solver: the
     formula is rebuilt from the puzzle and the witness, then every proof lemma is checked.
 
-    Exit codes: 0 valid, 8 invalid, 6 unreadable.
+    Exit codes: 0 valid, 8 invalid (read, and wrong), 6 unreadable (the folder or a file is
+    missing, not a regular file directly inside it, or over its size limit).
     """
     from sudoku_csp.certify import verify_certificate as check_certificate
 
@@ -131,6 +132,8 @@ def verify_certificate(
         if not os.path.isdir(directory):
             raise InputError(f"no such certificate folder: {directory}")
         check = check_certificate(directory)
+        if check.unreadable:
+            raise InputError(check.reason)  # guarded: one line on stderr, exit 6
         if check.ok:
             out.print(f"valid: the puzzle has exactly one solution ({check.checked} lemmas "
                       f"checked in {1000 * check.seconds:.1f} ms)", markup=False)
