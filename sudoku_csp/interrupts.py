@@ -113,6 +113,11 @@ def requested() -> int | None:
     return _watch.signal if _watch is not None else None
 
 
+def _exception(signum: int) -> KeyboardInterrupt:
+    """What a signal raises: :class:`Terminated` for SIGTERM, else ``KeyboardInterrupt``."""
+    return Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
 def _mark(signum: int) -> bool:
     """Note ``signum`` in the current block; whether this is the first time an exception
     is raised for it there."""
@@ -129,7 +134,7 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     # (terminating workers, closing the records file) is ignored, since raising again would
     # cut that cleanup short.
     if _mark(signum):
-        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        raise _exception(signum)
 
 
 @contextlib.contextmanager
@@ -188,7 +193,7 @@ class stoppable:  # noqa: N801 - used as a context manager, like contextlib's lo
             if watch.signal is not None and kind is None:
                 # Whatever the search returned was cut short: it must not become a verdict.
                 _mark(watch.signal)
-                raise Terminated() if watch.signal == signal.SIGTERM else KeyboardInterrupt()
+                raise _exception(watch.signal)
 
 
 def reraise_pysat(exc: BaseException) -> None:

@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from cases import BY_NAME, GRID2
+from cases import BY_NAME
 from typer.testing import CliRunner
 
 import sudoku_csp
@@ -39,24 +39,6 @@ SECRET = "SECRET-CONTENT"
 
 posix_only = pytest.mark.skipif(sys.platform == "win32",
                                 reason="symbolic links, FIFOs and rlimits as on POSIX")
-
-
-@pytest.fixture(scope="module")
-def certificate(tmp_path_factory) -> Path:
-    """A valid certificate for a 17-clue 9×9 puzzle."""
-    folder = tmp_path_factory.mktemp("cert") / "grid2"
-    certify(parse(GRID2), folder)
-    return folder
-
-
-@pytest.fixture()
-def copy(certificate, tmp_path) -> Path:
-    """A private copy of the certificate that a test may tamper with."""
-    folder = tmp_path / "copy"
-    folder.mkdir()
-    for name in (MANIFEST, FORMULA, PROOF):
-        (folder / name).write_bytes((certificate / name).read_bytes())
-    return folder
 
 
 def _limits(folder: Path) -> tuple[int, int]:

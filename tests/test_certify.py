@@ -25,24 +25,6 @@ from sudoku_csp.rup import check_proof
 from sudoku_csp.variants import geometry_from_record, geometry_record
 
 
-@pytest.fixture(scope="module")
-def hard_certificate(tmp_path_factory) -> Path:
-    """A certificate for a 17-clue puzzle (minimal, so every given matters)."""
-    folder = tmp_path_factory.mktemp("cert") / "grid2"
-    certify(parse(GRID2), folder)
-    return folder
-
-
-@pytest.fixture()
-def copy(hard_certificate, tmp_path) -> Path:
-    """A private copy of the certificate that a test may tamper with."""
-    folder = tmp_path / "copy"
-    folder.mkdir()
-    for name in (MANIFEST, FORMULA, PROOF):
-        (folder / name).write_bytes((hard_certificate / name).read_bytes())
-    return folder
-
-
 def _manifest(folder: Path) -> dict:
     return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
 
@@ -52,8 +34,8 @@ def _write_manifest(folder: Path, manifest: dict) -> None:
 
 
 # -- valid certificates -------------------------------------------------------------------------
-def test_valid_certificate_passes(hard_certificate):
-    check = verify_certificate(hard_certificate)
+def test_valid_certificate_passes(certificate):
+    check = verify_certificate(certificate)
     assert check.ok, check.reason
     assert bool(check) and check.reason == ""
     assert check.puzzle.to_line() == parse(GRID2).to_line()
@@ -61,15 +43,15 @@ def test_valid_certificate_passes(hard_certificate):
     assert check.lemmas > 0 and 0 < check.checked <= check.lemmas
 
 
-def test_certificate_files(hard_certificate):
-    manifest = _manifest(hard_certificate)
+def test_certificate_files(certificate):
+    manifest = _manifest(certificate)
     assert manifest["puzzle"] == parse(GRID2).to_line()
     assert manifest["geometry"]["size"] == 9 and manifest["encoding"] == "extended"
-    cnf_text = (hard_certificate / FORMULA).read_text(encoding="utf-8")
+    cnf_text = (certificate / FORMULA).read_text(encoding="utf-8")
     p_line = next(line for line in cnf_text.splitlines() if line.startswith("p "))
     assert p_line == f"p cnf {manifest['variables']} {manifest['clauses']}"
     assert "c exclusion:" in cnf_text
-    assert (hard_certificate / PROOF).read_text(encoding="utf-8").strip()
+    assert (certificate / PROOF).read_text(encoding="utf-8").strip()
 
 
 @pytest.mark.parametrize("solver", PROOF_SOLVERS)

@@ -109,11 +109,6 @@ class Outcome:
     timed_out: bool
     stats: SearchStats
     state: State | None = None  # the root state after propagation (None on contradiction)
-    found: int = -1  # solutions found; -1: as many as ``solutions`` holds
-
-    def __post_init__(self) -> None:
-        if self.found < 0:
-            self.found = len(self.solutions)
 
 
 class Searcher:
@@ -155,7 +150,7 @@ class Searcher:
             sink: Callable[[Grid], object] | None = None) -> Outcome:
         """Search from ``state`` (mutated) for up to ``limit`` solutions before ``deadline``
         (a ``time.perf_counter()`` value). Each solution goes to ``sink`` as it is found
-        (then ``Outcome.solutions`` stays empty and ``Outcome.found`` counts them), or into
+        (then ``Outcome.solutions`` stays empty: the sink counts them), or into
         ``Outcome.solutions``: a caller counting millions of solutions passes a sink."""
         check_limit(limit)
         rules, branch = self.rules, self.branch
@@ -217,7 +212,7 @@ class Searcher:
                 break
         for name, n in zip(self.rule_names, firings, strict=False):
             stats.firings[name] = root.stats.firings.get(name, 0) + n
-        return Outcome(solutions, complete, timed_out, stats, root.state, found)
+        return Outcome(solutions, complete, timed_out, stats, root.state)
 
 
 
