@@ -63,6 +63,7 @@ from __future__ import annotations
 from sudoku_csp import datasets
 from sudoku_csp.backends import Backend, SpecError, get_backend, make_backend
 from sudoku_csp.backends.registry import DEFAULT_SPEC
+from sudoku_csp.batch import read_records
 from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Unit
 from sudoku_csp.puzzle import (
@@ -133,6 +134,7 @@ __all__ = [
     "make_geometry",
     "parse",
     "read_puzzles",
+    "read_records",
     "solve",
     "violations",
 ]

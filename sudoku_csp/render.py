@@ -1,7 +1,8 @@
 """Pictures of grids for notebooks: :func:`grid_svg` draws one grid as an SVG string.
 
 Used by ``Puzzle._repr_svg_`` and ``State._repr_svg_``, so a puzzle or a candidate state
-shows as a picture in Jupyter. What is drawn:
+shows as a picture in Jupyter, and by :mod:`sudoku_csp.logic.html` for the steps of an
+explanation. What is drawn:
 
 - thin lines between cells, thick lines wherever two neighbouring cells lie in different
   boxes (read from ``geometry.boxes``, so jigsaw regions get thick borders too);
@@ -9,17 +10,31 @@ shows as a picture in Jupyter. What is drawn:
 - for a cell that is neither given nor filled, its candidates (when given) as small symbols
   in a sub-grid of the cell; a cell with no candidate left is tinted red;
 - windoku windows shaded, diagonals of the diagonal variant as faint lines.
+
+A step of an explanation is drawn with optional highlights, each told apart by its shape as
+well as by its colour (Okabe and Ito's colour-blind-safe palette): the pattern's cells on a
+pale yellow background, its units outlined in orange just inside their cells, its candidates
+on a sky-blue disc, placed digits in white on a green disc in a green-tinted cell,
+eliminated candidates in vermillion and crossed out, and chain links as blue curves, solid
+for a strong link and dashed for a weak one.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from sudoku_csp.geometry import EMPTY, Geometry
 
-__all__ = ["candidate_layout", "cell_pixels", "grid_svg"]
+__all__ = ["HIGHLIGHT_FILL", "LINK_COLOUR", "MARGIN", "MARK_FILL", "PLACED_COLOUR", "STRUCK_COLOUR",
+           "UNIT_COLOUR", "Candidate", "Link", "candidate_layout", "cell_pixels", "grid_svg"]
+
+Candidate = tuple[int, int]
+"""``(cell, digit)``: one pencil mark."""
+Link = tuple[Candidate, Candidate, bool]
+"""Two candidates of a chain and whether the link between them is strong."""
 
 MARGIN = 3
 GIVEN_COLOUR = "#000000"
@@ -30,6 +45,18 @@ BORDER_COLOUR = "#000000"
 WINDOW_FILL = "#e8e8e8"
 DEAD_FILL = "#f8d0d0"
 FONT = "sans-serif"
+# Highlights (Okabe-Ito: orange, sky blue, bluish green, vermillion, blue; yellow, tinted).
+HIGHLIGHT_FILL = "#faf2b8"
+UNIT_COLOUR = "#e69f00"
+MARK_FILL = "#a9d8f4"
+MARK_TEXT = "#000000"
+PLACED_COLOUR = "#009e73"
+PLACED_FILL = "#cdeee3"
+PLACED_TEXT = "#ffffff"
+STRUCK_COLOUR = "#d55e00"
+LINK_COLOUR = "#0072b2"
+
+_Where = Callable[[Candidate], tuple[float, float, float]]
 
 
 def cell_pixels(size: int) -> int:
@@ -63,11 +90,125 @@ def _text(x: float, y: float, content: str, size: float, cls: str, colour: str,
             f"{escape(content)}</text>")
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where things go: cells of ``side`` pixels after the margin, and in each cell a
+    ``sub_rows`` × ``sub_cols`` sub-grid of candidate spots."""
+
+    n: int
+    side: int
+    sub_rows: int
+    sub_cols: int
+
+    def x0(self, col: int) -> int:
+        return MARGIN + col * self.side
+
+    def y0(self, row: int) -> int:
+        return MARGIN + row * self.side
+
+    def corner(self, cell: int) -> tuple[int, int]:
+        r, c = divmod(cell, self.n)
+        return self.x0(c), self.y0(r)
+
+    def centre(self, cell: int) -> tuple[float, float]:
+        x, y = self.corner(cell)
+        return x + self.side / 2, y + self.side / 2
+
+    def spot(self, cell: int, digit: int) -> tuple[float, float]:
+        """The centre of ``digit``'s place in the cell's sub-grid."""
+        x, y = self.corner(cell)
+        i, j = divmod(digit, self.sub_cols)
+        return (x + (j + 0.5) * (self.side / self.sub_cols),
+                y + (i + 0.5) * (self.side / self.sub_rows))
+
+    @property
+    def small_radius(self) -> float:
+        return min(self.side / self.sub_cols, self.side / self.sub_rows) * 0.47
+
+
+def _cell_rects(frame: _Frame, cells: Iterable[int], cls: str, fill: str) -> list[str]:
+    side = frame.side
+    return [f'<rect class="{cls}" x="{x}" y="{y}" width="{side}" height="{side}" '
+            f'fill="{fill}"/>' for x, y in map(frame.corner, cells)]
+
+
+def _outline(frame: _Frame, cells: Collection[int], inset: float) -> str:
+    """Path data of the border of a set of cells, drawn ``inset`` pixels inside it: one
+    segment per cell side facing outside the set, lengthened or shortened at its ends so
+    that segments meet at inner and outer corners."""
+    n, half = frame.n, frame.side / 2
+    inside = set(cells)
+
+    def has(r: int, c: int) -> bool:
+        return 0 <= r < n and 0 <= c < n and r * n + c in inside
+
+    out = []
+    for cell in sorted(inside):
+        r, c = divmod(cell, n)
+        cx, cy = frame.centre(cell)
+        for nr, nc in ((-1, 0), (0, 1), (1, 0), (0, -1)):  # outward normal (row, column)
+            if has(r + nr, c + nc):
+                continue
+            ends = []
+            for tr, tc in ((nc, -nr), (-nc, nr)):  # both ends along the side
+                if not has(r + tr, c + tc):
+                    along = half - inset  # outer corner
+                elif has(r + tr + nr, c + tc + nc):
+                    along = half + inset  # inner corner
+                else:
+                    along = half
+                ends.append((cx + nc * (half - inset) + tc * along,
+                             cy + nr * (half - inset) + tr * along))
+            (ax, ay), (bx, by) = ends
+            out.append(f"M{ax:.1f} {ay:.1f}L{bx:.1f} {by:.1f}")
+    return "".join(out)
+
+
+def _link_path(start: tuple[float, float], end: tuple[float, float], trim: float,
+               inward: tuple[float, float]) -> str:
+    """A gently bent curve from ``start`` to ``end``, ``trim`` pixels short at both ends,
+    bent towards the point ``inward`` (the middle of the grid, so that it stays inside) and
+    so off the candidates lined up between its ends."""
+    (x1, y1), (x2, y2) = start, end
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy) or 1.0
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    nx, ny = -dy / length, dx / length
+    if nx * (inward[0] - mx) + ny * (inward[1] - my) < 0:
+        nx, ny = -nx, -ny
+    bend = min(0.2 * length, 40.0)
+    cx, cy = mx + nx * bend, my + ny * bend
+
+    def toward(x: float, y: float) -> tuple[float, float]:
+        d = math.hypot(cx - x, cy - y) or 1.0
+        step = min(trim, d / 2)
+        return x + (cx - x) / d * step, y + (cy - y) / d * step
+
+    (sx, sy), (ex, ey) = toward(x1, y1), toward(x2, y2)
+    return f"M{sx:.1f} {sy:.1f}Q{cx:.1f} {cy:.1f} {ex:.1f} {ey:.1f}"
+
+
+def _check_candidates(geometry: Geometry, name: str, candidates: Iterable[Candidate]) -> None:
+    for cell, digit in candidates:
+        if not (0 <= cell < geometry.ncells and 0 <= digit < geometry.size):
+            raise ValueError(f"{name}: no candidate {digit} in cell {cell} of a "
+                             f"{geometry.name} grid")
+
+
 def grid_svg(
     geometry: Geometry,
     givens: Sequence[int],
     values: Sequence[int] | None = None,
     candidates: Sequence[int] | None = None,
+    *,
+    highlight_cells: Iterable[int] = (),
+    marks: Iterable[Candidate] = (),
+    struck: Iterable[Candidate] = (),
+    placed: Iterable[Candidate] = (),
+    links: Iterable[Link] = (),
+    units: Iterable[int] = (),
+    digits: Collection[int] | None = None,
+    compact: bool = False,
 ) -> str:
     """An SVG picture of a grid.
 
@@ -75,6 +216,15 @@ def grid_svg(
     drawn bold black, values that are not givens in blue. ``candidates`` holds a bitmask per
     cell (bit ``d`` set: digit ``d`` still possible); cells that are neither given nor
     filled show their candidates small, and a single candidate counts as filled.
+
+    Highlights, for pictures of a deduction: ``highlight_cells`` (the pattern's cells),
+    ``units`` (indices into ``geometry.units``, outlined), ``marks`` (the pattern's
+    ``(cell, digit)`` candidates), ``struck`` (eliminated candidates), ``placed`` (digits
+    placed), ``links`` (``(candidate, candidate, strong)`` chain links) and ``digits``: when
+    given, only these digits' candidates are drawn, besides all those of highlighted cells
+    and every candidate marked, struck or placed. ``compact``: write what the digits of a
+    kind share (size, colour, alignment) once, on a group around them, for pages that hold
+    many pictures (a third of the bytes).
 
     >>> from sudoku_csp import make_geometry
     >>> g = make_geometry(4)
@@ -84,22 +234,31 @@ def grid_svg(
     (True, 1, 1)
     >>> svg.count('class="candidate"')  # 2 in A3, 4 in each of the 13 open cells
     54
+    >>> svg = grid_svg(g, [EMPTY] * 16, candidates=[0b1111] * 16, placed=[(0, 2)],
+    ...                struck=[(1, 2), (4, 2)], links=[((1, 3), (5, 3), True)])
+    >>> svg.count('class="placed"'), svg.count('class="struck"'), svg.count('class="link-')
+    (1, 2, 1)
     """
     n, ncells = geometry.size, geometry.ncells
     for name, grid in (("givens", givens), ("values", values), ("candidates", candidates)):
         if grid is not None and len(grid) != ncells:
             raise ValueError(f"{name} must have {ncells} entries for a {geometry.name} grid, "
                              f"got {len(grid)}")
+    highlight_cells, units = tuple(highlight_cells), tuple(units)
+    marks, struck, placed, links = tuple(marks), tuple(struck), tuple(placed), tuple(links)
+    _check_candidates(geometry, "highlight_cells", ((c, 0) for c in highlight_cells))
+    for name, group in (("marks", marks), ("struck", struck), ("placed", placed),
+                        ("links", [x for a, b, _ in links for x in (a, b)])):
+        _check_candidates(geometry, name, group)
+    if any(not 0 <= u < len(geometry.units) for u in units):
+        raise ValueError(f"units must be indices below {len(geometry.units)}")
+
     side = cell_pixels(n)
     width = n * side + 2 * MARGIN
     thin = 1.0
     thick = 3.0 if n <= 16 else 2.5
-
-    def x0(col: int) -> int:
-        return MARGIN + col * side
-
-    def y0(row: int) -> int:
-        return MARGIN + row * side
+    frame = _Frame(n, side, *candidate_layout(geometry))
+    x0, y0 = frame.x0, frame.y0
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" '
@@ -111,16 +270,14 @@ def grid_svg(
     # Shading first, so that lines and digits are drawn over it.
     for unit in geometry.units:
         if unit.kind == "window":
-            for cell in unit.cells:
-                r, c = divmod(cell, n)
-                out.append(f'<rect class="window" x="{x0(c)}" y="{y0(r)}" width="{side}" '
-                           f'height="{side}" fill="{WINDOW_FILL}"/>')
+            out += _cell_rects(frame, unit.cells, "window", WINDOW_FILL)
     if candidates is not None:
-        for cell, mask in enumerate(candidates):
-            if mask == 0:
-                r, c = divmod(cell, n)
-                out.append(f'<rect class="dead" x="{x0(c)}" y="{y0(r)}" width="{side}" '
-                           f'height="{side}" fill="{DEAD_FILL}"/>')
+        out += _cell_rects(frame, (c for c, m in enumerate(candidates) if m == 0), "dead",
+                           DEAD_FILL)
+    placed_cells = {c for c, _ in placed}
+    out += _cell_rects(frame, (c for c in dict.fromkeys(highlight_cells)
+                               if c not in placed_cells), "highlight", HIGHLIGHT_FILL)
+    out += _cell_rects(frame, sorted(placed_cells), "placed", PLACED_FILL)
     if geometry.units_of_kind("diagonal"):
         far = MARGIN + n * side
         out.append(f'<path class="diagonal" d="M{MARGIN} {MARGIN}L{far} {far}M{far} {MARGIN}'
@@ -151,32 +308,128 @@ def grid_svg(
                f'height="{n * side}" stroke="{BORDER_COLOUR}" stroke-width="{thick}" '
                'fill="none"/>')
 
-    # Digits: givens, then filled values, then candidates of the open cells.
-    sub_rows, sub_cols = candidate_layout(geometry)
-    sub_w, sub_h = side / sub_cols, side / sub_rows
-    small = min(sub_w, sub_h) * 0.8
-    big = side * 0.6
+    # What each cell shows: a given, a value (a single candidate counts), or candidates.
+    big = [EMPTY] * ncells
     for cell in range(ncells):
-        r, c = divmod(cell, n)
-        mid_x, mid_y = x0(c) + side / 2, y0(r) + side / 2
+        mask = candidates[cell] if candidates is not None else 0
+        big[cell] = (givens[cell] if givens[cell] != EMPTY
+                     else values[cell] if values is not None and values[cell] != EMPTY
+                     else mask.bit_length() - 1 if mask and not mask & (mask - 1)
+                     else EMPTY)
+
+    def where(cand: Candidate) -> tuple[float, float, float]:
+        """Centre and radius of a candidate's disc: its spot, or the cell's centre."""
+        cell, digit = cand
+        if big[cell] == EMPTY:
+            return (*frame.spot(cell, digit), frame.small_radius)
+        return (*frame.centre(cell), side * 0.38)
+
+    out += _highlights(frame, geometry, units, links, marks, placed, where)
+
+    # Digits: givens, then filled values, then candidates of the open cells.
+    marked, gone, new = set(marks), set(struck), set(placed)
+    shown = set(highlight_cells) | marked | gone | new
+    texts: list[_Digit] = []
+    for cell in range(ncells):
+        mid_x, mid_y = frame.centre(cell)
         given = givens[cell]
         if given != EMPTY:
-            out.append(_text(mid_x, mid_y, _symbol(geometry, given), big, "given",
-                             GIVEN_COLOUR, bold=True))
+            texts.append(("given", mid_x, mid_y, _symbol(geometry, given), GIVEN_COLOUR))
             continue
-        value = values[cell] if values is not None else EMPTY
-        mask = candidates[cell] if candidates is not None else 0
-        if value == EMPTY and mask and not mask & (mask - 1):
-            value = mask.bit_length() - 1
+        value = big[cell]
         if value != EMPTY:
-            out.append(_text(mid_x, mid_y, _symbol(geometry, value), big, "value",
-                             VALUE_COLOUR))
+            colour = _colour((cell, value), VALUE_COLOUR, marked, gone, new)
+            texts.append(("value", mid_x, mid_y, _symbol(geometry, value), colour))
             continue
+        mask = candidates[cell] if candidates is not None else 0
         for d in range(n):
-            if mask >> d & 1:
-                i, j = divmod(d, sub_cols)
-                out.append(_text(x0(c) + (j + 0.5) * sub_w, y0(r) + (i + 0.5) * sub_h,
-                                 _symbol(geometry, d), small, "candidate", CANDIDATE_COLOUR))
+            if mask >> d & 1 and (digits is None or d in digits or cell in shown
+                                  or (cell, d) in shown):
+                x, y = frame.spot(cell, d)
+                colour = _colour((cell, d), CANDIDATE_COLOUR, marked, gone, new)
+                texts.append(("candidate", x, y, _symbol(geometry, d), colour))
+    small = min(frame.side / frame.sub_cols, frame.side / frame.sub_rows) * 0.8
+    out += _digit_texts(texts, {"given": (side * 0.6, GIVEN_COLOUR, True),
+                                "value": (side * 0.6, VALUE_COLOUR, False),
+                                "candidate": (small, CANDIDATE_COLOUR, False)}, compact)
+    out += _crosses(struck, where)
     out.append("</svg>")
     return "\n".join(out)
 
+
+_Digit = tuple[str, float, float, str, str]
+"""One digit to write: its kind (``given``, ``value``, ``candidate``), centre, symbol and
+colour."""
+
+
+def _digit_texts(texts: Sequence[_Digit], styles: dict[str, tuple[float, str, bool]],
+                 compact: bool) -> list[str]:
+    """The text elements of the digits, in order; ``compact``: grouped by kind, each group
+    carrying its kind's ``(font size, colour, bold)`` from ``styles``, and a digit only the
+    colour that differs from its group's."""
+    if not compact:
+        return [_text(x, y, symbol, styles[cls][0], cls, colour, bold=styles[cls][2])
+                for cls, x, y, symbol, colour in texts]
+    out = []
+    for kind, (size, plain, bold) in styles.items():
+        group = [t for t in texts if t[0] == kind]
+        if not group:
+            continue
+        weight = ' font-weight="bold"' if bold else ""
+        out.append(f'<g class="{kind}s" font-size="{size:.1f}" fill="{plain}"{weight} '
+                   'text-anchor="middle" dominant-baseline="central">')
+        out += [f'<text class="{kind}" x="{x:.1f}" y="{y:.1f}"'
+                + (f' fill="{colour}"' if colour != plain else "") + f">{escape(symbol)}</text>"
+                for _, x, y, symbol, colour in group]
+        out.append("</g>")
+    return out
+
+
+def _colour(cand: Candidate, plain: str, marked: set[Candidate], gone: set[Candidate],
+            new: set[Candidate]) -> str:
+    if cand in gone:
+        return STRUCK_COLOUR
+    if cand in new:
+        return PLACED_TEXT
+    return MARK_TEXT if cand in marked else plain
+
+
+def _highlights(frame: _Frame, geometry: Geometry, units: Sequence[int],
+                links: Sequence[Link], marks: Sequence[Candidate],
+                placed: Sequence[Candidate], where: _Where) -> list[str]:
+    """Unit outlines, then chain links, then the discs behind marked and placed digits
+    (over the links, which end at their rims)."""
+    out = []
+    inset = 3.5 if frame.side >= 34 else 3.0
+    for u in dict.fromkeys(units):
+        out.append(f'<path class="unit" d="{_outline(frame, geometry.units[u].cells, inset)}" '
+                   f'stroke="{UNIT_COLOUR}" stroke-width="2" stroke-linecap="square" '
+                   'fill="none"/>')
+    middle = MARGIN + frame.n * frame.side / 2
+    for a, b, strong in links:
+        (ax, ay, ar), (bx, by, _) = where(a), where(b)
+        dash = "" if strong else ' stroke-dasharray="4 3"'
+        d = _link_path((ax, ay), (bx, by), ar, (middle, middle))
+        out.append(f'<path class="link-{"strong" if strong else "weak"}" d="{d}" '
+                   f'stroke="{LINK_COLOUR}" stroke-width="2"{dash} fill="none"/>')
+    new = set(placed)
+    for cls, fill, cands in (("mark", MARK_FILL, [m for m in dict.fromkeys(marks)
+                                                  if m not in new]),
+                             ("placed-digit", PLACED_COLOUR, dict.fromkeys(placed))):
+        for cand in cands:
+            x, y, r = where(cand)
+            out.append(f'<circle class="{cls}" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
+                       f'fill="{fill}"/>')
+    return out
+
+
+def _crosses(struck: Sequence[Candidate], where: _Where) -> list[str]:
+    """A cross over each eliminated candidate."""
+    out = []
+    for cand in dict.fromkeys(struck):
+        x, y, r = where(cand)
+        r *= 0.8
+        out.append(f'<path class="struck" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}'
+                   f'M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}" '
+                   f'stroke="{STRUCK_COLOUR}" stroke-width="1.4" stroke-linecap="round"/>')
+    return out

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from html import escape
+from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.geometry import Grid
+
+if TYPE_CHECKING:
+    from sudoku_csp.puzzle import Puzzle
 
 
 class Status(str, enum.Enum):
@@ -82,6 +86,7 @@ class Result:
     ``backtracks``, ``propagations``) plus backend-specific extras. ``message`` explains a
     ``NONE`` that comes from clashing givens, or an ``UNKNOWN``. ``complete`` is False when
     a time limit cut the search short: an ``UNKNOWN``, or a count that is only a lower bound.
+    ``puzzle`` is the puzzle solved (set by the backends; it is what a notebook draws).
 
     >>> r = Result(Status.MULTIPLE, ((0,), (1,)), total=288, complete=False)
     >>> r.count, r.solution, r.complete
@@ -96,6 +101,7 @@ class Result:
     message: str = ""
     total: int | None = None  # solutions found, when more than those kept
     complete: bool = True
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
 
     @property
     def solution(self) -> Grid | None:
@@ -106,3 +112,27 @@ class Result:
     def count(self) -> int:
         """How many distinct verified solutions the search found."""
         return len(self.solutions) if self.total is None else self.total
+
+    def _repr_html_(self) -> str:
+        """A compact block for Jupyter: the verdict, solver, solutions found, time and
+        message on one line, then the solution drawn over the givens (the puzzle alone when
+        there is no solution).
+
+        >>> from sudoku_csp import count
+        >>> html = count("3.1...4.2.......")._repr_html_()
+        >>> html.startswith('<div class="sudoku-csp-result">'), "<b>unique</b>" in html
+        (True, True)
+        """
+        found = f"{self.count} solution{'' if self.count == 1 else 's'} found"
+        facts = [f"<b>{self.status.value}</b>", escape(self.solver or "?"),
+                 found if self.complete else f"{found} (search cut short)",
+                 f"{1000 * self.seconds:.2f} ms"]
+        if self.message:
+            facts.append(escape(self.message))
+        picture = ""
+        if self.puzzle is not None:
+            from sudoku_csp.render import grid_svg  # only notebooks need the drawing code
+
+            picture = grid_svg(self.puzzle.geometry, self.puzzle.givens, values=self.solution)
+        return (f'<div class="sudoku-csp-result"><p>{" · ".join(facts)}</p>'
+                f"{picture}</div>")

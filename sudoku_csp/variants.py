@@ -244,8 +244,8 @@ def _check_contiguous(index: tuple[int, ...], side: int, names: list[object]) ->
         if apart is not None:
             raise GeometryError(
                 f"region {names[region]!s} is not contiguous: {label(start)} and {label(apart)} "
-                "are not joined through cells of the region (pass contiguous=False to allow "
-                "regions in pieces)")
+                "are not joined through cells of the region (to allow regions in pieces: "
+                "--split-regions on the command line, contiguous=False in the library)")
 
 
 def make_geometry(

@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import multiprocessing
+import sys
 
 import pytest
 from cases import BY_NAME, CASES
@@ -22,8 +23,8 @@ from sudoku_csp.batch import (
     RecordWriter,
     cactus_plot,
     group_by_puzzle,
+    iter_records,
     puzzle_texts,
-    read_records,
     run_batch,
     run_to_file,
     summarize,
@@ -220,7 +221,7 @@ def test_records_round_trip(tmp_path, ext):
     with RecordWriter(path) as writer:
         for record in records:
             writer.write(record)
-    assert list(read_records(path)) == records
+    assert list(iter_records(path)) == records
     if ext == ".csv":
         assert path.read_text().splitlines()[0] == ",".join(RECORD_FIELDS)
     else:
@@ -238,7 +239,7 @@ def test_resume_after_an_interrupted_run_matches_a_full_run(tmp_path, ext):
     run.close()
     with open(out, "a", encoding="utf-8") as handle:
         handle.write('{"index": 4, "puz' if ext == ".jsonl" else "4,3.1..")  # a cut write
-    assert [(r.index, r.spec) for r in read_records(out)] == [(r.index, r.spec) for r in first]
+    assert [(r.index, r.spec) for r in iter_records(out)] == [(r.index, r.spec) for r in first]
 
     finished = Finished.load(out, SPECS)
     assert len(finished) == 7
@@ -248,11 +249,11 @@ def test_resume_after_an_interrupted_run_matches_a_full_run(tmp_path, ext):
     resumed = list(run_to_file(puzzles, SPECS, out, resume=True))
     assert [(r.index, r.spec) for r in resumed] == [(r.index, r.spec) for r in full[7:]]
     assert [outcome(r) for r in resumed] == full[7:]  # puzzle 4 cross-checked with its known claim
-    assert [outcome(r) for r in read_records(out)] == full
+    assert [outcome(r) for r in iter_records(out)] == full
 
     # Resuming a complete file does nothing.
     assert list(run_to_file(puzzles, SPECS, out, resume=True)) == []
-    assert [outcome(r) for r in read_records(out)] == full
+    assert [outcome(r) for r in iter_records(out)] == full
 
 
 def test_resume_with_an_added_spec_runs_only_that_spec(tmp_path):
@@ -269,7 +270,7 @@ def test_without_resume_the_output_is_replaced(tmp_path):
     out = tmp_path / "r.csv"
     list(run_to_file(quick_puzzles(), ["native"], out))
     list(run_to_file([BY_NAME["4x4"].puzzle()], ["native"], out))
-    assert [r.index for r in read_records(out)] == [1]
+    assert [r.index for r in iter_records(out)] == [1]
 
 
 def test_output_format_and_columns_are_checked(tmp_path):
@@ -282,7 +283,53 @@ def test_output_format_and_columns_are_checked(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"index": 1}\nnot json\n')
     with pytest.raises(ValueError, match=r"bad.jsonl:1: not a batch record"):
-        list(read_records(bad))
+        list(iter_records(bad))
+
+
+# -- records into pandas ----------------------------------------------------------------------
+# Lines pandas would take for numbers: the puzzle ".839..." (one blank) for 0.839..., its
+# 81-digit solution for a float, and the metadata "007" for 7.
+SOLVED1 = BY_NAME["grid1"].solution
+NUMERIC_LOOKING = "." + SOLVED1[1:]
+
+
+@pytest.mark.parametrize("ext", [".jsonl", ".csv"])
+def test_read_records_types_the_columns_of_a_cli_records_file(tmp_path, ext):
+    pd = pytest.importorskip("pandas")
+    from typer.testing import CliRunner
+
+    import sudoku_csp
+    from sudoku_csp.cli import app
+
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{NUMERIC_LOOKING}\t007\n{BY_NAME['clash'].text}\n")
+    out = tmp_path / f"r{ext}"
+    result = CliRunner().invoke(app, ["count", str(puzzles), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+
+    frame = sudoku_csp.read_records(out)
+    assert list(frame.columns) == list(RECORD_FIELDS)
+    types = {name: str(dtype) for name, dtype in frame.dtypes.items()}
+    for name in ("puzzle", "solution", "spec", "status", "verdict", "message", "metadata"):
+        assert types[name] == "string", (name, types[name])
+    assert (types["index"], types["solutions"]) == ("int64", "int64")
+    assert (types["agreed"], types["complete"], types["seconds"]) == ("bool", "bool", "float64")
+    first, clash = frame.iloc[0], frame.iloc[1]
+    assert (first["puzzle"], first["solution"], first["metadata"]) == (
+        NUMERIC_LOOKING, SOLVED1, "007")
+    assert (first["status"], first["solutions"], first["index"]) == ("unique", 1, 1)
+    assert bool(first["agreed"]) and bool(first["complete"]) and first["seconds"] > 0
+    assert isinstance(first["stats"], dict) and "nodes" in first["stats"]
+    assert clash["status"] == "none" and pd.isna(clash["solution"])
+    assert "clash" in clash["message"]
+
+
+def test_read_records_without_pandas_says_what_to_install(tmp_path, monkeypatch):
+    out = tmp_path / "r.jsonl"
+    list(run_to_file([BY_NAME["4x4"].puzzle()], ["native"], out))
+    monkeypatch.setitem(sys.modules, "pandas", None)  # what a missing package looks like
+    with pytest.raises(MissingExtraError, match=r"needs pandas: pip install"):
+        batch.read_records(out)
 
 
 # -- summary and plot -------------------------------------------------------------------------
@@ -393,7 +440,7 @@ def test_records_say_whether_the_time_limit_cut_the_count(tmp_path, suffix):
                                time_limit=0.2))
     assert [(r.status, r.complete) for r in records] == [("multiple", False), ("multiple", True)]
     assert records[0].solutions >= 2
-    assert [r.complete for r in read_records(out)] == [False, True]
+    assert [r.complete for r in iter_records(out)] == [False, True]
 
 
 def test_resume_refuses_records_written_for_another_input(tmp_path):

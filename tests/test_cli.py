@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from sudoku_csp import __version__, is_solution, parse
 from sudoku_csp.backends.base import BackendBase, SpecError
 from sudoku_csp.backends.cpsat import CpSatError
 from sudoku_csp.backends.registry import BACKENDS
+from sudoku_csp.batch import RECORD_FIELDS
 from sudoku_csp.cli import Exit, app
 from sudoku_csp.encodings.variables import DecodeError
 from sudoku_csp.result import Result, Status
@@ -121,6 +124,53 @@ def test_file_lines_and_json(tmp_path):
     assert records[2]["solution"] is None and "clash" in records[2]["message"]
     for record in records:
         assert {"index", "puzzle", "status", "solution", "seconds", "stats"} <= record.keys()
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_csv_output_is_the_records_file_csv(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\tfrom, \"top95\"\n{HARD1}\n{BY_NAME['clash'].text}\n")
+    out_file = tmp_path / "r.csv"
+    printed = run("count", str(path), "--csv", "--out", str(out_file))
+    assert printed.exit_code == Exit.OK, printed.output
+    assert printed.stdout == out_file.read_text()  # the same lines as the --out file
+    assert printed.stdout.splitlines()[0] == ",".join(RECORD_FIELDS)
+    rows = csv_rows(printed.stdout)
+    as_json = [json.loads(line) for line in run("count", str(path), "--json").stdout.splitlines()]
+    assert [list(r) for r in rows] == [list(r) for r in as_json]  # the same fields, in order
+    for row, record in zip(rows, as_json, strict=True):
+        for field in ("index", "puzzle", "status", "verdict", "solutions", "metadata"):
+            assert row[field] == str(record[field]), field
+        assert row["solution"] == (record["solution"] or "")
+        assert json.loads(row["stats"]) == record["stats"]
+    assert rows[0]["metadata"] == 'from, "top95"'
+
+
+def test_csv_for_one_puzzle_and_for_check():
+    result = run("solve", GRID2, "--csv")
+    assert result.exit_code == Exit.OK, result.output
+    (row,) = csv_rows(result.stdout)
+    assert row["spec"] == "native" and row["solution"] == BY_NAME["grid2"].solution
+    result = run("count", HARD1, "--csv")
+    assert result.exit_code == Exit.MULTIPLE and csv_rows(result.stdout)[0]["status"] == "multiple"
+    # check: the flat records, one row per (puzzle, solver), the cross-check in each
+    result = run("check", GRID2, "--csv", "-s", "native", "-s", "native:rules=singles")
+    assert result.exit_code == Exit.OK, result.output
+    rows = csv_rows(result.stdout)
+    assert [r["spec"] for r in rows] == ["native", "native:rules=singles"]
+    assert {(r["index"], r["verdict"], r["agreed"]) for r in rows} == {("1", "unique", "True")}
+
+
+@pytest.mark.parametrize("command", [["solve", GRID2], ["count", GRID2], ["check", GRID2],
+                                     ["compare"]])
+def test_json_and_csv_together_is_a_usage_error(command):
+    result = run(*command, "--json", "--csv", "-s", "native")
+    assert result.exit_code == Exit.USAGE, result.output
+    assert "--json and --csv, not both" in result.stderr
+    assert result.stdout == ""  # refused before any work
 
 
 def test_stdin_multiline_grid_gives_its_verdict():

@@ -4,6 +4,7 @@ refused with one clear line (which line, which column, what was expected)."""
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 from cases import BY_NAME, GRID1, GRID2, JIGSAW_MAP
@@ -346,6 +347,26 @@ def test_regions_in_pieces_when_asked_for():
     assert geometry_from_record(geometry_record(g)) == g
 
 
+SPLIT_PUZZLE = "..2....14....3.."  # unique on SPLIT_MAP (sudoku-csp generate --seed 1)
+SPLIT_COMMANDS = [  # every command that takes --regions; FILE is a file holding SPLIT_PUZZLE
+    ["solve", SPLIT_PUZZLE], ["count", SPLIT_PUZZLE], ["show", SPLIT_PUZZLE],
+    ["check", SPLIT_PUZZLE, "-s", "native"], ["compare", "FILE", "-s", "native"],
+    ["encode", SPLIT_PUZZLE], ["certify", SPLIT_PUZZLE, "DIR"], ["minimal", SPLIT_PUZZLE],
+    ["generate", "--size", "4"],
+]
+
+
+@pytest.mark.parametrize("command", SPLIT_COMMANDS, ids=lambda c: c[0])
+def test_regions_in_pieces_through_the_cli_only_with_split_regions(tmp_path, command):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(SPLIT_PUZZLE + "\n")
+    args = [str(puzzles) if a == "FILE" else str(tmp_path / "cert") if a == "DIR" else a
+            for a in command] + ["--regions", SPLIT_MAP]
+    assert_input_error(run(*args), "--split-regions")
+    result = run(*args, "--split-regions")
+    assert result.exit_code == Exit.OK, result.output
+
+
 def test_contiguous_regions_pass():
     assert make_geometry(9, regions=JIGSAW_MAP).name == "9x9 jigsaw"
     assert make_geometry(5, regions="aaabb aabbb cccdd ccedd eeeed").size == 5
@@ -368,3 +389,32 @@ def test_an_over_long_line_is_refused_while_it_is_read(tmp_path):
             list(read_puzzles(handle))
     assert info.value.line == 1
     assert reads and all(0 < size <= MAX_LINE + 1 for size in reads)
+
+
+# -- 9. a path that exists but is not a regular file -------------------------------------------
+@pytest.mark.parametrize("command", [["count"], ["solve"], ["check", "-s", "native"], ["show"],
+                                     ["minimal"], ["compare", "-s", "native"]],
+                         ids=lambda c: c[0])
+def test_a_directory_is_named_as_one(tmp_path, command):
+    assert_input_error(run(command[0], str(tmp_path), *command[1:]),
+                       f"{tmp_path}: is a directory")
+    puzzles = tmp_path / "p.txt"  # also among several files
+    puzzles.write_text(GRID2 + "\n")
+    if command[0] == "compare":
+        assert_input_error(run("compare", str(puzzles), str(tmp_path), *command[1:]),
+                           "is a directory")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_device_is_not_read_as_a_puzzle_file():
+    # /dev/zero would be read for ever (or until the line-length cap): refused by its kind.
+    assert_input_error(run("count", "/dev/zero"), "/dev/zero: not a regular file")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_named_pipe_is_not_read_as_a_puzzle_file(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = run("count", str(fifo))
+    assert_input_error(result, "not a regular file")
+    assert "- to read standard input" in result.stderr

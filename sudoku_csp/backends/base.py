@@ -135,7 +135,7 @@ def clash_result(puzzle: Puzzle, solver: str) -> Result | None:
     if not clashes:
         return None
     return Result(Status.NONE, solver=solver, message=puzzle.describe_clash(clashes[0]),
-                  stats={"clashes": len(clashes)})
+                  stats={"clashes": len(clashes)}, puzzle=puzzle)
 
 
 class Tally:
@@ -220,4 +220,5 @@ def make_result(
         elif limit is None:  # a verdict holds, but the count was cut short
             message = f"{why} reached: at least {count} solutions, count incomplete"
     return Result(status, tuple(tally.grids), stats, seconds, solver, message,
-                  total=count if count != len(tally.grids) else None, complete=not timed_out)
+                  total=count if count != len(tally.grids) else None, complete=not timed_out,
+                  puzzle=puzzle)

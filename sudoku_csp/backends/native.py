@@ -70,12 +70,12 @@ class NativeBackend(BackendBase):
             clash = clash_result(puzzle, self.spec)
             if clash is not None:
                 return Result(clash.status, (), {**out.stats.as_dict(), **clash.stats},
-                              seconds, self.spec, clash.message)
+                              seconds, self.spec, clash.message, puzzle=puzzle)
         result = make_result(
             puzzle, tally, limit=limit, complete=out.complete,
             timed_out=out.timed_out, solver=self.spec, seconds=seconds,
             stats=out.stats.as_dict(), time_limit=time_limit)
         if result.status is Status.UNKNOWN and not out.timed_out:
             return Result(Status.UNKNOWN, (), result.stats, seconds, self.spec,
-                          "propagation alone does not solve this puzzle")
+                          "propagation alone does not solve this puzzle", puzzle=puzzle)
         return result

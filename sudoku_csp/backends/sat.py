@@ -287,7 +287,7 @@ class SatBackend(BackendBase):
                              seconds=time.perf_counter() - start, stats=stats)
         if result.status is Status.UNKNOWN:
             return Result(Status.UNKNOWN, (), stats, result.seconds, self.spec,
-                          "propagation alone does not solve this puzzle")
+                          "propagation alone does not solve this puzzle", puzzle=puzzle)
         return result
 
 

@@ -13,6 +13,8 @@ The pieces, each usable alone:
 - :class:`RecordWriter` writes records to ``.jsonl`` or ``.csv`` (by extension), flushing
   each one, and :func:`run_to_file` ties it together with ``resume``: a
   :class:`Finished` set read back from the output skips the (puzzle, spec) pairs done before.
+  :func:`iter_records` streams such a file back as records, :func:`read_records` reads it
+  into a pandas DataFrame with the right column types.
 - :func:`group_by_puzzle` and :func:`verdict_of` turn records back into one verdict per
   puzzle (``sudoku-csp check``), in the shape of a single cross-check's.
 - :class:`Summary` aggregates records into the per-spec rows of ``sudoku-csp compare``;
@@ -39,9 +41,13 @@ from sudoku_csp.batch.records import (
     RECORD_FIELDS,
     Finished,
     Record,
+    RecordFormat,
     RecordWriter,
+    csv_header,
+    iter_records,
     read_records,
     record_format,
+    record_line,
 )
 from sudoku_csp.batch.runner import (
     CHUNKSIZE,
@@ -63,7 +69,8 @@ from sudoku_csp.batch.summary import (
 
 __all__ = [
     "CHUNKSIZE", "PLOT_FORMATS", "RECORD_FIELDS", "Finished", "MissingExtraError",
-    "PuzzleText", "Record", "RecordWriter", "Spec", "SpecSummary", "Summary", "cactus_plot",
-    "group_by_puzzle", "puzzle_texts", "read_puzzle_files", "read_records", "record_format",
-    "run_batch", "run_to_file", "summarize", "verdict_of",
+    "PuzzleText", "Record", "RecordFormat", "RecordWriter", "Spec", "SpecSummary", "Summary",
+    "cactus_plot", "csv_header", "group_by_puzzle", "iter_records", "puzzle_texts",
+    "read_puzzle_files", "read_records", "record_format", "record_line", "run_batch",
+    "run_to_file", "summarize", "verdict_of",
 ]

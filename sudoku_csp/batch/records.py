@@ -93,6 +93,12 @@ def _record_from_row(row: dict[str, str]) -> Record:
     )
 
 
+def _csv_line(values: Sequence[Any]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(values)
+    return buffer.getvalue()
+
+
 def _row_of(record: Record) -> list[Any]:
     values = record.as_dict()
     values["stats"] = json.dumps(record.stats, separators=(",", ":"), default=str)
@@ -100,7 +106,33 @@ def _row_of(record: Record) -> list[Any]:
     return [values[name] for name in RECORD_FIELDS]
 
 
-def record_format(path: str | os.PathLike) -> Literal["jsonl", "csv"]:
+RecordFormat = Literal["jsonl", "csv"]
+
+
+def csv_header() -> str:
+    """The header line of a CSV results file: :data:`RECORD_FIELDS`, newline included."""
+    return _csv_line(RECORD_FIELDS)
+
+
+def record_line(record: Record, fmt: RecordFormat) -> str:
+    """One record as one line of a ``.jsonl`` or ``.csv`` results file, newline included:
+    what :class:`RecordWriter` writes, and what the CLI prints for ``--json`` and ``--csv``.
+    Grids are written as they are (CSV has no types: :func:`read_records` reads them back
+    as text).
+
+    >>> r = Record(1, "3.1...4.2.......", "native", "unique", "unique", True, 0.5,
+    ...            solution="3412124321344321")
+    >>> record_line(r, "csv")
+    '1,3.1...4.2.......,native,unique,unique,True,0.5,{},0,3412124321344321,,,True\\n'
+    >>> record_line(r, "jsonl")[:36]
+    '{"index":1,"puzzle":"3.1...4.2.......'
+    """
+    if fmt == "csv":
+        return _csv_line(_row_of(record))
+    return json.dumps(record.as_dict(), separators=(",", ":"), default=str) + "\n"
+
+
+def record_format(path: str | os.PathLike) -> RecordFormat:
     """``"jsonl"`` for ``.jsonl``/``.ndjson``, ``"csv"`` for ``.csv``; ValueError otherwise."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in (".jsonl", ".ndjson"):
@@ -118,9 +150,10 @@ def _complete_lines(handle: TextIO) -> Iterator[str]:
             yield line
 
 
-def read_records(path: str | os.PathLike) -> Iterator[Record]:
+def iter_records(path: str | os.PathLike) -> Iterator[Record]:
     """Stream the records of a ``.jsonl`` or ``.csv`` results file, skipping a last line
-    left incomplete by an interrupted write. ValueError names a line that is not a record."""
+    left incomplete by an interrupted write. InputError names a line that is not a record.
+    :func:`read_records` reads the same into a pandas DataFrame."""
     fmt = record_format(path)
     with open(path, encoding="utf-8", newline="") as handle:
         lines = _complete_lines(handle)
@@ -147,6 +180,41 @@ def read_records(path: str | os.PathLike) -> Iterator[Record]:
             except (ValueError, TypeError, KeyError) as exc:
                 raise InputError(f"{os.fspath(path)}:{reader.line_num}: not a batch record "
                                  f"({exc})") from None
+
+
+_DTYPES = {"int": "int64", "float": "float64", "bool": "bool", "str": "string",
+           "str | None": "string"}
+"""pandas dtype of each kind of :class:`Record` field (by its annotation); ``stats`` keeps
+its dicts. Text is ``string``, so that no grid of digits ever becomes a number."""
+
+
+def read_records(path: str | os.PathLike) -> Any:
+    """The records of a ``.jsonl`` or ``.csv`` results file (``--out``) as a pandas
+    DataFrame: one row per record, the columns of :data:`RECORD_FIELDS`, typed from
+    :class:`Record` — grids and other text as strings (a 9×9 ``solution`` of digits stays
+    text), ``index`` and ``solutions`` as int64, ``agreed`` and ``complete`` as bool,
+    ``seconds`` as float64, ``stats`` as dicts. Read by :func:`iter_records`, so both
+    formats give the same frame. Needs pandas (``pip install pandas``, or the extra
+    ``data``); MissingExtraError without it.
+
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(tmp.name) / "r.csv"
+    >>> with RecordWriter(path) as w:
+    ...     w.write(Record(1, "3.1...4.2.......", "native", "unique", "unique", True, 0.5,
+    ...                    solutions=1, solution="3412124321344321"))
+    >>> frame = read_records(path)
+    >>> frame.loc[0, "solution"], str(frame["solution"].dtype), str(frame["index"].dtype)
+    ('3412124321344321', 'string', 'int64')
+    >>> tmp.cleanup()
+    """
+    # Imported here: the runner imports this module (and pandas is optional).
+    from sudoku_csp.batch.runner import require_extra
+
+    pd = require_extra("pandas", "data", "read_records")
+    frame = pd.DataFrame([r.as_dict() for r in iter_records(path)], columns=RECORD_FIELDS)
+    return frame.astype({f.name: _DTYPES[str(f.type)] for f in fields(Record)
+                         if str(f.type) in _DTYPES})
 
 
 def _drop_partial_tail(path: str | os.PathLike) -> None:
@@ -185,7 +253,7 @@ class RecordWriter:
     >>> path = pathlib.Path(tmp.name) / "r.csv"
     >>> with RecordWriter(path) as w:
     ...     w.write(Record(1, "1" * 16, "native", "none", "none", True, 0.001))
-    >>> [r.status for r in read_records(path)]
+    >>> [r.status for r in iter_records(path)]
     ['none']
     >>> tmp.cleanup()
     """
@@ -201,12 +269,9 @@ class RecordWriter:
                 if self.format == "csv":
                     self._check_header()
         self._handle = open(path, "a" if append else "w", encoding="utf-8", newline="")
-        self._csv = None
-        if self.format == "csv":
-            self._csv = csv.writer(self._handle, lineterminator="\n")
-            if header_needed:
-                self._csv.writerow(RECORD_FIELDS)
-                self._handle.flush()
+        if self.format == "csv" and header_needed:
+            self._handle.write(csv_header())
+            self._handle.flush()
 
     def _check_header(self) -> None:
         with open(self.path, encoding="utf-8", newline="") as handle:
@@ -217,14 +282,8 @@ class RecordWriter:
 
     def write(self, record: Record) -> None:
         """Write one record and flush it."""
-        if self._csv is not None:
-            # One string, one write: a crash can cut only the last line, never mix two.
-            buffer = io.StringIO()
-            csv.writer(buffer, lineterminator="\n").writerow(_row_of(record))
-            self._handle.write(buffer.getvalue())
-        else:
-            self._handle.write(json.dumps(record.as_dict(), separators=(",", ":"),
-                                          default=str) + "\n")
+        # One string, one write: a crash can cut only the last line, never mix two.
+        self._handle.write(record_line(record, self.format))
         self._handle.flush()
 
     def close(self) -> None:
@@ -264,7 +323,7 @@ class Finished:
         if not os.path.exists(path):
             return finished
         last = (0, "")
-        for record in read_records(path):
+        for record in iter_records(path):
             finished._mark(record.index, record.spec)
             if record.index & (record.index - 1) == 0:  # a power of two
                 finished._lines[record.index] = record.puzzle
@@ -273,7 +332,7 @@ class Finished:
             finished._lines[last[0]] = last[1]
         partial = finished._partial()
         if partial:
-            for record in read_records(path):
+            for record in iter_records(path):
                 if record.index in partial and record.spec in finished._done:
                     finished._known.setdefault(record.index, {})[record.spec] = \
                         record.claim(limit)

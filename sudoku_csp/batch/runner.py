@@ -375,7 +375,7 @@ def run_to_file(
     arrives, then yielding it. Without ``resume`` the file is replaced; with it, the
     (puzzle index, spec) pairs already in the file are skipped and new records appended —
     run with the same puzzles, in the same order, and the same ``limit``. Yields only the
-    new records: :func:`summarize` the file (:func:`read_records`) for the whole run.
+    new records: :func:`summarize` the file (:func:`iter_records`) for the whole run.
 
     >>> import tempfile, pathlib
     >>> from sudoku_csp import parse

@@ -40,7 +40,7 @@ class Exit(enum.IntEnum):
     USAGE = 2, "usage error (unknown option, missing argument), from typer"
     MULTIPLE = 3, "multiple solutions"
     NONE = 4, "no solution (including clashing givens)"
-    UNKNOWN = 5, "unknown: time limit reached (or propagation alone could not decide)"
+    UNKNOWN = 5, "unknown: time limit reached (or propagation, or explain, could not finish)"
     INPUT = 6, "input error: bad puzzle text, file, geometry, solver spec or option"
     DISAGREEMENT = 7, "the solvers disagreed (check, compare)"
     INVALID = 8, "an invalid certificate (verify-certificate)"

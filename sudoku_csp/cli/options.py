@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, TextIO
 
 import typer
 
 from sudoku_csp.backends.registry import parse_spec
-from sudoku_csp.batch import Record, puzzle_texts, run_batch, run_to_file
+from sudoku_csp.batch import Record, RecordFormat, puzzle_texts, run_batch, run_to_file
+from sudoku_csp.batch.runner import Spec
 from sudoku_csp.certify import PROOF_SOLVERS
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 from sudoku_csp.errors import InputError
@@ -45,6 +46,9 @@ VariantOpt = Annotated[list[str] | None, typer.Option(
     "--variant", "-v", help=f"Extra rule, repeatable: {_listed(VARIANTS)}.")]
 RegionsOpt = Annotated[str | None, typer.Option(
     "--regions", help="Jigsaw region map: N*N region symbols, or a file holding them.")]
+SplitRegionsOpt = Annotated[bool, typer.Option(
+    "--split-regions", help="Allow jigsaw regions in pieces (by default each region's cells "
+                            "must be joined through orthogonal neighbours).")]
 SolverOpt = Annotated[str, typer.Option(
     "--solver", "-s", help="Backend spec, e.g. native, native:rules=singles,branch=first "
                             "(see `sudoku-csp solvers`).")]
@@ -58,6 +62,9 @@ BranchOpt = Annotated[str | None, typer.Option(
 TimeOpt = Annotated[float | None, typer.Option(
     "--time-limit", "-t", min=0.0, help="Seconds per puzzle; past it the verdict is unknown.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON Lines, one per puzzle.")]
+CsvOpt = Annotated[bool, typer.Option(
+    "--csv", help="Print CSV: a header, then one row per record (the columns of --out "
+                  "FILE.csv).")]
 JobsOpt = Annotated[int, typer.Option(
     "--jobs", "-j", min=1, help="Worker processes for files (each builds its solvers once).")]
 SchedulerOpt = Annotated[str | None, typer.Option(
@@ -78,11 +85,31 @@ SymmetryOpt = Annotated[str, typer.Option(
 
 
 
+def output_format(as_json: bool, as_csv: bool) -> RecordFormat | None:
+    """The machine-readable output asked for (``--json``, ``--csv``), ``None`` for text;
+    both at once is a usage error (exit 2).
+
+    >>> output_format(False, True)
+    'csv'
+    """
+    if as_json and as_csv:
+        raise typer.BadParameter("give one of --json and --csv, not both",
+                                 param_hint="'--json' / '--csv'")
+    return "jsonl" if as_json else "csv" if as_csv else None
+
+
 def geometry_options(size: int | None, box: str | None, variants: list[str] | None,
-                     regions: str | None) -> dict[str, Any]:
+                     regions: str | None, split_regions: bool = False) -> dict[str, Any]:
     """The geometry keywords of :func:`~sudoku_csp.puzzle.parse` from the shared options
-    (``--regions`` may name a file holding the map)."""
+    (``--regions`` may name a file holding the map; ``--split-regions`` allows regions in
+    pieces).
+
+    >>> geometry_options(4, None, None, "abab abab cdcd cdcd", split_regions=True)["contiguous"]
+    False
+    """
     options: dict[str, Any] = {"size": size, "variants": variants or ()}
+    if split_regions:
+        options["contiguous"] = False
     if box:
         rows, sep, cols = box.lower().partition("x")
         if not sep or not rows.strip().isdigit() or not cols.strip().isdigit():
@@ -132,18 +159,34 @@ def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) 
         try:
             return Source(parse(text, **options), (), 1)
         except ParseError:
-            if os.sep in text or text.endswith((".txt", ".sdk", ".csv")):
-                raise InputError(f"no such file: {text}") from None
+            if os.path.exists(text) or os.sep in text or text.endswith((".txt", ".sdk", ".csv")):
+                raise not_a_file(text) from None
             raise
     files: list[str | TextIO] = []
     for name in sources:
         if name != "-" and not os.path.isfile(name):
-            raise InputError(f"no such file: {name}")
+            raise not_a_file(name)
         files.append(sys.stdin if name == "-" else name)
     total = None
     if count and all(isinstance(f, str) for f in files):
         total = sum(_count_lines(str(f)) for f in files)
     return Source(None, tuple(files), total)
+
+
+def not_a_file(name: str) -> InputError:
+    """Why ``name``, which is not a regular file, cannot be read as a puzzle file: missing,
+    a directory, or something else (a device such as /dev/zero, a FIFO, a socket), whose
+    reading might never end.
+
+    >>> str(not_a_file("/"))
+    '/: is a directory, not a puzzle file'
+    """
+    if os.path.isdir(name):
+        return InputError(f"{name}: is a directory, not a puzzle file")
+    if os.path.exists(name):
+        return InputError(f"{name}: not a regular file (a device, pipe or socket); give a "
+                          "puzzle file, or - to read standard input")
+    return InputError(f"no such file: {name}")
 
 
 def _count_lines(path: str) -> int:
@@ -164,7 +207,7 @@ def first_puzzle(source: str, options: dict[str, Any]) -> Puzzle:
     return puzzle
 
 
-def records(src: Source, options: dict[str, Any], specs: list[str], limit: int | None,
+def records(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
             time_limit: float | None, opts: BatchOptions) -> Iterator[Record]:
     """Every (puzzle, spec) record, through the one batch runner (here, in processes, or on
     a Dask cluster), written to ``opts.out`` as they finish when asked."""

@@ -26,7 +26,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from sudoku_csp.batch import Record, Summary
+from sudoku_csp.batch import Record, RecordFormat, Summary, csv_header, record_line
 from sudoku_csp.cli.exits import err
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.native import State
@@ -81,6 +81,17 @@ def print_record(record: Record) -> None:
     if record.message:
         line += f"\t{record.message}"
     typer.echo(line)  # plain: rich would expand the tabs
+
+
+def print_records_header(fmt: RecordFormat) -> None:
+    """What comes before the first record: the CSV header line (JSON Lines have none)."""
+    if fmt == "csv":
+        typer.echo(csv_header(), nl=False)
+
+
+def print_record_as(record: Record, fmt: RecordFormat) -> None:
+    """One record as a JSON line or a CSV row, exactly as ``--out`` writes it to a file."""
+    typer.echo(record_line(record, fmt), nl=False)
 
 
 def print_verdict(verdict: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ from sudoku_csp.cli.options import (
     RegionsOpt,
     SizeOpt,
     SourceArg,
+    SplitRegionsOpt,
     SymmetryOpt,
     VariantOpt,
     first_puzzle,
@@ -55,6 +56,7 @@ def encode(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
 ) -> None:
     """Write a puzzle as DIMACS CNF (givens as unit clauses, or clue-reduced)."""
 
@@ -71,7 +73,8 @@ def encode(
             raise InputError("give a puzzle to encode, or --empty DIR")
         cnf.encoding_of(encoding)  # before reading the puzzle: the option is wrong either way
         cnf.amo_of(amo)
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions))
+        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
+                                                       split_regions))
         text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce)
         if output:
             with open(output, "w", encoding="utf-8") as handle:
@@ -93,6 +96,7 @@ def certify(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
 ) -> None:
     """Write a uniqueness certificate: the solution, the CNF that excludes it, and a DRUP
     proof that this CNF is unsatisfiable.
@@ -102,7 +106,8 @@ def certify(
     from sudoku_csp import certify as certificates
 
     def action() -> Exit:
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions))
+        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
+                                                       split_regions))
         try:
             made = certificates.certify(puzzle, directory, solver=proof_solver,
                                         encoding=encoding)
@@ -151,6 +156,7 @@ def minimal(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Is each puzzle unique, and is every given necessary? Lists the redundant givens
@@ -162,7 +168,7 @@ def minimal(
     from sudoku_csp.generate import minimality
 
     def action() -> Exit:
-        options = geometry_options(size, box, variant, regions)
+        options = geometry_options(size, box, variant, regions, split_regions)
         src = resolve_source([source], options, count=False)
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
         code, count = Exit.OK, 0
@@ -192,6 +198,7 @@ def generate(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
     symmetry: SymmetryOpt = "none",
     minimal: Annotated[bool, typer.Option(
         "--minimal", help="Every given necessary (removing any one makes it ambiguous).")
@@ -206,9 +213,10 @@ def generate(
     from sudoku_csp.generate import generate as make_puzzles
 
     def action() -> Exit:
-        options = geometry_options(size, box, variant, regions)
+        options = geometry_options(size, box, variant, regions, split_regions)
         geometry = make_geometry(options["size"], options.get("box"), options["variants"],
-                                 options.get("regions"))
+                                 options.get("regions"),
+                                 contiguous=options.get("contiguous", True))
         puzzles = make_puzzles(geometry, count=count, seed=seed, symmetry=symmetry,
                                minimal=minimal)
         # The first puzzle before the file: a request that cannot be met leaves no file.

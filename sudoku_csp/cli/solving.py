@@ -13,10 +13,11 @@ from sudoku_csp import datasets
 from sudoku_csp.backends.registry import BACKENDS, DEFAULT_SPEC, get_backend, list_backends
 from sudoku_csp.batch import (
     Record,
+    RecordFormat,
     Summary,
     cactus_plot,
     group_by_puzzle,
-    read_records,
+    iter_records,
     verdict_of,
 )
 from sudoku_csp.batch.plot import check_plot_path
@@ -26,6 +27,7 @@ from sudoku_csp.cli.options import (
     BatchOptions,
     BoxOpt,
     BranchOpt,
+    CsvOpt,
     JobsOpt,
     JsonOpt,
     OutOpt,
@@ -37,10 +39,13 @@ from sudoku_csp.cli.options import (
     SolverOpt,
     SourceArg,
     SpecsOpt,
+    SplitRegionsOpt,
     TimeOpt,
     VariantOpt,
     first_puzzle,
     geometry_options,
+    not_a_file,
+    output_format,
     records,
     resolve_source,
     solver_spec,
@@ -50,13 +55,14 @@ from sudoku_csp.cli.output import (
     candidate_grid,
     out,
     print_record,
+    print_record_as,
+    print_records_header,
     print_single,
     print_summary,
     print_verdict,
     styled_grid,
 )
 from sudoku_csp.crosscheck import ERROR
-from sudoku_csp.errors import InputError
 from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
 from sudoku_csp.result import Status
 
@@ -69,19 +75,22 @@ BUNDLED = ("mixed9", "sixteen")  # sudoku_csp.datasets names: compare's default 
 
 
 def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: float | None,
-         as_json: bool, opts: BatchOptions) -> Exit:
-    """solve and count: a drawn grid for one puzzle, else one line (or JSON) per puzzle."""
+         fmt: RecordFormat | None, opts: BatchOptions) -> Exit:
+    """solve and count: a drawn grid for one puzzle, else one line per puzzle, or its record
+    as JSON or CSV (``fmt``)."""
     src = resolve_source([source], options, count=err.is_terminal)
-    if src.single is not None and not opts.out and not as_json:  # a grid to draw
+    if src.single is not None and not opts.out and fmt is None:  # a grid to draw
         result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
         print_single(src.single, result, counted_all=limit is None)
         return STATUS_EXIT[result.status]
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
     wrong = 0
+    if fmt:
+        print_records_header(fmt)
     with Bar(src.total, "solving") as bar:
         for record in records(src, options, [spec], limit, time_limit, opts):
-            if as_json:
-                typer.echo(json.dumps(record.as_dict()))
+            if fmt:
+                print_record_as(record, fmt)
             else:
                 print_record(record)
             bar.advance()
@@ -104,11 +113,13 @@ def solve(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
     solver: SolverOpt = DEFAULT_SPEC,
     rules: RulesOpt = None,
     branch: BranchOpt = None,
     time_limit: TimeOpt = None,
     as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
     jobs: JobsOpt = 1,
     scheduler: SchedulerOpt = None,
     out_file: OutOpt = None,
@@ -118,8 +129,9 @@ def solve(
 
     Exit codes: 0 solved, 4 none, 5 unknown, 6 input error (files: 0 when all processed).
     """
-    guarded(lambda: _run(source, geometry_options(size, box, variant, regions),
-                         solver_spec(solver, rules, branch), 1, time_limit, as_json,
+    fmt = output_format(as_json, as_csv)
+    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions),
+                         solver_spec(solver, rules, branch), 1, time_limit, fmt,
                          BatchOptions(jobs, scheduler, out_file, resume)))
 
 
@@ -133,11 +145,13 @@ def count(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
     solver: SolverOpt = DEFAULT_SPEC,
     rules: RulesOpt = None,
     branch: BranchOpt = None,
     time_limit: TimeOpt = None,
     as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
     jobs: JobsOpt = 1,
     scheduler: SchedulerOpt = None,
     out_file: OutOpt = None,
@@ -147,9 +161,10 @@ def count(
 
     Exit codes (one puzzle): 0 unique, 3 multiple, 4 none, 5 unknown, 6 input error.
     """
-    guarded(lambda: _run(source, geometry_options(size, box, variant, regions),
+    fmt = output_format(as_json, as_csv)
+    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions),
                          solver_spec(solver, rules, branch), limit or None, time_limit,
-                         as_json, BatchOptions(jobs, scheduler, out_file, resume)))
+                         fmt, BatchOptions(jobs, scheduler, out_file, resume)))
 
 
 @app.command()
@@ -161,12 +176,14 @@ def show(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
     rules: RulesOpt = None,
 ) -> None:
     """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
 
     def action() -> Exit:
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions))
+        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
+                                                       split_regions))
         out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
         out.print(styled_grid(puzzle, puzzle.givens))
         if not candidates:
@@ -197,8 +214,10 @@ def check(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
     time_limit: TimeOpt = None,
     as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
     jobs: JobsOpt = 1,
     scheduler: SchedulerOpt = None,
     out_file: OutOpt = None,
@@ -207,32 +226,41 @@ def check(
     """Cross-check: run several solvers (default: every backend, i.e. native, sat and
     cpsat) on each puzzle and print the verdict they agree on, or the disagreement.
 
+    --json prints one verdict per puzzle, the specs nested; --csv the flat records, one row
+    per puzzle and solver, as --out FILE.csv writes them.
+
     Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 6 input error; for an
     input of one puzzle, its agreed verdict's code (0 unique/solved, 3 multiple, 4 none,
     5 unknown).
     """
+    fmt = output_format(as_json, as_csv)
 
     def action() -> Exit:
         specs = list(solver or BACKENDS)
         last: dict = {}
-        options = geometry_options(size, box, variant, regions)
+        options = geometry_options(size, box, variant, regions, split_regions)
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[str, int] = {}
         disagreements = 0
         found = records(src, options, specs, limit, time_limit,
                         BatchOptions(jobs, scheduler, out_file, resume))
+        if fmt == "csv":
+            print_records_header(fmt)
         with Bar(src.total, "checking") as bar:
             for _, group in group_by_puzzle(found):
                 verdict = verdict_of(group, limit=limit)
                 counts[verdict["status"]] = counts.get(verdict["status"], 0) + 1
                 disagreements += not verdict["agreed"]
                 last = verdict
-                if as_json:
+                if fmt == "jsonl":
                     typer.echo(json.dumps(verdict))
+                elif fmt == "csv":
+                    for record in group:
+                        print_record_as(record, fmt)
                 else:
                     print_verdict(verdict)
                 bar.advance()
-        if not as_json:
+        if fmt is None:
             total = sum(counts.values())
             tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
             agreement = ("all verdicts agreed" if not disagreements
@@ -261,6 +289,7 @@ def compare(
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
     time_limit: Annotated[float | None, typer.Option(
         "--time-limit", "-t", min=0.0, help="Seconds per puzzle and solver.")] = 10.0,
     as_json: Annotated[bool, typer.Option(
@@ -281,16 +310,17 @@ def compare(
     Default solvers: native, native:rules=singles, sat (cadical195, extended), sat
     (minimal), cpsat (alldiff). Exit codes: 0 all agreed, 7 some disagreed, 6 input error.
     """
+    output_format(as_json, as_csv)  # not both
 
     def action() -> Exit:
         specs = list(solver or DEFAULT_COMPARE)
-        options = geometry_options(size, box, variant, regions)
+        options = geometry_options(size, box, variant, regions, split_regions)
         if plot:
             check_plot_path(plot)  # now, not after the whole run
         sources = list(files) if files else [str(datasets.path(name)) for name in BUNDLED]
         src = resolve_source(sources, options, count=err.is_terminal)
         if src.single is not None:
-            raise InputError(f"no such file: {sources[0]}")
+            raise not_a_file(sources[0])
         opts = BatchOptions(jobs, scheduler, out_file, resume)
         summary = Summary()
         total = src.total * len(specs) if src.total is not None else None
@@ -299,7 +329,7 @@ def compare(
                 summary.add(record)
                 bar.advance()
         if out_file and resume:  # the table covers the whole run, not only this part
-            summary = Summary().update(read_records(out_file))
+            summary = Summary().update(iter_records(out_file))
         if plot:
             cactus_plot(summary, plot, title=f"{', '.join(map(os.path.basename, sources))}")
         print_summary(summary, sources, as_json, as_csv)

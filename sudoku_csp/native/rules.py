@@ -12,11 +12,11 @@ rules (:data:`PRESETS`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 
 from sudoku_csp.errors import InputError
-from sudoku_csp.native.state import State, bits
+from sudoku_csp.native.state import Part, State, bits
 
 Rule = Callable[[State], "int | None"]
 
@@ -55,30 +55,58 @@ def eliminate(state: State) -> int | None:
     return count
 
 
+def assign(state: State, cell: int, digit: int) -> bool:
+    """Place ``digit`` in ``cell`` and remove it from the cell's peers, with no cascade: a
+    peer left with one candidate is not placed (the explainer shows that as a naked single).
+
+    Returns False if a peer loses its last candidate. The one placement both
+    :func:`forward_check` and the step-by-step explainer (:mod:`sudoku_csp.logic`) use.
+    """
+    bit = 1 << digit
+    cand = state.cand
+    cand[cell] = bit
+    state.placed |= 1 << cell
+    for u in state.tables.cell_units[cell]:
+        state.done[u] |= bit
+    state.touch(cell)
+    for p in state.tables.peers[cell]:
+        if cand[p] & bit:
+            if cand[p] == bit:
+                return False
+            cand[p] &= ~bit
+            state.touch(p)
+    return True
+
+
 def forward_check(state: State) -> int | None:
     """Plain backtracking's only step: pending cells' digits leave their peers, no cascade.
 
     Cells left with one candidate are not placed; the search will branch on them.
     """
-    cand, pending, peers = state.cand, state.pending, state.tables.peers
+    cand, pending = state.cand, state.pending
     count = 0
     while pending:
         cell = pending.pop()
-        flag = 1 << cell
-        if state.placed & flag:
+        if state.placed >> cell & 1:
             continue
-        state.placed |= flag
         count += 1
-        bit = cand[cell]
-        for u in state.tables.cell_units[cell]:
-            state.done[u] |= bit
-        for p in peers[cell]:
-            if cand[p] & bit:
-                if cand[p] == bit:
-                    return None
-                cand[p] &= ~bit
-                state.touch(p)
+        if not assign(state, cell, cand[cell].bit_length() - 1):
+            return None
     return count
+
+
+def unit_digits(masks: Iterable[int]) -> tuple[int, int]:
+    """``(seen, once)``: the digits with at least one place among the candidate ``masks`` of
+    a unit's cells, and those with exactly one place (hidden singles, or placed digits).
+
+    >>> unit_digits([0b011, 0b010, 0b110])   # digit 0 only in the first cell, 2 in the last
+    (7, 5)
+    """
+    seen = twice = 0
+    for m in masks:
+        twice |= seen & m
+        seen |= m
+    return seen, seen & ~twice
 
 
 def only_choice(state: State) -> int | None:
@@ -100,13 +128,10 @@ def only_choice(state: State) -> int | None:
         state.dirty = dirty ^ low
         state.stale |= low
         u = low.bit_length() - 1
-        once = twice = 0
-        for m in getters[u](cand):
-            twice |= once & m
-            once |= m
-        if once != full:
+        seen, once = unit_digits(getters[u](cand))
+        if seen != full:
             return None
-        hidden = once & ~twice & ~done[u]
+        hidden = once & ~done[u]
         if not hidden:
             continue
         while hidden:
@@ -146,26 +171,92 @@ def _remove(state: State, cells: Sequence[int], digits: int) -> int | None:
     return changed
 
 
+# -- patterns: found here once, applied by the rules below and explained by sudoku_csp.logic --
+
+def naked_sets(cand: Sequence[int], unit: Sequence[int], k: int
+               ) -> Iterator[tuple[tuple[int, ...], int]]:
+    """``(cells, digits)`` for each ``k`` open cells of ``unit`` whose candidates together
+    are at most ``k`` digits: those digits leave the unit's other cells (fewer than ``k``
+    digits is a contradiction). Cells already down to one candidate are not considered.
+
+    >>> list(naked_sets([0b011, 0b011, 0b111, 0b100], (0, 1, 2, 3), 2))
+    [((0, 1), 3)]
+    """
+    small = [c for c in unit if 2 <= cand[c].bit_count() <= k]
+    if len(small) < k:
+        return
+    for group in combinations(small, k):
+        union = 0
+        for c in group:
+            union |= cand[c]
+        if union.bit_count() <= k:
+            yield group, union
+
+
+def hidden_sets(cand: Sequence[int], unit: Sequence[int], k: int, size: int
+                ) -> Iterator[tuple[tuple[int, ...], int]]:
+    """``(cells, digits)`` for each ``k`` digits whose places in ``unit`` (two to ``k`` each)
+    lie together in at most ``k`` cells: those cells hold only those digits (a contradiction
+    if fewer than ``k`` cells).
+
+    >>> list(hidden_sets([0b0111, 0b0111, 0b1100, 0b1000], (0, 1, 2, 3), 2, 4))
+    [((0, 1), 3)]
+    """
+    places: list[tuple[int, int]] = []  # (digit bit, bitmask of its positions in the unit)
+    for d in range(size):
+        bit = 1 << d
+        where = 0
+        for i, c in enumerate(unit):
+            if cand[c] & bit:
+                where |= 1 << i
+        if 2 <= where.bit_count() <= k:
+            places.append((bit, where))
+    for combo in combinations(places, k):
+        where = digits = 0
+        for bit, w in combo:
+            where |= w
+            digits |= bit
+        if where.bit_count() <= k:
+            yield tuple(c for i, c in enumerate(unit) if where >> i & 1), digits
+
+
+def locked_sets(state: State, units: Iterable[int]) -> Iterator[tuple[int, Part, int]]:
+    """``(u, (cells, rest, v), digits)`` for each of ``units``: ``digits`` (not yet placed in
+    unit ``u``) whose places in u all lie in ``cells`` = u ∩ v, two cells or more; they leave
+    ``rest`` = v minus u. Pointing when u is a box, claiming when u is a line."""
+    cand, done = state.cand, state.done
+    locked_parts = state.tables.locked_parts
+    for u in units:
+        for parts in locked_parts[u]:
+            seen = twice = 0
+            ors = []
+            for cells, _, _ in parts:
+                m = 0
+                for c in cells:
+                    m |= cand[c]
+                twice |= seen & m
+                seen |= m
+                ors.append(m)
+            confined = seen & ~twice & ~done[u]
+            if not confined:
+                continue
+            for part, m in zip(parts, ors, strict=True):
+                locked = m & confined
+                if locked and len(part[0]) > 1:
+                    yield u, part, locked
+
+
 def _naked_subsets(state: State, k: int) -> int | None:
     cand = state.cand
     count = 0
     for unit in state.tables.units:
-        small = [c for c in unit if 2 <= cand[c].bit_count() <= k]
-        if len(small) < k:
-            continue
-        for group in combinations(small, k):
-            union = 0
-            for c in group:
-                union |= cand[c]
-            n = union.bit_count()
-            if n < k:
+        for group, union in naked_sets(cand, unit, k):
+            if union.bit_count() < k:
                 return None  # k cells share fewer than k digits
-            if n == k:
-                others = [c for c in unit if c not in group]
-                changed = _remove(state, others, union)
-                if changed is None:
-                    return None
-                count += changed
+            changed = _remove(state, [c for c in unit if c not in group], union)
+            if changed is None:
+                return None
+            count += changed
     return count
 
 
@@ -188,26 +279,19 @@ def hidden_pairs(state: State) -> int | None:
     size = state.tables.size
     count = 0
     for unit in state.tables.units:
-        places: dict[int, int] = {}  # positions (bitmask over the unit) -> digits there
-        for d in range(size):
-            bit = 1 << d
-            where = 0
-            for i, c in enumerate(unit):
-                if cand[c] & bit:
-                    where |= 1 << i
-            if where.bit_count() == 2:
-                places[where] = places.get(where, 0) | bit
-        for where, digits in places.items():
-            n = digits.bit_count()
-            if n > 2:
-                return None  # three digits for two cells
-            if n < 2:
-                continue
-            for i, c in enumerate(unit):
-                if where >> i & 1 and cand[c] & ~digits:
+        for cells, digits in hidden_sets(cand, unit, 2, size):
+            if len(cells) < 2:
+                return None  # two digits for one cell
+            changed = 0
+            for c in cells:
+                if cand[c] & ~digits:
                     cand[c] &= digits
                     state.touch(c)
-                    count += 1
+                    changed += 1
+            # A third digit confined to the same two cells has just lost its last place.
+            if changed and unit_digits(cand[c] for c in unit)[0] != state.tables.full:
+                return None
+            count += changed
     return count
 
 
@@ -216,32 +300,14 @@ def locked_candidates(state: State) -> int | None:
     unit V (two or more cells), it leaves the rest of V. Works for boxes and lines, and for
     diagonals, windows and jigsaw regions cut by rows, columns and boxes. Returns the number
     of cells changed."""
-    cand, done = state.cand, state.done
-    locked_parts = state.tables.locked_parts
     count = 0
     todo = state.stale | state.dirty  # only a change inside U can confine a digit anew
     state.stale = 0
-    for u in bits(todo):
-        for parts in locked_parts[u]:
-            once = twice = 0
-            ors = []
-            for cells, _ in parts:
-                m = 0
-                for c in cells:
-                    m |= cand[c]
-                twice |= once & m
-                once |= m
-                ors.append(m)
-            confined = once & ~twice & ~done[u]
-            if not confined:
-                continue
-            for (cells, rest), m in zip(parts, ors, strict=False):
-                locked = m & confined
-                if locked and len(cells) > 1:
-                    changed = _remove(state, rest, locked)
-                    if changed is None:
-                        return None
-                    count += changed
+    for _, (_, rest, _), locked in locked_sets(state, bits(todo)):
+        changed = _remove(state, rest, locked)
+        if changed is None:
+            return None
+        count += changed
     return count
 
 

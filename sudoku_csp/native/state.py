@@ -49,15 +49,16 @@ class Tables:
         self.locked_parts = _locked_parts(geometry)
 
 
-Part = tuple[tuple[int, ...], tuple[int, ...]]
+Part = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
 def _locked_parts(geometry: Geometry) -> list[list[tuple[Part, ...]]]:
-    """For the locked-candidates rule, per unit: each unit U cut into parts by the units of another
-    *partition kind* V (a kind that holds every cell exactly once: rows, columns, boxes,
-    jigsaw regions). Each part is ``(U ∩ V, V \\ U)``. A digit whose places in U all lie in
-    one part of two or more cells must go there, so it leaves ``V \\ U``: a box cut by rows
-    gives pointing, a row cut by boxes gives claiming, a diagonal cut by boxes the same.
+    """For the locked-candidates rule, per unit: each unit U cut into parts by the units of
+    another *partition kind* V (a kind that holds every cell exactly once: rows, columns,
+    boxes, jigsaw regions). Each part is ``(U ∩ V, V \\ U, v)``, ``v`` the index of V. A
+    digit whose places in U all lie in one part of two or more cells must go there, so it
+    leaves ``V \\ U``: a box cut by rows gives pointing, a row cut by boxes gives claiming,
+    a diagonal cut by boxes the same.
     Entry ``u`` lists one tuple of parts per partition kind that cuts unit ``u``.
     """
     owners: dict[str, dict[int, int]] = {}
@@ -80,7 +81,7 @@ def _locked_parts(geometry: Geometry) -> list[list[tuple[Part, ...]]]:
             if all(len(cells) < 2 for cells in by_owner.values()):
                 continue
             parts = tuple(
-                (tuple(cells), tuple(sorted(set(geometry.units[v].cells) - set(cells))))
+                (tuple(cells), tuple(sorted(set(geometry.units[v].cells) - set(cells))), v)
                 for v, cells in by_owner.items()
             )
             cuts[-1].append(parts)

@@ -1,0 +1,235 @@
+"""Commands of human-style solving: explain, hint, rate (:mod:`sudoku_csp.logic`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sudoku_csp.batch import Record
+from sudoku_csp.cli.app import app
+from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
+from sudoku_csp.cli.options import (
+    BatchOptions,
+    BoxOpt,
+    CsvOpt,
+    JobsOpt,
+    JsonOpt,
+    OutOpt,
+    RegionsOpt,
+    ResumeOpt,
+    SchedulerOpt,
+    SizeOpt,
+    SourceArg,
+    SplitRegionsOpt,
+    VariantOpt,
+    first_puzzle,
+    geometry_options,
+    output_format,
+    records,
+    resolve_source,
+)
+from sudoku_csp.cli.output import Bar, print_record_as, print_records_header
+from sudoku_csp.errors import InputError
+from sudoku_csp.logic import TECHNIQUES, Explanation, explain
+from sudoku_csp.logic.backend import LogicBackend
+from sudoku_csp.result import Status
+
+NoUniquenessOpt = Annotated[bool, typer.Option(
+    "--no-uniqueness", help="Never use unique rectangles or BUG+1 (they assume one solution; "
+                            "even without this flag they are used only on puzzles checked "
+                            "to be unique).")]
+TechniquesOpt = Annotated[str | None, typer.Option(
+    "--techniques", metavar="KEY,KEY,...",
+    help="Use only these techniques (see `sudoku-csp explain --list`).")]
+
+
+def _techniques(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _explain_exit(e: Explanation) -> Exit:
+    if e.solved:
+        return Exit.OK
+    return Exit.NONE if e.stuck and e.stuck.startswith("the puzzle has no") else Exit.UNKNOWN
+
+
+def _rating_line(e: Explanation) -> str:
+    r = e.rating
+    er = "-" if r.er is None else f"{r.er:.1f}"
+    ep = "-" if r.ep is None else f"{r.ep:.1f}"
+    ed = "-" if r.ed is None else f"{r.ed:.1f}"
+    search = ", needs search beyond these techniques" if r.needs_search else ""
+    return f"rating ER={er} EP={ep} ED={ed}, {r.tier}{search}"
+
+
+def _list_techniques() -> None:
+    for t in TECHNIQUES.values():
+        extra = " (chain length adds)" if t.chained else ""
+        extra += " (assumes a unique solution)" if t.uniqueness else ""
+        typer.echo(f"{t.key:<24}{t.rating:>5.1f}  {t.name}{extra}")
+
+
+@app.command("explain")
+def explain_command(
+    source: Annotated[str | None, typer.Argument(
+        metavar="PUZZLE|FILE|-", help="A puzzle, or a file whose first puzzle is explained.",
+        show_default=False)] = None,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON record per step, then one with the rating.")] = False,
+    html: Annotated[Path | None, typer.Option(
+        "--html", metavar="FILE", help="Also write the steps as pictures: one self-contained "
+                                       "HTML page.")] = None,
+    prove: Annotated[bool, typer.Option(
+        "--prove", help="Prove every placement and elimination with a SAT solver "
+                        "(assumptions on one incremental solver).")] = False,
+    no_uniqueness: NoUniquenessOpt = False,
+    techniques: TechniquesOpt = None,
+    list_all: Annotated[bool, typer.Option(
+        "--list", help="List the techniques, in the order they are tried, and exit.")] = False,
+) -> None:
+    """Solve a puzzle the way a person would, one named step per line, and rate it.
+
+    Cells are named by row letter and column (E4: row E, column 4). Exit codes: 0 solved by
+    the techniques, 5 they could not finish it, 4 no solution, 6 input error.
+    """
+
+    def action() -> Exit:
+        if list_all:
+            _list_techniques()
+            return Exit.OK
+        if source is None:
+            raise InputError("give a puzzle, a file or - (see --help)")
+        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
+                                                       split_regions))
+        e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques))
+        if prove:
+            from sudoku_csp.logic.prove import prove as prove_steps
+
+            proof = prove_steps(e)
+            err.print(f"proved: {proof.facts} placements and eliminations of {proof.steps} "
+                      "steps follow from the puzzle (SAT)", markup=False)
+        if html is not None:
+            from sudoku_csp.logic.html import explanation_html
+
+            html.write_text(explanation_html(e), encoding="utf-8")
+        g = puzzle.geometry
+        if as_json:
+            for i, step in enumerate(e.steps, 1):
+                typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False))
+            typer.echo(json.dumps({"solved": e.solved, "stuck": e.stuck,
+                                   "uniqueness": e.uniqueness, **e.rating.as_dict()},
+                                  ensure_ascii=False))
+        else:
+            for i, step in enumerate(e.steps, 1):
+                typer.echo(f"{i:>3}. {step.text}")
+            typer.echo(e.lines()[-1])
+            typer.echo(_rating_line(e))
+        return _explain_exit(e)
+
+    guarded(action)
+
+
+@app.command()
+def hint(
+    source: SourceArg,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The step as one JSON record.")
+                       ] = False,
+    no_uniqueness: NoUniquenessOpt = False,
+    techniques: TechniquesOpt = None,
+) -> None:
+    """The next step only: the simplest technique that makes progress.
+
+    Exit codes: 0 a step was found, 5 none applies, 4 no solution, 6 input error.
+    """
+
+    def action() -> Exit:
+        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
+                                                       split_regions))
+        e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
+                    max_steps=1)
+        if not e.steps:
+            typer.echo(e.lines()[-1])
+            return _explain_exit(e)
+        step = e.steps[0]
+        if as_json:
+            typer.echo(json.dumps(step.as_dict(puzzle.geometry), ensure_ascii=False))
+        else:
+            typer.echo(step.text)
+        return Exit.OK
+
+    guarded(action)
+
+
+def _print_rating(record: Record) -> None:
+    s = record.stats
+    er = "-" if s.get("er") is None else f"{s['er']:.1f}"
+    ep = "-" if s.get("ep") is None else f"{s['ep']:.1f}"
+    ed = "-" if s.get("ed") is None else f"{s['ed']:.1f}"
+    tier = s.get("tier", record.status)
+    typer.echo(f"{record.index}\t{er}/{ep}/{ed}\t{tier}\t{record.puzzle}")
+
+
+@app.command()
+def rate(
+    source: SourceArg,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
+    no_uniqueness: NoUniquenessOpt = False,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = False,
+    jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
+    out_file: OutOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Rate puzzles on Sudoku Explainer's scale: one line per puzzle, index, ER/EP/ED, tier.
+
+    Runs through the batch runner like count (--jobs, --out, --resume). Exit codes: one
+    puzzle: 0 rated, 5 the techniques could not finish it, 4 no solution; files: 0.
+    """
+
+    def action() -> Exit:
+        fmt = output_format(as_json, as_csv)
+        options = geometry_options(size, box, variant, regions, split_regions)
+        src = resolve_source([source], options, count=err.is_terminal)
+        backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")
+        seen: list[Record] = []
+        if fmt:
+            print_records_header(fmt)
+        with Bar(src.total, "rating") as bar:
+            for record in records(src, options, [backend], 2, None,
+                                  BatchOptions(jobs, scheduler, out_file, resume)):
+                if fmt:
+                    print_record_as(record, fmt)
+                else:
+                    _print_rating(record)
+                bar.advance()
+                if len(seen) < 2:
+                    seen.append(record)
+        if len(seen) == 1:
+            return STATUS_EXIT.get(Status(seen[0].status), Exit.INTERNAL) \
+                if seen[0].status != "error" else Exit.INTERNAL
+        return Exit.OK
+
+    guarded(action)
+
+
+__all__ = ["explain_command", "hint", "rate"]

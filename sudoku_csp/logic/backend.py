@@ -1,0 +1,55 @@
+"""The explainer behind the Backend protocol, so that the batch runner rates files.
+
+It is deliberately not in the backend registry: it is not a solver (it stops, ``unknown``,
+where its techniques end, and never guesses), so ``check`` and ``compare`` must not pick it
+up as one of "all solvers". ``sudoku-csp rate`` passes it to the runner as a ready-made
+backend.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sudoku_csp.backends.base import BackendBase, Option, make_result
+from sudoku_csp.logic.explain import explain
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.result import Result, Status
+
+
+class LogicBackend(BackendBase):
+    """Solve by human-style techniques; the record's stats carry the rating.
+
+    Solved by logic alone, the puzzle is unique (each step was forced) and the status says
+    so; stuck, the status is ``unknown`` and ``stats["needs_search"]`` is true. The one
+    solution is checked against the rules like every backend's.
+
+    >>> from sudoku_csp import parse
+    >>> r = LogicBackend().solve(parse("3.1...4.2......."), limit=2)
+    >>> r.status.value, r.stats["er"], r.stats["tier"]
+    ('unique', 1.2, 'easy')
+    """
+
+    name = "logic"
+    description = "human-style techniques and Sudoku Explainer-scale rating; never guesses"
+    OPTIONS = (
+        Option("uniqueness", "on", "allow unique rectangles and BUG+1 (only on puzzles "
+               "checked to be unique)", ("on", "off")),
+    )
+
+    def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
+              time_limit: float | None = None) -> Result:
+        start = time.perf_counter()
+        e = explain(puzzle, uniqueness=self.options["uniqueness"] == "on")
+        seconds = time.perf_counter() - start
+        rating = e.rating
+        stats = {"er": rating.er, "ep": rating.ep, "ed": rating.ed, "tier": rating.tier,
+                 "needs_search": rating.needs_search, "steps": len(e.steps),
+                 "techniques": rating.techniques}
+        if e.solved:
+            # Every step was forced, so the grid reached is the only solution.
+            return make_result(puzzle, [e.grid], limit=limit, complete=True, timed_out=False,
+                               solver=self.spec, seconds=seconds, stats=stats)
+        if e.stuck and e.stuck.startswith("the puzzle has no solution"):
+            return Result(Status.NONE, (), stats, seconds, self.spec, e.stuck, puzzle=puzzle)
+        return Result(Status.UNKNOWN, (), stats, seconds, self.spec, e.stuck or "",
+                      complete=False, puzzle=puzzle)

@@ -1,0 +1,171 @@
+"""The pencil-mark view the techniques read: the native solver's :class:`State` plus the few
+geometry questions human techniques ask (which units are lines, who sees whom, where a digit
+can go in a unit).
+
+A cell is *open* until a step places a digit in it. Placing removes the digit from the
+cell's peers at once (that is what pencil marks show) but does not cascade: a peer left with
+one candidate stays open until a naked-single step places it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+
+from sudoku_csp.geometry import EMPTY, Geometry
+from sudoku_csp.logic.step import Candidate, Step
+from sudoku_csp.native.rules import assign
+from sudoku_csp.native.state import State, bits
+from sudoku_csp.puzzle import Puzzle
+
+__all__ = ["Board", "Contradiction"]
+
+BOX_KINDS = ("box", "region")
+
+
+class Contradiction(Exception):
+    """The pencil marks admit no solution (the puzzle has none)."""
+
+
+class Layout:
+    """Per-geometry facts the techniques use, computed once (see :func:`layout`)."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        units = geometry.units
+        self.rows = tuple(u for u, unit in enumerate(units) if unit.kind == "row")
+        self.columns = tuple(u for u, unit in enumerate(units) if unit.kind == "column")
+        self.boxes = tuple(u for u, unit in enumerate(units) if unit.kind in BOX_KINDS)
+        self.others = tuple(u for u, unit in enumerate(units)
+                            if u not in self.rows + self.columns + self.boxes)
+        # Hidden singles are looked for in this order (Sudoku Explainer rates boxes first).
+        self.single_order = self.boxes + self.rows + self.columns + self.others
+        self.row_of = [geometry.row(c) for c in range(geometry.ncells)]
+        self.col_of = [geometry.col(c) for c in range(geometry.ncells)]
+        # Uniqueness techniques swap two digits in a rectangle: sound only when every rule
+        # is a row, a column or a box/region, so that the swap breaks none.
+        self.plain = not geometry.extra_pairs and not self.others
+
+
+@lru_cache(maxsize=16)
+def layout(geometry: Geometry) -> Layout:
+    return Layout(geometry)
+
+
+class Board:
+    """Pencil marks during an explanation: ``cand[cell]`` is the candidate bitmask.
+
+    >>> from sudoku_csp import parse
+    >>> b = Board.from_puzzle(parse("1..." "..1." ".1.." "...1"))
+    >>> b.label(5), b.candidates(5), b.is_open(0), b.is_open(5)
+    ('B2', (1, 2, 3), False, True)
+    """
+
+    __slots__ = ("state", "tables", "geometry", "layout", "size", "cand")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.tables = state.tables
+        self.geometry = state.geometry
+        self.layout = layout(self.geometry)
+        self.size = self.geometry.size
+        self.cand = state.cand
+
+    @classmethod
+    def from_puzzle(cls, puzzle: Puzzle) -> Board:
+        """The pencil marks of ``puzzle``: givens placed, their digits gone from their peers.
+
+        Raises :class:`Contradiction` if two givens clash.
+        """
+        state = State.from_puzzle(puzzle)
+        state.pending.clear()
+        board = cls(state)
+        for cell, digit in enumerate(puzzle.givens):
+            if digit != EMPTY:
+                board.place(cell, digit)
+        return board
+
+    def copy(self) -> Board:
+        return Board(self.state.copy())
+
+    # -- questions ------------------------------------------------------------------------
+    def is_open(self, cell: int) -> bool:
+        return not self.state.placed >> cell & 1
+
+    @property
+    def solved(self) -> bool:
+        return self.state.solved
+
+    def open_cells(self) -> Iterator[int]:
+        placed = self.state.placed
+        return (c for c in range(self.geometry.ncells) if not placed >> c & 1)
+
+    def candidates(self, cell: int) -> tuple[int, ...]:
+        return tuple(bits(self.cand[cell]))
+
+    def places(self, unit: int, digit: int) -> list[int]:
+        """The cells of ``unit`` where ``digit`` is still a candidate (placed ones too)."""
+        bit = 1 << digit
+        return [c for c in self.tables.units[unit] if self.cand[c] & bit]
+
+    def is_done(self, unit: int, digit: int) -> bool:
+        """``digit`` is already placed in ``unit``."""
+        return bool(self.state.done[unit] >> digit & 1)
+
+    def sees(self, a: int, b: int) -> bool:
+        """``a`` and ``b`` are peers (share a unit or an extra "must differ" pair)."""
+        return bool(self.tables.peer_masks[a] >> b & 1)
+
+    def seen_by_all(self, cells: list[int] | tuple[int, ...]) -> list[int]:
+        """Open cells that are peers of every one of ``cells`` (and none of them)."""
+        mask = self.tables.all_cells & ~self.state.placed
+        for c in cells:
+            mask &= self.tables.peer_masks[c]
+        return bits(mask)
+
+    def label(self, cell: int) -> str:
+        return self.geometry.label(cell)
+
+    def sym(self, digit: int) -> str:
+        return self.geometry.symbols[digit]
+
+    def check(self) -> None:
+        """Raise :class:`Contradiction` if an open cell has no candidate or a digit has no
+        place left in a unit."""
+        full = self.tables.full
+        for c in self.open_cells():
+            if not self.cand[c]:
+                raise Contradiction(f"{self.label(c)} has no candidate left")
+        for u, cells in enumerate(self.tables.units):
+            seen = 0
+            for c in cells:
+                seen |= self.cand[c]
+            if seen != full:
+                digit = bits(full & ~seen)[0]
+                raise Contradiction(f"{self.sym(digit)} has no place left in "
+                                    f"{self.geometry.units[u].name}")
+
+    # -- changes --------------------------------------------------------------------------
+    def place(self, cell: int, digit: int) -> None:
+        if not self.cand[cell] >> digit & 1:
+            raise Contradiction(f"{self.sym(digit)} is not a candidate of {self.label(cell)}")
+        if not assign(self.state, cell, digit):
+            raise Contradiction(f"placing {self.sym(digit)} in {self.label(cell)} empties a peer")
+
+    def remove(self, cell: int, digit: int) -> None:
+        self.cand[cell] &= ~(1 << digit)
+        self.state.touch(cell)
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements and eliminations (then :meth:`check`)."""
+        for cell, digit in step.eliminations:
+            self.remove(cell, digit)
+        for cell, digit in step.placements:
+            if self.is_open(cell):
+                self.place(cell, digit)
+        self.check()
+
+    def present(self, candidates: list[Candidate] | tuple[Candidate, ...]) -> list[Candidate]:
+        """The ``(cell, digit)`` pairs still among the pencil marks, sorted, without repeats."""
+        cand = self.cand
+        return sorted({(c, d) for c, d in candidates if cand[c] >> d & 1})

@@ -1,0 +1,173 @@
+"""Alternating inference chains: X-chains, XY-chains and general AICs, shortest first.
+
+A node is a candidate ``(cell, digit)``. A *strong* link joins two candidates of which at
+least one is true: the two candidates of a bivalue cell, or the two places of a digit that
+has only two in a unit. A *weak* link joins two that cannot both be true: two candidates of
+one cell, or one digit in two peer cells. A chain ``A = B - C = D … = Z`` alternates strong
+and weak links, starting and ending strong, so "A false" forces "Z true": one of A and Z is
+true, and any candidate weakly linked to both is false.
+
+- X-chain: one digit, strong links inside units (turbot fish, skyscraper, two-string kite
+  and simple-colouring traps are its short forms);
+- XY-chain: strong links inside bivalue cells only (an XY-wing is the three-cell case);
+- AIC: both kinds of strong link.
+
+``finder(board) -> Step | None`` returns the shortest chain that eliminates something.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from sudoku_csp.logic.board import Board
+from sudoku_csp.logic.step import Candidate, Step, eliminated
+from sudoku_csp.native.state import bits
+
+Links = dict[Candidate, list[Candidate]]
+
+MAX_NODES = 40
+"""Longer chains are not looked for: beyond this the forcing chains explain better."""
+
+
+def _strong_links(board: Board, cells: bool, units: bool, digit: int | None) -> Links:
+    strong: Links = {}
+    cand = board.cand
+    if cells:
+        for c in board.open_cells():
+            if cand[c].bit_count() == 2:
+                a, b = bits(cand[c])
+                strong.setdefault((c, a), []).append((c, b))
+                strong.setdefault((c, b), []).append((c, a))
+    if units:
+        digits = range(board.size) if digit is None else (digit,)
+        for u in range(len(board.tables.units)):
+            for d in digits:
+                ends = board.places(u, d)
+                if len(ends) == 2 and not board.is_done(u, d):
+                    p, q = ends
+                    strong.setdefault((p, d), []).append((q, d))
+                    strong.setdefault((q, d), []).append((p, d))
+    return strong
+
+
+def _weak_links(board: Board, strong: Links, in_cell: bool) -> Links:
+    """Weak links from every candidate of the pencil marks to the nodes that carry a strong
+    link (only those can continue a chain)."""
+    weak: Links = {}
+    for node in strong:
+        c, d = node
+        for p in board.tables.peers[c]:
+            if (p, d) in strong:
+                weak.setdefault((p, d), []).append(node)
+        if in_cell:
+            for e in bits(board.cand[c] & ~(1 << d)):
+                if (c, e) in strong:
+                    weak.setdefault((c, e), []).append(node)
+    return weak
+
+
+def _victims(board: Board, a: Candidate, z: Candidate) -> list[Candidate]:
+    """Candidates weakly linked to both ends (so false when one of the ends is true)."""
+    (ca, da), (cz, dz) = a, z
+    if ca == cz:
+        if da == dz:
+            return []
+        return board.present([(ca, e) for e in bits(board.cand[ca]) if e not in (da, dz)])
+    if da == dz:
+        return board.present([(c, da) for c in board.seen_by_all([ca, cz])])
+    if board.sees(ca, cz):
+        return board.present([(ca, dz), (cz, da)])
+    return []
+
+
+def shortest_chain(board: Board, strong: Links, weak: Links
+                   ) -> tuple[list[Candidate], list[Candidate]] | None:
+    """The shortest chain (nodes, eliminations) that eliminates something, or None.
+
+    Breadth-first from every start; a state is (node, whether the next link is strong).
+    """
+    best: tuple[list[Candidate], list[Candidate]] | None = None
+    for start in sorted(strong):
+        parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None] = {
+            (start, True): None}
+        depth = {(start, True): 1}
+        queue = deque([(start, True)])
+        while queue:
+            node, strong_next = queue.popleft()
+            n = depth[(node, strong_next)]
+            if best is not None and n + 1 >= len(best[0]) or n >= MAX_NODES:
+                break
+            for nxt in (strong if strong_next else weak).get(node, ()):
+                key = (nxt, not strong_next)
+                if key in depth:
+                    continue
+                depth[key] = n + 1
+                parent[key] = (node, strong_next)
+                if strong_next and n + 1 >= 4 and nxt != start:
+                    gone = _victims(board, start, nxt)
+                    if gone:
+                        path = [nxt]
+                        back = parent[key]
+                        while back is not None:
+                            path.append(back[0])
+                            back = parent[back]
+                        best = (path[::-1], gone)
+                        break
+                queue.append(key)
+            else:
+                continue
+            break
+    return best
+
+
+def _notation(board: Board, chain: list[Candidate]) -> str:
+    out = []
+    for i, (c, d) in enumerate(chain):
+        if i:
+            out.append("=" if i % 2 else "−")
+        out.append(f"{board.label(c)}({board.sym(d)})")
+    return "".join(out)
+
+
+def _chain_step(board: Board, technique: str, name: str,
+                links: Callable[[Board], tuple[Links, Links]]) -> Step | None:
+    strong, weak = links(board)
+    found = shortest_chain(board, strong, weak)
+    if found is None:
+        return None
+    chain, gone = found
+    return Step(technique, 0.0,
+                f"{name}: {_notation(board, chain)} → eliminates "
+                f"{eliminated(board.geometry, gone)}",
+                eliminations=tuple(gone), chain=tuple(chain), marks=tuple(chain),
+                cells=tuple(dict.fromkeys(c for c, _ in chain)), length=len(chain))
+
+
+def x_chain(board: Board) -> Step | None:
+    """The shortest single-digit chain through strong links in units."""
+    best: Step | None = None
+    for d in range(board.size):
+        def links(b: Board, d: int = d) -> tuple[Links, Links]:
+            strong = _strong_links(b, cells=False, units=True, digit=d)
+            return strong, _weak_links(b, strong, in_cell=False)
+        step = _chain_step(board, "x_chain", f"X-chain on {board.sym(d)}", links)
+        if step is not None and (best is None or step.length < best.length):
+            best = step
+    return best
+
+
+def xy_chain(board: Board) -> Step | None:
+    """The shortest chain through bivalue cells (digits linked weakly between peers)."""
+    def links(b: Board) -> tuple[Links, Links]:
+        strong = _strong_links(b, cells=True, units=False, digit=None)
+        return strong, _weak_links(b, strong, in_cell=False)
+    return _chain_step(board, "xy_chain", "XY-chain", links)
+
+
+def aic(board: Board) -> Step | None:
+    """The shortest alternating inference chain with both kinds of strong link."""
+    def links(b: Board) -> tuple[Links, Links]:
+        strong = _strong_links(b, cells=True, units=True, digit=None)
+        return strong, _weak_links(b, strong, in_cell=True)
+    return _chain_step(board, "aic", "AIC", links)

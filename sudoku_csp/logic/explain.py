@@ -1,0 +1,191 @@
+"""Step-by-step explanations and the difficulty rating.
+
+:func:`explain` applies, again and again, the simplest technique that makes progress (the
+order of :data:`~sudoku_csp.logic.techniques.TECHNIQUES`) until the grid is full or nothing
+applies; it never guesses. :func:`hint` is its first step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sudoku_csp.geometry import Grid
+from sudoku_csp.logic.board import Board, Contradiction
+from sudoku_csp.logic.step import Step
+from sudoku_csp.logic.techniques import TECHNIQUES, Technique
+from sudoku_csp.puzzle import Puzzle
+
+__all__ = ["TIERS", "Explanation", "Rating", "explain", "hint", "tier_of"]
+
+TIERS: tuple[tuple[str, float], ...] = (
+    ("easy", 2.3),
+    ("medium", 4.0),
+    ("hard", 5.6),
+    ("fiendish", 7.5),
+    ("diabolical", float("inf")),
+)
+"""Tier names and the highest rating (ER) of each: singles only; locked candidates, pairs,
+triples and basic fish; wings, unique rectangles, quads, jellyfish and BUG; chains, static
+forcing chains and Nishio; then everything beyond, and puzzles these techniques cannot
+finish."""
+
+
+def tier_of(rating: float | None) -> str:
+    """The tier of a puzzle's ER (``diabolical`` when the techniques do not finish it).
+
+    >>> tier_of(1.5), tier_of(3.2), tier_of(7.2), tier_of(None)
+    ('easy', 'medium', 'fiendish', 'diabolical')
+    """
+    if rating is None:
+        return "diabolical"
+    return next(name for name, top in TIERS if rating <= top)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A puzzle's difficulty, as Sudoku Explainer's ``serate`` reports it and more.
+
+    ``er``: the hardest step's rating; ``ep``: the hardest rating up to and including the
+    first placement; ``ed``: the first step's rating (all ``None`` if there is no step).
+    ``needs_search``: the techniques could not finish the grid (``er`` is then the hardest
+    rating reached, and the tier ``diabolical``). ``techniques``: how often each was used.
+    """
+
+    er: float | None
+    ep: float | None
+    ed: float | None
+    tier: str
+    needs_search: bool
+    techniques: dict[str, int]
+
+    def as_dict(self) -> dict[str, object]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The steps that solve a puzzle (as far as the techniques go).
+
+    ``candidates[i]`` are the pencil marks (one bitmask per cell) before ``steps[i]``;
+    ``grid`` is the final grid (``EMPTY`` where unsolved); ``stuck`` says why it stopped
+    short (no technique applies, or the puzzle contradicts itself), ``None`` when solved.
+    ``uniqueness`` says whether uniqueness techniques were allowed (only on puzzles
+    checked to have one solution).
+
+    >>> from sudoku_csp import parse
+    >>> e = explain(parse("1..." "..1." ".1.." "...1"))   # four solutions
+    >>> e.solved, len(e.steps), e.stuck
+    (False, 0, 'no technique applies (the rest needs search)')
+    """
+
+    puzzle: Puzzle
+    steps: tuple[Step, ...]
+    candidates: tuple[tuple[int, ...], ...]
+    grid: Grid
+    stuck: str | None
+    uniqueness: bool
+
+    @property
+    def solved(self) -> bool:
+        return self.stuck is None
+
+    @property
+    def rating(self) -> Rating:
+        ratings = [s.rating for s in self.steps]
+        first_place = next((i for i, s in enumerate(self.steps) if s.placements), None)
+        return Rating(
+            er=max(ratings, default=None),
+            ep=max(ratings[: first_place + 1]) if first_place is not None else None,
+            ed=ratings[0] if ratings else None,
+            tier=tier_of(max(ratings, default=0.0) if self.solved else None),
+            needs_search=not self.solved,
+            techniques=dict(Counter(s.technique for s in self.steps)),
+        )
+
+    def lines(self) -> list[str]:
+        """One line per step, then how it ended."""
+        out = [s.text for s in self.steps]
+        out.append("Solved." if self.solved else f"Stopped: {self.stuck}.")
+        return out
+
+    def _repr_html_(self) -> str:
+        from sudoku_csp.logic.html import explanation_html
+
+        return explanation_html(self, standalone=False)
+
+
+def _ladder(uniqueness: bool, techniques: Iterable[str] | None) -> list[Technique]:
+    chosen = TECHNIQUES.values() if techniques is None else [TECHNIQUES[k] for k in techniques]
+    return [t for t in chosen if uniqueness or not t.uniqueness]
+
+
+def next_step(board: Board, ladder: list[Technique]) -> Step | None:
+    """The simplest step the ladder finds on ``board``, rated; None if none applies."""
+    for technique in ladder:
+        step = technique.find(board)
+        if step is not None:
+            return dataclasses.replace(step, rating=technique.rate(step))
+    return None
+
+
+def _is_unique(puzzle: Puzzle) -> bool:
+    from sudoku_csp.backends import get_backend
+
+    return get_backend("native").solve(puzzle, limit=2).count == 1
+
+
+def explain(puzzle: Puzzle, *, uniqueness: bool = True,
+            techniques: Iterable[str] | None = None, max_steps: int | None = None
+            ) -> Explanation:
+    """Explain ``puzzle`` step by step.
+
+    ``uniqueness``: allow unique rectangles and BUG+1; they are used only if the puzzle is
+    found (by the native solver) to have exactly one solution. ``techniques``: keys of
+    :data:`TECHNIQUES` to use (default: all). ``max_steps``: stop after that many steps.
+
+    >>> from sudoku_csp import parse
+    >>> e = explain(parse("3.1...4.2......."))
+    >>> e.lines()[0], e.rating.tier
+    ('Hidden single: 4 in box 1 → A2', 'easy')
+    """
+    techniques = list(techniques) if techniques is not None else None
+    unknown = sorted(set(techniques or ()) - TECHNIQUES.keys())
+    if unknown:
+        from sudoku_csp.errors import InputError
+
+        raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
+                         f"{', '.join(TECHNIQUES)}")
+    allowed = uniqueness and _is_unique(puzzle)
+    ladder = _ladder(allowed, techniques)
+    steps: list[Step] = []
+    before: list[tuple[int, ...]] = []
+    stuck: str | None = None
+    try:
+        board = Board.from_puzzle(puzzle)
+        board.check()
+        while not board.solved:
+            if max_steps is not None and len(steps) >= max_steps:
+                stuck = f"stopped after {max_steps} steps"
+                break
+            step = next_step(board, ladder)
+            if step is None:
+                stuck = "no technique applies (the rest needs search)"
+                break
+            before.append(tuple(board.cand))
+            steps.append(step)
+            board.apply(step)
+        grid = board.state.grid()
+    except Contradiction as exc:
+        stuck = f"the puzzle has no solution: {exc}"
+        grid = puzzle.givens
+    return Explanation(puzzle, tuple(steps), tuple(before), grid, stuck, allowed)
+
+
+def hint(puzzle: Puzzle, *, uniqueness: bool = True,
+         techniques: Iterable[str] | None = None) -> Step | None:
+    """The next step of :func:`explain`, or None when the puzzle is solved or stuck."""
+    steps = explain(puzzle, uniqueness=uniqueness, techniques=techniques, max_steps=1).steps
+    return steps[0] if steps else None

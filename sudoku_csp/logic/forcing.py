@@ -1,0 +1,382 @@
+"""Forcing chains: suppose a candidate true (or false), follow what must then happen, and
+conclude from a contradiction or from a consequence every case shares.
+
+Facts are literals, ``(cell * N + digit) * 2 + 1`` for "cell is digit" (*on*) and ``… + 0``
+for "cell is not digit" (*off*). Implications, each remembering the facts it came from:
+
+- on(c, d) ⇒ off(c, e) for the cell's other candidates, and off(p, d) for its peers p;
+- off facts ⇒ on(c, e) when every other candidate of c is off (a single in the cell), and
+  ⇒ on(p, d) when every other place of d in a unit is off (a single in the unit).
+
+*Static* (Sudoku Explainer's "forcing chains"): a single is used only when the cell is
+bivalue or the unit has two places on the pencil marks, so each fact follows from one other
+and the argument is a chain. *Dynamic*: any number of off facts may combine into a single.
+*Nishio*: dynamic, restricted to the facts about one digit.
+
+Conclusions, simplest first, with their length (the facts the argument needs):
+
+- contradiction: X ⇒ two facts that cannot both hold, so not X;
+- double implication: X ⇒ Y and not X ⇒ Y, so Y;
+- cell forcing: each candidate of a cell ⇒ Y, so Y; region forcing: each place of a digit in
+  a unit ⇒ Y, so Y.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from sudoku_csp.logic.board import Board
+from sudoku_csp.logic.step import Candidate, Step, unit_name
+from sudoku_csp.native.rules import eliminate, only_choice
+from sudoku_csp.native.state import bits
+
+Lit = int
+
+
+@dataclass
+class Outcome:
+    """The facts a hypothesis implies (each with the facts it came from), and the facts of
+    the first contradiction reached (empty if none)."""
+
+    facts: dict[Lit, tuple[Lit, ...]]
+    conflict: tuple[Lit, ...] = ()
+
+    def length(self, lits: tuple[Lit, ...] | list[Lit]) -> int:
+        """How many facts the argument for ``lits`` rests on (their ancestors, themselves
+        included)."""
+        seen: set[Lit] = set()
+        todo = list(lits)
+        while todo:
+            lit = todo.pop()
+            if lit in seen:
+                continue
+            seen.add(lit)
+            todo.extend(self.facts.get(lit, ()))
+        return len(seen)
+
+
+class Reasoner:
+    """Follows implications from hypotheses on a fixed snapshot of the pencil marks."""
+
+    def __init__(self, board: Board, dynamic: bool, digit: int | None = None) -> None:
+        self.board = board
+        self.n = board.size
+        self.dynamic = dynamic
+        self.digit = digit
+        self.cand = board.cand
+        self.peers = board.tables.peers
+        self.units = board.tables.units
+        self.done = board.state.done
+
+    def lit(self, cell: int, digit: int, on: bool) -> Lit:
+        return (cell * self.n + digit) * 2 + on
+
+    def run(self, hypotheses: list[Lit]) -> Outcome:
+        n, cand, peers, units, done = self.n, self.cand, self.peers, self.units, self.done
+        facts: dict[Lit, tuple[Lit, ...]] = dict.fromkeys(hypotheses, ())
+        offs: dict[int, int] = {}  # cell -> mask of digits supposed off
+        for lit in hypotheses:
+            if not lit & 1:
+                c, d = divmod(lit >> 1, n)
+                offs[c] = offs.get(c, 0) | 1 << d
+        queue = deque(hypotheses)
+        only = self.digit
+
+        def derive(lit: Lit, why: tuple[Lit, ...]) -> tuple[Lit, ...]:
+            """Record ``lit``; the conflict if its opposite is already a fact."""
+            if lit in facts:
+                return ()
+            facts[lit] = why
+            if lit ^ 1 in facts:
+                return (lit, lit ^ 1)
+            if not lit & 1:
+                c, d = divmod(lit >> 1, n)
+                offs[c] = offs.get(c, 0) | 1 << d
+            queue.append(lit)
+            return ()
+
+        while queue:
+            lit = queue.popleft()
+            cell, digit = divmod(lit >> 1, n)
+            bit = 1 << digit
+            if lit & 1:  # on
+                conflict: tuple[Lit, ...] = ()
+                if only is None:
+                    for e in bits(cand[cell] & ~bit):
+                        conflict = derive(((cell * n + e) << 1), (lit,))
+                        if conflict:
+                            return Outcome(facts, conflict)
+                for p in peers[cell]:
+                    if cand[p] & bit:
+                        conflict = derive(((p * n + digit) << 1), (lit,))
+                        if conflict:
+                            return Outcome(facts, conflict)
+                continue
+            # off: a single in the cell?
+            if only is None:
+                left = cand[cell] & ~offs.get(cell, 0)
+                if not left:
+                    return Outcome(facts, tuple((cell * n + e) << 1 for e in bits(cand[cell])))
+                if not left & (left - 1) and (self.dynamic or cand[cell].bit_count() == 2):
+                    e = left.bit_length() - 1
+                    why = tuple((cell * n + f) << 1 for f in bits(cand[cell] & ~left))
+                    conflict = derive(((cell * n + e) << 1) | 1, why)
+                    if conflict:
+                        return Outcome(facts, conflict)
+            # a single of the digit in one of the cell's units?
+            for u in self.board.tables.cell_units[cell]:
+                if done[u] & bit:
+                    continue
+                places = [p for p in units[u] if cand[p] & bit]
+                left_places = [p for p in places if not offs.get(p, 0) & bit]
+                if not left_places:
+                    return Outcome(facts, tuple((p * n + digit) << 1 for p in places))
+                if len(left_places) == 1 and (self.dynamic or len(places) == 2):
+                    p = left_places[0]
+                    why = tuple((q * n + digit) << 1 for q in places if q != p)
+                    conflict = derive(((p * n + digit) << 1) | 1, why)
+                    if conflict:
+                        return Outcome(facts, conflict)
+        return Outcome(facts)
+
+
+def _candidates(board: Board) -> list[Candidate]:
+    cand = board.cand
+    return [(c, d) for c in board.open_cells() if cand[c].bit_count() > 1
+            for d in bits(cand[c])]
+
+
+def _useful(board: Board, lit: Lit) -> bool:
+    """The fact would change the pencil marks."""
+    c, d = divmod(lit >> 1, board.size)
+    if not board.cand[c] >> d & 1:
+        return False
+    return not lit & 1 or board.is_open(c)
+
+
+def _describe(board: Board, lit: Lit) -> str:
+    c, d = divmod(lit >> 1, board.size)
+    return f"{board.label(c)}{'=' if lit & 1 else '≠'}{board.sym(d)}"
+
+
+def _conclude(board: Board, lit: Lit) -> tuple[tuple[Candidate, ...], tuple[Candidate, ...]]:
+    c, d = divmod(lit >> 1, board.size)
+    return (((c, d),), ()) if lit & 1 else ((), ((c, d),))
+
+
+def _chain_of(board: Board, outcome: Outcome, lits: list[Lit] | tuple[Lit, ...]
+              ) -> tuple[Candidate, ...]:
+    """The on-facts of an argument, in the order they were derived (for pictures)."""
+    need: set[Lit] = set()
+    todo = list(lits)
+    while todo:
+        lit = todo.pop()
+        if lit not in need:
+            need.add(lit)
+            todo.extend(outcome.facts.get(lit, ()))
+    n = board.size
+    return tuple(divmod(lit >> 1, n) for lit in outcome.facts if lit in need and lit & 1)
+
+
+def _step(board: Board, technique: str, text: str, conclusion: Lit, length: int,
+          chain: tuple[Candidate, ...]) -> Step:
+    placements, eliminations = _conclude(board, conclusion)
+    return Step(technique, 0.0, f"{text} → {_describe(board, conclusion)}",
+                placements=placements, eliminations=eliminations, chain=chain,
+                marks=chain, cells=tuple(dict.fromkeys(c for c, _ in chain)), length=length)
+
+
+def _contradictions(board: Board, reasoner: Reasoner, technique: str, name: str,
+                    outcomes: dict[Lit, Outcome]) -> Step | None:
+    best: tuple[int, Lit, Outcome] | None = None
+    for lit, outcome in outcomes.items():
+        if outcome.conflict:
+            length = outcome.length(outcome.conflict)
+            if best is None or length < best[0]:
+                best = (length, lit, outcome)
+    if best is None:
+        return None
+    length, lit, outcome = best
+    return _step(board, technique,
+                 f"{name}: {_describe(board, lit)} leads to a contradiction "
+                 f"({', '.join(_describe(board, x) for x in outcome.conflict[:2])}"
+                 f"{', …' if len(outcome.conflict) > 2 else ''}) in {length} steps",
+                 lit ^ 1, length, _chain_of(board, outcome, outcome.conflict))
+
+
+def _common(board: Board, technique: str, name: str, cases: list[Lit],
+            outcomes: dict[Lit, Outcome], what: str) -> tuple[int, Step] | None:
+    """A useful fact every case implies, with the smallest total length."""
+    if any(c not in outcomes for c in cases):
+        return None
+    runs = [outcomes[c] for c in cases]
+    if any(r.conflict for r in runs):
+        return None
+    shared = set(runs[0].facts)
+    for r in runs[1:]:
+        shared &= r.facts.keys()
+    best: tuple[int, Lit] | None = None
+    for lit in shared:
+        if lit in cases or not _useful(board, lit):
+            continue
+        length = sum(r.length([lit]) for r in runs)
+        if best is None or length < best[0]:
+            best = (length, lit)
+    if best is None:
+        return None
+    length, lit = best
+    chain = tuple(dict.fromkeys(x for r in runs for x in _chain_of(board, r, [lit])))
+    return length, _step(board, technique, f"{name}: {what} each imply {_describe(board, lit)}"
+                         f" ({length} steps)", lit, length, chain)
+
+
+def _outcomes(board: Board, reasoner: Reasoner, lits: list[Lit]) -> dict[Lit, Outcome]:
+    return {lit: reasoner.run([lit]) for lit in lits}
+
+
+def _double_implication(board: Board, technique: str, name: str,
+                        outcomes: dict[Lit, Outcome]) -> Step | None:
+    best: tuple[int, Step] | None = None
+    for lit in outcomes:
+        if lit & 1 and lit ^ 1 in outcomes:
+            found = _common(board, technique, name, [lit, lit ^ 1], outcomes,
+                            f"{_describe(board, lit)} and {_describe(board, lit ^ 1)}")
+            if found and (best is None or found[0] < best[0]):
+                best = found
+    return best[1] if best else None
+
+
+def _cell_and_region(board: Board, reasoner: Reasoner, technique: str, name: str,
+                     outcomes: dict[Lit, Outcome]) -> Step | None:
+    best: tuple[int, Step] | None = None
+    n, cand = board.size, board.cand
+    for c in board.open_cells():
+        if cand[c].bit_count() > 1:
+            cases = [reasoner.lit(c, d, True) for d in bits(cand[c])]
+            found = _common(board, technique, f"Cell {name}", cases, outcomes,
+                            f"the candidates of {board.label(c)}")
+            if found and (best is None or found[0] < best[0]):
+                best = found
+    for u in range(len(board.tables.units)):
+        for d in range(n):
+            places = board.places(u, d)
+            if len(places) > 1 and not board.is_done(u, d):
+                cases = [reasoner.lit(p, d, True) for p in places]
+                found = _common(board, technique, f"Region {name}", cases, outcomes,
+                                f"the places of {board.sym(d)} in "
+                                f"{unit_name(board.geometry, u)}")
+                if found and (best is None or found[0] < best[0]):
+                    best = found
+    return best[1] if best else None
+
+
+def _all_lits(board: Board, reasoner: Reasoner) -> list[Lit]:
+    return [reasoner.lit(c, d, on) for c, d in _candidates(board) for on in (True, False)]
+
+
+def forcing_chain(board: Board) -> Step | None:
+    """Static forcing chains from one candidate: contradiction or double implication."""
+    reasoner = Reasoner(board, dynamic=False)
+    outcomes = _outcomes(board, reasoner, _all_lits(board, reasoner))
+    return (_contradictions(board, reasoner, "forcing_chain", "Forcing chain", outcomes)
+            or _double_implication(board, "forcing_chain", "Forcing chain", outcomes))
+
+
+def nishio(board: Board) -> Step | None:
+    """A digit supposed in a cell leaves some unit with no place for that digit."""
+    best: Step | None = None
+    for d in range(board.size):
+        reasoner = Reasoner(board, dynamic=True, digit=d)
+        lits = [reasoner.lit(c, e, True) for c, e in _candidates(board) if e == d]
+        step = _contradictions(board, reasoner, "nishio", f"Nishio on {board.sym(d)}",
+                               _outcomes(board, reasoner, lits))
+        if step is not None and (best is None or step.length < best.length):
+            best = step
+    return best
+
+
+def static_cell_region(board: Board) -> Step | None:
+    """Static forcing chains from every candidate of a cell, or place of a digit in a unit."""
+    reasoner = Reasoner(board, dynamic=False)
+    lits = [reasoner.lit(c, d, True) for c, d in _candidates(board)]
+    return _cell_and_region(board, reasoner, "cell_region_forcing", "forcing chains",
+                            _outcomes(board, reasoner, lits))
+
+
+def _native_outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] | None:
+    """The pencil marks after supposing the fact and running singles to a fixpoint with the
+    native rules (fast); None on contradiction."""
+    state = board.state.copy()
+    state.pending.clear()
+    if on:
+        state.cand[cell] = 1 << digit
+        state.pending.append(cell)
+    else:
+        state.cand[cell] &= ~(1 << digit)
+        if not state.cand[cell]:
+            return None
+        if not state.cand[cell] & (state.cand[cell] - 1):
+            state.pending.append(cell)
+    state.touch(cell)
+    state.dirty = state.tables.all_units
+    if eliminate(state) is None or only_choice(state) is None:
+        return None
+    return state.cand
+
+
+def dynamic_forcing_chain(board: Board) -> Step | None:
+    """Dynamic forcing chains: contradiction, double implication, cell and region forcing,
+    with singles that combine several facts. The native rules find which suppositions
+    conclude something (fast); the tracked reasoner then words the shortest."""
+    reasoner = Reasoner(board, dynamic=True)
+    cands = _candidates(board)
+    results = {(c, d, on): _native_outcome(board, c, d, on) for c, d in cands
+               for on in (True, False)}
+    lits = [reasoner.lit(c, d, on) for (c, d, on), cand in results.items() if cand is None]
+    if lits:
+        step = _contradictions(board, reasoner, "dynamic_forcing_chain",
+                               "Dynamic forcing chain", _outcomes(board, reasoner, lits))
+        if step is not None:
+            return step
+    # Something every case implies, found on the native results, then worded.
+    wanted: set[Lit] = set()
+    cand = board.cand
+
+    def shared(keys: list[tuple[int, int, bool]]) -> bool:
+        marks = [m for m in (results[k] for k in keys) if m is not None]
+        if len(marks) != len(keys):
+            return False
+        found = False
+        for x in board.open_cells():
+            on_all = cand[x]
+            off_all = cand[x]
+            for m in marks:
+                on_all &= m[x] if m[x] & (m[x] - 1) == 0 else 0
+                off_all &= ~m[x]
+            if on_all and cand[x] != on_all:
+                found = True
+            if off_all:
+                found = True
+        return found
+
+    for c, d in cands:
+        if shared([(c, d, True), (c, d, False)]):
+            wanted.update((reasoner.lit(c, d, True), reasoner.lit(c, d, False)))
+    for c in board.open_cells():
+        if cand[c].bit_count() > 1 and shared([(c, d, True) for d in bits(cand[c])]):
+            wanted.update(reasoner.lit(c, d, True) for d in bits(cand[c]))
+    for u in range(len(board.tables.units)):
+        for d in range(board.size):
+            places = board.places(u, d)
+            if len(places) > 1 and not board.is_done(u, d):
+                keys = [(p, d, True) for p in places]
+                if shared(keys):
+                    wanted.update(reasoner.lit(p, d, True) for p in places)
+    if not wanted:
+        return None
+    outcomes = _outcomes(board, reasoner, sorted(wanted))
+    return (_double_implication(board, "dynamic_forcing_chain", "Dynamic forcing chain",
+                                outcomes)
+            or _cell_and_region(board, reasoner, "dynamic_forcing_chain",
+                                "dynamic forcing chains", outcomes))

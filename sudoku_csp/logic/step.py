@@ -1,0 +1,107 @@
+"""What one deduction is: a :class:`Step`, and the words used to show it.
+
+Cells are named with the project's labels (row letter, then column: ``E4`` is row 5,
+column 4), units by kind and number (``row E``, ``column 4``, ``box 5``), digits by the
+geometry's symbols. A step's ``text`` is the one line ``sudoku-csp explain`` prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sudoku_csp.geometry import Geometry, row_label
+
+__all__ = ["Step", "cell_list", "digit_list", "unit_name"]
+
+Candidate = tuple[int, int]
+"""``(cell, digit)``: one pencil mark."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: the digits it places and the candidates it eliminates, and why.
+
+    ``technique`` is a key of :data:`sudoku_csp.logic.TECHNIQUES`; ``rating`` its value on
+    Sudoku Explainer's scale (with the chain-length bonus for chains). The reason is kept
+    so that it can be drawn: ``cells`` (the pattern), ``marks`` (the candidates that form
+    it), ``units`` (indices into ``geometry.units``) and, for chains, ``chain``: the
+    candidates in order, linked alternately strongly (at least one is true) and weakly (at
+    most one is true), starting with a strong link. ``uniqueness`` is true for steps that
+    are only valid on a puzzle with one solution.
+
+    >>> from sudoku_csp import parse
+    >>> from sudoku_csp.logic import hint
+    >>> hint(parse("1234341221434321".replace("4321", "43.."))).text
+    'Full house: 2 in column 3 → D3'
+    """
+
+    technique: str
+    rating: float
+    text: str
+    placements: tuple[Candidate, ...] = ()
+    eliminations: tuple[Candidate, ...] = ()
+    cells: tuple[int, ...] = ()
+    marks: tuple[Candidate, ...] = ()
+    units: tuple[int, ...] = ()
+    chain: tuple[Candidate, ...] = ()
+    uniqueness: bool = False
+    length: int = field(default=0, compare=False)
+    """Nodes of the chain or implications of the forcing argument (0 for patterns)."""
+
+    def as_dict(self, geometry: Geometry) -> dict[str, object]:
+        """A JSON-ready record of the step (labels and symbols, not indices)."""
+        sym = geometry.symbols
+        return {
+            "technique": self.technique,
+            "rating": self.rating,
+            "text": self.text,
+            "placements": [f"{geometry.label(c)}={sym[d]}" for c, d in self.placements],
+            "eliminations": [f"{geometry.label(c)}-{sym[d]}" for c, d in self.eliminations],
+            "cells": [geometry.label(c) for c in self.cells],
+            "units": [unit_name(geometry, u) for u in self.units],
+            "chain": [f"{geometry.label(c)}={sym[d]}" for c, d in self.chain],
+            "uniqueness": self.uniqueness,
+        }
+
+
+def unit_name(geometry: Geometry, u: int) -> str:
+    """``row E``, ``column 4``, ``box 5``, ``diagonal 1``, ``window 2``, ``region 3``.
+
+    >>> from sudoku_csp import make_geometry
+    >>> g = make_geometry(9)
+    >>> unit_name(g, 4), unit_name(g, 12), unit_name(g, 22)
+    ('row E', 'column 4', 'box 5')
+    """
+    unit = geometry.units[u]
+    if unit.kind == "row":
+        return f"row {row_label(unit.index)}"
+    return unit.name
+
+
+def cell_list(geometry: Geometry, cells: Iterable[int]) -> str:
+    """``A1, B4``: cells by label, in grid order."""
+    return ", ".join(geometry.label(c) for c in sorted(set(cells)))
+
+
+def digit_list(geometry: Geometry, digits: Iterable[int]) -> str:
+    """``3/7``: digits by symbol, smallest first."""
+    return "/".join(geometry.symbols[d] for d in sorted(set(digits)))
+
+
+def eliminated(geometry: Geometry, eliminations: Iterable[Candidate]) -> str:
+    """``1/7 from B2; 3 from A1, A4``: eliminations grouped by digit, digits that leave the
+    same cells together.
+
+    >>> from sudoku_csp import make_geometry
+    >>> eliminated(make_geometry(9), [(0, 2), (3, 2), (10, 0), (10, 6)])
+    '1/7 from B2; 3 from A1, A4'
+    """
+    by_digit: dict[int, list[int]] = {}
+    for c, d in eliminations:
+        by_digit.setdefault(d, []).append(c)
+    by_cells: dict[tuple[int, ...], list[int]] = {}
+    for d, cells in sorted(by_digit.items()):
+        by_cells.setdefault(tuple(sorted(set(cells))), []).append(d)
+    return "; ".join(f"{digit_list(geometry, digits)} from {cell_list(geometry, cells)}"
+                     for cells, digits in by_cells.items())

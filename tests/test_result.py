@@ -1,0 +1,42 @@
+"""Result in a notebook: ``_repr_html_`` is well-formed HTML with the verdict and the picture."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from cases import BY_NAME, GRID2
+
+from sudoku_csp import Result, Status, count, parse
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parsed(html: str) -> ET.Element:
+    """The block as XML: the parser raises unless it is well-formed."""
+    return ET.fromstring(html)
+
+
+def test_html_shows_the_verdict_solver_count_time_and_the_solution():
+    puzzle = parse(GRID2)
+    block = parsed(count(puzzle, "sat")._repr_html_())
+    line = "".join(block.find("p").itertext())
+    assert block.find("p/b").text == "unique"
+    assert "sat" in line and "1 solution found" in line and " ms" in line
+    svg = block.find(f"{SVG}svg")
+    assert svg is not None
+    texts = {cls: [t.text for t in svg.iter(f"{SVG}text") if t.get("class") == cls]
+             for cls in ("given", "value")}
+    assert len(texts["given"]) == puzzle.clue_count
+    assert len(texts["value"]) == 81 - puzzle.clue_count  # the solved cells, drawn in blue
+
+
+def test_html_without_a_solution_draws_the_puzzle_and_escapes_the_message():
+    block = parsed(count(BY_NAME["clash"].text)._repr_html_())
+    assert block.find("p/b").text == "none"
+    assert "both hold 1" in "".join(block.find("p").itertext())
+    assert block.find(f"{SVG}svg") is not None
+    bare = parsed(Result(Status.UNKNOWN, message="time <limit> & more", complete=False)
+                  ._repr_html_())
+    assert "time <limit> & more" in "".join(bare.itertext())
+    assert "search cut short" in "".join(bare.itertext())
+    assert bare.find(f"{SVG}svg") is None  # no puzzle known, nothing to draw
