@@ -46,7 +46,7 @@ show only the digits each step is about."""
 
 def chain_links(step: Step) -> list[Link]:
     """The links of the step's alternating chain: strong, weak, strong, … between its
-    candidates in order. None for forcing chains, whose ``chain`` lists the facts the
+    candidates in order. Empty for forcing chains, whose ``chain`` lists the facts the
     argument derives (in the order found) rather than a path of links."""
     technique = TECHNIQUES.get(step.technique)
     if technique is not None and technique.find.__module__ == forcing.__name__:
