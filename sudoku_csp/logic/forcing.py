@@ -347,18 +347,14 @@ def dynamic_forcing_chain(board: Board) -> Step | None:
         marks = [m for m in (results[k] for k in keys) if m is not None]
         if len(marks) != len(keys):
             return False
-        found = False
         for x in board.open_cells():
-            on_all = cand[x]
-            off_all = cand[x]
+            on_all = off_all = cand[x]  # a digit placed in every case; one gone in every case
             for m in marks:
-                on_all &= m[x] if m[x] & (m[x] - 1) == 0 else 0
+                on_all &= m[x] if not m[x] & (m[x] - 1) else 0
                 off_all &= ~m[x]
-            if on_all and cand[x] != on_all:
-                found = True
-            if off_all:
-                found = True
-        return found
+            if off_all or (on_all and on_all != cand[x]):
+                return True
+        return False
 
     for c, d in cands:
         if shared([(c, d, True), (c, d, False)]):
