@@ -131,8 +131,7 @@ def test_rating_ed_ep_er_and_tiers():
 def test_chained_ratings_add_the_length_bonus():
     for p in HARD[:60]:
         for step in explain(p).steps:
-            t = TECHNIQUES[step.technique.rsplit("_", 1)[0]] if step.technique.startswith(
-                "unique_rectangle") else TECHNIQUES[step.technique]
+            t = TECHNIQUES[step.technique]
             if t.chained:
                 assert step.rating == round(t.rating + length_bonus(step.length), 1)
                 assert step.length >= 4

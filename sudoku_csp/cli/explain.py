@@ -10,7 +10,7 @@ import typer
 
 from sudoku_csp.batch import Record
 from sudoku_csp.cli.app import app
-from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
+from sudoku_csp.cli.exits import Exit, err, guarded
 from sudoku_csp.cli.options import (
     BatchOptions,
     BoxOpt,
@@ -28,14 +28,12 @@ from sudoku_csp.cli.options import (
     first_puzzle,
     geometry_options,
     output_format,
-    records,
     resolve_source,
 )
-from sudoku_csp.cli.output import Bar, print_record_as, print_records_header
+from sudoku_csp.cli.solving import stream_records
 from sudoku_csp.errors import InputError
 from sudoku_csp.logic import TECHNIQUES, Explanation, explain
 from sudoku_csp.logic.backend import LogicBackend
-from sudoku_csp.result import Status
 
 NoUniquenessOpt = Annotated[bool, typer.Option(
     "--no-uniqueness", help="Never use unique rectangles or BUG+1 (they assume one solution; "
@@ -55,16 +53,18 @@ def _techniques(text: str | None) -> list[str] | None:
 def _explain_exit(e: Explanation) -> Exit:
     if e.solved:
         return Exit.OK
-    return Exit.NONE if e.stuck and e.stuck.startswith("the puzzle has no") else Exit.UNKNOWN
+    return Exit.NONE if e.no_solution else Exit.UNKNOWN
+
+
+def _value(rating: float | None) -> str:
+    return "-" if rating is None else f"{rating:.1f}"
 
 
 def _rating_line(e: Explanation) -> str:
     r = e.rating
-    er = "-" if r.er is None else f"{r.er:.1f}"
-    ep = "-" if r.ep is None else f"{r.ep:.1f}"
-    ed = "-" if r.ed is None else f"{r.ed:.1f}"
     search = ", needs search beyond these techniques" if r.needs_search else ""
-    return f"rating ER={er} EP={ep} ED={ed}, {r.tier}{search}"
+    return (f"rating ER={_value(r.er)} EP={_value(r.ep)} ED={_value(r.ed)}, "
+            f"{r.tier}{search}")
 
 
 def _list_techniques() -> None:
@@ -176,12 +176,10 @@ def hint(
 
 
 def _print_rating(record: Record) -> None:
+    """One tab-separated line per puzzle: index, ER/EP/ED, tier (the status when unrated)."""
     s = record.stats
-    er = "-" if s.get("er") is None else f"{s['er']:.1f}"
-    ep = "-" if s.get("ep") is None else f"{s['ep']:.1f}"
-    ed = "-" if s.get("ed") is None else f"{s['ed']:.1f}"
-    tier = s.get("tier", record.status)
-    typer.echo(f"{record.index}\t{er}/{ep}/{ed}\t{tier}\t{record.puzzle}")
+    ratings = "/".join(_value(s.get(key)) for key in ("er", "ep", "ed"))
+    typer.echo(f"{record.index}\t{ratings}\t{s.get('tier', record.status)}\t{record.puzzle}")
 
 
 @app.command()
@@ -211,23 +209,9 @@ def rate(
         options = geometry_options(size, box, variant, regions, split_regions)
         src = resolve_source([source], options, count=err.is_terminal)
         backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")
-        seen: list[Record] = []
-        if fmt:
-            print_records_header(fmt)
-        with Bar(src.total, "rating") as bar:
-            for record in records(src, options, [backend], 2, None,
-                                  BatchOptions(jobs, scheduler, out_file, resume)):
-                if fmt:
-                    print_record_as(record, fmt)
-                else:
-                    _print_rating(record)
-                bar.advance()
-                if len(seen) < 2:
-                    seen.append(record)
-        if len(seen) == 1:
-            return STATUS_EXIT.get(Status(seen[0].status), Exit.INTERNAL) \
-                if seen[0].status != "error" else Exit.INTERNAL
-        return Exit.OK
+        return stream_records(src, options, backend, 2, None, fmt,
+                              BatchOptions(jobs, scheduler, out_file, resume),
+                              label="rating", line=_print_rating)
 
     guarded(action)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -21,6 +22,7 @@ from sudoku_csp.batch import (
     verdict_of,
 )
 from sudoku_csp.batch.plot import check_plot_path
+from sudoku_csp.batch.runner import Spec
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
@@ -37,6 +39,7 @@ from sudoku_csp.cli.options import (
     SchedulerOpt,
     SizeOpt,
     SolverOpt,
+    Source,
     SourceArg,
     SpecsOpt,
     SplitRegionsOpt,
@@ -83,22 +86,34 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
         result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
         print_single(src.single, result, counted_all=limit is None)
         return STATUS_EXIT[result.status]
+    return stream_records(src, options, spec, limit, time_limit, fmt, opts)
+
+
+def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
+                   time_limit: float | None, fmt: RecordFormat | None,
+                   opts: BatchOptions, *, label: str = "solving",
+                   line: Callable[[Record], None] = print_record) -> Exit:
+    """Run one spec over the input under a progress bar, printing each record as it comes:
+    as JSON or CSV (``fmt``), else by ``line``. The exit code: internal error if the spec
+    gave a wrong answer, the verdict's for a one-puzzle input, else OK (solve, count,
+    rate)."""
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
     wrong = 0
     if fmt:
         print_records_header(fmt)
-    with Bar(src.total, "solving") as bar:
+    with Bar(src.total, label) as bar:
         for record in records(src, options, [spec], limit, time_limit, opts):
             if fmt:
                 print_record_as(record, fmt)
             else:
-                print_record(record)
+                line(record)
             bar.advance()
             wrong += record.status == ERROR
             if len(seen) < 2:
                 seen.append(record)
     if wrong:  # the batch runner keeps going past a wrong answer; the exit code may not
-        err.print(f"internal error: {wrong} wrong answers from {spec} (status 'error')",
+        name = spec if isinstance(spec, str) else spec.spec
+        err.print(f"internal error: {wrong} wrong answers from {name} (status 'error')",
                   markup=False)
         return Exit.INTERNAL
     if len(seen) == 1:

@@ -41,15 +41,13 @@ class LogicBackend(BackendBase):
         start = time.perf_counter()
         e = explain(puzzle, uniqueness=self.options["uniqueness"] == "on")
         seconds = time.perf_counter() - start
-        rating = e.rating
-        stats = {"er": rating.er, "ep": rating.ep, "ed": rating.ed, "tier": rating.tier,
-                 "needs_search": rating.needs_search, "steps": len(e.steps),
-                 "techniques": rating.techniques}
+        stats = {**e.rating.as_dict(), "steps": len(e.steps)}
         if e.solved:
             # Every step was forced, so the grid reached is the only solution.
             return make_result(puzzle, [e.grid], limit=limit, complete=True, timed_out=False,
                                solver=self.spec, seconds=seconds, stats=stats)
-        if e.stuck and e.stuck.startswith("the puzzle has no solution"):
-            return Result(Status.NONE, (), stats, seconds, self.spec, e.stuck, puzzle=puzzle)
+        if e.no_solution:
+            return Result(Status.NONE, (), stats, seconds, self.spec, e.stuck or "",
+                          puzzle=puzzle)
         return Result(Status.UNKNOWN, (), stats, seconds, self.spec, e.stuck or "",
                       complete=False, puzzle=puzzle)

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.step import Step
@@ -19,6 +20,9 @@ from sudoku_csp.logic.techniques import TECHNIQUES, Technique
 from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["TIERS", "Explanation", "Rating", "explain", "hint", "tier_of"]
+
+NO_SOLUTION = "the puzzle has no solution"
+"""How ``Explanation.stuck`` begins when the pencil marks contradict themselves."""
 
 TIERS: tuple[tuple[str, float], ...] = (
     ("easy", 2.3),
@@ -93,6 +97,11 @@ class Explanation:
         return self.stuck is None
 
     @property
+    def no_solution(self) -> bool:
+        """The explanation ended on a contradiction: the puzzle has no solution."""
+        return self.stuck is not None and self.stuck.startswith(NO_SOLUTION)
+
+    @property
     def rating(self) -> Rating:
         ratings = [s.rating for s in self.steps]
         first_place = next((i for i, s in enumerate(self.steps) if s.placements), None)
@@ -154,11 +163,11 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
     techniques = list(techniques) if techniques is not None else None
     unknown = sorted(set(techniques or ()) - TECHNIQUES.keys())
     if unknown:
-        from sudoku_csp.errors import InputError
-
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
-    allowed = uniqueness and _is_unique(puzzle)
+    # The uniqueness check costs a search: only when a uniqueness technique could be used.
+    allowed = (uniqueness and any(t.uniqueness for t in _ladder(True, techniques))
+               and _is_unique(puzzle))
     ladder = _ladder(allowed, techniques)
     steps: list[Step] = []
     before: list[tuple[int, ...]] = []
@@ -179,7 +188,7 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
             board.apply(step)
         grid = board.state.grid()
     except Contradiction as exc:
-        stuck = f"the puzzle has no solution: {exc}"
+        stuck = f"{NO_SOLUTION}: {exc}"
         grid = puzzle.givens
     return Explanation(puzzle, tuple(steps), tuple(before), grid, stuck, allowed)
 

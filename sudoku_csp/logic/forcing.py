@@ -74,13 +74,10 @@ class Reasoner:
 
     def run(self, hypotheses: list[Lit]) -> Outcome:
         n, cand, peers, units, done = self.n, self.cand, self.peers, self.units, self.done
-        facts: dict[Lit, tuple[Lit, ...]] = dict.fromkeys(hypotheses, ())
+        cell_units = self.board.tables.cell_units
+        facts: dict[Lit, tuple[Lit, ...]] = {}
         offs: dict[int, int] = {}  # cell -> mask of digits supposed off
-        for lit in hypotheses:
-            if not lit & 1:
-                c, d = divmod(lit >> 1, n)
-                offs[c] = offs.get(c, 0) | 1 << d
-        queue = deque(hypotheses)
+        queue: deque[Lit] = deque()
         only = self.digit
 
         def derive(lit: Lit, why: tuple[Lit, ...]) -> tuple[Lit, ...]:
@@ -96,6 +93,8 @@ class Reasoner:
             queue.append(lit)
             return ()
 
+        for lit in hypotheses:
+            derive(lit, ())
         while queue:
             lit = queue.popleft()
             cell, digit = divmod(lit >> 1, n)
@@ -125,7 +124,7 @@ class Reasoner:
                     if conflict:
                         return Outcome(facts, conflict)
             # a single of the digit in one of the cell's units?
-            for u in self.board.tables.cell_units[cell]:
+            for u in cell_units[cell]:
                 if done[u] & bit:
                     continue
                 places = [p for p in units[u] if cand[p] & bit]
@@ -187,7 +186,7 @@ def _step(board: Board, technique: str, text: str, conclusion: Lit, length: int,
                 marks=chain, cells=tuple(dict.fromkeys(c for c, _ in chain)), length=length)
 
 
-def _contradictions(board: Board, reasoner: Reasoner, technique: str, name: str,
+def _contradictions(board: Board, technique: str, name: str,
                     outcomes: dict[Lit, Outcome]) -> Step | None:
     best: tuple[int, Lit, Outcome] | None = None
     for lit, outcome in outcomes.items():
@@ -231,7 +230,7 @@ def _common(board: Board, technique: str, name: str, cases: list[Lit],
                          f" ({length} steps)", lit, length, chain)
 
 
-def _outcomes(board: Board, reasoner: Reasoner, lits: list[Lit]) -> dict[Lit, Outcome]:
+def _outcomes(reasoner: Reasoner, lits: list[Lit]) -> dict[Lit, Outcome]:
     return {lit: reasoner.run([lit]) for lit in lits}
 
 
@@ -278,8 +277,8 @@ def _all_lits(board: Board, reasoner: Reasoner) -> list[Lit]:
 def forcing_chain(board: Board) -> Step | None:
     """Static forcing chains from one candidate: contradiction or double implication."""
     reasoner = Reasoner(board, dynamic=False)
-    outcomes = _outcomes(board, reasoner, _all_lits(board, reasoner))
-    return (_contradictions(board, reasoner, "forcing_chain", "Forcing chain", outcomes)
+    outcomes = _outcomes(reasoner, _all_lits(board, reasoner))
+    return (_contradictions(board, "forcing_chain", "Forcing chain", outcomes)
             or _double_implication(board, "forcing_chain", "Forcing chain", outcomes))
 
 
@@ -289,8 +288,8 @@ def nishio(board: Board) -> Step | None:
     for d in range(board.size):
         reasoner = Reasoner(board, dynamic=True, digit=d)
         lits = [reasoner.lit(c, e, True) for c, e in _candidates(board) if e == d]
-        step = _contradictions(board, reasoner, "nishio", f"Nishio on {board.sym(d)}",
-                               _outcomes(board, reasoner, lits))
+        step = _contradictions(board, "nishio", f"Nishio on {board.sym(d)}",
+                               _outcomes(reasoner, lits))
         if step is not None and (best is None or step.length < best.length):
             best = step
     return best
@@ -301,7 +300,7 @@ def static_cell_region(board: Board) -> Step | None:
     reasoner = Reasoner(board, dynamic=False)
     lits = [reasoner.lit(c, d, True) for c, d in _candidates(board)]
     return _cell_and_region(board, reasoner, "cell_region_forcing", "forcing chains",
-                            _outcomes(board, reasoner, lits))
+                            _outcomes(reasoner, lits))
 
 
 def _native_outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] | None:
@@ -335,8 +334,8 @@ def dynamic_forcing_chain(board: Board) -> Step | None:
                for on in (True, False)}
     lits = [reasoner.lit(c, d, on) for (c, d, on), cand in results.items() if cand is None]
     if lits:
-        step = _contradictions(board, reasoner, "dynamic_forcing_chain",
-                               "Dynamic forcing chain", _outcomes(board, reasoner, lits))
+        step = _contradictions(board, "dynamic_forcing_chain",
+                               "Dynamic forcing chain", _outcomes(reasoner, lits))
         if step is not None:
             return step
     # Something every case implies, found on the native results, then worded.
@@ -371,7 +370,7 @@ def dynamic_forcing_chain(board: Board) -> Step | None:
                     wanted.update(reasoner.lit(p, d, True) for p in places)
     if not wanted:
         return None
-    outcomes = _outcomes(board, reasoner, sorted(wanted))
+    outcomes = _outcomes(reasoner, sorted(wanted))
     return (_double_implication(board, "dynamic_forcing_chain", "Dynamic forcing chain",
                                 outcomes)
             or _cell_and_region(board, reasoner, "dynamic_forcing_chain",

@@ -55,18 +55,16 @@ def chain_links(step: Step) -> list[Link]:
 
 
 def technique_name(key: str) -> str:
-    """A technique's name from its key; keys the ladder does not list (a technique's
-    variants, such as ``unique_rectangle_4``) are spelled out."""
+    """A technique's name from its key; a key the ladder does not list (a hand-made step)
+    is spelled out."""
     technique = TECHNIQUES.get(key)
     return technique.name if technique else key.replace("_", " ").capitalize()
 
 
 def _ladder_position(key: str) -> tuple[int, str]:
-    """Where a technique key sits in the ladder (a variant with its technique)."""
+    """Where a technique key sits in the ladder (unknown keys last)."""
     keys = list(TECHNIQUES)
-    place = next((i for i, k in enumerate(keys) if key == k or key.startswith(k + "_")),
-                 len(keys))
-    return place, key
+    return (keys.index(key) if key in TECHNIQUES else len(keys)), key
 
 
 def is_single(step: Step) -> bool:

@@ -27,8 +27,9 @@ class Step:
     so that it can be drawn: ``cells`` (the pattern), ``marks`` (the candidates that form
     it), ``units`` (indices into ``geometry.units``) and, for chains, ``chain``: the
     candidates in order, linked alternately strongly (at least one is true) and weakly (at
-    most one is true), starting with a strong link. ``uniqueness`` is true for steps that
-    are only valid on a puzzle with one solution.
+    most one is true), starting with a strong link; for forcing chains and Nishio (no single
+    path) the "cell is digit" facts the argument derives, in the order found.
+    ``uniqueness`` is true for steps that are only valid on a puzzle with one solution.
 
     >>> from sudoku_csp import parse
     >>> from sudoku_csp.logic import hint

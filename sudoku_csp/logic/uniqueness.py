@@ -46,7 +46,7 @@ def _shared_units(board: Board, cells: list[int]) -> list[int]:
 
 def _step(board: Board, kind: int, corners, a: int, b: int, gone, extra: str = "") -> Step:
     g = board.geometry
-    return Step(f"unique_rectangle_{kind}", 0.0,
+    return Step("unique_rectangle", 0.0,
                 f"Unique rectangle type {kind}: {cell_list(g, corners)} on "
                 f"{digit_list(g, (a, b))}{extra} → eliminates {eliminated(g, gone)}",
                 eliminations=tuple(gone), cells=tuple(corners),
