@@ -1,79 +1,59 @@
-"""How big is each CNF encoding of Sudoku, and how much does unit propagation alone solve?
+"""The encodings study as a script: tdoku's benchmark table (MiniSat on the minimal, natural,
+complete and augmented encodings), reproduced and extended, in plain text.
 
-For every named encoding (minimal, natural, extended, augmented) this prints the variables,
-clauses and literals of the empty 9×9 and 16×16 grids, then runs unit propagation only
-(``Solver.propagate`` with the givens as assumptions, no search) on each puzzle of a file and
-prints the share it solves, beside the native solver's propagation-only presets for
-comparison: ``singles`` (naked + hidden singles) and ``locked`` (+ locked candidates).
+A thin front to :mod:`sudoku_csp.study` (the same as ``sudoku-csp study FILE``, which also
+has ``--json``, ``--csv`` and ``--plot``). Per encoding: size, share solved by unit
+propagation alone and by failed-literal probing, then per solver the mean decisions
+("guesses") and conflicts to solve and prove uniqueness, and puzzles per second; beside them
+the native presets.
 
 Usage::
 
-    python examples/encodings_study.py PUZZLES.txt [--amo pairwise] [--limit 200]
+    python examples/encodings_study.py PUZZLES.txt [--limit 200] [--amo ladder] [--solver minisat22]
 
-Expected shape of the result: ``minimal`` and ``natural`` solve what naked singles solve,
-``extended`` matches ``singles`` exactly, ``augmented`` matches ``locked``.
+Expected shape: ``minimal`` and ``natural`` solve by propagation what naked singles solve,
+``extended`` exactly what ``singles`` solves, ``augmented`` and ``tdoku`` what ``locked``
+solves (the "same as" column); probing solves a superset of each.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
-import time
 
-from sudoku_csp import Status, get_backend, make_geometry, read_puzzles
+from sudoku_csp import read_puzzles
 from sudoku_csp.encodings import cnf
+from sudoku_csp.study import STUDY_SOLVERS, Row, run_study
 
 
-def size_table(amo: str) -> list[str]:
-    lines = [f"{'grid':6} {'encoding':10} {'variables':>10} {'clauses':>10} {'literals':>10}"
-             f" {'build ms':>9}"]
-    for size in (9, 16):
-        geometry = make_geometry(size)
-        for encoding in cnf.Encoding:
-            start = time.perf_counter()
-            formula = cnf.build(geometry, encoding, amo)
-            ms = 1000 * (time.perf_counter() - start)
-            lines.append(f"{geometry.name:6} {encoding.value:10} {formula.nv:>10,} "
-                         f"{len(formula.clauses):>10,} {formula.literals:>10,} {ms:>9.1f}")
-    return lines
+def line(row: Row) -> str:
+    def num(value: float | None, digits: int = 1) -> str:
+        return "-" if value is None else f"{value:,.{digits}f}"
 
-
-def propagation_table(path: str, amo: str, limit: int | None, solver: str) -> list[str]:
-    puzzles = list(itertools.islice(read_puzzles(path), limit))
-    if not puzzles:
-        return [f"{path}: no puzzles"]
-    specs = [(f"cnf {e.value}", f"sat:search=off,encoding={e.value},amo={amo},solver={solver}")
-             for e in cnf.Encoding]
-    specs += [("native singles", "native:rules=singles,search=off"),
-              ("native locked", "native:rules=locked,search=off")]
-    lines = [f"{len(puzzles)} puzzles from {path}: share solved by propagation alone",
-             f"{'method':16} {'solved':>8} {'no solution':>12} {'undecided':>10} {'ms/puzzle':>10}"]
-    for label, spec in specs:
-        backend = get_backend(spec)
-        counts = {Status.UNIQUE: 0, Status.NONE: 0, Status.UNKNOWN: 0}
-        start = time.perf_counter()
-        for puzzle in puzzles:
-            counts[backend.solve(puzzle, limit=2).status] += 1
-        ms = 1000 * (time.perf_counter() - start) / len(puzzles)
-        share = {s: 100 * k / len(puzzles) for s, k in counts.items()}
-        lines.append(f"{label:16} {share[Status.UNIQUE]:7.1f}% {share[Status.NONE]:11.1f}% "
-                     f"{share[Status.UNKNOWN]:9.1f}% {ms:10.3f}")
-    return lines
+    return (f"{row.method:24} {row.solver or '-':11} {num(row.clauses, 0):>8} "
+            f"{num(row.propagation_pct):>6} {num(row.probing_pct):>7} "
+            f"{num(row.no_decision_pct):>7} {num(row.decisions_mean, 2):>9} "
+            f"{num(row.conflicts_mean, 2):>8} {num(row.puzzles_per_s, 0):>7}  {row.same_as}")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("puzzles", help="a puzzle file (one puzzle per line)")
-    parser.add_argument("--amo", default=cnf.DEFAULT_AMO, choices=cnf.AMO_CHOICES,
-                        help="at-most-one encoding (default %(default)s)")
+    parser.add_argument("--amo", action="append", choices=cnf.AMO_CHOICES,
+                        help=f"at-most-one encoding, repeatable (default {cnf.DEFAULT_AMO})")
+    parser.add_argument("--solver", action="append", help="PySAT solver, repeatable (default "
+                                                          f"{' '.join(STUDY_SOLVERS)})")
     parser.add_argument("--limit", type=int, default=None,
                         help="study only the first LIMIT puzzles")
-    parser.add_argument("--solver", default="glucose4",
-                        help="PySAT solver that propagates (default %(default)s)")
     args = parser.parse_args(argv)
-    print("\n".join(size_table(args.amo)))
-    print()
-    print("\n".join(propagation_table(args.puzzles, args.amo, args.limit, args.solver)))
+    puzzles = list(itertools.islice(read_puzzles(args.puzzles), args.limit))
+    study = run_study(puzzles, amos=args.amo or [cnf.DEFAULT_AMO],
+                      solvers=args.solver or STUDY_SOLVERS)
+    print(f"{len(puzzles)} puzzles from {args.puzzles}")
+    print(f"{'method':24} {'solver':11} {'clauses':>8} {'UP %':>6} {'probe %':>7} "
+          f"{'no dec%':>7} {'decisions':>9} {'conflicts':>8} {'puz/s':>7}  UP solves the same as")
+    for row in study.rows:
+        print(line(row))
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ from sudoku_csp import datasets
 from sudoku_csp.backends import Backend, SpecError, get_backend, make_backend
 from sudoku_csp.backends.registry import DEFAULT_SPEC
 from sudoku_csp.batch import read_records
+from sudoku_csp.canon import canonical, equivalent
 from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Unit
 from sudoku_csp.puzzle import (
@@ -124,8 +125,10 @@ __all__ = [
     "Status",
     "Unit",
     "WrongSolutionError",
+    "canonical",
     "count",
     "datasets",
+    "equivalent",
     "format_grid",
     "format_line",
     "get_backend",

@@ -2,7 +2,9 @@
 
 A puzzle is *unique* when it has a solution S and the formula
 
-    F = encoding of the empty grid  +  one unit clause per given  +  (¬S over the open cells)
+    F = encoding of the empty grid  +  one unit clause per given
+        +  the clauses of its typed constraints (killer cages, thermometers, …)
+        +  (¬S over the open cells)
 
 is unsatisfiable: the last clause says "some open cell differs from S". :func:`certify` finds
 S, asks a proof-logging PySAT solver to refute F, and writes a *certificate directory*:
@@ -52,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sudoku_csp.backends import get_backend
+from sudoku_csp.constraints import DEFAULT_SUMS, SUM_ENCODINGS
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.encodings.variables import variables
@@ -128,25 +131,29 @@ def exclusion_clause(puzzle: Puzzle, solution: Sequence[int]) -> list[int]:
 
 
 def certificate_formula(puzzle: Puzzle, solution: Sequence[int],
-                        encoding: str = DEFAULT_ENCODING,
-                        amo: str = DEFAULT_AMO) -> tuple[int, list[tuple[int, ...]]]:
+                        encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+                        sums: str = DEFAULT_SUMS) -> tuple[int, list[tuple[int, ...]]]:
     """``(variables, clauses)`` of F: the empty-grid encoding, the givens as unit clauses,
-    then the exclusion clause of ``solution``. The same list is written to ``formula.cnf``.
+    the clauses of the puzzle's typed constraints (killer cages, …; ``sums`` chooses the
+    cage-sum encoding, auxiliaries numbered after the formula's), then the exclusion clause
+    of ``solution`` (:func:`~sudoku_csp.encodings.cnf.encode` of the puzzle, plus that
+    clause). The same list is written to ``formula.cnf``.
     """
-    formula = cnf.build(puzzle.geometry, encoding, amo)
-    clauses = list(formula.clauses)
-    clauses.extend((lit,) for lit in cnf.givens(puzzle))
+    formula = cnf.encode(puzzle, encoding, amo, sums)
+    clauses = [tuple(clause) for clause in formula.clauses]
     clauses.append(tuple(exclusion_clause(puzzle, solution)))
     return formula.nv, clauses
 
 
-def _formula_dimacs(puzzle: Puzzle, solution: Sequence[int], encoding: str, amo: str) -> str:
+def _formula_dimacs(puzzle: Puzzle, solution: Sequence[int], encoding: str, amo: str,
+                    sums: str = DEFAULT_SUMS) -> str:
     from sudoku_csp.encodings.dimacs import encode_puzzle_dimacs
 
     excl = exclusion_clause(puzzle, solution)
     note = (f"c exclusion: the last clause excludes the solution "
             f"{format_line(puzzle.geometry, solution)} ({len(excl)} open cells)")
-    return encode_puzzle_dimacs(puzzle, encoding, amo, extra_clauses=[excl], notes=[note])
+    return encode_puzzle_dimacs(puzzle, encoding, amo, extra_clauses=[excl], notes=[note],
+                                sums=sums)
 
 
 # -- producing a certificate -------------------------------------------------------------------
@@ -175,7 +182,7 @@ def _witness(puzzle: Puzzle) -> Grid:
 
 def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
           encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-          solution: Sequence[int] | None = None
+          solution: Sequence[int] | None = None, sums: str = DEFAULT_SUMS
           ) -> tuple[Grid, int, list[tuple[int, ...]], list[str]]:
     """Find the witness (or take ``solution``) and refute F with a proof-logging solver.
 
@@ -197,7 +204,7 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
     problems = violations(puzzle, solution)
     if problems:
         raise InputError(f"the given solution is wrong: {problems[0]}")
-    nv, clauses = certificate_formula(puzzle, solution, encoding, amo)
+    nv, clauses = certificate_formula(puzzle, solution, encoding, amo, sums)
     try:
         sat_solver = Solver(name=solver, bootstrap_with=clauses, with_proof=True)
     except (NotImplementedError, NoSuchSolverError) as exc:
@@ -215,18 +222,19 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
 
 def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAULT_PROOF_SOLVER,
             encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-            solution: Sequence[int] | None = None) -> Certificate:
+            solution: Sequence[int] | None = None, sums: str = DEFAULT_SUMS) -> Certificate:
     """Write a uniqueness certificate for ``puzzle`` into ``directory`` (created if needed;
     its three files are overwritten).
 
     ``solver`` must be one of :data:`PROOF_SOLVERS`; ``encoding`` and ``amo`` choose the
-    CNF (:mod:`sudoku_csp.encodings.cnf`). ``solution`` skips the search for the witness.
-    Raises :class:`NotUniqueError` when the puzzle is not unique.
+    CNF (:mod:`sudoku_csp.encodings.cnf`), ``sums`` the encoding of killer cage sums (the
+    manifest records it for puzzles with typed constraints). ``solution`` skips the search
+    for the witness. Raises :class:`NotUniqueError` when the puzzle is not unique.
     """
     start = time.perf_counter()
     solver = proof_solver(solver)
     solution, nv, clauses, proof = prove(puzzle, solver=solver, encoding=encoding, amo=amo,
-                                         solution=solution)
+                                         solution=solution, sums=sums)
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     g = puzzle.geometry
@@ -238,17 +246,18 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
         "solution": format_line(g, solution),
         "encoding": str(encoding),
         "amo": amo,
+        **({"sums": sums} if puzzle.constraints else {}),
         "solver": solver,
         "formula": FORMULA,
         "proof": PROOF,
         "variables": nv,
         "clauses": len(clauses),
         "lemmas": lemmas,
-        "claim": "the formula (encoding + givens + exclusion of the solution) is "
-                 "unsatisfiable, so the solution is the puzzle's only one",
+        "claim": "the formula (encoding + givens + constraints + exclusion of the solution) "
+                 "is unsatisfiable, so the solution is the puzzle's only one",
     }
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    (folder / FORMULA).write_text(_formula_dimacs(puzzle, solution, str(encoding), amo),
+    (folder / FORMULA).write_text(_formula_dimacs(puzzle, solution, str(encoding), amo, sums),
                                   encoding="utf-8", newline="\n")
     (folder / PROOF).write_text("".join(line + "\n" for line in proof), encoding="utf-8",
                                 newline="\n")
@@ -442,9 +451,10 @@ def _utf8(name: str, data: bytes) -> str:
                          ) from None
 
 
-def _read_manifest(data: bytes) -> tuple[Puzzle, Grid, str, str]:
-    """``(puzzle, witness, encoding, amo)`` from the manifest's bytes, or ValueError with a
-    message that names what is wrong but quotes nothing of the file."""
+def _read_manifest(data: bytes) -> tuple[Puzzle, Grid, str, str, str]:
+    """``(puzzle, witness, encoding, amo, sums)`` from the manifest's bytes, or ValueError
+    with a message that names what is wrong but quotes nothing of the file. ``sums`` (the
+    cage-sum encoding) is optional: certificates of plain puzzles have none."""
     text = _utf8(MANIFEST, data)
     try:
         manifest = json.loads(text)
@@ -488,7 +498,11 @@ def _read_manifest(data: bytes) -> tuple[Puzzle, Grid, str, str]:
     if amo not in cnf.AMO_CHOICES:
         raise ValueError(f"{MANIFEST} names an unknown at-most-one encoding; known: "
                          f"{', '.join(cnf.AMO_CHOICES)}")
-    return puzzle, solution, encoding, amo
+    sums = manifest.get("sums", DEFAULT_SUMS)
+    if sums not in SUM_ENCODINGS:
+        raise ValueError(f"{MANIFEST} names an unknown cage-sum encoding; known: "
+                         f"{', '.join(SUM_ENCODINGS)}")
+    return puzzle, solution, encoding, amo, sums
 
 
 def _dimacs_body(text: str) -> tuple[int, int, list[int]]:
@@ -582,7 +596,7 @@ def _check_contents(start: float, manifest_bytes: bytes, folder: Path, dir_fd: i
     proof are opened (into ``opened``) once the manifest holds a puzzle and its solution, and
     read within limits that follow from the formula the manifest implies."""
     try:
-        puzzle, solution, encoding, amo = _read_manifest(manifest_bytes)
+        puzzle, solution, encoding, amo, sums = _read_manifest(manifest_bytes)
     except ValueError as exc:
         return _failed(start, str(exc))
     problems = violations(puzzle, solution)
@@ -598,7 +612,7 @@ def _check_contents(start: float, manifest_bytes: bytes, folder: Path, dir_fd: i
     except _Unreadable as exc:
         return _failed(start, str(exc), unreadable=True, **seen)
     try:
-        nv, clauses = certificate_formula(puzzle, solution, encoding, amo)
+        nv, clauses = certificate_formula(puzzle, solution, encoding, amo, sums)
     except ValueError as exc:
         return _failed(start, f"cannot derive the formula: {exc}", **seen)
     limits = {FORMULA: formula_limit(nv, clauses), PROOF: proof_limit(nv, clauses)}

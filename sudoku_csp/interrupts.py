@@ -196,6 +196,16 @@ class stoppable:  # noqa: N801 - used as a context manager, like contextlib's lo
                 raise _exception(watch.signal)
 
 
+def raise_requested() -> None:
+    """Raise what the signal received in the current :func:`handling` block raises, if one
+    was received; otherwise return. For an error a signal caused where it could not surface
+    as itself: a Ctrl-C inside the import of a compiled module comes back as
+    ``ImportError: initialization failed``, inside a C call as a ``SystemError``."""
+    watch = _watch
+    if watch is not None and watch.signal is not None:
+        raise _exception(watch.signal)
+
+
 def reraise_pysat(exc: BaseException) -> None:
     """Raise ``KeyboardInterrupt`` if ``exc`` is PySAT's report of a Ctrl-C caught inside a
     solver call (the solver is unusable afterwards: drop it); otherwise return."""

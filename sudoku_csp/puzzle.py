@@ -44,6 +44,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TextIO
 
+from sudoku_csp.constraints import Constraint, ConstraintError, check_all
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import (
     EMPTY,
@@ -122,7 +123,9 @@ class Clash(NamedTuple):
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A geometry and its givens (``EMPTY`` for a blank), plus free-text ``metadata``.
+    """A geometry and its givens (``EMPTY`` for a blank), plus free-text ``metadata`` and
+    the typed ``constraints`` of :mod:`sudoku_csp.constraints` (killer cages, thermometers,
+    dots, ...), which every backend and :mod:`sudoku_csp.verify` honour.
 
     >>> p = Puzzle.parse("1..." "..1." ".1.." "...1")
     >>> p.geometry.name, p.to_line()
@@ -132,10 +135,18 @@ class Puzzle:
     geometry: Geometry
     givens: Grid
     metadata: str = ""
+    constraints: tuple[Constraint, ...] = ()
 
     def __post_init__(self) -> None:
         givens = tuple(self.givens)
         object.__setattr__(self, "givens", givens)
+        constraints = tuple(self.constraints)
+        object.__setattr__(self, "constraints", constraints)
+        if constraints:
+            try:
+                check_all(self.geometry, constraints)
+            except ConstraintError as exc:
+                raise InvalidPuzzleError(str(exc)) from None
         n = self.geometry.size
         if len(givens) != self.geometry.ncells:
             raise InvalidPuzzleError(
@@ -186,6 +197,13 @@ class Puzzle:
         return sum(d != EMPTY for d in self.givens)
 
     def to_line(self) -> str:
+        """One line that reads back as this puzzle (under the same geometry options): the
+        givens; with constraints, the killer line or the JSON form
+        (:mod:`sudoku_csp.constraints.formats`)."""
+        if self.constraints:
+            from sudoku_csp.constraints.formats import puzzle_line
+
+            return puzzle_line(self)
         return format_line(self.geometry, self.givens)
 
     def to_grid(self) -> str:
@@ -225,7 +243,7 @@ class Puzzle:
     def _repr_svg_(self) -> str:
         from sudoku_csp.render import grid_svg
 
-        return grid_svg(self.geometry, self.givens)
+        return grid_svg(self.geometry, self.givens, constraints=self.constraints)
 
 
 # -- formatting -------------------------------------------------------------------------------
@@ -372,8 +390,13 @@ def parse(
     contiguous: bool = True,
     geometry: Geometry | None = None,
     line: int = 1,
+    constraints: bool = True,
 ) -> Puzzle:
     """Parse one puzzle (one line or a multi-line grid); ``line`` numbers the first line.
+
+    A line that is a JSON object, or a killer line (cage map, sums, optional givens), is read
+    with its typed constraints (:mod:`sudoku_csp.constraints.formats`); with ``constraints``
+    False such a puzzle is refused (a caller that cannot honour them yet).
 
     Give a ``geometry``, or the parts of one (``size``, ``box``, ``variants``,
     ``regions``, ``contiguous``: see :func:`~sudoku_csp.variants.make_geometry`); otherwise
@@ -393,6 +416,21 @@ def parse(
         metadata = metadata.strip()
     if geometry is None and size is not None:
         check_size(size)  # before it is used to count cells: "a -9x-9 puzzle" says nothing
+    if "\n" not in text.strip():
+        from sudoku_csp.constraints import formats
+        from sudoku_csp.constraints.base import HANDLED_BY
+
+        tokens = formats.killer_tokens(text)
+        if tokens is not None or formats.is_json(text):
+            options = formats.Options(line, size, box, tuple(variants), regions, contiguous,
+                                      geometry, metadata)
+            puzzle = (formats.parse_killer(text, tokens, options) if tokens is not None
+                      else formats.parse_json(text, options))
+            if not constraints and puzzle.constraints:
+                kinds = ", ".join(sorted({c.kind for c in puzzle.constraints}))
+                raise ParseError(f"this command does not handle {kinds} constraints yet "
+                                 f"({HANDLED_BY})", line=line)
+            return puzzle
     if geometry is None and isinstance(regions, str) and looks_like_path(regions):
         # A file name passed as the map (a --regions file that is missing): say so, before
         # its letters are counted as cells of a map.
@@ -501,6 +539,10 @@ def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[
     try:
         puzzle = parse(text, line=number, **options)
     except ParseError as exc:
+        from sudoku_csp.constraints.formats import is_constrained_text
+
+        if is_constrained_text(text):
+            raise  # a JSON object or a killer line is never the first row of a grid
         error = exc
     # One-line puzzles never carry box borders; a first line that does, or that is not a
     # puzzle by itself, starts a multi-line grid.
@@ -625,6 +667,10 @@ def _sixteen_rows(lines: _Lines, first: str) -> bool:
     """Whether ``first`` (a 4x4 puzzle by itself) and the lines after it are one 16x16 grid
     written a row per line, by the rule of the module docstring. The lines read ahead are
     pushed back."""
+    from sudoku_csp.constraints.formats import is_constrained_text
+
+    if is_constrained_text(first):
+        return False
     rows, ahead, ended = [first], [], True
     for entry in lines:
         ahead.append(entry)

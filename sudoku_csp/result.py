@@ -133,6 +133,7 @@ class Result:
         if self.puzzle is not None:
             from sudoku_csp.render import grid_svg  # only notebooks need the drawing code
 
-            picture = grid_svg(self.puzzle.geometry, self.puzzle.givens, values=self.solution)
+            picture = grid_svg(self.puzzle.geometry, self.puzzle.givens, values=self.solution,
+                               constraints=self.puzzle.constraints)
         return (f'<div class="sudoku-csp-result"><p>{" · ".join(facts)}</p>'
                 f"{picture}</div>")

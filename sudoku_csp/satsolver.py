@@ -175,6 +175,8 @@ class _Watchdog:
 
 
 _WATCHDOG = _Watchdog()
+MAX_DEAD_VARIABLES = 100_000
+"""Retired auxiliary variables a :class:`SolverSession` carries before it is rebuilt."""
 _FIRST_SLICE = 1000   # conflicts in the first budget slice (CaDiCaL: about 10 ms)
 _MAX_SLICE = 64000
 
@@ -317,12 +319,19 @@ class SolverSession:
         var, self.next_var = self.next_var, self.next_var + 1
         return var
 
+    def reserve(self, top: int) -> None:
+        """Variables up to ``top`` are taken (auxiliaries of guarded clauses added for one
+        puzzle): later selectors come above them."""
+        self.next_var = max(self.next_var, top + 1)
+
     def retire(self, selector: int) -> None:
-        """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them."""
+        """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them, or
+        once retired auxiliaries (:meth:`reserve`) pass :data:`MAX_DEAD_VARIABLES`."""
         assert self.solver is not None
         self.solver.add_clause([-selector])
         self.retired += 1
-        if self.retired >= self.recycle:
+        if (self.retired >= self.recycle
+                or self.next_var - self.formula.nv > MAX_DEAD_VARIABLES):
             self.close()
 
     def close(self) -> None:
@@ -335,15 +344,17 @@ class SolverSession:
 
 class Propagator:
     """A solver that only ever propagates (a solved solver may hold learnt units, which
-    ``propagate`` leaves out of what it reports)."""
+    ``propagate`` leaves out of what it reports); ``extra`` clauses (a puzzle's typed
+    constraints) join the formula's."""
 
-    def __init__(self, name: str, formula: cnf.Formula) -> None:
+    def __init__(self, name: str, formula: cnf.Formula,
+                 extra: Sequence[Sequence[int]] = ()) -> None:
         self.formula = formula
+        clauses = [*formula.clauses, *extra] if extra else formula.clauses
         # Unit clauses (only a 1×1 grid or odd geometries have any) would be fixed at level 0
         # and so missing from propagate's answer: they are passed as assumptions instead.
-        self.units = [c[0] for c in formula.clauses if len(c) == 1]
-        self.solver = Solver(name=name,
-                             bootstrap_with=[c for c in formula.clauses if len(c) != 1])
+        self.units = [c[0] for c in clauses if len(c) == 1]
+        self.solver = Solver(name=name, bootstrap_with=[c for c in clauses if len(c) != 1])
 
     def close(self) -> None:
         self.solver.delete()
@@ -368,3 +379,65 @@ def add_stats(totals: dict[str, int], solver: Solver, caps: Capabilities) -> Non
         for k, v in solver.accum_stats().items():
             if k in STAT_NAMES:
                 totals[k] = totals.get(k, 0) + v
+
+
+# -- failed-literal probing ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Probed:
+    """What failed-literal probing derived: ``consistent`` is False when the assumptions
+    (with what probing added) propagate to a conflict; ``literals`` is the root assignment
+    (``propagate``'s answer under ``assumptions``, which include the negation of every
+    literal in ``failed``); ``probes`` counts the ``propagate`` calls made."""
+
+    consistent: bool
+    literals: tuple[int, ...]
+    assumptions: tuple[int, ...]
+    failed: tuple[int, ...]
+    probes: int
+
+
+def probe(solver: Solver, assumptions: Sequence[int], variables: Sequence[int]) -> Probed:
+    """Failed-literal probing under ``assumptions`` to a fixpoint: each literal of
+    ``variables`` (both signs) that is not yet assigned is propagated on its own; one that
+    propagates to a conflict is *failed*, so its negation holds and joins the assumptions.
+    Passes repeat until one finds nothing. One loaded ``solver`` answers every probe (PySAT's
+    ``propagate``), so no formula is built per probe; it must hold no learnt units (use a
+    solver that only propagates, like :class:`Propagator`'s).
+
+    A literal implied by a probe that succeeded cannot fail until the assumptions grow (unit
+    propagation is monotone), so such literals are skipped: about half the probes.
+
+    >>> with Solver(name="minisat22", bootstrap_with=[[-1, 2], [-1, -2], [1, 3]]) as s:
+    ...     found = probe(s, [], [1, 2, 3])
+    >>> found.failed, sorted(found.literals, key=abs)
+    ((1,), [-1, 3])
+    """
+    base = list(assumptions)
+    probes = 1
+    ok, trail = solver.propagate(assumptions=base)
+    failed: list[int] = []
+    changed = ok
+    while changed:
+        changed = False
+        assigned = set(trail)
+        safe: set[int] = set()  # literals implied by a successful probe of this round
+        for var in variables:
+            for lit in (var, -var):
+                if lit in assigned or -lit in assigned or lit in safe:
+                    continue
+                probes += 1
+                fine, implied = solver.propagate(assumptions=[*base, lit])
+                if fine:
+                    safe.update(implied)
+                    continue
+                failed.append(lit)
+                base.append(-lit)
+                probes += 1
+                ok, trail = solver.propagate(assumptions=base)
+                if not ok:
+                    return Probed(False, (), tuple(base), tuple(failed), probes)
+                assigned = set(trail)
+                safe.clear()  # larger assumptions: earlier successes prove nothing now
+                changed = True
+                break
+    return Probed(ok, tuple(trail) if ok else (), tuple(base), tuple(failed), probes)

@@ -1,7 +1,10 @@
 """The independent rule checker. It trusts no solver: every backend's answer passes here.
 
 It reads only the puzzle's givens and the geometry's units and extra pairs (plain tuples of
-cells) and checks the grid against them with sets; it shares no code with any solver.
+cells) and checks the grid against them with sets; it shares no code with any solver. Typed
+constraints (cages, thermometers, dots, ...) are checked by each kind's own ``violations``,
+which adds up sums and compares values directly from the rule, never through the native,
+CNF or CP-SAT translation of that kind.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     for a, b in g.extra_pairs:
         if grid[a] == grid[b]:
             found.append(f"{g.label(a)} and {g.label(b)} must differ")
+    for constraint in puzzle.constraints:
+        found += constraint.violations(g, grid)
     return found
 
 
@@ -59,7 +64,7 @@ def _getters(geometry: Geometry) -> list[itemgetter]:
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int] | None) -> bool:
     """Whether ``grid`` solves ``puzzle``: every unit a permutation of the N digits, every
-    extra pair different, every given kept.
+    extra pair different, every given kept, every typed constraint met.
 
     >>> from sudoku_csp import Puzzle
     >>> is_solution(Puzzle.parse("1..." "..1." ".1.." "...1"), [0] * 16)

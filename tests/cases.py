@@ -6,7 +6,9 @@ counting to 2. Backends are checked against these through the registry.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sudoku_csp import Puzzle, Status, parse
 
@@ -78,3 +80,30 @@ CASES = [
 """Every shared case; ``expected`` is the verdict when counting to 2."""
 
 BY_NAME = {case.name: case for case in CASES}
+
+
+# -- typed constraints (sudoku_csp.constraints) -------------------------------------------------
+CONSTRAINED_FILE = Path(__file__).with_name("constrained_cases.jsonl")
+
+KILLER4 = "AABCDDBBEFGHEFHH 5,6,4,5,3,7,2,8"
+"""A given-free 4x4 killer in the one-line form (cage map, sums)."""
+
+
+def _constrained() -> list[Case]:
+    cases = []
+    for line in CONSTRAINED_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            cases.append(Case(json.loads(line)["name"], line, Status.UNIQUE))
+    return cases
+
+
+CONSTRAINED_CASES = [
+    *_constrained(),
+    Case("killer4-line", KILLER4, Status.UNIQUE, solution="3214413214232341"),
+    Case("killer4-given", KILLER4 + " 2...............", Status.NONE),  # A1 must be 1
+    Case("killer4-no-sums", "AABCDDBBEFGHEFHH ?,?,?,?,?,?,?,?", Status.MULTIPLE),
+    # Row A would need 1 and 2 in both of its cages.
+    Case("cages-4x4-none", "AABBCCDDEEFFGGHH 3,3,7,7,3,7,7,3", Status.NONE),
+]
+"""Puzzles with typed constraints (every kind, sizes 4, 6 and 9, with and without the
+diagonal variant); tests/test_backends.py runs every backend on them."""

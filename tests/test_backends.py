@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from cases import CASES
+from cases import CASES, CONSTRAINED_CASES
 
 from sudoku_csp import SpecError, Status, get_backend, is_solution, make_backend
 from sudoku_csp.backends.registry import BACKENDS, backend_class
@@ -14,7 +14,7 @@ SPECS = list(BACKENDS)
 
 
 @pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", CASES + CONSTRAINED_CASES, ids=lambda c: c.name)
 def test_count_to_two(spec, case):
     puzzle = case.puzzle()
     result = get_backend(spec).solve(puzzle, limit=2, time_limit=60)
@@ -30,7 +30,8 @@ def test_count_to_two(spec, case):
 
 
 @pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("case", [c for c in CASES if c.expected is not Status.NONE],
+@pytest.mark.parametrize("case", [c for c in CASES + CONSTRAINED_CASES
+                                  if c.expected is not Status.NONE],
                          ids=lambda c: c.name)
 def test_solve_one(spec, case):
     puzzle = case.puzzle()

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cases import BY_NAME, CASES, GRID2
+from cases import BY_NAME, CASES, CONSTRAINED_CASES, GRID2, KILLER4
 
 from sudoku_csp import InputError, Status, format_line, parse
 from sudoku_csp.certify import (
@@ -245,3 +245,40 @@ def test_exclusion_clause_covers_open_cells_only():
     clause = exclusion_clause(puzzle, solution)
     assert len(clause) == 81 - puzzle.clue_count
     assert all(lit < 0 for lit in clause)
+
+
+# -- typed constraints --------------------------------------------------------------------------
+@pytest.mark.parametrize("case", [c for c in CONSTRAINED_CASES if c.expected is Status.UNIQUE],
+                         ids=lambda c: c.name)
+def test_constrained_puzzles_are_certified_and_checked(case, tmp_path):
+    made = certify(case.puzzle(), tmp_path)
+    assert verify_certificate(tmp_path).ok
+    assert made.clauses > len(certificate_formula(parse("." * made.puzzle.geometry.ncells,
+                                                        size=made.puzzle.geometry.size),
+                                                  made.solution)[1]) - 1
+
+
+def test_killer_certificate_records_the_sum_encoding_and_catches_a_changed_sum(tmp_path):
+    killer = parse(KILLER4)
+    certify(killer, tmp_path, sums="totalizer")
+    manifest = _manifest(tmp_path)
+    assert manifest["sums"] == "totalizer" and manifest["puzzle"] == KILLER4
+    assert verify_certificate(tmp_path).ok
+    manifest["puzzle"] = KILLER4.replace(" 5,6,", " 4,6,")  # cage A: 4 (1 + 3) for 5
+    _write_manifest(tmp_path, manifest)
+    check = verify_certificate(tmp_path)
+    assert not check.ok and "witness" in check.reason
+    manifest["puzzle"], manifest["sums"] = KILLER4, "no-such"
+    _write_manifest(tmp_path, manifest)
+    assert "unknown cage-sum encoding" in verify_certificate(tmp_path).reason
+
+
+def test_killer_certificate_with_a_cage_clause_removed_fails(tmp_path):
+    certify(parse(KILLER4), tmp_path)
+    formula = (tmp_path / FORMULA).read_text(encoding="utf-8").splitlines()
+    header = next(i for i, line in enumerate(formula) if line.startswith("p "))
+    nv, count = formula[header].split()[2:]
+    del formula[-2]  # a cage clause: the last line is the exclusion clause
+    formula[header] = f"p cnf {nv} {int(count) - 1}"
+    (tmp_path / FORMULA).write_text("\n".join(formula) + "\n", encoding="utf-8")
+    assert "not the formula derived" in verify_certificate(tmp_path).reason

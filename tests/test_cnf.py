@@ -35,13 +35,14 @@ def count_models(clauses, x_vars: int, *, project: bool = True, limit: int = 100
 
 # -- counts -------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("encoding", "clauses"), [
-    ("minimal", 8_829), ("natural", 11_745), ("extended", 11_988), ("augmented", 15_228)])
+    ("minimal", 8_829), ("natural", 11_745), ("extended", 11_988), ("augmented", 15_228),
+    ("tdoku", 7_695)])
 def test_9x9_pairwise_clause_counts(encoding, clauses):
     formula = cnf.build(NINE, encoding, "pairwise")
     assert len(formula.clauses) == clauses
     assert len(cnf.encode(NINE, encoding).clauses) == clauses
     assert formula.x_vars == 729
-    assert formula.nv == (729 + 54 * 9 if encoding == "augmented" else 729)
+    assert formula.nv == (729 + 54 * 9 if encoding in ("augmented", "tdoku") else 729)
 
 
 def test_9x9_family_counts():
@@ -52,6 +53,20 @@ def test_9x9_family_counts():
     assert sum(counts.values()) == 15_228
     assert cnf.build(NINE, "minimal").counts == {"cell_alo": 81, "unit_amo": 8_748,
                                                  "pair_differ": 0}
+
+
+def test_tdoku_counts_are_those_of_its_benchmark():
+    # tdoku's other/other_minisat.cc, configuration 3: 15 * 81 variables; per cell one
+    # exactly-one (1 + 36 clauses), per triad and digit one exactly-one over 3 cells and the
+    # negated triad (1 + 6), per row, column and box side and digit one over 3 triads (1 + 3)
+    formula = cnf.build(NINE, "tdoku")
+    assert formula.nv == 15 * 81
+    assert len(formula.clauses) == 81 * 37 + 54 * 9 * 7 + 36 * 9 * 4 == 7_695
+    assert formula.literals == 81 * (9 + 72) + 54 * 9 * (4 + 12) + 36 * 9 * (3 + 6)
+    assert formula.counts["lone_units"] == 0
+    # a grid whose boxes are its rows: no part meets a column, so columns keep unit clauses
+    rows_as_boxes = cnf.build(make_geometry(4, box=(1, 4)), "tdoku")
+    assert rows_as_boxes.counts["lone_units"] == 4 * 4 * (1 + 6)
 
 
 def test_variant_families_grow_with_the_geometry():
@@ -124,8 +139,8 @@ def test_empty_4x4_has_288_models(encoding, amo):
     assert len(grids) == 288
 
 
-@pytest.mark.parametrize("encoding", [Encoding.NATURAL, Encoding.EXTENDED, Encoding.AUGMENTED],
-                         ids=str)
+@pytest.mark.parametrize("encoding", [Encoding.NATURAL, Encoding.EXTENDED, Encoding.AUGMENTED,
+                                      Encoding.TDOKU], ids=str)
 def test_auxiliary_variables_are_defined_by_the_grid(encoding):
     # Blocking whole models (triad variables included) still finds 288: every triad
     # variable is a function of the cells, so the augmented encoding adds no models.

@@ -215,3 +215,24 @@ def test_a_closed_pipe_stops_quietly(tmp_path, args):
     proc.stdout.close()  # the reader is gone before the program writes anything
     err = proc.stderr.read().decode()
     assert (proc.wait(timeout=60), err) == (141, "")
+
+
+def test_an_error_a_ctrl_c_caused_is_reported_as_the_interrupt(capsys):
+    """A Ctrl-C inside the import of a compiled module surfaces as ImportError
+    ("initialization failed"): the command still says "interrupted", exit 130."""
+    import typer
+
+    from sudoku_csp.cli.exits import Exit, guarded
+
+    def action() -> Exit:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:
+            raise ImportError("initialization failed") from None
+        return Exit.OK
+
+    with pytest.raises(typer.Exit) as exit_info:
+        guarded(action)
+    assert exit_info.value.exit_code == 130
+    assert capsys.readouterr().err == "interrupted\n"

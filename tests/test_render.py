@@ -1,17 +1,32 @@
-"""Notebook pictures: valid SVG, thick borders where boxes or regions meet, digits by kind."""
+"""Notebook pictures: valid SVG, thick borders where boxes or regions meet, digits by kind,
+typed constraints drawn the way setters draw them."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 from cases import BY_NAME, JIGSAW_MAP
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from sudoku_csp import EMPTY, Puzzle, make_geometry, parse
+from sudoku_csp.cli import app
+from sudoku_csp.constraints import (
+    XV,
+    Cage,
+    Constraint,
+    ConstraintError,
+    Kropki,
+    NonConsecutive,
+    Parity,
+    Thermo,
+)
 from sudoku_csp.native import State, eliminate
-from sudoku_csp.render import candidate_layout, grid_svg
+from sudoku_csp.render import MARGIN, candidate_layout, cell_pixels, grid_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -209,3 +224,289 @@ def test_any_grid_renders_to_valid_svg(name, rng):
 def test_empty_puzzle_of_every_size_renders(size):
     root = svg_root(Puzzle.empty(make_geometry(size))._repr_svg_())
     assert float(root.get("width")) > size * 20
+
+
+# -- typed constraints ------------------------------------------------------------------------
+# Plain pictures (no constraints) exactly as before constraints were drawn: sha256 prefixes of
+# the output of render.py as it stood then. A deliberate change of the plain picture updates
+# them; an accidental one (a constraint layer leaking into every picture) fails here.
+PLAIN_HASHES = {
+    "9x9 givens": "ea90ae9e78fa89efbd37",
+    "9x9 values": "5e33eab675b252d311c9",
+    "9x9 highlights": "9c63a721ced711805b5e",
+    "9x9 compact": "55c2fbd65aeccec1d3a9",
+    "jigsaw": "ac55bd8426e4ccb62098",
+    "windoku": "5588b77c86a14efbfd57",
+    "16x16 diagonal": "c1f2b8734dc6e6f45caa",
+    "4x4": "cdcdaa275546a2d5c130",
+}
+GRID1 = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+KILLER9 = ("ABCDEFFFFGHHDEIIIJGKKLMNOPPGQKLMNOPPRRRLSSTTPUUUVSSTTTWXUVYYZZZWaaVbbcddeffgggggd "
+           "4,8,5,9,11,20,13,3,13,8,17,20,15,9,14,17,2,21,21,22,18,10,8,9,9,15,12,11,1,17,8,7,28")
+CONSTRAINT_CLASSES = {"cage", "cage-sum", "cage-sum-back", "thermo-line", "thermo-bulb", "odd",
+                      "even", "kropki-white", "kropki-black", "xv-x", "xv-x-back", "xv-v",
+                      "xv-v-back"}
+
+
+def plain_pictures() -> dict[str, str]:
+    g9 = make_geometry(9)
+    givens = [EMPTY if ch == "0" else int(ch) - 1 for ch in GRID1]
+    values = [(r * 3 + r // 3 + c) % 9 for r in range(9) for c in range(9)]
+    cand = [(c * 37) % 512 for c in range(81)]
+    return {
+        "9x9 givens": grid_svg(g9, givens),
+        "9x9 values": grid_svg(g9, givens, values=values),
+        "9x9 highlights": grid_svg(g9, [EMPTY] * 81, candidates=cand, highlight_cells=[0, 1],
+                                   units=[0, 10], marks=[(2, 1)], struck=[(3, 0)],
+                                   placed=[(4, 4)], links=[((5, 0), (6, 0), True)]),
+        "9x9 compact": grid_svg(g9, [EMPTY] * 81, candidates=cand, compact=True, digits={1}),
+        "jigsaw": grid_svg(make_geometry(9, regions=JIGSAW_MAP), givens),
+        "windoku": grid_svg(make_geometry(9, variants=["windoku"]), givens, candidates=cand),
+        "16x16 diagonal": grid_svg(make_geometry(16, variants=["diagonal"]), [EMPTY] * 256,
+                                   candidates=[0xFFFF] * 256),
+        "4x4": grid_svg(make_geometry(4), [0] + [EMPTY] * 15, candidates=[0b1111] * 16),
+    }
+
+
+def test_plain_pictures_are_unchanged():
+    drawn = plain_pictures()
+    assert {name: hashlib.sha256(svg.encode()).hexdigest()[:20]
+            for name, svg in drawn.items()} == PLAIN_HASHES
+    assert not CONSTRAINT_CLASSES & {e.get("class") for svg in drawn.values()
+                                     for e in svg_root(svg).iter()}
+
+
+def by_class(root: ET.Element, cls: str, tag: str | None = None) -> list[ET.Element]:
+    return [e for e in root.iter(f"{NS}{tag}" if tag else None) if e.get("class") == cls]
+
+
+def points(d: str) -> list[tuple[float, float]]:
+    """The end points of a path made of M and L commands."""
+    numbers = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return list(zip(numbers[::2], numbers[1::2], strict=True))
+
+
+def cell_box(g, cell: int) -> tuple[float, float, float]:
+    """Left, top and side of a cell in pixels."""
+    side = cell_pixels(g.size)
+    r, c = divmod(cell, g.size)
+    return MARGIN + c * side, MARGIN + r * side, side
+
+
+def in_cell(g, cell: int, x: float, y: float) -> bool:
+    left, top, side = cell_box(g, cell)
+    return left <= x <= left + side and top <= y <= top + side
+
+
+SIDES = ((-1, 0), (0, 1), (1, 0), (0, -1))  # top, right, bottom, left
+
+
+def facing_out(n: int, cells, cell: int) -> list[bool]:
+    """Which sides (top, right, bottom, left) of a cage's cell face a cell outside the cage
+    (or the grid's edge)."""
+    r, c = divmod(cell, n)
+    return [not (0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc in cells)
+            for dr, dc in SIDES]
+
+
+def outer_sides(n: int, cells) -> int:
+    return sum(sum(facing_out(n, set(cells), cell)) for cell in cells)
+
+
+def draw(puzzle: Puzzle, **kwargs) -> ET.Element:
+    return svg_root(grid_svg(puzzle.geometry, puzzle.givens, constraints=puzzle.constraints,
+                             **kwargs))
+
+
+@pytest.mark.parametrize("line", ["AABCDDBBEFGHEFHH 5,6,4,5,3,7,2,8", KILLER9,
+                                  "AAB.CCB.DDEE.FFF ?,?,5,7,?,6"])
+def test_each_cage_is_a_dashed_outline_along_its_border_with_its_sum(line):
+    puzzle = parse(line)
+    g = puzzle.geometry
+    root = draw(puzzle)
+    cages = [c for c in puzzle.constraints if isinstance(c, Cage)]
+    paths = by_class(root, "cage", "path")
+    assert len(paths) == len(cages)
+    for cage, path in zip(cages, paths, strict=True):
+        assert path.get("stroke-dasharray")
+        d = path.get("d")
+        assert d.count("M") == outer_sides(g.size, cage.cells)  # one segment per outer side
+        for x, y in points(d):  # inside the cage's cells, not a bounding box
+            assert any(in_cell(g, cell, x, y) for cell in cage.cells), (x, y)
+    sums = by_class(root, "cage-sum", "text")
+    assert [t.text for t in sums] == [str(c.total) for c in cages if c.total is not None]
+    backs = by_class(root, "cage-sum-back", "rect")
+    assert len(backs) == len(sums) and {b.get("fill") for b in backs} == {"#ffffff"}
+    for cage, text in zip([c for c in cages if c.total is not None], sums, strict=True):
+        first = min(cage.cells)
+        left, top, side = cell_box(g, first)
+        x, y = float(text.get("x")), float(text.get("y"))
+        assert in_cell(g, first, x, y) and x < left + side / 2 and y < top + side / 2
+
+
+def test_thermometers_parity_dots_and_marks():
+    g = make_geometry(6)
+    cons = (Thermo((0, 1, 8, 14)), Thermo((30, 24)),
+            Kropki(((2, 3), (4, 10)), ((20, 21),), False), XV(((26, 27),), ((28, 34), (5, 11)),
+                                                             False),
+            Parity((15, 16), (17,)))
+    puzzle = Puzzle(g, (EMPTY,) * 36, constraints=cons)
+    root = draw(puzzle)
+    side = cell_pixels(6)
+
+    def centre(cell):
+        left, top, s = cell_box(g, cell)
+        return left + s / 2, top + s / 2
+
+    bulbs, lines = by_class(root, "thermo-bulb", "circle"), by_class(root, "thermo-line", "path")
+    assert len(bulbs) == len(lines) == 2
+    for thermo, bulb, line in zip(cons[:2], bulbs, lines, strict=True):
+        assert (float(bulb.get("cx")), float(bulb.get("cy"))) == centre(thermo.cells[0])
+        assert points(line.get("d")) == [centre(c) for c in thermo.cells]
+        assert float(line.get("stroke-width")) > side / 6
+    for sort, fill, pairs in (("white", "#ffffff", cons[2].first),
+                              ("black", "#000000", cons[2].second)):
+        dots = by_class(root, f"kropki-{sort}", "circle")
+        assert [e.get("fill") for e in dots] == [fill] * len(pairs)
+        for dot, (a, b) in zip(dots, pairs, strict=True):  # on the middle of the shared edge
+            (ax, ay), (bx, by) = centre(a), centre(b)
+            assert (float(dot.get("cx")), float(dot.get("cy"))) == ((ax + bx) / 2, (ay + by) / 2)
+    assert [t.text for t in by_class(root, "xv-x", "text")] == ["X"]
+    assert [t.text for t in by_class(root, "xv-v", "text")] == ["V", "V"]
+    assert len(by_class(root, "xv-v-back", "rect")) == 2
+    assert len(by_class(root, "odd", "circle")) == 2 and len(by_class(root, "even", "rect")) == 1
+    title = root.find(f"{NS}title").text
+    assert "2 thermometers" in title and "kropki" in title and "negative" not in title
+
+
+def test_global_rules_have_no_mark_but_are_named():
+    g = make_geometry(4)
+    cons = (Kropki((), (), True), XV((), (), True), NonConsecutive())
+    root = draw(Puzzle(g, (EMPTY,) * 16, constraints=cons))
+    assert not CONSTRAINT_CLASSES & {e.get("class") for e in root.iter()}
+    title = root.find(f"{NS}title").text
+    assert title.startswith(g.name) and "non-consecutive" in title
+    assert "all dots given" in title and "all marks given" in title
+
+
+def test_grey_shapes_lie_under_the_digits_and_marks_over_them():
+    g = make_geometry(9)
+    cons = (Cage((0, 1), 3), Thermo((20, 21, 22)), Parity((40,), (41,)),
+            Kropki(((60, 61),), ()), XV(((70, 79),), ()))
+    root = draw(Puzzle(g, (EMPTY,) * 81, constraints=cons), candidates=[0x1FF] * 81)
+    order = [e.get("class") for e in root.iter()]
+    first_digit = order.index("candidate")
+    last_digit = len(order) - 1 - order[::-1].index("candidate")
+    for cls in ("cage", "thermo-line", "thermo-bulb", "odd", "even"):
+        assert order.index(cls) < first_digit, cls
+    for cls in ("cage-sum", "kropki-white", "xv-x"):
+        assert order.index(cls) > last_digit, cls
+
+
+def constraint_points(root: ET.Element) -> list[tuple[float, float]]:
+    found = []
+    for e in root.iter():
+        if e.get("class") not in CONSTRAINT_CLASSES:
+            continue
+        if e.get("d"):
+            found += points(e.get("d"))
+        for x, y in (("cx", "cy"), ("x", "y")):
+            if e.get(x) is not None:
+                found.append((float(e.get(x)), float(e.get(y))))
+                if e.get("width") is not None:
+                    found.append((float(e.get(x)) + float(e.get("width")),
+                                  float(e.get(y)) + float(e.get("height"))))
+    return found
+
+
+@pytest.mark.parametrize("geometry", [make_geometry(4), make_geometry(6, variants=["diagonal"]),
+                                      make_geometry(9, variants=["windoku"]),
+                                      make_geometry(12), make_geometry(16, variants=["diagonal"])],
+                         ids=lambda g: g.name)
+def test_every_kind_on_every_size_stays_inside_the_grid(geometry):
+    n = geometry.size
+    last = n * n - 1
+    cons = (Cage((0, 1, n), n + 2), Cage((last - 1, last), None), Thermo((2, n + 2, 2 * n + 3)),
+            Kropki(((n - 2, n - 1),), ((2 * n, 3 * n),), True), XV(((last - n, last - n - 1),),
+                                                                  ()),
+            NonConsecutive(), Parity((n + 1,), (last - 2,)))
+    puzzle = Puzzle(geometry, (EMPTY,) * n * n, constraints=cons)
+    for kwargs in ({}, {"candidates": [(1 << n) - 1] * n * n}):
+        root = draw(puzzle, **kwargs)
+        low, high = MARGIN, MARGIN + n * cell_pixels(n)
+        assert all(low <= x <= high and low <= y <= high for x, y in constraint_points(root))
+        assert len(by_class(root, "cage")) == 2 and len(by_class(root, "cage-sum")) == 1
+        assert len(by_class(root, "thermo-bulb")) == 1 and len(by_class(root, "xv-x")) == 1
+        assert len(by_class(root, "kropki-white")) == len(by_class(root, "kropki-black")) == 1
+
+
+def test_candidates_keep_clear_of_cage_lines_sums_and_marks():
+    puzzle = parse(KILLER9)
+    g = puzzle.geometry
+    root = draw(puzzle, candidates=[0x1FF] * 81)
+    inset = cell_pixels(9) * 0.1
+    cage_of = {cell: set(c.cells) for c in puzzle.constraints for cell in c.cells}
+    first_cells = {min(c.cells) for c in puzzle.constraints}
+    backs = by_class(root, "cage-sum-back", "rect")
+    for cell in range(81):
+        left, top, side = cell_box(g, cell)
+        inside = [t for t in texts(root, "candidate")
+                  if in_cell(g, cell, float(t.get("x")), float(t.get("y")))]
+        assert len(inside) == 9
+        up, right, down, left_side = facing_out(9, cage_of[cell], cell)
+        for t in inside:  # glyphs about 0.72 of the font size high, less wide
+            half = float(t.get("font-size")) * 0.36
+            x, y = float(t.get("x")), float(t.get("y"))
+            assert not left_side or left + inset < x - half
+            assert not right or x + half < left + side - inset
+            assert not up or top + inset < y - half
+            assert not down or y + half < top + side - inset
+            if cell in first_cells:
+                back = next(b for b in backs if in_cell(g, cell, float(b.get("x")) + 1,
+                                                        float(b.get("y")) + 1))
+                assert y - half > float(back.get("y")) + float(back.get("height"))
+
+
+def test_the_title_is_escaped_and_bad_constraints_refused():
+    class Odd(Constraint):  # a kind the renderer does not know: named in the title
+        kind = "odd <kind> & co"
+        keys = ()
+
+        def touched(self):
+            return ()
+
+        def native(self, geometry):
+            return []
+
+        def cnf(self, ctx):
+            return iter(())
+
+        def cpsat(self, model):
+            pass
+
+        def violations(self, geometry, grid):
+            return []
+
+        @classmethod
+        def from_json(cls, fields, geometry):
+            return []
+
+        @classmethod
+        def to_json(cls, constraints, geometry):
+            return {}
+
+    root = svg_root(grid_svg(make_geometry(4), [EMPTY] * 16, constraints=[Odd()]))
+    assert root.find(f"{NS}title").text.endswith("odd <kind> & co")
+    with pytest.raises(ConstraintError):
+        grid_svg(make_geometry(4), [EMPTY] * 16, constraints=[Cage((0, 16), 5)])
+
+
+def test_show_writes_the_picture_with_its_constraints(tmp_path):
+    out = tmp_path / "killer.svg"
+    result = CliRunner().invoke(app, ["show", KILLER9, "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    root = svg_root(out.read_text(encoding="utf-8"))
+    assert len(by_class(root, "cage")) == 33 and not texts(root, "candidate")
+    result = CliRunner().invoke(app, ["show", KILLER9, "-c", "--rules", "none", "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    assert texts(svg_root(out.read_text(encoding="utf-8")), "candidate")

@@ -1,6 +1,10 @@
 """The SAT backend: a CNF encoding from :mod:`sudoku_csp.encodings.cnf` solved by PySAT.
 
-Spec: ``sat:solver=NAME,encoding=NAME,amo=NAME,mode=MODE,search=on|off,recycle=K``.
+Spec: ``sat:solver=NAME,encoding=NAME,amo=NAME,mode=MODE,search=on|off,recycle=K,sums=S``.
+
+A puzzle's typed constraints (:mod:`sudoku_csp.constraints`: killer cages, thermometers,
+dots, ...) add their clauses to the geometry's formula (``sums`` chooses how cage sums are
+encoded); incrementally they are guarded by the puzzle's selector and retired with it.
 
 Modes (how a puzzle meets the formula):
 
@@ -44,8 +48,11 @@ from sudoku_csp.backends.base import (
     clash_result,
     make_result,
 )
+from sudoku_csp.constraints import DEFAULT_SUMS, SUM_ENCODINGS
+from sudoku_csp.constraints.cage import PB_ENCODINGS, pb_encoding
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
+from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.interrupts import reraise_pysat
 from sudoku_csp.puzzle import Puzzle
@@ -102,6 +109,8 @@ class SatBackend(BackendBase):
                ("on", "off")),
         Option("recycle", DEFAULT_RECYCLE, "incremental: rebuild the solver after this many "
                "retired counting selectors", kind=int, minimum=1),
+        Option("sums", DEFAULT_SUMS, "killer cage sums: combos (clauses over the digit sets "
+               "that fit) or a pysat.pb encoding", SUM_ENCODINGS),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -112,6 +121,11 @@ class SatBackend(BackendBase):
         self.encoding = cnf.encoding_of(o["encoding"])
         self.amo = cnf.amo_of(o["amo"])
         self.caps = capabilities(o["solver"])
+        if o["sums"] in PB_ENCODINGS:
+            try:
+                pb_encoding(o["sums"])  # now, not at the first killer: pysat.pb is an extra
+            except InputError as exc:
+                raise SpecError(f"sat: sums={o['sums']}: {exc}") from None
         if o["search"] == "off" and not self.caps.propagate:
             raise SpecError(f"sat: solver {o['solver']} cannot propagate alone in PySAT; "
                             f"for search=off choose from {', '.join(propagating_solvers())}")
@@ -211,6 +225,16 @@ class SatBackend(BackendBase):
         before = solver.accum_stats() if caps.stats else None
         assumptions = numbering.literals(puzzle.givens)
         selector = 0
+        if puzzle.constraints:
+            # The puzzle's own clauses join the loaded formula guarded by a selector, like
+            # blocking clauses, and are retired with it.
+            selector = session.selector()
+            clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.options["sums"])
+            session.reserve(top)
+            for clause in clauses:
+                clause.append(-selector)
+                solver.add_clause(clause)
+            assumptions.append(selector)
 
         def block(grid: Grid) -> None:
             nonlocal selector
@@ -232,14 +256,17 @@ class SatBackend(BackendBase):
                tally: Tally, reduced: bool):
         geometry = puzzle.geometry
         numbering = variables(geometry)
+        sums = self.options["sums"]
         if reduced:
-            base = cnf.clue_reduced(puzzle, self.encoding, self.amo).clauses
+            base = cnf.clue_reduced(puzzle, self.encoding, self.amo, sums).clauses
 
             def decode(model: Sequence[int]) -> Grid:
                 return numbering.decode(model, puzzle.givens)
         else:
-            base = [*self.formula(geometry).clauses,
-                    *([lit] for lit in numbering.literals(puzzle.givens))]
+            formula = self.formula(geometry)
+            base = [*formula.clauses, *([lit] for lit in numbering.literals(puzzle.givens))]
+            if puzzle.constraints:
+                base += cnf.constraint_clauses(puzzle, formula.nv + 1, sums)[0]
             decode = numbering.read_model
         caps = self.caps
         blocks: list[list[int]] = []
@@ -269,7 +296,12 @@ class SatBackend(BackendBase):
         return complete, timed_out, totals
 
     def _propagate_only(self, puzzle: Puzzle, start: float) -> Result:
-        prop: Propagator = self._session(puzzle.geometry, Propagator)
+        if puzzle.constraints:  # the puzzle's own clauses: a propagator for this puzzle only
+            formula = self.formula(puzzle.geometry)
+            extra = cnf.constraint_clauses(puzzle, formula.nv + 1, self.options["sums"])[0]
+            prop = Propagator(self.options["solver"], formula, extra)
+        else:
+            prop = self._session(puzzle.geometry, Propagator)
         numbering = prop.formula.vars
         assumptions = list(dict.fromkeys([*prop.units, *numbering.literals(puzzle.givens)]))
         try:
@@ -277,6 +309,9 @@ class SatBackend(BackendBase):
         except pysolvers.error as exc:
             reraise_pysat(exc)
             raise
+        finally:
+            if puzzle.constraints:
+                prop.close()
         grid = numbering.decode(literals) if ok else ()
         placed = sum(d >= 0 for d in grid)
         solved = ok and placed == puzzle.geometry.ncells

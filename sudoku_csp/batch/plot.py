@@ -17,10 +17,11 @@ PLOT_FORMATS = (".png", ".svg", ".pdf")
 """The file extensions :func:`cactus_plot` writes (matplotlib picks the format by them)."""
 
 
-def check_plot_path(path: str | os.PathLike) -> None:
-    """Everything :func:`cactus_plot` needs to write ``path``, checked before a long run
-    rather than after it: a known extension (InputError), matplotlib (MissingExtraError),
-    and an existing, writable folder (InputError).
+def check_plot_path(path: str | os.PathLike, what: str = "cactus plot") -> None:
+    """Everything a plot (:func:`cactus_plot`, or another one named by ``what``) needs to
+    write ``path``, checked before a long run rather than after it: a known extension
+    (InputError), matplotlib (MissingExtraError), and an existing, writable folder
+    (InputError).
 
     >>> try:
     ...     check_plot_path("results.gif")
@@ -30,9 +31,9 @@ def check_plot_path(path: str | os.PathLike) -> None:
     """
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in PLOT_FORMATS:
-        raise InputError(f"{os.fspath(path)}: a cactus plot is written as "
+        raise InputError(f"{os.fspath(path)}: a {what} is written as "
                          f"{', '.join(PLOT_FORMATS)}, not {ext!r}")
-    require_extra("matplotlib.figure", "plot", "the cactus plot")
+    require_extra("matplotlib.figure", "plot", f"the {what}")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise InputError(f"{os.fspath(path)}: cannot write the plot there (no such folder, "

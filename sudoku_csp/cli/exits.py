@@ -20,7 +20,7 @@ from rich.console import Console
 
 from sudoku_csp.batch import MissingExtraError
 from sudoku_csp.errors import BackendError, InputError
-from sudoku_csp.interrupts import Terminated, handling, reraise_pysat
+from sudoku_csp.interrupts import Terminated, handling, raise_requested, reraise_pysat
 from sudoku_csp.result import Status
 
 
@@ -41,7 +41,8 @@ class Exit(enum.IntEnum):
     MULTIPLE = 3, "multiple solutions"
     NONE = 4, "no solution (including clashing givens)"
     UNKNOWN = 5, "unknown: time limit reached (or propagation, or explain, could not finish)"
-    INPUT = 6, "input error: bad puzzle text, file, geometry, solver spec or option"
+    INPUT = 6, ("input error: bad puzzle text, file, geometry, solver spec or option; "
+                 "generate found no puzzle meeting the request")
     DISAGREEMENT = 7, "the solvers disagreed (check, compare)"
     INVALID = 8, "an invalid certificate (verify-certificate)"
     NOT_MINIMAL = 9, "unique but not minimal (minimal)"
@@ -81,7 +82,11 @@ def guarded(action: Callable[[], Exit]) -> None:
     "interrupted" (130) or "terminated" (143)."""
     try:
         with handling():
-            code = action()
+            try:
+                code = action()
+            except Exception:
+                raise_requested()  # an error the signal caused: report the signal
+                raise
     except (typer.Exit, typer.Abort, typer.BadParameter):
         raise  # typer's own exits and usage errors keep their codes (typer vendors click)
     except BrokenPipeError:

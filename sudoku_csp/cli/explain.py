@@ -24,6 +24,7 @@ from sudoku_csp.cli.options import (
     SizeOpt,
     SourceArg,
     SplitRegionsOpt,
+    TimeOpt,
     VariantOpt,
     first_puzzle,
     geometry_options,
@@ -110,7 +111,7 @@ def explain_command(
         if source is None:
             raise InputError("give a puzzle, a file or - (see --help)")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions))
+                                                       split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques))
         if prove:
             from sudoku_csp.logic.prove import prove as prove_steps
@@ -159,7 +160,7 @@ def hint(
 
     def action() -> Exit:
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions))
+                                                       split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
                     max_steps=1)
         if not e.steps:
@@ -191,6 +192,7 @@ def rate(
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
     no_uniqueness: NoUniquenessOpt = False,
+    time_limit: TimeOpt = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
     jobs: JobsOpt = 1,
@@ -200,16 +202,18 @@ def rate(
 ) -> None:
     """Rate puzzles on Sudoku Explainer's scale: one line per puzzle, index, ER/EP/ED, tier.
 
-    Runs through the batch runner like count (--jobs, --out, --resume). Exit codes: one
-    puzzle: 0 rated, 5 the techniques could not finish it, 4 no solution; files: 0.
+    Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
+    looked at between steps (past it: tier unknown). Exit codes: one puzzle: 0 rated,
+    5 the techniques could not finish it (or the time limit), 4 no solution; files: 0.
     """
 
     def action() -> Exit:
         fmt = output_format(as_json, as_csv)
-        options = geometry_options(size, box, variant, regions, split_regions)
+        options = geometry_options(size, box, variant, regions, split_regions,
+                                   constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")
-        return stream_records(src, options, backend, 2, None, fmt,
+        return stream_records(src, options, backend, 2, time_limit, fmt,
                               BatchOptions(jobs, scheduler, out_file, resume),
                               label="rating", line=_print_rating)
 

@@ -22,6 +22,7 @@ from sudoku_csp.backends.registry import parse_spec
 from sudoku_csp.batch import Record, RecordFormat, puzzle_texts, run_batch, run_to_file
 from sudoku_csp.batch.runner import Spec
 from sudoku_csp.certify import PROOF_SOLVERS
+from sudoku_csp.constraints import SUM_ENCODINGS
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 from sudoku_csp.errors import InputError
 from sudoku_csp.native import BRANCHING, DEFAULT_BRANCH, DEFAULT_RULES, PRESETS, RULES
@@ -36,8 +37,9 @@ def _listed(names: Any) -> str:
 
 SourceArg = Annotated[str, typer.Argument(
     metavar="PUZZLE|FILE|-",
-    help="A puzzle (one line, or a grid in quotes), a file of puzzles one per line, "
-         "or - for standard input.")]
+    help="A puzzle (one line, or a grid in quotes; a killer line 'CAGEMAP SUMS [GIVENS]'; "
+         "a JSON object), a file of puzzles one per line (.txt, .jsonl), or - for standard "
+         "input.")]
 SizeOpt = Annotated[int | None, typer.Option(
     "--size", "-n", help="Grid size N (default: inferred from the number of cells).")]
 BoxOpt = Annotated[str | None, typer.Option(
@@ -78,6 +80,8 @@ EncodingOpt = Annotated[str, typer.Option(
     "--encoding", "-e", help=f"CNF encoding: {_listed(e.value for e in Encoding)}.")]
 AmoOpt = Annotated[str, typer.Option(
     "--amo", help=f"At-most-one encoding from pysat.card: {_listed(AMO_CHOICES)}.")]
+SumsOpt = Annotated[str, typer.Option(
+    "--sums", help=f"Encoding of killer cage sums: {_listed(SUM_ENCODINGS)}.")]
 ProofSolverOpt = Annotated[str, typer.Option(
     "--proof-solver", help=f"PySAT solver that logs the DRUP proof: {_listed(PROOF_SOLVERS)}.")]
 SymmetryOpt = Annotated[str, typer.Option(
@@ -99,15 +103,19 @@ def output_format(as_json: bool, as_csv: bool) -> RecordFormat | None:
 
 
 def geometry_options(size: int | None, box: str | None, variants: list[str] | None,
-                     regions: str | None, split_regions: bool = False) -> dict[str, Any]:
+                     regions: str | None, split_regions: bool = False, *,
+                     constraints: bool = False) -> dict[str, Any]:
     """The geometry keywords of :func:`~sudoku_csp.puzzle.parse` from the shared options
     (``--regions`` may name a file holding the map; ``--split-regions`` allows regions in
-    pieces).
+    pieces). ``constraints`` says the command handles typed constraints (killer cages,
+    thermometers, dots): without it a puzzle that has some is refused with one input
+    error (exit 6), never solved as if they were not there.
 
     >>> geometry_options(4, None, None, "abab abab cdcd cdcd", split_regions=True)["contiguous"]
     False
     """
-    options: dict[str, Any] = {"size": size, "variants": variants or ()}
+    options: dict[str, Any] = {"size": size, "variants": variants or (),
+                               "constraints": constraints}
     if split_regions:
         options["contiguous"] = False
     if box:

@@ -1,5 +1,5 @@
 """Commands for research and publishing: encode, certify, verify-certificate, minimal,
-generate."""
+generate, canon."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from sudoku_csp.batch import read_puzzle_files
+from sudoku_csp.batch.plot import check_plot_path
 from sudoku_csp.certify import DEFAULT_PROOF_SOLVER
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
@@ -25,6 +26,7 @@ from sudoku_csp.cli.options import (
     SizeOpt,
     SourceArg,
     SplitRegionsOpt,
+    SumsOpt,
     SymmetryOpt,
     VariantOpt,
     first_puzzle,
@@ -32,8 +34,18 @@ from sudoku_csp.cli.options import (
     resolve_source,
 )
 from sudoku_csp.cli.output import Bar, out
+from sudoku_csp.constraints import DEFAULT_SUMS
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
+from sudoku_csp.generate import DEFAULT_ATTEMPTS, DEFAULT_DIFFICULTY_ATTEMPTS
+from sudoku_csp.generate_killer import (
+    DEFAULT_KILLER_ATTEMPTS,
+    DEFAULT_KILLER_CHECK,
+    DEFAULT_MAX_CAGE,
+    DEFAULT_MERGES,
+    DEFAULT_MIN_CAGE,
+)
+from sudoku_csp.logic import TIERS
 from sudoku_csp.variants import make_geometry
 
 
@@ -43,6 +55,7 @@ def encode(
         metavar="[PUZZLE|FILE|-]", help="The puzzle to encode (the first one of a file).")] = None,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,
     amo: AmoOpt = DEFAULT_AMO,
+    sums: SumsOpt = DEFAULT_SUMS,
     reduce: Annotated[bool, typer.Option(
         "--reduce", help="Clue-reduced: drop clauses the givens satisfy and literals they "
                          "falsify, instead of adding the givens as unit clauses.")] = False,
@@ -58,7 +71,8 @@ def encode(
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
 ) -> None:
-    """Write a puzzle as DIMACS CNF (givens as unit clauses, or clue-reduced)."""
+    """Write a puzzle as DIMACS CNF (givens as unit clauses, or clue-reduced), with the
+    clauses of its killer cages and other constraints (--sums: the cage-sum encoding)."""
 
     def action() -> Exit:
         from sudoku_csp.encodings import cnf, cpsat, dimacs
@@ -74,8 +88,8 @@ def encode(
         cnf.encoding_of(encoding)  # before reading the puzzle: the option is wrong either way
         cnf.amo_of(amo)
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions))
-        text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce)
+                                                       split_regions, constraints=True))
+        text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce, sums=sums)
         if output:
             with open(output, "w", encoding="utf-8") as handle:
                 handle.write(text)
@@ -92,14 +106,16 @@ def certify(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="Where to write it.")],
     proof_solver: ProofSolverOpt = DEFAULT_PROOF_SOLVER,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,
+    sums: SumsOpt = DEFAULT_SUMS,
     size: SizeOpt = None,
     box: BoxOpt = None,
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
 ) -> None:
-    """Write a uniqueness certificate: the solution, the CNF that excludes it, and a DRUP
-    proof that this CNF is unsatisfiable.
+    """Write a uniqueness certificate: the solution, the CNF that excludes it (with the
+    clauses of killer cages and other constraints), and a DRUP proof that this CNF is
+    unsatisfiable.
 
     Exit codes: 0 written, 3 multiple solutions, 4 none, 6 input error.
     """
@@ -107,10 +123,10 @@ def certify(
 
     def action() -> Exit:
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions))
+                                                       split_regions, constraints=True))
         try:
             made = certificates.certify(puzzle, directory, solver=proof_solver,
-                                        encoding=encoding)
+                                        encoding=encoding, sums=sums)
         except certificates.NotUniqueError as exc:
             out.print(f"not unique: {exc}", markup=False)
             return STATUS_EXIT[exc.status]
@@ -204,32 +220,109 @@ def generate(
         "--minimal", help="Every given necessary (removing any one makes it ambiguous).")
     ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same puzzles.")] = 0,
+    difficulty: Annotated[str | None, typer.Option(
+        "--difficulty", metavar="TIER",
+        help="Only puzzles the explainer rates in this tier (ER as `rate` reports it): "
+             + ", ".join(f"{name} (ER ≤ {top})" if top < float("inf") else
+                         f"{name} (above; logic must finish it unless --allow-search)"
+                         for name, top in TIERS) + ".")] = None,
+    min_rating: Annotated[float | None, typer.Option(
+        "--min-rating", metavar="ER", help="Only puzzles rated at least ER (with "
+                                           "--difficulty: both hold).")] = None,
+    max_rating: Annotated[float | None, typer.Option(
+        "--max-rating", metavar="ER", help="Only puzzles rated at most ER (with "
+                                           "--difficulty: both hold).")] = None,
+    allow_search: Annotated[bool, typer.Option(
+        "--allow-search", help="Also accept puzzles the techniques cannot finish (they count "
+                               "as harder than every rating: no --max-rating).")] = False,
+    killer: Annotated[bool, typer.Option(
+        "--killer", help="Killer puzzles with no givens: connected cages over a random grid, "
+                         "reshaped until SAT finds one solution (each re-checked by "
+                         f"{DEFAULT_KILLER_CHECK}); printed as killer lines.")] = False,
+    min_cage: Annotated[int | None, typer.Option(
+        "--min-cage", metavar="K", help=f"--killer: the fewest cells of a cage (default "
+                                        f"{DEFAULT_MIN_CAGE}; 1 allows single-cell cages)."
+    )] = None,
+    max_cage: Annotated[int | None, typer.Option(
+        "--max-cage", metavar="K", help=f"--killer: the most cells of a cage (default "
+                                        f"{DEFAULT_MAX_CAGE}, at most the grid size).")
+    ] = None,
+    merges: Annotated[int | None, typer.Option(
+        "--merges", metavar="K", help=f"--killer: neighbouring cages merged, of K tries, "
+                                      "where the puzzle stays unique: fewer, larger cages, "
+                                      f"much harder (default {DEFAULT_MERGES}).")] = None,
+    attempts: Annotated[int | None, typer.Option(
+        "--attempts", min=1, help=f"Grids tried per puzzle before giving up (exit 6): "
+                                  f"default {DEFAULT_ATTEMPTS}, {DEFAULT_DIFFICULTY_ATTEMPTS} "
+                                  "with a difficulty, each searched locally, "
+                                  f"{DEFAULT_KILLER_ATTEMPTS} with --killer.")] = None,
     output: Annotated[str | None, typer.Option(
         "--out", "-o", help="Write the puzzles to this file (one per line) instead of "
                             "standard output.")] = None,
 ) -> None:
     """Generate unique puzzles (each re-checked by a second backend), minimal and
-    symmetric when asked, reproducibly from a seed."""
+    symmetric when asked, of a chosen difficulty when asked, reproducibly from a seed;
+    with --killer, killer puzzles with no givens.
+
+    Each line is the puzzle, a tab, and how it was made; with a difficulty, its ER and tier.
+    Without --minimal a puzzle of a difficulty may keep givens that make it easier.
+    """
+    from sudoku_csp.generate import Difficulty
     from sudoku_csp.generate import generate as make_puzzles
+    from sudoku_csp.generate_killer import generate_killers
 
     def action() -> Exit:
         options = geometry_options(size, box, variant, regions, split_regions)
         geometry = make_geometry(options["size"], options.get("box"), options["variants"],
                                  options.get("regions"),
                                  contiguous=options.get("contiguous", True))
-        puzzles = make_puzzles(geometry, count=count, seed=seed, symmetry=symmetry,
-                               minimal=minimal)
+        rated = (difficulty is not None or min_rating is not None or max_rating is not None
+                 or allow_search)
+        # The command line, as the file's header repeats it (options at their defaults left
+        # out, but for those that say what was made).
+        header = [f"--count {count}", f"--size {size}", *([f"--box {box}"] if box else []),
+                  *(f"--variant {v}" for v in variant or ())]
+        if killer:
+            refused = [name for name, given in (
+                ("--minimal", minimal), ("--symmetry", symmetry != "none"),
+                ("--difficulty", difficulty is not None), ("--min-rating", min_rating is not None),
+                ("--max-rating", max_rating is not None), ("--allow-search", allow_search))
+                if given]
+            if refused:
+                raise InputError(f"generate --killer does not take {', '.join(refused)}: a "
+                                 "killer has no givens to make minimal, symmetric or rated")
+            header = ["--killer", *header,
+                      *(f"--{name} {value}" for name, value in (
+                          ("min-cage", min_cage), ("max-cage", max_cage), ("merges", merges))
+                        if value is not None)]
+            puzzles = generate_killers(
+                geometry, count=count, seed=seed,
+                min_cage=DEFAULT_MIN_CAGE if min_cage is None else min_cage,
+                max_cage=max_cage, merges=DEFAULT_MERGES if merges is None else merges,
+                attempts=DEFAULT_KILLER_ATTEMPTS if attempts is None else attempts)
+        else:
+            asked = [name for name, value in (("--min-cage", min_cage),
+                                              ("--max-cage", max_cage), ("--merges", merges))
+                     if value is not None]
+            if asked:
+                raise InputError(f"{', '.join(asked)}: only with --killer")
+            target = (Difficulty(difficulty, min_rating, max_rating, allow_search) if rated
+                      else None)
+            header += [f"--symmetry {symmetry}", *(["--minimal"] if minimal else []),
+                       *([f"--difficulty {difficulty}"] if difficulty else []),
+                       *([f"--min-rating {min_rating}"] if min_rating is not None else []),
+                       *([f"--max-rating {max_rating}"] if max_rating is not None else []),
+                       *(["--allow-search"] if allow_search else [])]
+            puzzles = make_puzzles(geometry, count=count, seed=seed, symmetry=symmetry,
+                                   minimal=minimal, difficulty=target, attempts=attempts)
+        header += [*([f"--attempts {attempts}"] if attempts else []), f"--seed {seed}"]
         # The first puzzle before the file: a request that cannot be met leaves no file.
         first = next(puzzles, None)
         puzzles = itertools.chain([] if first is None else [first], puzzles)
         handle = open(output, "w", encoding="utf-8") if output else None
         try:
             if handle:
-                handle.write(f"# sudoku-csp generate --count {count} --size {size}"
-                             + (f" --box {box}" if box else "")
-                             + "".join(f" --variant {v}" for v in variant or ())
-                             + f" --symmetry {symmetry}"
-                             + (" --minimal" if minimal else "") + f" --seed {seed}\n")
+                handle.write(f"# sudoku-csp generate {' '.join(header)}\n")
             with Bar(count if count > 1 else None, "generating", always=True) as bar:
                 for puzzle in puzzles:
                     line = f"{puzzle.to_line()}\t{puzzle.metadata}"
@@ -245,3 +338,203 @@ def generate(
         return Exit.OK
 
     guarded(action)
+
+
+@app.command()
+def canon(
+    source: SourceArg,
+    dedupe: Annotated[bool, typer.Option(
+        "--dedupe", help="Drop every puzzle equivalent to an earlier one (prints the kept "
+                         "ones' canonical forms; how many were dropped goes to stderr).")
+    ] = False,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print each puzzle's minlex canonical form, one line per puzzle (blanks as '.'): the
+    smallest grid its symmetries reach (transposition; band, stack, row-in-band and
+    column-in-stack orders; digit relabelling). Equivalent puzzles, and only they, print
+    the same line.
+
+    --json: a record per puzzle (index, puzzle, canonical; with --dedupe, duplicate_of: the
+    index of the first equivalent puzzle, null for a kept one). Standard grids up to 9x9;
+    variants, jigsaws and typed constraints are refused.
+
+    Exit codes: 0 every puzzle processed, 6 input error.
+    """
+    from sudoku_csp.canon import canonical as canonical_form
+
+    def action() -> Exit:
+        options = geometry_options(size, box, variant, regions, split_regions)
+        src = resolve_source([source], options, count=False)
+        puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
+        first: dict[str, int] = {}  # canonical line -> index of its first puzzle
+        total = dropped = 0
+        for total, puzzle in enumerate(puzzles, start=1):
+            line = canonical_form(puzzle).to_line()
+            earlier = first.setdefault(line, total) if dedupe else total
+            dropped += earlier != total
+            if as_json:
+                record: dict[str, object] = {"index": total, "puzzle": puzzle.to_line(),
+                                             "canonical": line}
+                if dedupe:
+                    record["duplicate_of"] = earlier if earlier != total else None
+                typer.echo(json.dumps(record))
+            elif earlier == total:
+                typer.echo(line)
+        if dedupe:
+            err.print(f"kept {total - dropped} of {total} puzzles; {dropped} dropped as "
+                      "equivalent to an earlier one", markup=False)
+        return Exit.OK
+
+    guarded(action)
+
+
+# -- the encodings study (sudoku_csp.study) ---------------------------------------------------
+_STUDY_COLUMNS = (
+    ("method", "method", None), ("solver", "solver", None), ("variables", "vars", 0),
+    ("clauses", "clauses", 0), ("literals", "literals", 0), ("propagation_pct", "UP %", 1),
+    ("same_as", "UP solves what … does", None), ("probing_pct", "probe %", 1),
+    ("probe_ms", "probe ms", 2), ("no_decision_pct", "no dec. %", 1),
+    ("decisions_mean", "dec.", 2), ("decisions_median", "med.", 1),
+    ("conflicts_mean", "confl.", 2), ("conflicts_median", "med.", 1),
+    ("propagations_mean", "props", 0), ("puzzles_per_s", "puz/s", 0),
+)
+"""The study's table: (Row field, heading, decimals or None for as-is)."""
+
+
+@app.command()
+def study(
+    files: Annotated[list[str], typer.Argument(
+        metavar="FILE ...", help="Puzzle files (one geometry; - is standard input).")],
+    encoding: Annotated[list[str] | None, typer.Option(
+        "--encoding", "-e", help="Encoding to study, repeatable (default: every one).")] = None,
+    amo: Annotated[list[str] | None, typer.Option(
+        "--amo", help=f"At-most-one encoding, repeatable (default {DEFAULT_AMO}).")] = None,
+    reduced: Annotated[list[str] | None, typer.Option(
+        "--reduced", help="Encoding whose clue-reduced formulas to study (a new one per "
+                          "puzzle), repeatable (default: the default encoding).")] = None,
+    no_reduced: Annotated[bool, typer.Option(
+        "--no-reduced", help="No clue-reduced rows.")] = False,
+    rules: Annotated[list[str] | None, typer.Option(
+        "--rules", help="Native preset (or rules joined by '+') shown beside them, "
+                        "repeatable (default: eliminate, singles, locked, pairs, full).")
+    ] = None,
+    no_native: Annotated[bool, typer.Option("--no-native", help="No native rows.")] = False,
+    solver: Annotated[list[str] | None, typer.Option(
+        "--solver", "-s", help="PySAT solver that searches, repeatable (default: minisat22, "
+                               "to compare with tdoku's table, and cadical195).")] = None,
+    no_search: Annotated[bool, typer.Option(
+        "--no-search", help="Propagation and probing only (no decisions columns).")] = False,
+    no_probing: Annotated[bool, typer.Option(
+        "--no-probing", help="Skip failed-literal probing.")] = False,
+    limit: Annotated[int | None, typer.Option(
+        "--limit", "-l", min=1, help="Study only the first N puzzles.")] = None,
+    shuffle: Annotated[int | None, typer.Option(
+        "--shuffle", metavar="SEED", help="Study the puzzles in a random order (before "
+        "--limit: a random sample). Solvers keep what they learn from one puzzle for the "
+        "next, so order matters; tdoku's benchmark shuffles when a solver is slow.")] = None,
+    size: SizeOpt = None,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the table as JSON Lines, one per row.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
+    plot: Annotated[str | None, typer.Option(
+        "--plot", metavar="FILE.png|svg|pdf",
+        help="Also write a plot: share solved without search, and decisions per puzzle, per "
+             "encoding (extra 'plot').")] = None,
+) -> None:
+    """The encodings study (tdoku's benchmark table, and more): per CNF encoding and
+    at-most-one, its size, the share of puzzles unit propagation alone solves, and failed-
+    literal probing; then, per PySAT solver, decisions, conflicts and propagations to solve
+    and prove uniqueness, and puzzles per second; beside them the native presets.
+
+    Exit codes: 0 done, 6 input error (also: --plot without matplotlib).
+    """
+    from collections.abc import Sequence
+
+    from sudoku_csp import study as studies
+
+    if as_json and as_csv:
+        raise typer.BadParameter("give one of --json and --csv, not both",
+                                 param_hint="'--json' / '--csv'")
+
+    def action() -> Exit:
+        if plot:
+            check_plot_path(plot, "study plot")  # now, not after the whole run
+        options = geometry_options(size, box, variant, regions, split_regions)
+        sources = [sys.stdin if name == "-" else name for name in files]
+        for name in files:
+            if name != "-" and not os.path.isfile(name):
+                raise InputError(f"no such puzzle file: {name}")
+        stream = read_puzzle_files(sources, **options)
+        if shuffle is not None:
+            import random
+
+            every = list(stream)
+            random.Random(shuffle).shuffle(every)
+            stream = iter(every)
+        puzzles = list(itertools.islice(stream, limit))
+        asked: dict[str, Sequence[str]] = {
+            "encodings": encoding or studies.ALL_ENCODINGS,
+            "amos": amo or (DEFAULT_AMO,),
+            "reduced": () if no_reduced else (reduced or studies.STUDY_REDUCED),
+            "rules": () if no_native else (rules or studies.STUDY_PRESETS),
+            "solvers": () if no_search else (solver or studies.STUDY_SOLVERS),
+        }
+        studies.methods(asked["encodings"], asked["amos"], asked["reduced"], asked["rules"])
+        with Bar(studies.work(len(puzzles), **asked), "studying", always=True) as bar:
+            found = studies.run_study(
+                puzzles, encodings=asked["encodings"], amos=asked["amos"],
+                reduced=asked["reduced"], rules=asked["rules"], solvers=asked["solvers"],
+                probing=not no_probing, progress=bar.advance)
+        if plot:
+            studies.plot_study(found, plot, title=", ".join(map(os.path.basename, files)))
+        _print_study(found, files, as_json, as_csv)
+        return Exit.OK
+
+    guarded(action)
+
+
+def _print_study(found: object, sources: list[str], as_json: bool, as_csv: bool) -> None:
+    """The study's rows as a rich table, JSON Lines or CSV."""
+    import csv
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from sudoku_csp.study import Study
+
+    assert isinstance(found, Study)
+    rows = [row.as_dict() for row in found.rows]
+    if as_json:
+        for row in rows:
+            typer.echo(json.dumps(row))
+        return
+    if as_csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    n = rows[0]["puzzles"] if rows else 0
+    table = Table(title=f"{', '.join(map(os.path.basename, sources))}: {n} puzzles")
+    for key, heading, _ in _STUDY_COLUMNS:
+        table.add_column(heading, justify="left" if key in ("method", "solver", "same_as")
+                         else "right", no_wrap=key != "same_as")
+    for row in rows:
+        table.add_row(*("-" if row[key] is None else str(row[key]) if digits is None
+                        else f"{row[key]:,.{digits}f}" for key, _, digits in _STUDY_COLUMNS))
+    table.caption = ("UP: unit propagation alone (native: the preset's rules); probe: "
+                     "failed-literal probing; dec./confl./props: per puzzle, finding the "
+                     "solution and proving it unique (MiniSat: tdoku's guesses); no dec.: "
+                     "puzzles solved with no decision; puz/s: that search, clue-reduced rows "
+                     "with building the formula")
+    # A pipe or a file gets the whole table, not one squeezed to 80 columns.
+    wide = out if out.is_terminal else Console(highlight=False, width=220)
+    wide.print(table)

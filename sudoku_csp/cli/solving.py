@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -145,7 +146,8 @@ def solve(
     Exit codes: 0 solved, 4 none, 5 unknown, 6 input error (files: 0 when all processed).
     """
     fmt = output_format(as_json, as_csv)
-    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions),
+    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions,
+                                                  constraints=True),
                          solver_spec(solver, rules, branch), 1, time_limit, fmt,
                          BatchOptions(jobs, scheduler, out_file, resume)))
 
@@ -177,7 +179,8 @@ def count(
     Exit codes (one puzzle): 0 unique, 3 multiple, 4 none, 5 unknown, 6 input error.
     """
     fmt = output_format(as_json, as_csv)
-    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions),
+    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions,
+                                                  constraints=True),
                          solver_spec(solver, rules, branch), limit or None, time_limit,
                          fmt, BatchOptions(jobs, scheduler, out_file, resume)))
 
@@ -193,18 +196,29 @@ def show(
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
     rules: RulesOpt = None,
+    svg: Annotated[Path | None, typer.Option(
+        "--svg", metavar="FILE", help="Also write the grid as an SVG picture, typed "
+                                      "constraints drawn (with --candidates, the candidates "
+                                      "left).")] = None,
 ) -> None:
     """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
 
     def action() -> Exit:
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions))
+                                                       split_regions, constraints=True))
         out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
         out.print(styled_grid(puzzle, puzzle.givens))
+        preset = rules or DEFAULT_RULES
+        state = propagate_puzzle(puzzle, preset) if candidates else None
+        if svg is not None:
+            from sudoku_csp.render import grid_svg
+
+            svg.write_text(grid_svg(puzzle.geometry, puzzle.givens,
+                                    state.grid() if state else None,
+                                    state.cand if state else None,
+                                    constraints=puzzle.constraints), encoding="utf-8")
         if not candidates:
             return Exit.OK
-        preset = rules or DEFAULT_RULES
-        state = propagate_puzzle(puzzle, preset)
         out.print()
         if state is None:
             clashes = puzzle.clashes()
@@ -253,7 +267,8 @@ def check(
     def action() -> Exit:
         specs = list(solver or BACKENDS)
         last: dict = {}
-        options = geometry_options(size, box, variant, regions, split_regions)
+        options = geometry_options(size, box, variant, regions, split_regions,
+                                   constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[str, int] = {}
         disagreements = 0
@@ -329,7 +344,8 @@ def compare(
 
     def action() -> Exit:
         specs = list(solver or DEFAULT_COMPARE)
-        options = geometry_options(size, box, variant, regions, split_regions)
+        options = geometry_options(size, box, variant, regions, split_regions,
+                                   constraints=True)
         if plot:
             check_plot_path(plot)  # now, not after the whole run
         sources = list(files) if files else [str(datasets.path(name)) for name in BUNDLED]

@@ -34,17 +34,18 @@ from functools import lru_cache
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 
+from sudoku_csp.constraints import DEFAULT_SUMS, cnf_clauses
 from sudoku_csp.encodings.variables import DecodeError, Parts, Variables, parts, variables
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import EMPTY, Geometry, Grid
+from sudoku_csp.geometry import EMPTY, Geometry, Grid, Unit
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry  # noqa: F401 - the doctests use it
 
 __all__ = [  # the variable map's names are re-exported: researchers import this module
     "AMO_CHOICES", "DEFAULT_AMO", "DEFAULT_ENCODING", "ENCODING_FAMILIES", "FAMILIES",
     "DecodeError", "Encoding", "Formula", "Parts", "Span", "Variables", "amo_of", "build",
-    "clue_reduced", "decode", "encode", "encoding_of", "fixed_literals", "givens", "parts",
-    "variables",
+    "clue_reduced", "constraint_clauses", "decode", "encode", "encoding_of", "fixed_literals",
+    "givens", "parts", "variables",
 ]
 
 Clause = tuple[int, ...]
@@ -60,12 +61,17 @@ class Encoding(str, enum.Enum):
     - ``augmented``: extended + box-line triad variables (and, on variants, variables for
       every other overlap of two units), so that unit propagation also makes
       locked-candidate (pointing / claiming) deductions, as in the tdoku study.
+    - ``tdoku``: the augmented formulation of tdoku's MiniSat benchmark: cells exactly-one,
+      parts (triads) defined as exactly-one of their cells and the negated part variable,
+      and every unit constrained only through its parts (no clause over a whole unit's
+      cells), so half the clauses of ``augmented`` for the same unit propagation.
     """
 
     MINIMAL = "minimal"
     NATURAL = "natural"
     EXTENDED = "extended"
     AUGMENTED = "augmented"
+    TDOKU = "tdoku"
 
     def __str__(self) -> str:
         return self.value
@@ -178,6 +184,42 @@ def triad_def(geometry: Geometry, cards: _Cards) -> Iterator[Sequence[int]]:
                 yield (-x, t)
 
 
+def part_amo(geometry: Geometry, cards: _Cards) -> Iterator[Sequence[int]]:
+    """No digit twice in a part: an at-most-one over the part's ``x(·, d)`` per (part,
+    digit). With :func:`triad_def` it makes tdoku's exactly-one over the part's cells and
+    ``¬triad``; ``augmented`` has these pairs from ``unit_amo`` already."""
+    numbering = cards.vars
+    for cells in parts(geometry).cells:
+        for d in range(geometry.size):
+            yield from cards.at_most_one(numbering.digit_literals(cells, d))
+
+
+def lone_units(geometry: Geometry, cards: _Cards) -> Iterator[Sequence[int]]:
+    """``unit_alo`` and ``unit_amo`` of each unit that no group of parts covers (a unit
+    sharing at most one cell with every other unit, or the columns of a grid whose boxes are
+    rows): ``tdoku`` reaches the others only through their parts. None on standard grids."""
+    for unit in _lone_units(geometry):
+        for d in range(geometry.size):
+            lits = cards.vars.digit_literals(unit.cells, d)
+            yield from cards.at_least_one(lits)
+            yield from cards.at_most_one(lits)
+
+
+@lru_cache(maxsize=64)
+def _lone_units(geometry: Geometry) -> tuple[Unit, ...]:
+    """The units no group of :func:`parts` splits into pieces."""
+    found = parts(geometry)
+    numbering = variables(geometry)
+    n, top = geometry.size, numbering.x_count
+    covered = set()
+    for bases in found.groups:
+        cells: set[int] = set()
+        for base in bases:  # a one-cell piece is x(cell, 0), a part its triad(part, 0)
+            cells.update([(base - 1) // n] if base <= top else found.cells[(base - top - 1) // n])
+        covered.add(frozenset(cells))
+    return tuple(u for u in geometry.units if frozenset(u.cells) not in covered)
+
+
 def triad_alo(geometry: Geometry, cards: _Cards) -> Iterator[Sequence[int]]:
     """Each digit lies in at least one piece of each group (see :class:`Parts`)."""
     for bases in parts(geometry).groups:
@@ -199,8 +241,10 @@ FAMILIES: dict[str, FamilyFn] = {
     "unit_amo": unit_amo,
     "pair_differ": pair_differ,
     "triad_def": triad_def,
+    "part_amo": part_amo,
     "triad_alo": triad_alo,
     "triad_amo": triad_amo,
+    "lone_units": lone_units,
 }
 """Every clause family by name, in the order they appear in a formula."""
 
@@ -210,8 +254,13 @@ ENCODING_FAMILIES: dict[Encoding, tuple[str, ...]] = {
     Encoding.EXTENDED: ("cell_alo", "cell_amo", "unit_alo", "unit_amo", "pair_differ"),
     Encoding.AUGMENTED: ("cell_alo", "cell_amo", "unit_alo", "unit_amo", "pair_differ",
                          "triad_def", "triad_alo", "triad_amo"),
+    Encoding.TDOKU: ("cell_alo", "cell_amo", "pair_differ", "triad_def", "part_amo",
+                     "triad_alo", "triad_amo", "lone_units"),
 }
 """The families of each named encoding."""
+
+TRIAD_ENCODINGS = frozenset({Encoding.AUGMENTED, Encoding.TDOKU})
+"""The encodings with part (triad) variables."""
 
 
 # -- formulas ----------------------------------------------------------------------------------
@@ -282,7 +331,7 @@ class Formula:
 
 @lru_cache(maxsize=32)
 def _build(geometry: Geometry, encoding: Encoding, amo: str) -> Formula:
-    numbering = variables(geometry, triads=encoding is Encoding.AUGMENTED)
+    numbering = variables(geometry, triads=encoding in TRIAD_ENCODINGS)
     cards = _Cards(amo, numbering)
     clauses: list[Clause] = []
     spans = []
@@ -305,7 +354,7 @@ def build(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
 
 
 def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
-           amo: str = DEFAULT_AMO) -> CNF:
+           amo: str = DEFAULT_AMO, sums: str = DEFAULT_SUMS) -> CNF:
     """The CNF of a puzzle (givens as unit clauses) or of the empty grid of a geometry, like
     :func:`~sudoku_csp.encodings.cpsat.build_model`: a new :class:`pysat.formula.CNF` each
     call, built from a cached :class:`Formula`.
@@ -314,7 +363,9 @@ def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODIN
     given in cell order (:func:`givens`): the clauses
     :func:`~sudoku_csp.encodings.dimacs.encode_puzzle_dimacs` writes. Variable numbers and
     ``nv`` are the empty grid's. For the formula simplified by the givens instead, see
-    :func:`clue_reduced`.
+    :func:`clue_reduced`. A puzzle's typed constraints (:mod:`sudoku_csp.constraints`) add
+    their clauses after the givens, auxiliaries numbered after the formula's
+    (:func:`constraint_clauses`; ``sums`` chooses the cage-sum encoding).
 
     >>> cnf = encode(make_geometry(9), "natural")
     >>> cnf.nv, len(cnf.clauses)
@@ -324,10 +375,32 @@ def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODIN
     (64, 452, [[3], [9], [28], [34]])
     """
     if isinstance(puzzle, Puzzle):
-        cnf = build(puzzle.geometry, encoding, amo).cnf()
+        formula = build(puzzle.geometry, encoding, amo)
+        cnf = formula.cnf()
         cnf.extend([lit] for lit in givens(puzzle))
+        if puzzle.constraints:
+            extra, top = constraint_clauses(puzzle, formula.nv + 1, sums)
+            cnf.extend(extra)
+            cnf.nv = max(cnf.nv, top)
         return cnf
     return build(puzzle, encoding, amo).cnf()
+
+
+def constraint_clauses(puzzle: Puzzle, start: int, sums: str = DEFAULT_SUMS
+                       ) -> tuple[list[list[int]], int]:
+    """The clauses of the puzzle's typed constraints (cages, thermometers, dots, ...) over
+    the one variable map, auxiliaries numbered from ``start`` (above every variable of the
+    formula they join); and the highest variable they use. ``sums`` is the cage-sum encoding
+    (:data:`~sudoku_csp.constraints.SUM_ENCODINGS`).
+
+    >>> p = Puzzle.parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    >>> clauses, top = constraint_clauses(p, 65)
+    >>> [-3] in clauses, top        # A1 + A2 = 3: A1 holds no 3 (x(A1, 3) is variable 3)
+    (True, 88)
+    >>> constraint_clauses(p, 65, "bdd")[1] > 64   # a pysat.pb encoding: its own auxiliaries
+    True
+    """
+    return cnf_clauses(puzzle.geometry, puzzle.constraints, start=start, sums=sums)
 
 
 # -- puzzles -----------------------------------------------------------------------------------
@@ -364,7 +437,7 @@ def fixed_literals(puzzle: Puzzle) -> list[int]:
 
 
 def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO) -> CNF:
+                 amo: str = DEFAULT_AMO, sums: str = DEFAULT_SUMS) -> CNF:
     """The encoding simplified by the givens (Kwon & Jain): clauses satisfied by a fixed
     literal (:func:`fixed_literals`) dropped, fixed-false literals removed from the rest.
 
@@ -378,13 +451,18 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
     (448, 123, 64)
     """
     formula = build(puzzle.geometry, encoding, amo)
-    value = bytearray(formula.nv + 1)  # 0 free, 1 true, 2 false
+    clauses: Iterable[Sequence[int]] = formula.clauses
+    nv = formula.nv
+    if puzzle.constraints:  # typed constraints simplify by the same fixed literals
+        extra, nv = constraint_clauses(puzzle, formula.nv + 1, sums)
+        clauses = [*formula.clauses, *extra]
+    value = bytearray(nv + 1)  # 0 free, 1 true, 2 false
     for lit in fixed_literals(puzzle):
         v = abs(lit)
         want = 1 if lit > 0 else 2
         value[v] = want if value[v] in (0, want) else 3  # 3: both (a clash)
     kept: list[list[int]] = []
-    for clause in formula.clauses:
+    for clause in clauses:
         out = []
         for lit in clause:
             val = value[abs(lit)]
@@ -397,7 +475,7 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
     if any(v == 3 for v in value):
         kept.append([])  # clashing givens: the simplified formula must stay unsatisfiable
     cnf = CNF(from_clauses=kept)
-    cnf.nv = formula.nv
+    cnf.nv = nv
     return cnf
 
 

@@ -111,6 +111,27 @@ class CpSatModel:
         inside ``on_solution_callback`` (anything with ``value`` and ``boolean_value``)."""
         raise NotImplementedError
 
+    # -- constraints in either model (what typed constraints build with) ------------------
+    def value(self, cell: int) -> Any:
+        """A linear expression of the value (digit + 1, ``1..N``) shown in ``cell``."""
+        raise NotImplementedError
+
+    def all_different(self, cells: Sequence[int]) -> None:
+        """``cells`` hold different digits."""
+        raise NotImplementedError
+
+    def allow_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
+        """Cells ``a`` and ``b`` hold one of the digit pairs ``(da, db)`` (0-based)."""
+        raise NotImplementedError
+
+    def forbid_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
+        """Cells ``a`` and ``b`` hold none of the digit pairs ``(da, db)`` (0-based)."""
+        raise NotImplementedError
+
+    def allow_digits(self, cell: int, digits: Sequence[int]) -> None:
+        """``cell`` holds one of ``digits`` (0-based)."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         proto = self.model.proto
         return (f"<CpSatModel {self.kind} {self.geometry.name}: {len(proto.variables)} "
@@ -140,6 +161,23 @@ class AllDiffModel(CpSatModel):
     def read(self, source: Any) -> Grid:
         return tuple(source.value(v) - 1 for v in self.cells)
 
+    def value(self, cell: int) -> Any:
+        return self.cells[cell]
+
+    def all_different(self, cells: Sequence[int]) -> None:
+        self.model.add_all_different([self.cells[c] for c in cells])
+
+    def allow_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
+        self.model.add_allowed_assignments([self.cells[a], self.cells[b]],
+                                           [(x + 1, y + 1) for x, y in pairs])
+
+    def forbid_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
+        self.model.add_forbidden_assignments([self.cells[a], self.cells[b]],
+                                             [(x + 1, y + 1) for x, y in pairs])
+
+    def allow_digits(self, cell: int, digits: Sequence[int]) -> None:
+        self.model.add_allowed_assignments([self.cells[cell]], [(d + 1,) for d in digits])
+
 
 class BooleanModel(CpSatModel):
     """``literals[cell][digit]`` is the Boolean "``cell`` holds ``digit``"."""
@@ -167,6 +205,34 @@ class BooleanModel(CpSatModel):
     def read(self, source: Any) -> Grid:
         return tuple(_one_hot(cell, [source.boolean_value(v) for v in row])
                      for cell, row in enumerate(self.literals))
+
+    def value(self, cell: int) -> Any:
+        from ortools.sat.python import cp_model
+
+        row = self.literals[cell]
+        return cp_model.LinearExpr.weighted_sum(row, list(range(1, len(row) + 1)))
+
+    def all_different(self, cells: Sequence[int]) -> None:
+        for d in range(self.geometry.size):
+            self.model.add_at_most_one([self.literals[c][d] for c in cells])
+
+    def allow_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
+        # Support clauses: a digit in one cell needs a partner in the other.
+        la, lb = self.literals[a], self.literals[b]
+        for d in range(self.geometry.size):
+            self.model.add_bool_or([~la[d], *(lb[y] for x, y in pairs if x == d)])
+            self.model.add_bool_or([~lb[d], *(la[x] for x, y in pairs if y == d)])
+
+    def forbid_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
+        la, lb = self.literals[a], self.literals[b]
+        for x, y in pairs:
+            self.model.add_bool_or([~la[x], ~lb[y]])
+
+    def allow_digits(self, cell: int, digits: Sequence[int]) -> None:
+        row = self.literals[cell]
+        for d in range(self.geometry.size):
+            if d not in digits:
+                self.model.add_bool_or([~row[d]])
 
 
 class ReadBackError(BackendError):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import TextIO, TypeVar
 
 from pysat.formula import CNF
 
+from sudoku_csp.constraints import DEFAULT_SUMS, refuse_constraints
 from sudoku_csp.encodings.cnf import (
     DEFAULT_AMO,
     DEFAULT_ENCODING,
@@ -28,6 +30,7 @@ from sudoku_csp.encodings.cnf import (
     clue_reduced,
     encode,
     encoding_of,
+    givens,
 )
 from sudoku_csp.encodings.variables import parts
 from sudoku_csp.errors import InputError
@@ -102,12 +105,14 @@ def _numbering_lines(formula: Formula) -> list[str]:
 
 
 def _dimacs(formula: Formula, clauses: Iterable[Sequence[int]], count: int,
-            extra: Sequence[str]) -> str:
+            extra: Sequence[str], nv: int | None = None) -> str:
+    """``nv``: the variables of ``clauses`` when they go beyond the formula's (a puzzle's
+    typed constraints number their auxiliaries after it)."""
     head = [HEADER_TAG, *_geometry_lines(formula.geometry),
             f"c encoding: {formula.encoding.value}", f"c amo: {formula.amo}",
             *_numbering_lines(formula),
             *(f"c family {s.name}: {s.count} clauses" for s in formula.families),
-            *extra, f"p cnf {formula.nv} {count}"]
+            *extra, f"p cnf {max(formula.nv, nv or 0)} {count}"]
     out = io.StringIO()
     out.write("\n".join(head))
     out.write("\n")
@@ -131,23 +136,30 @@ def empty_dimacs(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING
 def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
                          amo: str = DEFAULT_AMO, reduce: bool = False,
                          extra_clauses: Sequence[Sequence[int]] = (),
-                         notes: Sequence[str] = ()) -> str:
+                         notes: Sequence[str] = (), sums: str = DEFAULT_SUMS) -> str:
     """DIMACS text for one puzzle: the empty-grid formula plus one unit clause per given
-    (:func:`~sudoku_csp.encodings.cnf.encode` of the puzzle), or (``reduce=True``) the
-    clue-reduced formula of :func:`clue_reduced`, whose header also says which variables the
-    givens fix and how to decode a model (``c fixed:``, ``c decode:``, as in
+    and the clauses of its typed constraints (:func:`~sudoku_csp.encodings.cnf.encode` of
+    the puzzle; ``sums`` is the cage-sum encoding), or (``reduce=True``, plain puzzles only)
+    the clue-reduced formula of :func:`clue_reduced`, whose header also says which
+    variables the givens fix and how to decode a model (``c fixed:``, ``c decode:``, as in
     ``encodings/README.md``); then ``extra_clauses`` (a certificate's exclusion clause),
-    described by the comment lines ``notes``. The header records the puzzle, so
-    :func:`read_dimacs` gives the givens back.
+    described by the comment lines ``notes``. The header records the puzzle (its killer
+    line or JSON when it has constraints), so :func:`read_dimacs` gives it back.
 
     >>> p = Puzzle.parse("3.1...4.2.......")
     >>> encode_puzzle_dimacs(p).splitlines()[-1]
     '34 0'
     >>> read_dimacs(encode_puzzle_dimacs(p, reduce=True)).givens == p.givens
     True
+    >>> killer = encode_puzzle_dimacs(Puzzle.parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4"))
+    >>> [line for line in killer.splitlines() if line.startswith(("c constraints", "p "))]
+    ['c constraints: 8 cage (sums: combos): 120 clauses after the givens', 'p cnf 88 568']
     """
+    if reduce and puzzle.constraints:
+        refuse_constraints(puzzle, "the clue-reduced DIMACS form")
     formula = build(puzzle.geometry, encoding, amo)
     line = f"c puzzle: {puzzle.to_line()}"
+    nv = None
     if reduce:
         clauses = [*clue_reduced(puzzle, encoding, amo).clauses, *extra_clauses]
         # A solver may print anything for a variable in no clause (CaDiCaL prints many of
@@ -165,10 +177,17 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
             "true x(c, d) that is not fixed; ignore a model's values of fixed variables",
         ]
     else:
-        clauses = [*encode(puzzle, encoding, amo).clauses, *extra_clauses]
-        units = len(clauses) - len(extra_clauses) - len(formula.clauses)
+        cnf = encode(puzzle, encoding, amo, sums)
+        clauses, nv = [*cnf.clauses, *extra_clauses], cnf.nv
+        units = len(givens(puzzle))
         given_lines = [f"c givens: {units} unit clauses after the empty-grid clauses"]
-    return _dimacs(formula, clauses, len(clauses), [line, *given_lines, *notes])
+        if puzzle.constraints:
+            kinds = Counter(c.kind for c in puzzle.constraints)
+            added = len(cnf.clauses) - len(formula.clauses) - units
+            given_lines.append(
+                "c constraints: " + ", ".join(f"{k} {kind}" for kind, k in kinds.items())
+                + f" (sums: {sums}): {added} clauses after the givens")
+    return _dimacs(formula, clauses, len(clauses), [line, *given_lines, *notes], nv)
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,12 @@ _FAMILY_TEXT = {
                  "one of the three row triads and one of the three column triads of every box: "
                  "`t(p1,d) ∨ t(p2,d) ∨ t(p3,d)`",
     "triad_amo": "…and in only one of them: at-most-one over the same three `t`",
+    "part_amo": "no digit twice in a part: at-most-one over its `x(·,d)` per (part, digit) "
+                "(with `triad_def`, tdoku's exactly-one over `x(c1,d), x(c2,d), x(c3,d), "
+                "¬t(p,d)`)",
 }
+_PLAIN_ZERO = ("pair_differ", "lone_units")
+"""Families with no clause on the plain grids these files hold (left out of the table)."""
 
 
 def reference_readme() -> str:
@@ -66,8 +71,8 @@ def reference_readme() -> str:
     table = ["| family | meaning | " + " | ".join(e.value for e in Encoding) + " |",
              "|---|---|" + "---:|" * len(Encoding)]
     for name in FAMILIES:
-        if name == "pair_differ":
-            continue  # always 0 on the plain grids these files hold
+        if name in _PLAIN_ZERO:
+            continue
         counts = [build(nine, e).counts.get(name) for e in Encoding]
         table.append(f"| `{name}` | {_FAMILY_TEXT[name]} | "
                      + " | ".join(f"{c:,}" if c is not None else "–" for c in counts) + " |")
@@ -95,7 +100,7 @@ clause count of every family. For a puzzle, add one unit clause per given (below
   `81(r-1) + 9(c-1) + d`, so `1..729` for 9×9. In general, for an N×N grid with 0-based
   `cell = N*row + column` and 0-based `digit`, it is `cell*N + digit + 1` (`1..N³`; 4×4 uses
   `1..64` as `16(r-1) + 4(c-1) + d`).
-- `augmented` only: `t(p, d)` — "digit `d` lies in part `p`" — is variable
+- `augmented` and `tdoku` only: `t(p, d)` — "digit `d` lies in part `p`" — is variable
   `N³ + p*N + d` for 0-based part `p` and 1-based `d`. For 9×9 the {len(p.cells)} parts are
   the box-row triads (row 1 & box 1 = cells 0 1 2, …), then the box-column triads; the header
   lists every part with its cells. These are variables 730..{729 + len(p.cells) * 9}.
@@ -109,6 +114,16 @@ clause count of every family. For a puzzle, add one unit clause per given (below
 - `minimal` = `cell_alo` + `unit_amo`; `natural` adds `cell_amo`; `extended` adds `unit_alo`;
   `augmented` adds the triad families, so that unit propagation alone makes the
   locked-candidate (pointing and claiming) deductions as well as naked and hidden singles.
+- `tdoku` is the augmented formulation of tdoku's MiniSat benchmark (t-dillon/tdoku,
+  `other/other_minisat.cc`, configuration 3): the same variables and unit propagation as
+  `augmented` (naked and hidden singles, locked candidates), with half the clauses. It keeps
+  the cell families and the triad families, and replaces `unit_alo` and `unit_amo` by
+  `part_amo`: a digit is once in a row because it is in one of the row's triads
+  (`triad_alo`/`triad_amo`) and once in that triad (`part_amo`); likewise for columns and,
+  through its row triads and its column triads, for boxes. No clause spans a whole unit.
+  On variant grids, a unit that no group of parts covers (one sharing at most one cell with
+  every other unit, or the columns when boxes are rows) keeps its `unit_alo` and `unit_amo`
+  (family `lone_units`, empty here).
 - Variant grids add their units (diagonals, windows, jigsaw regions) to `unit_*` and their
   extra pairs to `pair_differ`. In `augmented`, jigsaw regions take the place of boxes, and
   any other two units sharing two or more cells (a diagonal or window and a box, …) get a
@@ -117,6 +132,17 @@ clause count of every family. For a puzzle, add one unit clause per given (below
 | file | variables | clauses | literals |
 |---|---:|---:|---:|
 {chr(10).join(totals)}
+
+## Studying them
+
+`sudoku-csp study PUZZLES.txt` (module `sudoku_csp.study`) measures every encoding here, with
+any at-most-one and its clue-reduced form, on a puzzle file: the share of puzzles unit
+propagation alone solves and failed-literal probing solves, then the decisions, conflicts and
+propagations of PySAT solvers (MiniSat to compare with tdoku's benchmark table, CaDiCaL),
+beside the native solver's rule presets. Unit propagation makes exactly the deductions of a
+rule set: on `minimal` and `natural` naked singles (the native rule `eliminate`), on
+`extended` naked and hidden singles (preset `singles`), on `augmented` and `tdoku` those and
+locked candidates (preset `locked`), puzzle for puzzle.
 
 ## Adding a puzzle's givens
 

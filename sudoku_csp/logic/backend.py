@@ -20,8 +20,10 @@ class LogicBackend(BackendBase):
     """Solve by human-style techniques; the record's stats carry the rating.
 
     Solved by logic alone, the puzzle is unique (each step was forced) and the status says
-    so; stuck, the status is ``unknown`` and ``stats["needs_search"]`` is true. The one
-    solution is checked against the rules like every backend's.
+    so; stuck, the status is ``unknown`` and ``stats["needs_search"]`` is true. A time limit
+    is looked at between steps; reached, the status is ``unknown`` with the message every
+    backend gives, and ``needs_search`` is ``None``. The one solution is checked against
+    the rules like every backend's.
 
     >>> from sudoku_csp import parse
     >>> r = LogicBackend().solve(parse("3.1...4.2......."), limit=2)
@@ -39,7 +41,8 @@ class LogicBackend(BackendBase):
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: float | None = None) -> Result:
         start = time.perf_counter()
-        e = explain(puzzle, uniqueness=self.options["uniqueness"] == "on")
+        e = explain(puzzle, uniqueness=self.options["uniqueness"] == "on",
+                    time_limit=time_limit)
         seconds = time.perf_counter() - start
         stats = {**e.rating.as_dict(), "steps": len(e.steps)}
         if e.solved:
@@ -49,5 +52,9 @@ class LogicBackend(BackendBase):
         if e.no_solution:
             return Result(Status.NONE, (), stats, seconds, self.spec, e.stuck or "",
                           puzzle=puzzle)
+        if e.timed_out:
+            return make_result(puzzle, [], limit=limit, complete=False, timed_out=True,
+                               solver=self.spec, seconds=seconds, stats=stats,
+                               time_limit=time_limit)
         return Result(Status.UNKNOWN, (), stats, seconds, self.spec, e.stuck or "",
                       complete=False, puzzle=puzzle)

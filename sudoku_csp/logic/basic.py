@@ -1,4 +1,5 @@
-"""Singles, locked candidates, naked and hidden subsets, and basic fish.
+"""Singles, locked candidates, naked and hidden subsets (and Sudoku Explainer's "direct"
+forms of locked candidates and hidden subsets), and basic fish.
 
 Subsets and locked candidates are found by the native solver's own pattern finders
 (:func:`~sudoku_csp.native.rules.naked_sets`, :func:`~sudoku_csp.native.rules.hidden_sets`,
@@ -9,10 +10,12 @@ changes the pencil marks.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from itertools import combinations
 
 from sudoku_csp.logic.board import BOX_KINDS, Board
-from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
+from sudoku_csp.logic.step import Candidate, Step, cell_list, digit_list, eliminated, unit_name
 from sudoku_csp.native.rules import hidden_sets, locked_sets, naked_sets, unit_digits
 from sudoku_csp.native.state import bits
 
@@ -22,11 +25,12 @@ FISH_NAMES = {2: "X-wing", 3: "Swordfish", 4: "Jellyfish"}
 
 def full_house(board: Board) -> Step | None:
     """The last open cell of a unit takes the unit's missing digit."""
-    state, units = board.state, board.tables.units
+    state, masks = board.state, board.layout.unit_masks
+    placed = state.placed
     for u in board.layout.single_order:
-        open_cells = [c for c in units[u] if board.is_open(c)]
-        if len(open_cells) == 1:
-            cell = open_cells[0]
+        open_cells = masks[u] & ~placed
+        if open_cells and not open_cells & (open_cells - 1):
+            cell = open_cells.bit_length() - 1
             missing = board.tables.full & ~state.done[u]
             if missing & board.cand[cell] and not missing & (missing - 1):
                 digit = bits(missing)[0]
@@ -76,7 +80,7 @@ def naked_single(board: Board) -> Step | None:
     return None
 
 
-def _locked(board: Board, pointing: bool) -> Step | None:
+def _locked_steps(board: Board, pointing: bool) -> Iterator[Step]:
     lay, g = board.layout, board.geometry
     units = lay.boxes + lay.others if pointing else lay.rows + lay.columns + lay.others
     for u, (cells, rest, v), digits in locked_sets(board.state, units):
@@ -86,14 +90,17 @@ def _locked(board: Board, pointing: bool) -> Step | None:
             gone = board.present([(c, d) for c in rest])
             if gone:
                 name = "Pointing" if pointing else "Claiming"
-                return Step(
+                yield Step(
                     "pointing" if pointing else "claiming", 0.0,
                     f"{name}: {board.sym(d)} in {unit_name(g, u)} lies in "
                     f"{unit_name(g, v)} → eliminates {eliminated(g, gone)}",
                     eliminations=tuple(gone), cells=tuple(cells),
                     marks=tuple((c, d) for c in cells if board.cand[c] >> d & 1),
                     units=(u, v))
-    return None
+
+
+def _locked(board: Board, pointing: bool) -> Step | None:
+    return next(_locked_steps(board, pointing), None)
 
 
 def pointing(board: Board) -> Step | None:
@@ -125,7 +132,7 @@ def _naked(board: Board, k: int) -> Step | None:
     return None
 
 
-def _hidden(board: Board, k: int) -> Step | None:
+def _hidden_steps(board: Board, k: int) -> Iterator[Step]:
     g, cand = board.geometry, board.cand
     for u, unit in enumerate(board.tables.units):
         for cells, digits in hidden_sets(cand, unit, k, board.size):
@@ -134,13 +141,72 @@ def _hidden(board: Board, k: int) -> Step | None:
             keep = bits(digits)
             gone = board.present([(c, d) for c in cells for d in bits(cand[c] & ~digits)])
             if gone:
-                return Step(
+                yield Step(
                     f"hidden_{SUBSET_NAMES[k]}", 0.0,
                     f"Hidden {SUBSET_NAMES[k]}: {digit_list(g, keep)} in {unit_name(g, u)} "
                     f"only in {cell_list(g, cells)} → eliminates {eliminated(g, gone)}",
                     eliminations=tuple(gone), cells=cells, units=(u,),
                     marks=tuple((c, d) for c in cells for d in keep if cand[c] >> d & 1))
+
+
+def _hidden(board: Board, k: int) -> Step | None:
+    return next(_hidden_steps(board, k), None)
+
+
+def _single_after(board: Board, gone: tuple[Candidate, ...]) -> tuple[int, int, int] | None:
+    """(unit, cell, digit): an eliminated digit left with one place in a unit holding one of
+    the cells it left, were the eliminations made."""
+    cand = board.cand
+    left = {c: cand[c] for c, _ in gone}
+    for c, d in gone:
+        left[c] &= ~(1 << d)
+    units = board.tables.units
+    for c, d in gone:
+        for u in board.tables.cell_units[c]:
+            if board.is_done(u, d):
+                continue
+            places = [x for x in units[u] if left.get(x, cand[x]) >> d & 1]
+            if len(places) == 1:
+                return u, places[0], d
     return None
+
+
+def _direct(board: Board, key: str, steps: Iterator[Step]) -> Step | None:
+    """Sudoku Explainer's "direct" forms: the first of ``steps`` whose eliminations leave a
+    hidden single, made at once (rated below the naked single, as it is seen without
+    writing pencil marks)."""
+    for step in steps:
+        found = _single_after(board, step.eliminations)
+        if found is not None:
+            u, cell, d = found
+            pattern, _, gone = step.text.partition(" → ")
+            return dataclasses.replace(
+                step, technique=key,
+                text=f"Direct {pattern[0].lower()}{pattern[1:]}, so {board.sym(d)} has one "
+                     f"place left in {unit_name(board.geometry, u)} → {board.label(cell)} "
+                     f"({gone})",
+                placements=((cell, d),), units=(*step.units, u))
+    return None
+
+
+def direct_pointing(board: Board) -> Step | None:
+    """Pointing whose eliminations leave a hidden single, which is placed."""
+    return _direct(board, "direct_pointing", _locked_steps(board, True))
+
+
+def direct_claiming(board: Board) -> Step | None:
+    """Claiming whose eliminations leave a hidden single, which is placed."""
+    return _direct(board, "direct_claiming", _locked_steps(board, False))
+
+
+def direct_hidden_pair(board: Board) -> Step | None:
+    """A hidden pair whose eliminations leave a hidden single, which is placed."""
+    return _direct(board, "direct_hidden_pair", _hidden_steps(board, 2))
+
+
+def direct_hidden_triple(board: Board) -> Step | None:
+    """A hidden triple whose eliminations leave a hidden single, which is placed."""
+    return _direct(board, "direct_hidden_triple", _hidden_steps(board, 3))
 
 
 def _fish(board: Board, k: int) -> Step | None:

@@ -10,8 +10,10 @@ one candidate stays open until a naked-single step places it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 
+from sudoku_csp.constraints import Constraint
 from sudoku_csp.geometry import EMPTY, Geometry
 from sudoku_csp.logic.step import Candidate, Step
 from sudoku_csp.native.rules import assign
@@ -40,6 +42,7 @@ class Layout:
                             if u not in self.rows + self.columns + self.boxes)
         # Hidden singles are looked for in this order (Sudoku Explainer rates boxes first).
         self.single_order = self.boxes + self.rows + self.columns + self.others
+        self.unit_masks = tuple(sum(1 << c for c in unit.cells) for unit in units)
         self.row_of = [geometry.row(c) for c in range(geometry.ncells)]
         self.col_of = [geometry.col(c) for c in range(geometry.ncells)]
         # Uniqueness techniques swap two digits in a rectangle: sound only when every rule
@@ -61,10 +64,12 @@ class Board:
     ('B2', (1, 2, 3), False, True)
     """
 
-    __slots__ = ("state", "tables", "geometry", "layout", "size", "cand")
+    __slots__ = ("state", "tables", "geometry", "layout", "size", "cand", "constraints")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, constraints: tuple[Constraint, ...] = ()) -> None:
         self.state = state
+        # The puzzle's typed constraints (killer cages, …), for the steps that read them.
+        self.constraints = constraints
         self.tables = state.tables
         self.geometry = state.geometry
         self.layout = layout(self.geometry)
@@ -79,14 +84,14 @@ class Board:
         """
         state = State.from_puzzle(puzzle)
         state.pending.clear()
-        board = cls(state)
+        board = cls(state, puzzle.constraints)
         for cell, digit in enumerate(puzzle.givens):
             if digit != EMPTY:
                 board.place(cell, digit)
         return board
 
     def copy(self) -> Board:
-        return Board(self.state.copy())
+        return Board(self.state.copy(), self.constraints)
 
     # -- questions ------------------------------------------------------------------------
     def is_open(self, cell: int) -> bool:
@@ -132,14 +137,12 @@ class Board:
     def check(self) -> None:
         """Raise :class:`Contradiction` if an open cell has no candidate or a digit has no
         place left in a unit."""
+        cand = self.cand
+        if 0 in cand:  # a placed cell keeps its digit as its one candidate
+            raise Contradiction(f"{self.label(cand.index(0))} has no candidate left")
         full = self.tables.full
-        for c in self.open_cells():
-            if not self.cand[c]:
-                raise Contradiction(f"{self.label(c)} has no candidate left")
-        for u, cells in enumerate(self.tables.units):
-            seen = 0
-            for c in cells:
-                seen |= self.cand[c]
+        for u, get in enumerate(self.tables.getters):
+            seen = reduce(or_, get(cand))
             if seen != full:
                 digit = bits(full & ~seen)[0]
                 raise Contradiction(f"{self.sym(digit)} has no place left in "

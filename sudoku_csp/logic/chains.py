@@ -7,8 +7,9 @@ one cell, or one digit in two peer cells. A chain ``A = B - C = D … = Z`` alte
 and weak links, starting and ending strong, so "A false" forces "Z true": one of A and Z is
 true, and any candidate weakly linked to both is false.
 
-- X-chain: one digit, strong links inside units (turbot fish, skyscraper, two-string kite
-  and simple-colouring traps are its short forms);
+- X-chain: one digit, strong links inside units. Chains of two to six strong links are
+  rated as Sukaku Explainer's "strong links" family (two: skyscraper, two-string kite,
+  turbot fish) by :func:`strong_links`, longer ones as X-chains;
 - XY-chain: strong links inside bivalue cells only (an XY-wing is the three-cell case);
 - AIC: both kinds of strong link.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Candidate, Step, eliminated
@@ -81,9 +83,10 @@ def _victims(board: Board, a: Candidate, z: Candidate) -> list[Candidate]:
     return []
 
 
-def shortest_chain(board: Board, strong: Links, weak: Links
+def shortest_chain(board: Board, strong: Links, weak: Links, max_nodes: int = MAX_NODES
                    ) -> tuple[list[Candidate], list[Candidate]] | None:
-    """The shortest chain (nodes, eliminations) that eliminates something, or None.
+    """The shortest chain (nodes, eliminations) of at most ``max_nodes`` nodes that
+    eliminates something, or None.
 
     Breadth-first from every start; a state is (node, whether the next link is strong).
     """
@@ -96,7 +99,7 @@ def shortest_chain(board: Board, strong: Links, weak: Links
         while queue:
             node, strong_next = queue.popleft()
             n = depth[(node, strong_next)]
-            if best is not None and n + 1 >= len(best[0]) or n >= MAX_NODES:
+            if best is not None and n + 1 >= len(best[0]) or n >= max_nodes:
                 break
             for nxt in (strong if strong_next else weak).get(node, ()):
                 key = (nxt, not strong_next)
@@ -130,31 +133,97 @@ def _notation(board: Board, chain: list[Candidate]) -> str:
     return "".join(out)
 
 
-def _chain_step(board: Board, technique: str, name: str,
-                links: Callable[[Board], tuple[Links, Links]]) -> Step | None:
+def _chain_step(board: Board, technique: str, name: str | Callable[[list[Candidate]], str],
+                links: Callable[[Board], tuple[Links, Links]], max_nodes: int = MAX_NODES,
+                bonus: Callable[[list[Candidate]], float] | None = None) -> Step | None:
     strong, weak = links(board)
-    found = shortest_chain(board, strong, weak)
+    found = shortest_chain(board, strong, weak, max_nodes)
     if found is None:
         return None
     chain, gone = found
+    title = name if isinstance(name, str) else name(chain)
     return Step(technique, 0.0,
-                f"{name}: {_notation(board, chain)} → eliminates "
+                f"{title}: {_notation(board, chain)} → eliminates "
                 f"{eliminated(board.geometry, gone)}",
                 eliminations=tuple(gone), chain=tuple(chain), marks=tuple(chain),
-                cells=tuple(dict.fromkeys(c for c, _ in chain)), length=len(chain))
+                cells=tuple(dict.fromkeys(c for c, _ in chain)), length=len(chain),
+                bonus=bonus(chain) if bonus else 0.0)
 
 
-def x_chain(board: Board) -> Step | None:
-    """The shortest single-digit chain through strong links in units."""
+def _single_digit(board: Board, technique: str, name: Callable[[int, list[Candidate]], str],
+                  max_nodes: int, bonus: Callable[[list[Candidate]], float] | None = None
+                  ) -> Step | None:
+    """The shortest chain of one digit through strong links in units, over every digit."""
     best: Step | None = None
     for d in range(board.size):
         def links(b: Board, d: int = d) -> tuple[Links, Links]:
             strong = _strong_links(b, cells=False, units=True, digit=d)
             return strong, _weak_links(b, strong, in_cell=False)
-        step = _chain_step(board, "x_chain", f"X-chain on {board.sym(d)}", links)
+        step = _chain_step(board, technique, partial(name, d), links, max_nodes, bonus)
         if step is not None and (best is None or step.length < best.length):
             best = step
     return best
+
+
+def x_chain(board: Board) -> Step | None:
+    """The shortest single-digit chain through strong links in units."""
+    return _single_digit(board, "x_chain", lambda d, _: f"X-chain on {board.sym(d)}",
+                         MAX_NODES)
+
+
+LINE_KINDS = ("row", "column")
+
+
+def _link_kinds(board: Board, chain: list[Candidate]) -> list[set[str]]:
+    """For each strong link of a single-digit chain, the kinds of unit ("row", "column",
+    or "box" for any other unit) in which its two cells are the digit's only places."""
+    units = board.geometry.units
+    kinds = []
+    for (p, d), (q, _) in zip(chain[::2], chain[1::2], strict=True):
+        kinds.append({units[u].kind if units[u].kind in LINE_KINDS else "box"
+                      for u in board.tables.cell_units[p]
+                      if q in units[u].cells and len(board.places(u, d)) == 2})
+    return kinds
+
+
+def _kinds_bonus(kinds: list[set[str]]) -> float:
+    """Sukaku Explainer's refinement of a strong-link chain's rating, with each link read
+    in the unit that keeps it lowest: +0 when every link lies in the same kind of line,
+    +0.2 when a box link and both kinds of line cannot be avoided, +0.1 otherwise."""
+    if any(all(line in k for k in kinds) for line in LINE_KINDS):
+        return 0.0
+    if all(k & set(LINE_KINDS) for k in kinds):
+        return 0.1
+    if any(all(k - {line} for k in kinds) for line in LINE_KINDS):
+        return 0.1
+    return 0.2
+
+
+def _strong_links_name(board: Board, d: int, chain: list[Candidate]) -> str:
+    links = len(chain) // 2
+    if links > 2:
+        return f"{links} strong links on {board.sym(d)}"
+    kinds = _link_kinds(board, chain)
+    bonus = _kinds_bonus(kinds)
+    name = "Skyscraper" if bonus == 0 else (
+        "Two-string kite" if all(k & set(LINE_KINDS) for k in kinds) else "Turbot fish")
+    return f"{name} on {board.sym(d)}"
+
+
+def strong_links(links: int) -> Callable[[Board], Step | None]:
+    """A finder for single-digit chains of at most ``links`` strong links (the ladder tries
+    fewer links first, so the chain it reports has exactly that many)."""
+    def find(board: Board) -> Step | None:
+        return _single_digit(
+            board, STRONG_LINK_KEYS[links],
+            lambda d, chain: _strong_links_name(board, d, chain), 2 * links,
+            lambda chain: _kinds_bonus(_link_kinds(board, chain)))
+    find.__doc__ = f"A single-digit chain of {links} strong links."
+    return find
+
+
+STRONG_LINK_KEYS = {2: "turbot_fish", 3: "three_strong_links", 4: "four_strong_links",
+                    5: "five_strong_links", 6: "six_strong_links"}
 
 
 def xy_chain(board: Board) -> Step | None:

@@ -8,6 +8,7 @@ applies; it never guesses. :func:`hint` is its first step.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.logic.board import Board, Contradiction
+from sudoku_csp.logic.constraints import check_constraints
 from sudoku_csp.logic.step import Step
 from sudoku_csp.logic.techniques import TECHNIQUES, Technique
 from sudoku_csp.puzzle import Puzzle
@@ -23,6 +25,9 @@ __all__ = ["TIERS", "Explanation", "Rating", "explain", "hint", "tier_of"]
 
 NO_SOLUTION = "the puzzle has no solution"
 """How ``Explanation.stuck`` begins when the pencil marks contradict themselves."""
+
+TIME_LIMIT = "time limit"
+"""How ``Explanation.stuck`` begins when ``explain``'s time limit ended it."""
 
 TIERS: tuple[tuple[str, float], ...] = (
     ("easy", 2.3),
@@ -55,14 +60,15 @@ class Rating:
     ``er``: the hardest step's rating; ``ep``: the hardest rating up to and including the
     first placement; ``ed``: the first step's rating (all ``None`` if there is no step).
     ``needs_search``: the techniques could not finish the grid (``er`` is then the hardest
-    rating reached, and the tier ``diabolical``). ``techniques``: how often each was used.
+    rating reached, and the tier ``diabolical``); ``None`` with the tier ``unknown`` when a
+    time limit stopped the explanation first. ``techniques``: how often each was used.
     """
 
     er: float | None
     ep: float | None
     ed: float | None
     tier: str
-    needs_search: bool
+    needs_search: bool | None
     techniques: dict[str, int]
 
     def as_dict(self) -> dict[str, object]:
@@ -97,6 +103,11 @@ class Explanation:
         return self.stuck is None
 
     @property
+    def timed_out(self) -> bool:
+        """The time limit ended the explanation before the techniques did."""
+        return self.stuck is not None and self.stuck.startswith(TIME_LIMIT)
+
+    @property
     def no_solution(self) -> bool:
         """The explanation ended on a contradiction: the puzzle has no solution."""
         return self.stuck is not None and self.stuck.startswith(NO_SOLUTION)
@@ -109,8 +120,9 @@ class Explanation:
             er=max(ratings, default=None),
             ep=max(ratings[: first_place + 1]) if first_place is not None else None,
             ed=ratings[0] if ratings else None,
-            tier=tier_of(max(ratings, default=0.0) if self.solved else None),
-            needs_search=not self.solved,
+            tier=("unknown" if self.timed_out
+                  else tier_of(max(ratings, default=0.0) if self.solved else None)),
+            needs_search=None if self.timed_out else not self.solved,
             techniques=dict(Counter(s.technique for s in self.steps)),
         )
 
@@ -147,13 +159,15 @@ def _is_unique(puzzle: Puzzle) -> bool:
 
 
 def explain(puzzle: Puzzle, *, uniqueness: bool = True,
-            techniques: Iterable[str] | None = None, max_steps: int | None = None
-            ) -> Explanation:
+            techniques: Iterable[str] | None = None, max_steps: int | None = None,
+            time_limit: float | None = None) -> Explanation:
     """Explain ``puzzle`` step by step.
 
     ``uniqueness``: allow unique rectangles and BUG+1; they are used only if the puzzle is
     found (by the native solver) to have exactly one solution. ``techniques``: keys of
     :data:`TECHNIQUES` to use (default: all). ``max_steps``: stop after that many steps.
+    ``time_limit``: stop (``timed_out``) once that many seconds have passed, looked at
+    between steps (one forcing-chain search on a large grid is not cut short).
 
     >>> from sudoku_csp import parse
     >>> e = explain(parse("3.1...4.2......."))
@@ -166,18 +180,23 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
     # The uniqueness check costs a search: only when a uniqueness technique could be used.
-    allowed = (uniqueness and any(t.uniqueness for t in _ladder(True, techniques))
-               and _is_unique(puzzle))
+    # Typed constraints (a cage, a dot) can forbid the swap uniqueness techniques rely on.
+    allowed = (uniqueness and not puzzle.constraints
+               and any(t.uniqueness for t in _ladder(True, techniques)) and _is_unique(puzzle))
     ladder = _ladder(allowed, techniques)
     steps: list[Step] = []
     before: list[tuple[int, ...]] = []
     stuck: str | None = None
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         board = Board.from_puzzle(puzzle)
         board.check()
         while not board.solved:
             if max_steps is not None and len(steps) >= max_steps:
                 stuck = f"stopped after {max_steps} steps"
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                stuck = f"{TIME_LIMIT} of {time_limit:g} s reached"
                 break
             step = next_step(board, ladder)
             if step is None:
@@ -186,6 +205,8 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
             before.append(tuple(board.cand))
             steps.append(step)
             board.apply(step)
+        if board.solved:  # a full grid may still break a cage no step looked at
+            check_constraints(board)
         grid = board.state.grid()
     except Contradiction as exc:
         stuck = f"{NO_SOLUTION}: {exc}"

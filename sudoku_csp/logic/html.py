@@ -87,7 +87,7 @@ def step_svg(explanation: Explanation, i: int, *, focus: bool = False) -> str:
     return grid_svg(puzzle.geometry, puzzle.givens, values, explanation.candidates[i],
                     highlight_cells=step.cells, marks=step.marks, struck=step.eliminations,
                     placed=step.placements, links=chain_links(step), units=step.units,
-                    digits=digits, compact=True)
+                    digits=digits, compact=True, constraints=puzzle.constraints)
 
 
 def _number(x: float | None) -> str:
@@ -161,7 +161,8 @@ def _header(explanation: Explanation) -> str:
         f"<h2>Explanation of a {escape(g.name)} puzzle ({puzzle.clue_count} givens)</h2>"
         f'<p class="puzzle-line">{escape(puzzle.to_line())}</p>{metadata}'
         '<div class="head">'
-        f'<figure class="single">{grid_svg(g, puzzle.givens, compact=True)}</figure>'
+        f'<figure class="single">'
+        f'{grid_svg(g, puzzle.givens, compact=True, constraints=puzzle.constraints)}</figure>'
         "<table><caption>Rating</caption>"
         + "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
         + "</table>"
@@ -196,7 +197,8 @@ def explanation_html(explanation: Explanation, standalone: bool = True) -> str:
         + "</div>"
         + "<h3>Final grid</h3>"
         + '<figure class="full">'
-        + grid_svg(g, puzzle.givens, values=explanation.grid, compact=True)
+        + grid_svg(g, puzzle.givens, values=explanation.grid, compact=True,
+                   constraints=puzzle.constraints)
         + "</figure>"
         + f'<p class="outcome">{escape(end)}</p>'
         + "</div>"

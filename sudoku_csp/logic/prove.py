@@ -53,8 +53,10 @@ def prove(explanation: Explanation, solver: str = SOLVER) -> Proof:
     formula = cnf.build(puzzle.geometry)
     x = formula.vars.x
     known = cnf.givens(puzzle)
+    # A puzzle's typed constraints (killer cages, …) are part of what steps follow from.
+    rules, _ = cnf.constraint_clauses(puzzle, formula.nv + 1)
     facts = 0
-    with Solver(name=solver, bootstrap_with=formula.clauses) as sat:
+    with Solver(name=solver, bootstrap_with=[*formula.clauses, *rules]) as sat:
         for i, step in enumerate(explanation.steps):
             for fact, on in _facts(step):
                 cell, digit = fact

@@ -49,6 +49,9 @@ class Step:
     uniqueness: bool = False
     length: int = field(default=0, compare=False)
     """Nodes of the chain or implications of the forcing argument (0 for patterns)."""
+    bonus: float = field(default=0.0, compare=False)
+    """Added to the technique's base rating where its published rating depends on the
+    pattern found (the kinds of unit a strong-link chain uses, the size of a wing's cells)."""
 
     def as_dict(self, geometry: Geometry) -> dict[str, object]:
         """A JSON-ready record of the step (labels and symbols, not indices)."""

@@ -3,7 +3,12 @@
 The explainer tries techniques in the order of this table (by rating) and takes the first
 step found. Ratings are Sudoku Explainer's published per-technique values; chains and
 forcing chains add its length bonus (:func:`length_bonus`). Techniques Sudoku Explainer
-does not have are rated as what it would see: a W-wing is a six-node chain.
+lacks carry the values of Sukaku Explainer (its successor, which rated the calibration
+set): strong-link chains of two to six links and the WXYZ- to TUVWXYZ-wings, with their
+pattern refinements (:attr:`Step.bonus`). A W-wing, which neither has, is rated as the
+six-node chain they would see. Forcing chains that are not a single path (a contradiction
+reached two ways, a double implication, cell and region forcing) are Sudoku Explainer's
+"multiple forcing chains" (8.0); one path from a candidate to its own negation is an AIC.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sudoku_csp.logic import basic, chains, forcing, uniqueness, wings
+from sudoku_csp.logic import basic, chains, constraints, forcing, uniqueness, wings
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Step
 
@@ -32,9 +37,10 @@ class Technique:
     uniqueness: bool = False
 
     def rate(self, step: Step) -> float:
-        if not self.chained:
-            return self.rating
-        return round(self.rating + length_bonus(step.length), 1)
+        """The base rating, plus the step's own ``bonus``, plus the length bonus for chained
+        techniques."""
+        extra = step.bonus + (length_bonus(step.length) if self.chained else 0.0)
+        return round(self.rating + extra, 1)
 
 
 def length_bonus(length: int) -> float:
@@ -56,7 +62,14 @@ _LADDER = [
     Technique("full_house", "Full house", 1.0, basic.full_house),
     Technique("hidden_single_box", "Hidden single (box)", 1.2, basic.hidden_single_box),
     Technique("hidden_single_line", "Hidden single (line)", 1.5, basic.hidden_single_line),
+    Technique("direct_pointing", "Direct pointing", 1.7, basic.direct_pointing),
+    Technique("direct_claiming", "Direct claiming", 1.9, basic.direct_claiming),
+    Technique("constraint", "Variant constraint (cage combinations, thermometer, dots, …)",
+              constraints.CONSTRAINT_RATING, constraints.constraint_step),
+    Technique("direct_hidden_pair", "Direct hidden pair", 2.0, basic.direct_hidden_pair),
     Technique("naked_single", "Naked single", 2.3, basic.naked_single),
+    Technique("direct_hidden_triple", "Direct hidden triple", 2.5,
+              basic.direct_hidden_triple),
     Technique("pointing", "Pointing", 2.6, basic.pointing),
     Technique("claiming", "Claiming", 2.8, basic.claiming),
     Technique("naked_pair", "Naked pair", 3.0, basic.naked_pair),
@@ -65,6 +78,8 @@ _LADDER = [
     Technique("naked_triple", "Naked triple", 3.6, basic.naked_triple),
     Technique("swordfish", "Swordfish", 3.8, basic.swordfish),
     Technique("hidden_triple", "Hidden triple", 4.0, basic.hidden_triple),
+    Technique("turbot_fish", "Skyscraper / two-string kite / turbot fish", 4.0,
+              chains.strong_links(2)),
     Technique("xy_wing", "XY-wing", 4.2, wings.xy_wing),
     Technique("xyz_wing", "XYZ-wing", 4.4, wings.xyz_wing),
     Technique("unique_rectangle", "Unique rectangle", 4.5, uniqueness.unique_rectangle,
@@ -72,14 +87,24 @@ _LADDER = [
     Technique("naked_quad", "Naked quad", 5.0, basic.naked_quad),
     Technique("jellyfish", "Jellyfish", 5.2, basic.jellyfish),
     Technique("hidden_quad", "Hidden quad", 5.4, basic.hidden_quad),
-    Technique("bug_plus_one", "BUG+1", 5.6, uniqueness.bug_plus_one, uniqueness=True),
+    Technique("three_strong_links", "Three strong links", 5.4, chains.strong_links(3)),
+    Technique("wxyz_wing", "WXYZ-wing", 5.5, wings.als_wing(3)),
+    Technique("bug_plus_one", "BUG type 1 (BUG+1)", 5.6, uniqueness.bug_plus_one,
+              uniqueness=True),
+    Technique("bug_type_2", "BUG type 2", 5.7, uniqueness.bug_type_2, uniqueness=True),
+    Technique("four_strong_links", "Four strong links", 5.8, chains.strong_links(4)),
+    Technique("vwxyz_wing", "VWXYZ-wing", 6.2, wings.als_wing(4)),
+    Technique("five_strong_links", "Five strong links", 6.2, chains.strong_links(5)),
     Technique("x_chain", "X-chain", 6.5, chains.x_chain, chained=True),
+    Technique("uvwxyz_wing", "UVWXYZ-wing", 6.6, wings.als_wing(5)),
+    Technique("six_strong_links", "Six strong links", 6.6, chains.strong_links(6)),
     Technique("xy_chain", "XY-chain", 6.6, chains.xy_chain, chained=True),
-    Technique("w_wing", "W-wing", 7.1, wings.w_wing),
     Technique("aic", "Alternating inference chain", 7.0, chains.aic, chained=True),
-    Technique("forcing_chain", "Forcing chain", 7.0, forcing.forcing_chain, chained=True),
+    Technique("w_wing", "W-wing", 7.1, wings.w_wing),
+    Technique("tuvwxyz_wing", "TUVWXYZ-wing", 7.5, wings.als_wing(6)),
     Technique("nishio", "Nishio", 7.5, forcing.nishio, chained=True),
-    Technique("cell_region_forcing", "Cell/region forcing chains", 8.2,
+    Technique("forcing_chain", "Forcing chain", 8.0, forcing.forcing_chain, chained=True),
+    Technique("cell_region_forcing", "Cell/region forcing chains", 8.0,
               forcing.static_cell_region, chained=True),
     Technique("dynamic_forcing_chain", "Dynamic forcing chain", 8.5,
               forcing.dynamic_forcing_chain, chained=True),

@@ -1,4 +1,4 @@
-"""Uniqueness techniques: unique rectangles (types 1–4) and BUG+1.
+"""Uniqueness techniques: unique rectangles (types 1–4) and BUG (types 1 and 2).
 
 They assume the puzzle has exactly one solution: a pattern that could be completed in two
 ways (a "deadly pattern": two digits swapped around a rectangle of two rows, two columns and
@@ -11,7 +11,7 @@ anti-knight pair could forbid the swap and break the argument. Every step says s
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, product
 
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated
@@ -44,13 +44,15 @@ def _shared_units(board: Board, cells: list[int]) -> list[int]:
             if all(u in board.geometry.cell_units[c] for c in cells[1:])]
 
 
-def _step(board: Board, kind: int, corners, a: int, b: int, gone, extra: str = "") -> Step:
+def _step(board: Board, kind: int, corners, a: int, b: int, gone, extra: str = "",
+          bonus: float = 0.0) -> Step:
     g = board.geometry
     return Step("unique_rectangle", 0.0,
                 f"Unique rectangle type {kind}: {cell_list(g, corners)} on "
                 f"{digit_list(g, (a, b))}{extra} → eliminates {eliminated(g, gone)}",
                 eliminations=tuple(gone), cells=tuple(corners),
-                marks=tuple((c, d) for c in corners for d in (a, b)), uniqueness=True)
+                marks=tuple((c, d) for c in corners for d in (a, b)), uniqueness=True,
+                bonus=bonus)
 
 
 def unique_rectangle(board: Board) -> Step | None:
@@ -82,7 +84,8 @@ def unique_rectangle(board: Board) -> Step | None:
 
 def _type3(board: Board, corners, a: int, b: int, roof: list[int], u: int) -> Step | None:
     """The roof's extra digits act as one cell: with j other cells of a shared unit they
-    form a naked subset of j + 1 digits, which leave the rest of that unit."""
+    form a naked subset of j + 1 digits, which leave the rest of that unit. Sudoku
+    Explainer adds 0.1 per cell of the subset."""
     cand = board.cand
     ab = 1 << a | 1 << b
     extra = (cand[roof[0]] | cand[roof[1]]) & ~ab
@@ -99,7 +102,8 @@ def _type3(board: Board, corners, a: int, b: int, roof: list[int], u: int) -> St
             if gone:
                 return _step(board, 3, corners, a, b, gone,
                              f" (roof extras with {cell_list(board.geometry, group)} hold "
-                             f"{digit_list(board.geometry, digits)})")
+                             f"{digit_list(board.geometry, digits)})",
+                             bonus=j / 10)
     return None
 
 
@@ -115,28 +119,99 @@ def _type4(board: Board, corners, a: int, b: int, roof: list[int], u: int) -> St
     return None
 
 
-def bug_plus_one(board: Board) -> Step | None:
-    """Every open cell bivalue but one, which has three candidates: were it reduced to two,
-    each digit would have exactly two places in each unit and the puzzle two solutions. So
-    the digit of that cell that would be one place too many in its units is its digit."""
+BUG_SEARCH_LIMIT = 512
+"""Ways of choosing the extra candidates of the non-bivalue cells tried before giving up
+(a BUG pattern has a handful of such cells; a board far from one has many)."""
+
+
+def _bug_extras(board: Board) -> list[tuple[int, int]] | None:
+    """The candidates that keep the pencil marks from a BUG (bivalue universal grave: every
+    open cell bivalue and every digit twice in each unit where it is not placed), or None
+    when removing no set of them would make one. A unique puzzle cannot reach a BUG (it
+    has two solutions), so one of these candidates is true."""
     if not board.layout.plain:
         return None
-    cand, units = board.cand, board.tables.units
-    odd = [c for c in board.open_cells() if cand[c].bit_count() != 2]
-    if len(odd) != 1 or cand[odd[0]].bit_count() != 3:
+    cand, units, n = board.cand, board.tables.units, board.size
+    wide = []
+    for c in board.open_cells():
+        count = cand[c].bit_count()
+        if count < 2:
+            return None
+        if count > 2:
+            wide.append(c)
+    if not wide:
         return None
-    cell = odd[0]
-    for d in bits(cand[cell]):
-        if all(len(board.places(u, d)) == 3 for u in board.geometry.cell_units[cell]):
-            for u in range(len(units)):
-                for e in range(board.size):
-                    expected = 3 if e == d and cell in units[u] else 2
-                    if not board.is_done(u, e) and len(board.places(u, e)) != expected:
-                        return None
-            return Step("bug_plus_one", 0.0,
-                        f"BUG+1: every open cell but {board.label(cell)} is bivalue, and "
-                        f"{board.sym(d)} would have three places in its units → "
-                        f"{board.label(cell)}",
-                        placements=((cell, d),), cells=(cell,), marks=((cell, d),),
-                        uniqueness=True)
+    places = {(u, d): len(board.places(u, d)) for u in range(len(units)) for d in range(n)
+              if not board.is_done(u, d)}
+    if any(count < 2 for count in places.values()):
+        return None
+    cell_units = board.geometry.cell_units
+    # A candidate can be extra only where its digit has more than two places in every unit
+    # of the cell.
+    options = []
+    total = 1
+    for c in wide:
+        movable = [d for d in bits(cand[c])
+                   if all(places[(u, d)] > 2 for u in cell_units[c])]
+        choices = list(combinations(movable, cand[c].bit_count() - 2))
+        if not choices:
+            return None
+        total *= len(choices)
+        if total > BUG_SEARCH_LIMIT:
+            return None
+        options.append(choices)
+    excess = {key: count - 2 for key, count in places.items() if count > 2}
+    for chosen in product(*options):
+        removed: dict[tuple[int, int], int] = {}
+        for c, extra in zip(wide, chosen, strict=True):
+            for d in extra:
+                for u in cell_units[c]:
+                    removed[(u, d)] = removed.get((u, d), 0) + 1
+        if removed == excess:
+            return [(c, d) for c, extra in zip(wide, chosen, strict=True) for d in extra]
     return None
+
+
+def bug_plus_one(board: Board) -> Step | None:
+    """BUG type 1: the extra candidates (see :func:`_bug_extras`) all lie in one cell, so
+    that cell holds one of them. With one extra (BUG+1) that places it."""
+    extras = _bug_extras(board)
+    if not extras or len({c for c, _ in extras}) != 1:
+        return None
+    cell = extras[0][0]
+    keep = [d for _, d in extras]
+    g = board.geometry
+    marks = tuple(extras)
+    if len(keep) == 1:
+        return Step("bug_plus_one", 0.0,
+                    f"BUG+1: every open cell but {board.label(cell)} is bivalue, and "
+                    f"{board.sym(keep[0])} would have three places in its units → "
+                    f"{board.label(cell)}",
+                    placements=((cell, keep[0]),), cells=(cell,), marks=marks,
+                    uniqueness=True)
+    gone = board.present([(cell, d) for d in bits(board.cand[cell]) if d not in keep])
+    return Step("bug_plus_one", 0.0,
+                f"BUG type 1: without {digit_list(g, keep)} in {board.label(cell)} every "
+                f"open cell would be bivalue and every digit twice in each unit → "
+                f"eliminates {eliminated(g, gone)}",
+                eliminations=tuple(gone), cells=(cell,), marks=marks, uniqueness=True)
+
+
+def bug_type_2(board: Board) -> Step | None:
+    """BUG type 2: the extra candidates (see :func:`_bug_extras`) are one digit in several
+    cells; one of them is true, so the digit leaves every cell that sees them all."""
+    extras = _bug_extras(board)
+    if not extras or len({d for _, d in extras}) != 1:
+        return None
+    digit = extras[0][1]
+    cells = [c for c, _ in extras]
+    gone = board.present([(c, digit) for c in board.seen_by_all(cells)])
+    if not gone:
+        return None
+    g = board.geometry
+    return Step("bug_type_2", 0.0,
+                f"BUG type 2: without {board.sym(digit)} in {cell_list(g, cells)} every "
+                f"open cell would be bivalue and every digit twice in each unit → "
+                f"eliminates {eliminated(g, gone)}",
+                eliminations=tuple(gone), cells=tuple(cells), marks=tuple(extras),
+                uniqueness=True)

@@ -357,12 +357,61 @@ def rule_names(preset_or_rules: str) -> tuple[str, ...]:
     return tuple(name for name in RULES if name in asked)
 
 
+def constrain(state: State) -> int | None:
+    """The puzzle's typed constraints (:mod:`sudoku_csp.constraints`): each link narrows
+    its cells' candidates. Returns the number of cells changed, None on contradiction.
+
+    A link is run only when its cells' masks differ from the last ones it accepted
+    unchanged, so a quiet constraint costs one C-level fetch and a tuple comparison. A cell
+    left single goes to ``pending`` for :func:`eliminate` to place.
+    """
+    cand, pending, seen = state.cand, state.pending, state.seen
+    count = 0
+    for i, link in enumerate(state.links):
+        masks = tuple([cand[c] for c in link.cells])
+        if masks == seen[i]:
+            continue
+        new = link.narrow(masks)
+        if new is None:
+            return None
+        if new == masks:
+            seen[i] = masks
+            continue
+        for cell, old, m in zip(link.cells, masks, new, strict=True):
+            m &= old  # a link only ever removes candidates
+            if m != old:
+                if not m:
+                    return None
+                cand[cell] = m
+                state.touch(cell)
+                if not m & (m - 1):
+                    pending.append(cell)
+                count += 1
+    return count
+
+
 def propagate(state: State, rules: Sequence[Rule], firings: list[int] | None = None) -> bool:
     """Run ``rules`` to a fixpoint: after any rule changes something, start again from the
     first (cheapest). False on contradiction. ``firings[i]`` accumulates rule ``i``'s count.
 
-    With no rules this is plain backtracking's forward check.
+    With no rules this is plain backtracking's forward check. A state with typed
+    constraints (``state.links``) runs :func:`constrain` after the rules, and the rules
+    again after it narrows anything, until neither changes a thing: so a state whose cells
+    are all placed satisfies every constraint (links are complete on singles).
     """
+    if state.links:
+        while True:
+            if not _fixpoint(state, rules, firings):
+                return False
+            made = constrain(state)
+            if made is None:
+                return False
+            if not made:
+                return True
+    return _fixpoint(state, rules, firings)
+
+
+def _fixpoint(state: State, rules: Sequence[Rule], firings: list[int] | None) -> bool:
     if not rules:
         return forward_check(state) is not None
     i, n = 0, len(rules)

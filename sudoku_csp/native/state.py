@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
 
+from sudoku_csp.constraints import Link, native_links
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle, grid_to_dict
 
@@ -118,10 +119,13 @@ class State:
     (4, (1, 2, 3))
     """
 
-    __slots__ = ("tables", "cand", "pending", "placed", "done", "dirty", "stale", "givens")
+    __slots__ = ("tables", "cand", "pending", "placed", "done", "dirty", "stale", "givens",
+                 "links", "seen")
 
     def __init__(self, tables: Tables, cand: list[int], pending: list[int], placed: int,
-                 done: list[int], givens: Grid, dirty: int = -1, stale: int = -1) -> None:
+                 done: list[int], givens: Grid, dirty: int = -1, stale: int = -1,
+                 links: tuple[Link, ...] = (), seen: list[tuple[int, ...] | None] | None = None
+                 ) -> None:
         self.tables = tables
         self.cand = cand
         self.pending = pending
@@ -130,6 +134,12 @@ class State:
         self.givens = givens
         self.dirty = tables.all_units if dirty == -1 else dirty
         self.stale = tables.all_units if stale == -1 else stale
+        # The puzzle's typed constraints as native links (sudoku_csp.constraints), and for
+        # each the masks it last accepted unchanged: a link is run again only when they
+        # differ (see rules.constrain).
+        self.links = links
+        self.seen: list[tuple[int, ...] | None] = (
+            seen if seen is not None else [None] * len(links))
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle) -> State:
@@ -142,11 +152,13 @@ class State:
         full = t.full
         cand = [full if d == EMPTY else 1 << d for d in puzzle.givens]
         pending = [c for c, d in enumerate(puzzle.givens) if d != EMPTY]
-        return cls(t, cand, pending, 0, [0] * len(t.units), puzzle.givens)
+        return cls(t, cand, pending, 0, [0] * len(t.units), puzzle.givens,
+                   links=_links(puzzle))
 
     def copy(self) -> State:
         return State(self.tables, self.cand[:], self.pending[:], self.placed, self.done[:],
-                     self.givens, self.dirty, self.stale)
+                     self.givens, self.dirty, self.stale, self.links,
+                     self.seen[:] if self.links else None)
 
     def touch(self, cell: int) -> None:
         """Mark the units of ``cell`` as changed (after changing ``cand[cell]`` by hand)."""
@@ -194,4 +206,11 @@ def state_from_candidates(puzzle: Puzzle, candidates: Sequence[Sequence[int]]) -
     t = tables(puzzle.geometry)
     cand = [sum(1 << d for d in digits) for digits in candidates]
     pending = [c for c, m in enumerate(cand) if m and not m & (m - 1)]
-    return State(t, cand, pending, 0, [0] * len(t.units), puzzle.givens)
+    return State(t, cand, pending, 0, [0] * len(t.units), puzzle.givens, links=_links(puzzle))
+
+
+def _links(puzzle: Puzzle) -> tuple[Link, ...]:
+    """The native links of the puzzle's typed constraints (none for most puzzles)."""
+    if not puzzle.constraints:
+        return ()
+    return native_links(puzzle.geometry, puzzle.constraints)

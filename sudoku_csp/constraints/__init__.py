@@ -1,0 +1,118 @@
+"""Typed constraints: rules beyond all-different units and "must differ" pairs.
+
+Killer cages, thermometers, kropki dots, XV, non-consecutive and odd/even cells, one module
+per kind, each holding its data, validation, JSON form, its translation for every backend
+and the independent check :mod:`sudoku_csp.verify` runs (the interface:
+:class:`~sudoku_csp.constraints.base.Constraint`). A :class:`~sudoku_csp.puzzle.Puzzle`
+carries them in ``constraints``; the backends never name a kind:
+
+- native: :func:`native_links` (the state holds them; :func:`~sudoku_csp.native.rules.propagate`
+  runs them to a fixpoint with the rules);
+- CNF: :func:`cnf_clauses` (added to the geometry's formula, guarded per puzzle when the
+  solver is incremental);
+- CP-SAT: :func:`add_to_cpsat` on a model built for the puzzle.
+
+Adding a kind: a module here with a frozen-dataclass subclass of ``Constraint``, listed in
+:data:`KINDS`, with its test; nothing else changes.
+
+>>> from sudoku_csp import parse
+>>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+>>> [c.kind for c in p.constraints][:2], p.constraints[0].total
+(['cage', 'cage'], 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from sudoku_csp.constraints.base import (
+    CnfContext,
+    Constraint,
+    ConstraintError,
+    FieldError,
+    Link,
+    UnsupportedError,
+    refuse_constraints,
+)
+from sudoku_csp.constraints.cage import DEFAULT_SUMS, SUM_ENCODINGS, Cage
+from sudoku_csp.constraints.kropki import Kropki
+from sudoku_csp.constraints.nonconsecutive import NonConsecutive
+from sudoku_csp.constraints.parity import Parity
+from sudoku_csp.constraints.thermo import Thermo
+from sudoku_csp.constraints.xv import XV
+from sudoku_csp.geometry import Geometry
+
+KINDS: tuple[type[Constraint], ...] = (Cage, Thermo, Kropki, XV, NonConsecutive, Parity)
+"""Every kind of typed constraint, in the order puzzles list and write them."""
+
+FIELDS: dict[str, type[Constraint]] = {key: kind for kind in KINDS for key in kind.keys}
+"""JSON field -> the kind that reads it."""
+
+
+def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
+    """Raise :class:`ConstraintError` unless every constraint stands on ``geometry``: each
+    valid by itself, cages disjoint, at most one of each ``single`` kind.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> check_all(make_geometry(4), [Cage((0, 1), 3), Cage((1, 2), 5)])
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.constraints.base.ConstraintError: A2 is in two cages
+    """
+    owner: set[int] = set()
+    singles: set[str] = set()
+    for constraint in constraints:
+        if not isinstance(constraint, Constraint):
+            raise ConstraintError(f"{constraint!r} is not a constraint")
+        constraint.validate(geometry)
+        if constraint.single:
+            if constraint.kind in singles:
+                raise ConstraintError(f"a puzzle holds at most one {constraint.kind} "
+                                      "constraint (it rules the whole grid)")
+            singles.add(constraint.kind)
+        if isinstance(constraint, Cage):
+            for cell in constraint.cells:
+                if cell in owner:
+                    raise ConstraintError(f"{geometry.label(cell)} is in two cages")
+                owner.add(cell)
+
+
+@lru_cache(maxsize=256)
+def native_links(geometry: Geometry, constraints: tuple[Constraint, ...]) -> tuple[Link, ...]:
+    """The native propagation of every constraint, built once per puzzle's constraints."""
+    return tuple(link for c in constraints for link in c.native(geometry))
+
+
+def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
+                sums: str = DEFAULT_SUMS) -> tuple[list[list[int]], int]:
+    """The clauses of every constraint over ``geometry``'s variable map, auxiliaries numbered
+    from ``start``; and the highest variable used (``start - 1`` when none).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
+    >>> clauses[:4], top     # 3 and 4 leave A1 and A2; has(1), has(2), the set {1, 2}
+    ([[-3], [-7], [-4], [-8]], 67)
+    """
+    from sudoku_csp.encodings.variables import variables
+
+    if sums not in SUM_ENCODINGS:
+        raise ConstraintError(f"unknown cage-sum encoding {sums!r}; choose from "
+                              f"{', '.join(SUM_ENCODINGS)}")
+    ctx = CnfContext(variables(geometry), start=start, sums=sums)
+    clauses = [list(clause) for c in constraints for clause in c.cnf(ctx)]
+    return clauses, max(ctx.top, start - 1)
+
+
+def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN001
+    """Add every constraint to a :class:`~sudoku_csp.encodings.cpsat.CpSatModel`."""
+    for c in constraints:
+        c.cpsat(model)
+
+
+__all__ = [
+    "DEFAULT_SUMS", "FIELDS", "KINDS", "SUM_ENCODINGS", "XV", "Cage", "CnfContext",
+    "Constraint", "ConstraintError", "FieldError", "Kropki", "Link", "NonConsecutive",
+    "Parity", "Thermo", "UnsupportedError", "add_to_cpsat", "check_all", "cnf_clauses",
+    "native_links", "refuse_constraints",
+]

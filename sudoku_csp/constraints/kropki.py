@@ -1,0 +1,62 @@
+"""Kropki dots between cells that share a side: a white dot joins consecutive values, a black
+dot two values one of which is double the other. With ``negative`` (all dots are given),
+neighbours without a dot are neither consecutive nor in a 1:2 ratio. (1 and 2 may carry
+either dot.)
+
+The translations are those of every mark between neighbours
+(:class:`~sudoku_csp.constraints.pairs.MarkedPairs`): arc consistency natively, support or
+conflict clauses in CNF, tables in CP-SAT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from sudoku_csp.constraints.pairs import CONSECUTIVE, DOUBLE, NO_DOT, MarkedPairs, Relation
+from sudoku_csp.geometry import Geometry
+
+
+@dataclass(frozen=True)
+class Kropki(MarkedPairs):
+    """White dots (``first``: consecutive), black dots (``second``: one value double the
+    other), and the negative rule.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> Kropki(((0, 1),), ((2, 3),), False).violations(make_geometry(4), [0, 1, 1, 3] + [0] * 12)
+    []
+    """
+
+    first: tuple[tuple[int, int], ...]
+    second: tuple[tuple[int, int], ...] = ()
+    negative: bool = False
+
+    kind: ClassVar[str] = "kropki"
+    keys: ClassVar[tuple[str, ...]] = ("dots",)
+    key: ClassVar[str] = "dots"
+    sorts: ClassVar[tuple[str, str]] = ("white", "black")
+    relations: ClassVar[tuple[Relation, Relation]] = (CONSECUTIVE, DOUBLE)
+    unmarked: ClassVar[Relation] = NO_DOT
+
+    def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
+        found = []
+        marked = set()
+        for (a, b), white in [(p, True) for p in self.first] + [(p, False) for p in self.second]:
+            marked.add((a, b))
+            x, y = grid[a] + 1, grid[b] + 1
+            ok = abs(x - y) == 1 if white else (x == 2 * y or y == 2 * x)
+            if not ok:
+                found.append(f"{'white' if white else 'black'} dot between {geometry.label(a)} "
+                             f"and {geometry.label(b)} joins {x} and {y}")
+        if self.negative:
+            n = geometry.size
+            for a in range(geometry.ncells):
+                for b in (a + 1, a + n):
+                    if b >= geometry.ncells or (b == a + 1 and b % n == 0) or (a, b) in marked:
+                        continue
+                    x, y = grid[a] + 1, grid[b] + 1
+                    if abs(x - y) == 1 or x == 2 * y or y == 2 * x:
+                        found.append(f"{geometry.label(a)} and {geometry.label(b)} hold {x} and "
+                                     f"{y} but no dot is between them")
+        return found

@@ -1,0 +1,74 @@
+"""Non-consecutive: cells that share a side never hold consecutive values.
+
+The translations are those of any rule between two cells
+(:mod:`sudoku_csp.constraints.pairs`), on every pair of neighbours: arc consistency natively,
+conflict clauses in CNF (16 per pair on 9×9), forbidden pairs in CP-SAT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sudoku_csp.constraints.base import (
+    Clause,
+    CnfContext,
+    Constraint,
+    Link,
+    orthogonal_pairs,
+    parse_bool,
+)
+from sudoku_csp.constraints.pairs import NOT_CONSECUTIVE, pair_clauses, pair_cpsat, pair_link
+from sudoku_csp.geometry import Geometry
+
+if TYPE_CHECKING:
+    from sudoku_csp.encodings.cpsat import CpSatModel
+
+
+@dataclass(frozen=True)
+class NonConsecutive(Constraint):
+    """No two cells sharing a side hold consecutive values.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> NonConsecutive().violations(make_geometry(4), [0, 2, 0, 2] + [1] * 12)[:1]
+    ['A1 and B1 hold consecutive values (1 and 2)']
+    """
+
+    kind: ClassVar[str] = "nonconsecutive"
+    keys: ClassVar[tuple[str, ...]] = ("nonconsecutive",)
+    single: ClassVar[bool] = True
+
+    def touched(self) -> tuple[int, ...]:
+        return ()
+
+    def native(self, geometry: Geometry) -> list[Link]:
+        n = geometry.size
+        return [pair_link(a, b, NOT_CONSECUTIVE, n) for a, b in orthogonal_pairs(geometry)]
+
+    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+        for a, b in orthogonal_pairs(ctx.geometry):
+            yield from pair_clauses(ctx, a, b, NOT_CONSECUTIVE)
+
+    def cpsat(self, model: CpSatModel) -> None:
+        for a, b in orthogonal_pairs(model.geometry):
+            pair_cpsat(model, a, b, NOT_CONSECUTIVE)
+
+    def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
+        n, found = geometry.size, []
+        for r in range(n):
+            for c in range(n):
+                for rr, cc in ((r, c + 1), (r + 1, c)):
+                    if rr < n and cc < n and abs(grid[r * n + c] - grid[rr * n + cc]) == 1:
+                        found.append(f"{geometry.label(r * n + c)} and "
+                                     f"{geometry.label(rr * n + cc)} hold consecutive values "
+                                     f"({grid[r * n + c] + 1} and {grid[rr * n + cc] + 1})")
+        return found
+
+    @classmethod
+    def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        return [cls()] if parse_bool(fields["nonconsecutive"], "nonconsecutive") else []
+
+    @classmethod
+    def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
+        return {"nonconsecutive": True} if any(isinstance(c, cls) for c in constraints) else {}

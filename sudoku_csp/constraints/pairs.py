@@ -1,0 +1,254 @@
+"""Rules between two cells (a kropki dot, an X or a V, "not consecutive"), once for all kinds.
+
+A :class:`Relation` says which pairs of shown values ``(x, y)`` may stand in two cells. From it
+this module derives, cached per grid size, each backend's translation:
+
+- native: a :class:`~sudoku_csp.constraints.base.Link` keeping in each cell only the digits
+  that some candidate of the other cell supports (arc consistency, from a table of masks);
+- CNF: *support* clauses ``x(a,d) → ∨ x(b,e)`` over the allowed ``e`` when the relation allows
+  few pairs (unit propagation then keeps arc consistency), else one *conflict* clause
+  ``¬x(a,d) ∨ ¬x(b,e)`` per forbidden pair (few: "not consecutive" forbids 16 of 81);
+- CP-SAT: the model's ``allow_pairs`` (a table, for the integer model) or ``forbid_pairs``,
+  again whichever list is shorter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sudoku_csp.constraints.base import (
+    Clause,
+    CnfContext,
+    Constraint,
+    ConstraintError,
+    FieldError,
+    Link,
+    check_pairs,
+    labels,
+    orthogonal_pairs,
+    parse_bool,
+    parse_pairs,
+)
+from sudoku_csp.geometry import Geometry
+
+if TYPE_CHECKING:
+    from sudoku_csp.encodings.cpsat import CpSatModel
+
+
+@dataclass(frozen=True)
+class Relation:
+    """Which shown values may stand together in two cells: ``holds(x, y)`` for ``x`` in the
+    first cell and ``y`` in the second (values ``1..N``). ``name`` identifies it in caches.
+
+    >>> CONSECUTIVE.allowed(4)[:3]
+    ((0, 1), (1, 0), (1, 2))
+    """
+
+    name: str
+    holds: Callable[[int, int], bool] = field(compare=False, hash=False)
+
+    def allowed(self, n: int) -> tuple[tuple[int, int], ...]:
+        """The allowed digit pairs (0-based) on an ``n``-digit grid."""
+        return _allowed(self, n)
+
+    def forbidden(self, n: int) -> tuple[tuple[int, int], ...]:
+        """The other digit pairs."""
+        allowed = set(self.allowed(n))
+        return tuple((a, b) for a in range(n) for b in range(n) if (a, b) not in allowed)
+
+
+@lru_cache(maxsize=256)
+def _allowed(relation: Relation, n: int) -> tuple[tuple[int, int], ...]:
+    return tuple((a, b) for a in range(n) for b in range(n) if relation.holds(a + 1, b + 1))
+
+
+def _neither(name: str, *relations: Relation) -> Relation:
+    return Relation(name, lambda x, y: not any(r.holds(x, y) for r in relations))
+
+
+CONSECUTIVE = Relation("consecutive", lambda x, y: abs(x - y) == 1)
+DOUBLE = Relation("double", lambda x, y: x == 2 * y or y == 2 * x)
+SUM_TEN = Relation("sum 10", lambda x, y: x + y == 10)
+SUM_FIVE = Relation("sum 5", lambda x, y: x + y == 5)
+NOT_CONSECUTIVE = _neither("not consecutive", CONSECUTIVE)
+NO_DOT = _neither("neither consecutive nor double", CONSECUTIVE, DOUBLE)
+NO_XV = _neither("sum neither 5 nor 10", SUM_FIVE, SUM_TEN)
+
+
+# -- native -----------------------------------------------------------------------------------
+@lru_cache(maxsize=256)
+def _supports(relation: Relation, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per digit, the mask of digits the other cell may hold: (for the first cell's digits,
+    for the second's)."""
+    first = [0] * n
+    second = [0] * n
+    for a, b in relation.allowed(n):
+        first[a] |= 1 << b
+        second[b] |= 1 << a
+    return tuple(first), tuple(second)
+
+
+_TABLE_BITS = 10  # masks of up to 10 digits get a full table (1,024 entries): no loop at all
+
+
+@lru_cache(maxsize=512)
+def _reach(support: tuple[int, ...]) -> tuple[int, ...] | None:
+    """For every candidate mask, the union of its digits' supports (grids up to 10 digits)."""
+    n = len(support)
+    if n > _TABLE_BITS:
+        return None
+    table = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        table[mask] = table[mask ^ low] | support[low.bit_length() - 1]
+    return tuple(table)
+
+
+def _reach_of(support: tuple[int, ...], mask: int) -> int:
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= support[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def pair_link(a: int, b: int, relation: Relation, n: int) -> Link:
+    """Native propagation of ``relation`` between cells ``a`` and ``b``: each keeps the digits
+    that a candidate of the other supports. Complete on singles (two single digits that do
+    not stand together leave an empty mask)."""
+    sup_a, sup_b = _supports(relation, n)  # sup_a[d]: what b may hold when a holds d
+    table_a, table_b = _reach(sup_b), _reach(sup_a)
+
+    if table_a is not None and table_b is not None:
+        def narrow(masks: tuple[int, ...]) -> tuple[int, ...] | None:
+            ma, mb = masks
+            na = ma & table_a[mb]
+            nb = mb & table_b[na]
+            return (na, nb) if na and nb else None
+    else:
+        def narrow(masks: tuple[int, ...]) -> tuple[int, ...] | None:
+            ma, mb = masks
+            na = ma & _reach_of(sup_b, mb)
+            nb = mb & _reach_of(sup_a, na)
+            return (na, nb) if na and nb else None
+    return Link((a, b), narrow)
+
+
+# -- CNF --------------------------------------------------------------------------------------
+def pair_clauses(ctx: CnfContext, a: int, b: int, relation: Relation) -> Iterator[Clause]:
+    """Clauses for ``relation`` between ``a`` and ``b``: support clauses when it allows at
+    most half of the digit pairs, else conflict clauses on the forbidden ones."""
+    n = ctx.geometry.size
+    allowed = relation.allowed(n)
+    x = ctx.x
+    if 2 * len(allowed) > n * n:
+        for da, db in relation.forbidden(n):
+            yield (-x(a, da), -x(b, db))
+        return
+    sup_a, sup_b = _supports(relation, n)
+    for d in range(n):
+        yield (-x(a, d), *(x(b, e) for e in range(n) if sup_a[d] >> e & 1))
+        yield (-x(b, d), *(x(a, e) for e in range(n) if sup_b[d] >> e & 1))
+
+
+# -- CP-SAT -----------------------------------------------------------------------------------
+def pair_cpsat(model: CpSatModel, a: int, b: int, relation: Relation) -> None:
+    """``relation`` between ``a`` and ``b`` in a CP-SAT model: the allowed pairs as a table,
+    or the forbidden ones, whichever list is shorter."""
+    n = model.geometry.size
+    allowed = relation.allowed(n)
+    if 2 * len(allowed) > n * n:
+        model.forbid_pairs(a, b, relation.forbidden(n))
+    else:
+        model.allow_pairs(a, b, allowed)
+
+
+# -- marks between neighbours (kropki dots, X and V) ------------------------------------------
+class MarkedPairs(Constraint):
+    """Marks between cells that share a side, of two sorts, with the optional negative rule
+    "every mark is given": pairs without a mark then break both sorts' rules. The shared
+    shape of kropki dots and XV; a subclass names its sorts and writes its own check.
+
+    Subclasses are frozen dataclasses with fields ``first``, ``second`` (cell pairs
+    ``(a, b)``, ``a < b``) and ``negative``, and class attributes: ``key`` (its JSON field),
+    ``sorts`` (the JSON names of the two sorts), ``relations`` (the rule of each sort) and
+    ``unmarked`` (the rule of a pair without a mark under the negative rule).
+    """
+
+    key: ClassVar[str]
+    sorts: ClassVar[tuple[str, str]]
+    relations: ClassVar[tuple[Relation, Relation]]
+    unmarked: ClassVar[Relation]
+    single: ClassVar[bool] = True
+    first: tuple[tuple[int, int], ...]
+    second: tuple[tuple[int, int], ...]
+    negative: bool
+
+    def touched(self) -> tuple[int, ...]:
+        return tuple(c for pair in (*self.first, *self.second) for c in pair)
+
+    def describe(self, geometry: Geometry) -> str:
+        return self.kind
+
+    def validate(self, geometry: Geometry) -> None:
+        super().validate(geometry)
+        check_pairs(geometry, (*self.first, *self.second), f"a {self.kind} mark")
+
+    def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
+        """Every pair this constraint rules, with its relation: the marked pairs, then (under
+        the negative rule) every other pair of neighbours."""
+        ruled = [(a, b, rel) for pairs, rel in zip((self.first, self.second), self.relations,
+                                                   strict=True) for a, b in pairs]
+        if self.negative:
+            marked = {(min(a, b), max(a, b)) for a, b, _ in ruled}
+            ruled += [(a, b, self.unmarked) for a, b in orthogonal_pairs(geometry)
+                      if (a, b) not in marked]
+        return ruled
+
+    def native(self, geometry: Geometry) -> list[Link]:
+        n = geometry.size
+        return [pair_link(a, b, rel, n) for a, b, rel in self.rules(geometry)]
+
+    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+        for a, b, rel in self.rules(ctx.geometry):
+            yield from pair_clauses(ctx, a, b, rel)
+
+    def cpsat(self, model: CpSatModel) -> None:
+        for a, b, rel in self.rules(model.geometry):
+            pair_cpsat(model, a, b, rel)
+
+    @classmethod
+    def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        value = fields[cls.key]
+        first, second = cls.sorts
+        if not isinstance(value, dict):
+            raise FieldError(cls.key, f"expected an object such as {{\"{first}\": "
+                                      f"[[\"A1\", \"A2\"]], \"{second}\": [], "
+                                      "\"negative\": false}")
+        unknown = set(value) - {first, second, "negative"}
+        if unknown:
+            raise FieldError(f"{cls.key}.{sorted(unknown)[0]}",
+                             f"unknown field: expected {first}, {second} or negative")
+        pairs = [parse_pairs(geometry, value.get(name, []), f"{cls.key}.{name}")
+                 for name in cls.sorts]
+        negative = parse_bool(value.get("negative", False), f"{cls.key}.negative")
+        made = cls(pairs[0], pairs[1], negative)  # type: ignore[call-arg]
+        try:
+            made.validate(geometry)
+        except ConstraintError as exc:
+            raise FieldError(cls.key, exc.reason) from None
+        return [made]
+
+    @classmethod
+    def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
+        for c in constraints:
+            if isinstance(c, cls):
+                return {cls.key: {
+                    cls.sorts[0]: [labels(geometry, p) for p in c.first],
+                    cls.sorts[1]: [labels(geometry, p) for p in c.second],
+                    "negative": c.negative}}
+        return {}

@@ -1,0 +1,314 @@
+"""Typed constraints (sudoku_csp.constraints): every kind on every backend against a brute
+force count, the puzzle formats and their errors, the CLI, and what refuses them."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from cases import CONSTRAINED_CASES, KILLER4
+from typer.testing import CliRunner
+
+from sudoku_csp import (
+    InvalidPuzzleError,
+    ParseError,
+    Puzzle,
+    Status,
+    get_backend,
+    is_solution,
+    make_geometry,
+    parse,
+    read_puzzles,
+    violations,
+)
+from sudoku_csp.cli import app
+from sudoku_csp.constraints import (
+    KINDS,
+    XV,
+    Cage,
+    Kropki,
+    NonConsecutive,
+    Parity,
+    Thermo,
+    UnsupportedError,
+    cnf_clauses,
+)
+from sudoku_csp.constraints.base import orthogonal_pairs
+from sudoku_csp.constraints.cage import combinations_for, sum_range
+from sudoku_csp.constraints.formats import puzzle_line, puzzle_record
+from sudoku_csp.geometry import EMPTY
+
+ROOT = Path(__file__).resolve().parents[1]
+KILLER9_FILE = ROOT / "examples" / "killer9.txt"
+SPECS = ["native", "native:rules=none", "native:rules=full", "sat", "sat:sums=bdd",
+         "sat:sums=totalizer", "sat:mode=fresh", "sat:mode=reduced", "cpsat",
+         "cpsat:model=boolean"]
+runner = CliRunner()
+
+
+# -- every kind against a brute force count -----------------------------------------------------
+@cache
+def all_grids(size: int, variants: tuple[str, ...] = ()) -> tuple[tuple[int, ...], ...]:
+    """Every solution of the empty grid (288 for 4x4), by the native solver (verified)."""
+    result = get_backend("native").solve(
+        Puzzle.empty(make_geometry(size, variants=variants)), limit=100_000)
+    assert result.complete
+    return result.solutions
+
+
+def random_constraints(kind: str, geometry, rng: random.Random) -> list:
+    """A random instance of ``kind`` on ``geometry``, drawn from a random grid, so that it
+    has solutions more often than not."""
+    n = geometry.size
+    grid = rng.choice(all_grids(n, tuple(v for v in geometry.variants if v != "jigsaw")))
+    pairs = orthogonal_pairs(geometry)
+    if kind == "cage":
+        cells, cages = list(range(geometry.ncells)), []
+        rng.shuffle(cells)
+        while cells:
+            cage = [cells.pop()]
+            while cells and len(cage) < rng.randint(1, 3):
+                near = [c for c in cells if any((min(c, x), max(c, x)) in pairs for x in cage)
+                        and grid[c] not in {grid[x] for x in cage}]
+                if not near:
+                    break
+                cage.append(near[0])
+                cells.remove(near[0])
+            total = None if rng.random() < 0.2 else sum(grid[c] + 1 for c in cage)
+            cages.append(Cage(tuple(cage), total))
+        return cages[: rng.randint(2, len(cages))]
+    if kind == "thermometer":
+        start = rng.randrange(geometry.ncells)
+        path = [start]
+        while len(path) < 3:
+            r, c = divmod(path[-1], n)
+            near = [(rr * n + cc) for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
+                    if 0 <= rr < n and 0 <= cc < n and rr * n + cc not in path]
+            path.append(rng.choice(near))
+        return [Thermo(tuple(path))]
+    if kind == "kropki":
+        chosen = rng.sample(pairs, 5)
+        white = tuple(p for p in chosen if abs(grid[p[0]] - grid[p[1]]) == 1)
+        black = tuple(p for p in chosen if p not in white and rng.random() < 0.5)
+        return [Kropki(white, black, rng.random() < 0.5)]
+    if kind == "xv":
+        chosen = rng.sample(pairs, 5)
+        v = tuple(p for p in chosen if grid[p[0]] + grid[p[1]] + 2 == 5)
+        x = tuple(p for p in chosen if grid[p[0]] + grid[p[1]] + 2 == 10)
+        return [XV(x, v, rng.random() < 0.5)]
+    if kind == "nonconsecutive":
+        return [NonConsecutive()]
+    if kind == "parity":
+        cells = rng.sample(range(geometry.ncells), 4)
+        return [Parity(tuple(c for c in cells if grid[c] % 2 == 0),
+                       tuple(c for c in cells if grid[c] % 2 == 1 and rng.random() < 0.7))]
+    raise AssertionError(kind)
+
+
+def test_every_kind_is_tested_here():
+    assert {k.kind for k in KINDS} == {"cage", "thermometer", "kropki", "xv", "nonconsecutive",
+                                        "parity"}
+
+
+@pytest.mark.parametrize("variants", [(), ("diagonal",)], ids=["plain", "diagonal"])
+@pytest.mark.parametrize("kind", [k.kind for k in KINDS])
+def test_every_backend_counts_what_the_checker_counts(kind, variants):
+    # The independent checker, run on all 288 grids, decides how many solutions a puzzle
+    # has; every backend, counting them all, must find exactly those (each verified).
+    geometry = make_geometry(4, variants=variants)
+    rng = random.Random(f"{kind}{variants}")
+    for _ in range(4):
+        constraints = random_constraints(kind, geometry, rng)
+        puzzle = Puzzle(geometry, (EMPTY,) * 16, "", tuple(constraints))
+        expected = sum(not violations(puzzle, g) for g in all_grids(4, variants))
+        for spec in SPECS:
+            result = get_backend(spec).solve(puzzle, limit=None)
+            assert (result.count, result.complete) == (expected, True), (spec, puzzle.to_line())
+
+
+def test_links_refuse_every_wrong_full_grid():
+    # Complete on singles: a native link given one digit per cell says None exactly when the
+    # digits break its rule (the search's solutions rest on it).
+    geometry = make_geometry(4)
+    rng = random.Random(5)
+    for kind in KINDS:
+        for _ in range(20):
+            constraint = random_constraints(kind.kind, geometry, rng)[0]
+            grid = rng.choice(all_grids(4))
+            links = constraint.native(geometry)
+            accepted = all(link.narrow(tuple(1 << grid[c] for c in link.cells)) is not None
+                           for link in links)
+            assert accepted == (not constraint.violations(geometry, grid)), (constraint, grid)
+
+
+# -- cages ----------------------------------------------------------------------------------------
+def test_combination_table():
+    assert sum_range(3, 9) == (6, 24)
+    assert combinations_for(2, 3, 9) == (0b11,)
+    assert combinations_for(9, 45, 9) == ((1 << 9) - 1,)
+    assert len(combinations_for(3, 15, 9)) == 8
+    assert combinations_for(2, 18, 9) == ()
+
+
+@pytest.mark.parametrize("sums", ["combos", "bdd", "totalizer", "adder"])
+def test_cage_encodings_agree_on_a_given_free_killer(sums):
+    puzzle = next(iter(read_puzzles(KILLER9_FILE)))
+    result = get_backend(f"sat:sums={sums}").solve(puzzle, limit=2)
+    assert result.status is Status.UNIQUE and is_solution(puzzle, result.solution)
+
+
+def test_cnf_clauses_number_auxiliaries_after_start():
+    g = make_geometry(9)
+    clauses, top = cnf_clauses(g, [Cage((0, 1, 2), 6)], start=1000)
+    assert top >= 1000 and all(abs(lit) <= 729 or 1000 <= abs(lit) <= top
+                               for clause in clauses for lit in clause)
+    assert cnf_clauses(g, [], start=1000) == ([], 999)
+
+
+def test_incremental_sat_retires_a_puzzles_clauses():
+    # Constraint clauses join the loaded formula under the puzzle's selector: the next
+    # puzzle on the same solver must not see them.
+    sat = get_backend("sat")
+    assert sat.solve(parse(KILLER4 + " 2..............."), limit=2).status is Status.NONE
+    assert sat.solve(parse("2..............."), limit=2).status is Status.MULTIPLE
+    assert sat.solve(parse(KILLER4), limit=2).status is Status.UNIQUE
+
+
+def test_verify_names_a_broken_cage():
+    puzzle = parse(KILLER4)
+    solution = get_backend("sat").solve(puzzle).solution
+    wrong = (solution[1], solution[0], *solution[2:])  # breaks row A's cages, not its row
+    assert "cage 5 at A1 adds up to" not in " ".join(violations(puzzle, solution))
+    assert any("cage" in v or "column" in v for v in violations(puzzle, wrong))
+
+
+# -- formats --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CONSTRAINED_CASES, ids=lambda c: c.name)
+def test_lines_read_back(case):
+    puzzle = case.puzzle()
+    # A killer line, like a plain line, leaves the geometry to the options.
+    again = parse(puzzle.to_line(), geometry=puzzle.geometry)
+    assert set(again.constraints) == set(puzzle.constraints)
+    assert (again.geometry, again.givens) == (puzzle.geometry, puzzle.givens)
+    record = json.loads(json.dumps(puzzle_record(puzzle)))
+    assert set(parse(json.dumps(record)).constraints) == set(puzzle.constraints)
+
+
+def test_killer_line_is_written_for_cages_only():
+    assert puzzle_line(parse(KILLER4)) == KILLER4
+    assert puzzle_line(parse(KILLER4 + " 3...............")) == KILLER4 + " 3..............."
+    thermo = parse('{"size": 4, "thermos": [["A1", "A2"]]}')
+    assert thermo.to_line() == '{"size":4,"thermos":[["A1","A2"]]}'
+
+
+def test_files_mix_forms_and_keep_names(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text('# two\n{"size": 4, "name": "first", "cages": []}\n'
+                    f"{KILLER4}\tsecond\n", encoding="utf-8")
+    puzzles = list(read_puzzles(path))
+    assert [p.metadata for p in puzzles] == ["first", "second"]
+    assert [len(p.constraints) for p in puzzles] == [0, 8]
+
+
+BAD = [
+    (KILLER4.replace(" 5,", " 5,5,"), 1, 18, "the cage map has 8 cages but 9 sums"),
+    (KILLER4.replace(" 5,", " 9,"), 1, 18, "cage 'A': a cage of 2 cells cannot sum to 9 on a "
+                                           "4x4 grid: expected 3 to 7"),
+    ("AABCDDBBEFGHEFH 5,6,4,5,3,7,2,8", 1, 16, "the cage map has 15 characters: expected one "
+                                              "per cell, a square number"),
+    ("AAAAABBBBCCCCDDD 15,4,4,4", 1, 1, "cage 'A': a cage of 5 cells cannot hold different"),
+    (KILLER4 + " 5...............", 1, 34, "givens: '5' is out of range"),
+    ('{"size": 4, "cages": [{"sum": 3, "cells": ["A1", "A1"]}]}', 1, None,
+     "field cages[0].cells: the cage covers A1 twice"),
+    ('{"size": 4, "cages": [{"sum": 3, "cells": ["A1", "A2"]}, {"sum": 4, "cells": ["A2"]}]}',
+     1, None, "field cages[1].cells: A2 is already in cages[0]"),
+    ('{"size": 4, "cages": [{"sum": 30, "cells": ["A1", "A2"]}]}', 1, None,
+     "field cages[0].sum: a cage of 2 cells cannot sum to 30 on a 4x4 grid: expected 3 to 7"),
+    ('{"size": 4, "thermos": [["A1", "C1"]]}', 1, None,
+     "field thermos[0]: the thermometer is not a path of neighbours: A1 and C1"),
+    ('{"size": 4, "dots": {"white": [["A1", "B2"]]}}', 1, None,
+     "field dots: a kropki mark between A1 and B2: the cells must share a side"),
+    ('{"size": 4, "odd": ["Z9"]}', 1, None, "field odd[0]: 'Z9' is not a cell of a 4x4 grid"),
+    ('{"size": 4, "cagez": []}', 1, None, "field cagez: unknown field"),
+    ('{"size": 4, "cages": [}', 1, 23, "not valid JSON"),
+    ('{"cages": []}', 1, None, "field size: missing"),
+    ('{"size": 4, "givens": "12"}', 1, None, "field givens: expected 16 cells"),
+    ('{"size": 4, "xv": {"x": [], "negative": "yes"}}', 1, None,
+     "field xv.negative: expected true or false"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), BAD, ids=[b[3][:30] for b in BAD])
+def test_bad_input_names_line_field_and_expectation(text, line, column, words):
+    with pytest.raises(ParseError) as caught:
+        parse(text)
+    assert words in str(caught.value)
+    if line is not None:
+        assert (caught.value.line, caught.value.column) == (line, column)
+
+
+def test_library_puzzles_are_validated():
+    g = make_geometry(4)
+    with pytest.raises(InvalidPuzzleError, match="A2 is in two cages"):
+        Puzzle(g, (EMPTY,) * 16, "", (Cage((0, 1), 3), Cage((1, 2), 3)))
+    with pytest.raises(InvalidPuzzleError, match="at most one kropki"):
+        Puzzle(g, (EMPTY,) * 16, "", (Kropki(((0, 1),)), Kropki(((2, 3),))))
+
+
+def test_refused_where_not_handled_yet():
+    from sudoku_csp.generate import minimality
+
+    with pytest.raises(UnsupportedError, match="minimality does not handle cage constraints"):
+        minimality(parse(KILLER4))
+    with pytest.raises(ParseError, match="line 1: this command does not handle cage"):
+        parse(KILLER4, constraints=False)
+
+
+# -- the command line -----------------------------------------------------------------------------
+def test_cli_solves_counts_and_checks_killers(tmp_path):
+    result = runner.invoke(app, ["solve", KILLER4])
+    assert result.exit_code == 0, result.output
+    assert "3 2 | 1 4" in result.output
+    result = runner.invoke(app, ["count", KILLER4.replace("5,6,4,5,3,7,2,8", "?,?,?,?,?,?,?,?"),
+                                 "-s", "sat:sums=bdd"])
+    assert result.exit_code == 3, result.output
+    result = runner.invoke(app, ["check", str(KILLER9_FILE), "--json"])
+    assert result.exit_code == 0, result.output
+    verdicts = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(verdicts) == 20 and all(v["status"] == "unique" and v["agreed"] for v in verdicts)
+    out = tmp_path / "r.jsonl"
+    result = runner.invoke(app, ["compare", str(KILLER9_FILE), "-s", "sat", "-s", "cpsat",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    first = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    assert parse(first["puzzle"]).constraints  # records keep the cages
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["solve", KILLER4.replace(" 5,", " 9,")], "error: line 1, column 18: cage 'A': a cage of 2 "
+                                                "cells cannot sum to 9"),
+    (["minimal", KILLER4], "error: line 1: this command does not handle cage constraints yet"),
+    (["encode", KILLER4, "--reduce"], "the clue-reduced DIMACS form does not handle cage"),
+    (["minimal", str(KILLER9_FILE)], "error: line 4: this command does not handle cage"),
+    (["solve", KILLER4, "--size", "9"], "expected 81 for a 9x9 puzzle"),
+])
+def test_cli_errors_are_one_line_and_exit_6(args, words):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 6, result.output
+    assert words in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_cli_names_the_line_of_a_bad_jsonl_file(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"size": 4}\n{"size": 4}\n{"size": 4, "thermos": [["A1"]]}\n',
+                    encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "sudoku_csp", "count", str(path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 6
+    assert result.stderr.strip() == ("error: line 3: field thermos[0]: expected a list of at "
+                                     "least 2 cell labels such as [\"A1\", \"A2\"]")

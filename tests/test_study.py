@@ -1,0 +1,170 @@
+"""The encodings study: invariants that cannot hold by accident, and its outputs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from dataclasses import fields
+
+import pytest
+from pysat.solvers import Solver
+from typer.testing import CliRunner
+
+from sudoku_csp import Puzzle, datasets
+from sudoku_csp.batch import MissingExtraError
+from sudoku_csp.cli import Exit, app
+from sudoku_csp.encodings import cnf
+from sudoku_csp.errors import InputError
+from sudoku_csp.satsolver import probe
+from sudoku_csp.study import Row, check_plot_path, methods, plot_study, run_study, work
+
+# The first 40 bundled puzzles: some solved by singles, some only once locked candidates join
+# (index 35), some by neither (index 0); every one unique.
+PUZZLES = datasets.load("mixed9")[:40]
+FILE = str(datasets.path("mixed9"))
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def study():
+    return run_study(PUZZLES, rules=["eliminate", "singles", "locked", "full"],
+                     solvers=["minisat22"])
+
+
+def test_unit_propagation_makes_exactly_the_deductions_of_a_rule_set(study):
+    solved = study.propagated
+    assert (solved["native eliminate"] < solved["native singles"] < solved["native locked"]
+            < solved["native full"])
+    assert solved["minimal"] == solved["natural"] == solved["native eliminate"]  # naked singles
+    assert solved["extended"] == solved["native singles"] == solved["reduced extended"]
+    assert solved["augmented"] == solved["tdoku"] == solved["native locked"]
+    by_method = {row.method: row for row in study.rows}
+    assert by_method["extended"].same_as == "native singles"
+    assert by_method["native locked"].same_as == "augmented, tdoku"
+
+
+def test_probing_solves_everything_propagation_does_and_more(study):
+    assert set(study.probed) == {"minimal", "natural", "extended", "augmented", "tdoku",
+                                 "reduced extended"}
+    for label, probed in study.probed.items():
+        assert study.propagated[label] <= probed, label
+    assert study.probed["extended"] > study.propagated["extended"]
+
+
+def test_sizes_are_those_of_the_formulas(study):
+    for row in study.rows:
+        if row.kind == "cnf":
+            formula = cnf.build(PUZZLES[0].geometry, row.encoding, row.amo)
+            assert (row.variables, row.clauses, row.literals) == \
+                (formula.nv, len(formula.clauses), formula.literals)
+        elif row.kind == "reduced":  # a mean over the puzzles' own formulas
+            reduced = [cnf.clue_reduced(p, row.encoding) for p in PUZZLES]
+            assert row.clauses == pytest.approx(sum(len(r.clauses) for r in reduced) / 40)
+        else:
+            assert row.variables is None and row.probing_pct is None
+
+
+def test_search_columns(study):
+    for row in study.rows:
+        assert row.solver in ("minisat22", "native") and row.puzzles == 40
+        assert row.not_unique == 0
+        assert row.decisions_mean is not None and row.puzzles_per_s > 0
+        # every puzzle propagation solves is solved without a decision (MiniSat's extra
+        # counts, the final pick and PySAT's variable 0, are taken off)
+        assert row.no_decision_pct >= row.propagation_pct, row.method
+    minimal = next(r for r in study.rows if r.method == "minimal")
+    assert minimal.decisions_mean > 5 * next(r for r in study.rows
+                                             if r.method == "extended").decisions_mean
+
+
+def test_failed_literal_probing_on_one_solver():
+    # x1 -> x2 and x1 -> -x2: x1 fails, so -x1, then x3; x2 stays open
+    with Solver(name="minisat22", bootstrap_with=[[-1, 2], [-1, -2], [1, 3], [2, 4, 5]]) as s:
+        found = probe(s, [], [1, 2, 3, 4, 5])
+    assert found.consistent and found.failed == (1,)
+    assert set(found.literals) == {-1, 3} and found.assumptions == (-1,)
+    with Solver(name="minisat22", bootstrap_with=[[1, 2], [1, -2], [-1, 2], [-1, -2]]) as s:
+        assert not probe(s, [], [1, 2]).consistent
+
+
+def test_work_counts_every_progress_step():
+    steps = []
+    run_study(PUZZLES[:3], encodings=["extended"], reduced=["minimal"], rules=["singles"],
+              solvers=["minisat22", "cadical195"], progress=steps.append)
+    assert sum(steps) == work(3, encodings=["extended"], amos=["pairwise"],
+                              reduced=["minimal"], rules=["singles"],
+                              solvers=["minisat22", "cadical195"])
+
+
+def test_refusals():
+    with pytest.raises(InputError, match="unknown encoding"):
+        methods(["clever"], ["pairwise"], [], [])
+    with pytest.raises(InputError, match="unknown rules"):
+        methods([], ["pairwise"], [], ["clever"])
+    with pytest.raises(InputError, match="one geometry"):
+        run_study([PUZZLES[0], Puzzle.parse("1..." + "." * 12)])
+    with pytest.raises(InputError, match="at least one"):
+        run_study([])
+
+
+# -- outputs ----------------------------------------------------------------------------------
+def test_json_and_csv_have_one_row_per_method_and_solver():
+    args = ["study", FILE, "--limit", "4", "-e", "extended", "-e", "tdoku", "--amo",
+            "pairwise", "--amo", "ladder", "--rules", "singles", "-s", "minisat22",
+            "-s", "cadical195"]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    keys = [f.name for f in fields(Row)]
+    assert all(list(row) == keys for row in rows)
+    # (2 encodings + 1 reduced) x 2 at-most-ones x 2 solvers, then the preset once
+    assert [(r["method"], r["solver"]) for r in rows][::2] == [
+        ("extended", "minisat22"), ("extended/ladder", "minisat22"),
+        ("tdoku", "minisat22"), ("tdoku/ladder", "minisat22"),
+        ("reduced extended", "minisat22"), ("reduced extended/ladder", "minisat22"),
+        ("native singles", "native")]
+    assert rows[2]["variables"] > 729  # ladder adds auxiliary variables
+    result = runner.invoke(app, [*args, "--csv"])
+    assert result.exit_code == 0, result.output
+    table = list(csv.DictReader(io.StringIO(result.output)))
+    assert len(table) == len(rows) and list(table[0]) == keys
+    assert [r["method"] for r in table] == [r["method"] for r in rows]
+
+
+def test_table_and_no_search():
+    result = runner.invoke(app, ["study", FILE, "--limit", "3", "--no-search", "--no-probing",
+                                 "--no-reduced", "--no-native"])
+    assert result.exit_code == 0, result.output
+    assert "tdoku" in result.output and "3 puzzles" in result.output
+    shuffled = ["study", FILE, "--shuffle", "7", "--limit", "3", "-e", "extended",
+                "--no-reduced", "--rules", "singles", "--no-search", "--no-probing", "--json"]
+    first, again = runner.invoke(app, shuffled), runner.invoke(app, shuffled)
+    assert first.exit_code == 0 and first.output == again.output  # a seed, the same sample
+    assert json.loads(first.output.splitlines()[0])["puzzles"] == 3
+    result = runner.invoke(app, ["study", FILE, "--json", "--csv"])
+    assert result.exit_code == 2
+    result = runner.invoke(app, ["study", FILE, "-e", "clever"])
+    assert result.exit_code == Exit.INPUT and "unknown encoding" in result.output
+
+
+def test_plot(study, tmp_path):
+    pytest.importorskip("matplotlib")
+    plot_study(study, tmp_path / "study.svg", title="mixed9")
+    assert "<svg" in (tmp_path / "study.svg").read_text(encoding="utf-8")
+
+
+def test_plot_without_matplotlib(monkeypatch, tmp_path):
+    # None in sys.modules makes the import fail, as when the extra is not installed
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(MissingExtraError, match=r"sudoku_csp\[plot\]"):
+        check_plot_path(tmp_path / "study.png")
+    result = runner.invoke(app, ["study", FILE, "--limit", "2", "--plot",
+                                 str(tmp_path / "study.png")])
+    assert result.exit_code == Exit.INPUT
+    assert "pip install 'sudoku_csp[plot]'" in result.output
+    assert not (tmp_path / "study.png").exists()
+    with pytest.raises(InputError, match="written as"):
+        check_plot_path(tmp_path / "study.gif")
