@@ -134,15 +134,15 @@ class Board:
     def sym(self, digit: int) -> str:
         return self.geometry.symbols[digit]
 
-    def check(self) -> None:
+    def check(self, units: int | None = None) -> None:
         """Raise :class:`Contradiction` if an open cell has no candidate or a digit has no
-        place left in a unit."""
+        place left in a unit (of those in the bitmask ``units``; default: every unit)."""
         cand = self.cand
         if 0 in cand:  # a placed cell keeps its digit as its one candidate
             raise Contradiction(f"{self.label(cand.index(0))} has no candidate left")
-        full = self.tables.full
-        for u, get in enumerate(self.tables.getters):
-            seen = reduce(or_, get(cand))
+        full, getters = self.tables.full, self.tables.getters
+        for u in range(len(getters)) if units is None else bits(units):
+            seen = reduce(or_, getters[u](cand))
             if seen != full:
                 digit = bits(full & ~seen)[0]
                 raise Contradiction(f"{self.sym(digit)} has no place left in "
@@ -160,13 +160,15 @@ class Board:
         self.state.touch(cell)
 
     def apply(self, step: Step) -> None:
-        """Make the step's placements and eliminations (then :meth:`check`)."""
+        """Make the step's placements and eliminations (then :meth:`check` the units they
+        changed: the state's ``dirty`` units, which nothing else reads on a board)."""
+        self.state.dirty = 0
         for cell, digit in step.eliminations:
             self.remove(cell, digit)
         for cell, digit in step.placements:
             if self.is_open(cell):
                 self.place(cell, digit)
-        self.check()
+        self.check(self.state.dirty)
 
     def present(self, candidates: list[Candidate] | tuple[Candidate, ...]) -> list[Candidate]:
         """The ``(cell, digit)`` pairs still among the pencil marks, sorted, without repeats."""
