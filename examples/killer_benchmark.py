@@ -55,8 +55,8 @@ class TunedCpSat(CpSatBackend):
         super().__init__(**options)
         self.extra = extra
 
-    def parameters(self, *, enumerate_all: bool, time_limit: float | None) -> dict[str, Any]:
-        params = super().parameters(enumerate_all=enumerate_all, time_limit=time_limit)
+    def parameters(self, **when: Any) -> dict[str, Any]:
+        params = super().parameters(**when)
         params.update(self.extra)
         return params
 

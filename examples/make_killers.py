@@ -4,7 +4,7 @@
         [--max-cage K] [--merges K]
 
 A thin caller of :func:`sudoku_csp.generate_killer.killer_cages` (the method is described
-there; ``sudoku-csp generate --killer`` makes killers over random grids instead): for each
+there; ``sudoku-csp generate --kind killer`` makes killers over random grids instead): for each
 puzzle (up to ``--count``), its solution by SAT, then cages over it reshaped until the SAT
 session finds no second solution, re-checked by CP-SAT. Prints each killer line with its
 figures (cages, SAT questions, seconds) after a tab, and a summary line; a grid the search

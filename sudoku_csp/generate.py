@@ -7,12 +7,16 @@ one incremental PySAT solver with the empty-grid CNF of a geometry
 ``¬sel ∨ ¬x(c1, S1) ∨ … ∨ ¬x(cK, SK)`` guarded by a selector ``sel``; each question is then
 one ``solve(assumptions=givens + [sel])``: UNSAT means S is the only solution. A new S
 retires the old selector (unit ``¬sel``), and the solver is rebuilt after ``recycle`` of them.
-Typed constraints (killer cages, :mod:`sudoku_csp.generate_killer`) join the same way: each
-constraint's clauses are added once behind a selector of its own, assumed while a question
-names it, and retired by :meth:`UniquenessSession.release` when it leaves the puzzle.
+Typed constraints (:mod:`sudoku_csp.constraints`; the generators of
+:mod:`sudoku_csp.generate_killer` and :mod:`sudoku_csp.generate_variants`) join the same way:
+each constraint's clauses are added once behind a selector of its own, assumed while a
+question names it, and retired by :meth:`UniquenessSession.release` when it leaves the
+puzzle. The helpers that clear and test givens (:func:`_clear`, :func:`_redundant`,
+:func:`_repair`, :func:`_move`) take the constraints in force, so the same clearing serves
+plain and constrained puzzles.
 
 - :func:`minimality`: unique? and which givens are redundant (the puzzle stays unique
-  without them)? One solver call per given.
+  without them)? One solver call per given, the puzzle's typed constraints in force.
 - :func:`generate`: a random complete grid (:func:`random_grid`: a SAT solver with seeded
   random phases, digits relabelled at random), then cells cleared in random order, one
   *symmetry group* at a time, each clearing kept only while the puzzle stays unique. Every
@@ -65,7 +69,6 @@ from pysat.solvers import Solver
 from sudoku_csp.backends import get_backend, make_backend
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.constraints import DEFAULT_SUMS, Constraint, cnf_clauses
-from sudoku_csp.constraints.base import refuse_constraints
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import BackendError, InputError
@@ -309,6 +312,10 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
 
     One loaded solver (``session``, else a shared one for the geometry): a solve for the
     solution, one for uniqueness, then one per given with that given's assumption dropped.
+    The puzzle's typed constraints (killer cages, thermometers, ...) are in force in every
+    question: a given the constraints imply is redundant. Their clauses join the session
+    behind selectors and are retired before returning, so a file of constrained puzzles
+    does not pile clauses up in the shared solver.
 
     >>> from sudoku_csp import parse
     >>> minimality(parse("3.1...4.2.......")).minimal
@@ -318,8 +325,11 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     (True, ['A3', 'D4'])
     >>> minimality(parse("1..." "..1." ".1.." "...1")).status
     <Status.MULTIPLE: 'multiple'>
+    >>> killer = parse("AABCDDBBEFGHEFHH 5,6,4,5,3,7,2,8 3......2........")  # unique with no givens
+    >>> killer_check = minimality(killer)
+    >>> killer_check.unique, killer_check.labels(killer.geometry)
+    (True, ['A1', 'B4'])
     """
-    refuse_constraints(puzzle, "minimality")
     start = time.perf_counter()
     g = puzzle.geometry
     if session is None:
@@ -336,16 +346,20 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     if puzzle.clashes():
         return done(Status.NONE)
     givens = list(puzzle.givens)
-    solution = session.solve(givens)
-    if solution is None:
-        return done(Status.NONE)
-    check_solutions(puzzle, [solution], f"sat:solver={session.solver_name}")
-    other = session.other_solution(givens, solution)
-    if other is not None:
-        check_solutions(puzzle, [other], f"sat:solver={session.solver_name}")
-        return done(Status.MULTIPLE, solution=solution, other=other)
-    redundant = _redundant(givens, solution, session)
-    return done(Status.UNIQUE, redundant=tuple(redundant), solution=solution)
+    constraints = puzzle.constraints
+    try:
+        solution = session.solve(givens, constraints)
+        if solution is None:
+            return done(Status.NONE)
+        check_solutions(puzzle, [solution], f"sat:solver={session.solver_name}")
+        other = session.other_solution(givens, solution, constraints)
+        if other is not None:
+            check_solutions(puzzle, [other], f"sat:solver={session.solver_name}")
+            return done(Status.MULTIPLE, solution=solution, other=other)
+        redundant = _redundant(givens, solution, session, constraints)
+        return done(Status.UNIQUE, redundant=tuple(redundant), solution=solution)
+    finally:
+        session.release(constraints)
 
 
 # -- difficulty -----------------------------------------------------------------------------------
@@ -608,47 +622,59 @@ def _rating_note(rating: Rating) -> str:
 GRID_SOLVER = "minisat22"  # fastest measured for one fresh solve of the empty grid
 
 
-def random_grid(geometry: Geometry, seed: int, *, method: str = "sat") -> Grid:
-    """A complete grid of ``geometry``, the same for the same seed.
+def random_grid(geometry: Geometry, seed: int, *, method: str = "sat",
+                constraints: Sequence[Constraint] = ()) -> Grid:
+    """A complete grid of ``geometry`` that keeps ``constraints`` (rules over the whole
+    grid, such as non-consecutive), the same for the same seed.
 
-    - ``sat`` (default): a fresh SAT solver on the empty grid with a random phase for
-      every cell-digit variable, then the digits relabelled by a random permutation (any
-      relabelling of a solution is a solution, in every variant). A fresh solver keeps the
-      result independent of what was solved before.
+    - ``sat`` (default): a fresh SAT solver on the empty grid (and the constraints'
+      clauses) with a random phase for every cell-digit variable, then, without
+      constraints, the digits relabelled by a random permutation (any relabelling of a
+      solution is a solution, in every variant; not under constraints that compare
+      values). A fresh solver keeps the result independent of what was solved before.
     - ``native``: the native solver with a seeded random value order at each branch. As
       random, but on tightly constrained variants it backtracks for long: 2 s for a
       diagonal + anti-knight 9×9, against 0.1-0.2 s by SAT.
+
+    :class:`NoGridError` when no grid keeps them (a 4×4 non-consecutive grid).
 
     >>> from sudoku_csp import is_solution
     >>> g = make_geometry(9, variants=["diagonal"])
     >>> grid = random_grid(g, 7)
     >>> is_solution(Puzzle.empty(g), grid), grid == random_grid(g, 7)
     (True, True)
+    >>> from sudoku_csp.constraints import NonConsecutive
+    >>> random_grid(make_geometry(4), 1, constraints=[NonConsecutive()])
+    Traceback (most recent call last):
+    sudoku_csp.generate.NoGridError: the 4x4 grid has no solution with nonconsecutive ...
     """
+    blank = Puzzle(geometry, (EMPTY,) * geometry.ncells, "", tuple(constraints))
+    kinds = sorted({c.kind for c in constraints})
+    nothing = (f"the {geometry.name} grid has no solution"
+               + (f" with {', '.join(kinds)} constraints" if kinds else "")
+               + ", so no puzzle can be made for it")
     if method == "native":
         # A new backend per seed: the registry's cache is for long-lived configurations.
-        result = make_backend(f"native:order=random,seed={seed}").solve(
-            Puzzle.empty(geometry))
+        result = make_backend(f"native:order=random,seed={seed}").solve(blank)
         if result.solution is None:
-            raise NoGridError(f"the {geometry.name} grid has no solution, so no puzzle "
-                              "can be made for it "
-                                  f"({result.message or result.status})")
+            raise NoGridError(f"{nothing} ({result.message or result.status})")
         return result.solution
     if method != "sat":
         raise InputError(f"unknown grid method {method!r}; choose sat or native")
     rng = random.Random(seed)
     formula = cnf.build(geometry)
-    with Solver(name=GRID_SOLVER, bootstrap_with=formula.clauses) as solver:
+    extra, _ = cnf_clauses(geometry, constraints, start=formula.nv + 1)
+    with Solver(name=GRID_SOLVER, bootstrap_with=[*formula.clauses, *extra]) as solver:
         solver.set_phases([v if rng.random() < 0.5 else -v
                            for v in range(1, formula.x_vars + 1)])
         if not solve_until(solver, capabilities(GRID_SOLVER), [], None):
-            raise NoGridError(f"the {geometry.name} grid has no solution, so no puzzle can be "
-                              "made for it")
+            raise NoGridError(nothing)
         grid = formula.vars.read_model(solver.get_model())
-    relabel = list(range(geometry.size))
-    rng.shuffle(relabel)
-    grid = tuple(relabel[d] for d in grid)
-    check_solutions(Puzzle.empty(geometry), [grid], f"sat:solver={GRID_SOLVER}")
+    if not constraints:
+        relabel = list(range(geometry.size))
+        rng.shuffle(relabel)
+        grid = tuple(relabel[d] for d in grid)
+    check_solutions(blank, [grid], f"sat:solver={GRID_SOLVER}")
     return grid
 
 
@@ -743,17 +769,39 @@ def _one(geometry: Geometry, groups: list[tuple[int, ...]], rng: random.Random,
     """The givens and solution of one unique puzzle (cleared greedily, group by group)."""
     for _ in range(attempts):
         grid = random_grid(geometry, rng.getrandbits(31))
-        order = list(groups)
-        rng.shuffle(order)
-        givens = list(grid)
-        _clear(givens, grid, order, session)
-        if single_minimal and not _repair(givens, grid, groups, rng, session):
+        givens = cleared(grid, groups, rng, session, single_minimal)
+        if givens is None:
             continue
         return tuple(givens), grid
     raise GenerationError(f"no {'minimal ' if single_minimal else ''}unique puzzle found in "
                           f"{attempts} attempts; try another symmetry, minimal=False (then "
                           "no symmetry group can be cleared, though single givens may), "
                           "or more attempts")
+
+
+def cleared(grid: Grid, groups: list[tuple[int, ...]], rng: random.Random,
+            session: UniquenessSession, single_minimal: bool,
+            constraints: Sequence[Constraint] = ()) -> list[int] | None:
+    """The givens of a unique puzzle whose solution is ``grid``: its symmetry ``groups``
+    cleared greedily in random order while ``constraints`` and the givens left keep the
+    grid the only solution, then (``single_minimal``) made minimal in single givens by
+    :func:`_repair`; None when that fails. The step every generator of puzzles with
+    givens shares.
+
+    >>> g = make_geometry(4)
+    >>> grid = (0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0)
+    >>> givens = cleared(grid, symmetry_groups(g, "none"), random.Random(1),
+    ...                  session_for(g), False)
+    >>> sum(d != EMPTY for d in givens) < 16, minimality(Puzzle(g, tuple(givens))).minimal
+    (True, True)
+    """
+    order = list(groups)
+    rng.shuffle(order)
+    givens = list(grid)
+    _clear(givens, grid, order, session, constraints)
+    if single_minimal and not _repair(givens, grid, groups, rng, session, constraints):
+        return None
+    return givens
 
 
 def _targeted(geometry: Geometry, groups: list[tuple[int, ...]], rng: random.Random,
@@ -776,16 +824,17 @@ def _targeted(geometry: Geometry, groups: list[tuple[int, ...]], rng: random.Ran
 
 
 def _clear(givens: list[int], grid: Grid, order: Sequence[tuple[int, ...]],
-           session: UniquenessSession) -> list[tuple[int, ...]]:
-    """Clear each given group of ``order`` in turn, keeping it cleared while unique; the
-    groups cleared, in order."""
+           session: UniquenessSession, constraints: Sequence[Constraint] = ()
+           ) -> list[tuple[int, ...]]:
+    """Clear each given group of ``order`` in turn, keeping it cleared while unique (under
+    ``constraints``); the groups cleared, in order."""
     cleared = []
     for group in order:
         if givens[group[0]] == EMPTY:
             continue
         for cell in group:
             givens[cell] = EMPTY
-        if session.has_other(givens, grid):
+        if session.has_other(givens, grid, constraints):
             for cell in group:  # needed: put the group back
                 givens[cell] = grid[cell]
         else:
@@ -793,14 +842,16 @@ def _clear(givens: list[int], grid: Grid, order: Sequence[tuple[int, ...]],
     return cleared
 
 
-def _redundant(givens: list[int], grid: Grid, session: UniquenessSession) -> list[int]:
-    """The given cells that can be cleared alone, the puzzle staying unique."""
+def _redundant(givens: list[int], grid: Grid, session: UniquenessSession,
+               constraints: Sequence[Constraint] = ()) -> list[int]:
+    """The given cells that can be cleared alone, the puzzle staying unique (under
+    ``constraints``)."""
     found = []
     for cell, digit in enumerate(givens):
         if digit == EMPTY:
             continue
         givens[cell] = EMPTY
-        if not session.has_other(givens, grid):
+        if not session.has_other(givens, grid, constraints):
             found.append(cell)
         givens[cell] = digit
     return found
@@ -811,8 +862,9 @@ REPAIR_STEPS = 30
 
 
 def _repair(givens: list[int], grid: Grid, groups: list[tuple[int, ...]], rng: random.Random,
-            session: UniquenessSession) -> bool:
-    """Make a symmetric unique puzzle minimal in single givens, in place; False on failure.
+            session: UniquenessSession, constraints: Sequence[Constraint] = ()) -> bool:
+    """Make a symmetric unique puzzle minimal in single givens (under ``constraints``), in
+    place; False on failure.
 
     A cleared-by-groups puzzle is often not minimal (2% of 9×9 rot180 ones are, 0% of
     rot90 ones). Each move clears the group of a redundant given, restores uniqueness by
@@ -822,15 +874,16 @@ def _repair(givens: list[int], grid: Grid, groups: list[tuple[int, ...]], rng: r
     100 ms to never by drawing new grids alone.
     """
     group_of = {cell: group for group in groups for cell in group}
-    redundant = _redundant(givens, grid, session)
+    redundant = _redundant(givens, grid, session, constraints)
     for _ in range(REPAIR_STEPS):
         if not redundant:
             return True
-        moved = _move(givens, grid, groups, group_of[rng.choice(redundant)], rng, session)
+        moved = _move(givens, grid, groups, group_of[rng.choice(redundant)], rng, session,
+                      constraints)
         if moved is None:
             continue
         trial = moved.givens
-        again = _redundant(trial, grid, session)
+        again = _redundant(trial, grid, session, constraints)
         if len(again) <= len(redundant):
             givens[:], redundant = trial, again
     return not redundant
@@ -847,11 +900,12 @@ class _Moved:
 
 
 def _move(givens: list[int], grid: Grid, groups: list[tuple[int, ...]],
-          group: tuple[int, ...], rng: random.Random, session: UniquenessSession
-          ) -> _Moved | None:
+          group: tuple[int, ...], rng: random.Random, session: UniquenessSession,
+          constraints: Sequence[Constraint] = ()) -> _Moved | None:
     """A neighbour of the unique puzzle ``givens``: ``group`` cleared, random cleared groups
     put back one at a time until the puzzle is unique again, then the givens cleared
-    greedily in random order. None when no single group put back restores uniqueness."""
+    greedily in random order (uniqueness under ``constraints``). None when no single group
+    put back restores uniqueness."""
     trial = list(givens)
     for cell in group:
         trial[cell] = EMPTY
@@ -860,14 +914,14 @@ def _move(givens: list[int], grid: Grid, groups: list[tuple[int, ...]],
     for restored in absent:
         for cell in restored:
             trial[cell] = grid[cell]
-        if not session.has_other(trial, grid):
+        if not session.has_other(trial, grid, constraints):
             break
     else:
         return None
     before = list(trial)
     order = [g for g in groups if trial[g[0]] != EMPTY]
     rng.shuffle(order)
-    return _Moved(trial, before, _clear(trial, grid, order, session))
+    return _Moved(trial, before, _clear(trial, grid, order, session, constraints))
 
 
 def confirm(puzzle: Puzzle, grid: Grid, checker: Backend) -> None:

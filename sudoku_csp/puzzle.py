@@ -252,11 +252,15 @@ def symbol(digit: int) -> str:
     return "." if digit == EMPTY else SYMBOLS[digit]
 
 
+_SYMBOL_AT = tuple(SYMBOLS) + (".",)  # index a digit, EMPTY (-1) included: its symbol
+
+
 def format_line(geometry: Geometry, grid: Sequence[int]) -> str:
     """One line: a symbol per cell, ``.`` for blanks; numbers (comma-separated) beyond 35."""
     if geometry.size > len(SYMBOLS):
         return ",".join("0" if d == EMPTY else str(d + 1) for d in grid)
-    return "".join(symbol(d) for d in grid)
+    # One C-level pass: every record of a batch run formats two lines.
+    return "".join(map(_SYMBOL_AT.__getitem__, grid))
 
 
 def format_grid(geometry: Geometry, grid: Sequence[int]) -> str:
@@ -416,6 +420,10 @@ def parse(
         metadata = metadata.strip()
     if geometry is None and size is not None:
         check_size(size)  # before it is used to count cells: "a -9x-9 puzzle" says nothing
+    if regions is None:
+        plain = _plain_line(text, size, box, variants, contiguous, geometry, line, metadata)
+        if plain is not None:
+            return plain
     if "\n" not in text.strip():
         from sudoku_csp.constraints import formats
         from sudoku_csp.constraints.base import HANDLED_BY
@@ -462,6 +470,41 @@ def parse(
         except GeometryError as exc:
             raise ParseError(str(exc), line=line) from None
     return Puzzle(geometry, tuple(c.value for c in cells), metadata)
+
+
+_PLAIN_VALUE = {**_SYMBOL_VALUE, **{s.lower(): v for s, v in _SYMBOL_VALUE.items()},
+                **dict.fromkeys(BLANKS, EMPTY)}
+"""The value of each character a plain line may hold: a symbol (either case) or a blank."""
+
+
+def _plain_line(text: str, size: int | None, box: tuple[int, int] | None,
+                variants: Iterable[str], contiguous: bool, geometry: Geometry | None,
+                line: int, metadata: str) -> Puzzle | None:
+    """The puzzle :func:`parse` reads from ``text`` when it is a *plain line*: N² symbols
+    and blanks, nothing else, every symbol a digit of the N×N grid (nearly every line of a
+    puzzle file). One table look-up per character instead of the general scanner, which
+    reads everything else (and names what is wrong); None then. Not for jigsaw ``regions``.
+
+    >>> _plain_line("3.1...4.2.......", None, None, (), True, None, 1, "").givens[:4]
+    (2, -1, 0, -1)
+    >>> _plain_line("3.1...4.2......", None, None, (), True, None, 1, "") is None
+    True
+    """
+    try:
+        givens = tuple(map(_PLAIN_VALUE.__getitem__, text))
+    except KeyError:
+        return None
+    n = geometry.size if geometry is not None else size
+    if n is None:
+        n = _infer_size(len(givens))
+    if n is None or len(givens) != n * n or max(givens) >= n:
+        return None
+    if geometry is None:
+        try:
+            geometry = make_geometry(n, box, variants, contiguous=contiguous)
+        except GeometryError as exc:
+            raise ParseError(str(exc), line=line) from None
+    return Puzzle(geometry, givens, metadata)
 
 
 def _region_side(regions: str | Sequence[int]) -> int | None:
@@ -544,9 +587,10 @@ def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[
         if is_constrained_text(text):
             raise  # a JSON object or a killer line is never the first row of a grid
         error = exc
-    # One-line puzzles never carry box borders; a first line that does, or that is not a
-    # puzzle by itself, starts a multi-line grid.
-    if error is None and not any(ch in "|+" for ch in text):
+    # One-line puzzles never carry box borders; a first line that does (before the tab: the
+    # metadata after it may say anything), or that is not a puzzle by itself, starts a
+    # multi-line grid.
+    if error is None and not any(ch in "|+" for ch in text.split("\t", 1)[0]):
         if not (puzzle.size == 4 and _fixed_size(options) is None
                 and _sixteen_rows(lines, text)):
             yield puzzle

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import sub
 from typing import Any
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames, pysolvers
@@ -228,6 +229,10 @@ def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
     (False, None)
     """
     try:
+        if deadline is None and not interrupts.active():
+            # Nothing to stop it but PySAT's own Ctrl-C handling: the plain call, which is
+            # what most calls are (a library user solving 9×9 puzzles).
+            return solver.solve(assumptions=assumptions)
         with stoppable(solver.interrupt if caps.interrupt else _no_stop):
             return _solve_until(solver, caps, assumptions, deadline)
     except pysolvers.error as exc:
@@ -304,6 +309,9 @@ class SolverSession:
         self.next_var = 0
         self.retired = 0
         self.builds = 0
+        self._stats = capabilities(name).stats
+        self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
+        self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
 
     def get(self) -> Solver:
         """The loaded solver, (re)built with the formula when there is none."""
@@ -312,7 +320,22 @@ class SolverSession:
             self.next_var = self.formula.nv + 1
             self.retired = 0
             self.builds += 1
+            if self._stats:
+                reading = self.solver.accum_stats()
+                self._count_names = tuple(k for k in STAT_NAMES if k in reading)
+                self._counted = tuple(reading[k] for k in self._count_names)
         return self.solver
+
+    def counts(self) -> dict[str, Any]:
+        """The growth of the loaded solver's :data:`STAT_NAMES` counts since the previous
+        call, or since it was built (empty when the solver keeps none). Only solving and
+        propagating move them, never adding clauses, so one reading after each puzzle both
+        ends its count and starts the next one's."""
+        if self.solver is None or not self._count_names:
+            return {}
+        before = self._counted
+        self._counted = tuple(map(self.solver.accum_stats().get, self._count_names))
+        return dict(zip(self._count_names, map(sub, self._counted, before), strict=True))
 
     def selector(self) -> int:
         """A fresh selector variable, above every variable of the formula."""

@@ -107,3 +107,28 @@ CONSTRAINED_CASES = [
 ]
 """Puzzles with typed constraints (every kind, sizes 4, 6 and 9, with and without the
 diagonal variant); tests/test_backends.py runs every backend on them."""
+
+
+def random_cages(geometry, grid, rng, largest: int, unsummed: float) -> list:
+    """Cages covering the whole grid in random order, each grown from a random cell to a
+    random size up to ``largest`` through orthogonal neighbours holding digits of ``grid``
+    not yet in the cage; each with its sum from ``grid``, or none with chance
+    ``unsummed``. ``grid`` satisfies them all."""
+    from sudoku_csp.constraints import Cage
+    from sudoku_csp.constraints.base import orthogonal_pairs
+
+    pairs = set(orthogonal_pairs(geometry))
+    cells, cages = list(range(geometry.ncells)), []
+    rng.shuffle(cells)
+    while cells:
+        cage = [cells.pop()]
+        while cells and len(cage) < rng.randint(1, largest):
+            near = [c for c in cells if any((min(c, x), max(c, x)) in pairs for x in cage)
+                    and grid[c] not in {grid[x] for x in cage}]
+            if not near:
+                break
+            cage.append(near[0])
+            cells.remove(near[0])
+        total = None if rng.random() < unsummed else sum(grid[c] + 1 for c in cage)
+        cages.append(Cage(tuple(cage), total))
+    return cages

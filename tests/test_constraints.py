@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from cases import CONSTRAINED_CASES, KILLER4
+from cases import CONSTRAINED_CASES, KILLER4, random_cages
 from typer.testing import CliRunner
 
 from sudoku_csp import (
@@ -68,19 +68,7 @@ def random_constraints(kind: str, geometry, rng: random.Random) -> list:
     grid = rng.choice(all_grids(n, tuple(v for v in geometry.variants if v != "jigsaw")))
     pairs = orthogonal_pairs(geometry)
     if kind == "cage":
-        cells, cages = list(range(geometry.ncells)), []
-        rng.shuffle(cells)
-        while cells:
-            cage = [cells.pop()]
-            while cells and len(cage) < rng.randint(1, 3):
-                near = [c for c in cells if any((min(c, x), max(c, x)) in pairs for x in cage)
-                        and grid[c] not in {grid[x] for x in cage}]
-                if not near:
-                    break
-                cage.append(near[0])
-                cells.remove(near[0])
-            total = None if rng.random() < 0.2 else sum(grid[c] + 1 for c in cage)
-            cages.append(Cage(tuple(cage), total))
+        cages = random_cages(geometry, grid, rng, 3, 0.2)
         return cages[: rng.randint(2, len(cages))]
     if kind == "thermometer":
         start = rng.randrange(geometry.ncells)
@@ -261,12 +249,71 @@ def test_library_puzzles_are_validated():
 
 
 def test_refused_where_not_handled_yet():
-    from sudoku_csp.generate import minimality
+    from sudoku_csp.study import run_study
 
-    with pytest.raises(UnsupportedError, match="minimality does not handle cage constraints"):
-        minimality(parse(KILLER4))
+    with pytest.raises(UnsupportedError, match="study does not handle cage constraints"):
+        run_study([parse(KILLER4)])
     with pytest.raises(ParseError, match="line 1: this command does not handle cage"):
         parse(KILLER4, constraints=False)
+
+
+# -- minimality with the constraints in force ------------------------------------------------
+def _brute_count(puzzle: Puzzle) -> int:
+    """Solutions of a 4x4 puzzle by the independent checker over all 288 grids."""
+    return sum(not violations(puzzle, g) for g in all_grids(puzzle.size))
+
+
+@pytest.mark.parametrize("kind", [k.kind for k in KINDS])
+def test_minimality_with_constraints_matches_brute_force(kind):
+    # Status and redundant givens of random constrained 4x4 puzzles, against the checker's
+    # count of every grid (the SAT session shares nothing with it).
+    from sudoku_csp.generate import minimality
+
+    geometry = make_geometry(4)
+    rng = random.Random(f"minimal {kind}")
+    unique = 0
+    for _ in range(8):
+        constraints = tuple(random_constraints(kind, geometry, rng))
+        holding = [g for g in all_grids(4)
+                   if not violations(Puzzle(geometry, (EMPTY,) * 16, "", constraints), g)]
+        grid = rng.choice(holding or all_grids(4))
+        cells = rng.sample(range(16), rng.randint(4, 10))
+        givens = tuple(grid[c] if c in cells else EMPTY for c in range(16))
+        puzzle = Puzzle(geometry, givens, "", constraints)
+        m = minimality(puzzle)
+        count = _brute_count(puzzle)
+        assert m.status is (Status.NONE if count == 0 else Status.UNIQUE if count == 1
+                            else Status.MULTIPLE), puzzle.to_line()
+        if not m.unique:
+            continue
+        unique += 1
+        redundant = []
+        for cell in sorted(cells):
+            fewer = Puzzle(geometry, tuple(EMPTY if c == cell else d
+                                           for c, d in enumerate(givens)), "", constraints)
+            if _brute_count(fewer) == 1:
+                redundant.append(cell)
+        assert list(m.redundant) == redundant, puzzle.to_line()
+    # No 4x4 grid is non-consecutive: there every answer is "none" (checked above).
+    assert unique >= 2 or kind == NonConsecutive.kind
+
+
+def test_givens_the_cages_imply_are_redundant():
+    from sudoku_csp.generate import minimality
+
+    killer = parse(KILLER4 + " 3..4...2........")  # three givens of its solution
+    m = minimality(killer)
+    assert m.unique and m.labels(killer.geometry) == ["A1", "A4", "B4"]
+    assert minimality(Puzzle(killer.geometry, killer.givens)).status is Status.MULTIPLE
+    # 9x9: a published-style given-free killer with five givens of its solution added.
+    nine = read_puzzles(str(KILLER9_FILE))
+    first = next(iter(nine))
+    solution = get_backend("cpsat").solve(first).solution
+    assert solution is not None
+    givens = tuple(solution[c] if c in (0, 10, 40, 70, 80) else EMPTY for c in range(81))
+    m = minimality(Puzzle(first.geometry, givens, "", first.constraints))
+    assert m.unique and m.redundant == (0, 10, 40, 70, 80)
+    assert minimality(first).minimal  # no givens: nothing to spare
 
 
 # -- the command line -----------------------------------------------------------------------------
@@ -292,15 +339,29 @@ def test_cli_solves_counts_and_checks_killers(tmp_path):
 @pytest.mark.parametrize(("args", "words"), [
     (["solve", KILLER4.replace(" 5,", " 9,")], "error: line 1, column 18: cage 'A': a cage of 2 "
                                                 "cells cannot sum to 9"),
-    (["minimal", KILLER4], "error: line 1: this command does not handle cage constraints yet"),
+    (["canon", KILLER4], "error: line 1: this command does not handle cage constraints yet"),
     (["encode", KILLER4, "--reduce"], "the clue-reduced DIMACS form does not handle cage"),
-    (["minimal", str(KILLER9_FILE)], "error: line 4: this command does not handle cage"),
+    (["canon", str(KILLER9_FILE)], "error: line 4: this command does not handle cage"),
     (["solve", KILLER4, "--size", "9"], "expected 81 for a 9x9 puzzle"),
 ])
 def test_cli_errors_are_one_line_and_exit_6(args, words):
     result = runner.invoke(app, args)
     assert result.exit_code == 6, result.output
     assert words in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_cli_minimal_honours_constraints(tmp_path):
+    result = runner.invoke(app, ["minimal", KILLER4 + " 3..............."])
+    assert result.exit_code == 9, result.output
+    assert result.stdout.split("\t")[:3] == ["1", "unique", "redundant: A1"]
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"size": 4, "givens": "1...........4...", "thermos": [["A2", "A3", "A4"]]}\n'
+                    + KILLER4 + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["minimal", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["multiple", "unique"]
+    assert records[1]["minimal"] and parse(records[1]["puzzle"]).constraints
 
 
 def test_cli_names_the_line_of_a_bad_jsonl_file(tmp_path):

@@ -29,9 +29,17 @@ def test_every_example_is_documented_in_the_readme():
         assert f"examples/{script.name}" in readme, script.name
 
 
+SMALL_RUNS = {
+    # the table's defaults time 50,000-line files: scaled down here
+    "performance_table.py": ["--lines", "20", "--count-lines", "40", "--jobs-lines", "20",
+                             "--rounds", "1"],
+}
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_example_runs(script, small_file):
-    proc = subprocess.run([sys.executable, str(script), str(small_file)], cwd=ROOT,
+    proc = subprocess.run([sys.executable, str(script), str(small_file),
+                           *SMALL_RUNS.get(script.name, [])], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip(), "an example prints its figures"

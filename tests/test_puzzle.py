@@ -22,6 +22,7 @@ from sudoku_csp import (
     parse,
     read_puzzles,
 )
+from sudoku_csp.geometry import GeometryError
 from sudoku_csp.puzzle import parse_many
 
 GRID1_DIGITS = tuple(int(ch) - 1 if ch != "0" else EMPTY for ch in GRID1)
@@ -427,3 +428,40 @@ def test_printed_number_grid_with_box_borders():
         if r % 4 == 3 and r < 15:
             rows.append("+".join(["-" * 9] * 4))
     assert parse("\n".join(rows)).givens == puzzle.givens
+
+
+@pytest.mark.parametrize("text", [
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "400000805030000000000700000020000060000080400000010000000603070500200000104000000",
+    "3_1...4.2.......", "a" * 16, "g" * 256, "3.1...4.2......", "3.1...4.2.......5",
+    "5" + "." * 15, "3.1.\u00e9.4.2.......",
+])
+@pytest.mark.parametrize("options", [{}, {"size": 4}, {"variants": ["diagonal"]}])
+def test_a_plain_line_reads_as_the_general_scanner_reads_it(text, options):
+    # parse() reads a line of symbols and blanks by table look-up (puzzle._plain_line); the
+    # general scanner must give the same puzzle, or the same error, for every such line.
+    from sudoku_csp import puzzle as module
+
+    def general(text: str):
+        saved = module._plain_line
+        module._plain_line = lambda *args: None
+        try:
+            return outcome(text)
+        finally:
+            module._plain_line = saved
+
+    def outcome(text: str):
+        try:
+            found = parse(text, **options)
+        except (ParseError, GeometryError) as exc:
+            return type(exc), str(exc)
+        return found.geometry, found.givens, found.metadata
+
+    assert outcome(text) == general(text)
+    assert outcome(text + "\tnote") == general(text + "\tnote")
+
+
+def test_metadata_with_box_characters_does_not_start_a_grid():
+    lines = ["3.1...4.2.......\tmade by a+b | c", "1...............\tsecond"]
+    puzzles = list(read_puzzles(io.StringIO("\n".join(lines) + "\n")))
+    assert [p.metadata for p in puzzles] == ["made by a+b | c", "second"]

@@ -507,6 +507,9 @@ def test_show_writes_the_picture_with_its_constraints(tmp_path):
     assert result.exit_code == 0, result.output
     root = svg_root(out.read_text(encoding="utf-8"))
     assert len(by_class(root, "cage")) == 33 and not texts(root, "candidate")
-    result = CliRunner().invoke(app, ["show", KILLER9, "-c", "--rules", "none", "--svg", str(out)])
+    # A harder killer: the 45 rule alone settles KILLER9, leaving no candidate to draw.
+    harder = ("AABCCCDDEABBFFCDEEABBGFHHEEIIGGJJHKKIIILLLLKKMMNOOOPPPQQNRSSSTPQUURVWTTTQUXXVWWWT "
+              "24,21,12,16,24,20,21,18,24,12,15,18,8,10,11,21,25,9,17,21,16,4,29,9")
+    result = CliRunner().invoke(app, ["show", harder, "-c", "--rules", "none", "--svg", str(out)])
     assert result.exit_code == 0, result.output
     assert texts(svg_root(out.read_text(encoding="utf-8")), "candidate")

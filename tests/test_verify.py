@@ -154,3 +154,23 @@ def test_relabelling_digits_keeps_a_solution(box, perm):
     relabel = [d for d in perm if d < n]
     grid = [relabel[d] for d in pattern_grid(*box)]
     assert is_solution(Puzzle.empty(make_geometry(n, box)), grid)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(SOLVED_CASES), st.data())
+def test_the_quick_check_agrees_with_the_rule_by_rule_one(case, data):
+    # violations() answers a solution by one quick pass (verify._solves_grid) and walks the
+    # rules one by one only otherwise: both must say the same of every grid, right or wrong.
+    from sudoku_csp.verify import _broken_rules, _solves_grid
+
+    puzzle = case.puzzle()
+    grid: list = digits(puzzle, case.solution)
+    n, cells = puzzle.size, len(grid)
+    for _ in range(data.draw(st.integers(0, 3), label="changes")):
+        cell = data.draw(st.integers(0, cells - 1), label="cell")
+        grid[cell] = data.draw(st.one_of(st.integers(-1, n), st.just(True), st.just(1.0)),
+                               label="value")
+    shaped = all(type(d) is int and 0 <= d < n for d in grid)
+    plain = Puzzle(puzzle.geometry, puzzle.givens)  # the typed constraints are not its job
+    assert _solves_grid(plain, grid) == (shaped and not _broken_rules(plain, grid))
+    assert _solves_grid(plain, tuple(grid)) == _solves_grid(plain, grid)

@@ -8,6 +8,7 @@ duplicates, so no backend can report an unchecked answer.
 from __future__ import annotations
 
 import abc
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -113,9 +114,11 @@ class BackendBase(abc.ABC):
             o.name: o.value(self.name, options[o.name]) if o.name in options else o.default
             for o in self.OPTIONS}
 
-    @property
+    @functools.cached_property
     def spec(self) -> str:
-        """Canonical spec: the backend name and every option that differs from its default."""
+        """Canonical spec: the backend name and every option that differs from its default.
+        Worked out once, at the first use (every result carries it): the options are
+        settled when the backend is built and never change afterwards."""
         changed = [f"{o.name}={self.options[o.name]}" for o in self.OPTIONS
                    if self.options[o.name] != o.default]
         return self.name + (":" + ",".join(changed) if changed else "")
@@ -143,7 +146,9 @@ class Tally:
     (:func:`~sudoku_csp.verify.check_solutions`, which trusts no solver), so that checking
     stays inside the search's time limit; the first ``limit`` are kept (the first
     :data:`~sudoku_csp.result.KEPT_WHEN_COUNTING` when every solution is counted) and the
-    others only counted, each remembered by a 16-byte digest that proves it distinct.
+    others only counted, each remembered by a 16-byte digest that proves it distinct (a kept
+    grid is remembered as itself: no digest is made while every solution found is kept, as
+    when solving or deciding uniqueness).
 
     >>> from sudoku_csp import Puzzle
     >>> tally = Tally(Puzzle.parse("1..." "..1." ".1.." "...1"), "demo", limit=None)
@@ -152,7 +157,7 @@ class Tally:
     (1, 1)
     """
 
-    __slots__ = ("puzzle", "solver", "keep", "grids", "count", "_seen")
+    __slots__ = ("puzzle", "solver", "keep", "grids", "count", "_kept", "_seen")
 
     def __init__(self, puzzle: Puzzle, solver: str, limit: int | None) -> None:
         self.puzzle = puzzle
@@ -160,25 +165,28 @@ class Tally:
         self.keep = KEPT_WHEN_COUNTING if limit is None else limit
         self.grids: list[Grid] = []
         self.count = 0
-        self._seen: set[bytes] = set()
+        self._kept: set[Grid] = set()  # the grids of ``grids``
+        self._seen: set[bytes] = set()  # digests of the grids counted but not kept
 
     def seen(self, grid: Sequence[int]) -> bool:
         """Whether ``grid`` was added before."""
-        return _digest(grid) in self._seen
+        grid = tuple(grid)
+        return grid in self._kept or (bool(self._seen) and _digest(grid) in self._seen)
 
     def add(self, grid: Sequence[int]) -> None:
         """Check ``grid`` and count it; :class:`~sudoku_csp.verify.WrongSolutionError` if it
         is not a solution, or was added before (a wrong count is a wrong verdict)."""
         grid = tuple(grid)
         check_solutions(self.puzzle, (grid,), self.solver)
-        digest = _digest(grid)
-        if digest in self._seen:
+        if self.seen(grid):
             raise WrongSolutionError(f"{self.solver} returned the same solution twice for "
                                      f"{self.puzzle.to_line()}")
-        self._seen.add(digest)
         self.count += 1
         if len(self.grids) < self.keep:
             self.grids.append(grid)
+            self._kept.add(grid)
+        else:
+            self._seen.add(_digest(grid))
 
 
 def _digest(grid: Sequence[int]) -> bytes:

@@ -20,9 +20,36 @@ How a puzzle is solved, and why:
 - Enumeration always runs on ONE worker, whatever ``workers`` says: with ``num_workers=2``
   CP-SAT 9.15 returned OPTIMAL ("everything enumerated") after 168 of the 288 solutions of
   the empty 4×4, one of them twice.
-- A puzzle with typed constraints (:mod:`sudoku_csp.constraints`) gets a model of its own,
-  the constraints added through the model-neutral helpers of
-  :class:`~sudoku_csp.encodings.cpsat.CpSatModel`.
+- A puzzle with typed constraints (:mod:`sudoku_csp.constraints`) gets a copy of the
+  template (:meth:`~sudoku_csp.encodings.cpsat.CpSatModel.copy`; CP-SAT cannot take a
+  constraint out again), the constraints added through the model-neutral helpers of
+  :class:`~sudoku_csp.encodings.cpsat.CpSatModel`, and presolve off under ``auto``.
+- Killer cages (measured deciding uniqueness of given-free 9×9 killers, interleaved, the
+  figures in :mod:`sudoku_csp.constraints.cage` and :mod:`sudoku_csp.encodings.cpsat`):
+  what made CP-SAT fast was the model, not its parameters. Cage sums as digit-set selectors
+  on the Boolean model (not a linear sum over one-hot literals), the 45 rule's innies and
+  band leftovers as extra cages and sums, presolve off, a template copy instead of a new
+  model: HEAD's backend took 147 ms (alldiff) / 647 ms (boolean) per puzzle on the first
+  60 of examples/killer9_200.txt, this one 21 / 16.5 ms (31 / 63 -> 13 / 14 ms on
+  examples/killer9.txt). Left as they were, measured: ``linearization_level`` 1 (1.1x the
+  time on the Boolean model; 35-107x before the selectors replaced the linear sums) and 2
+  (worse), ``search_branching`` FIXED (10x) or PORTFOLIO, ``use_sat_inprocessing`` (1.3x),
+  polarity, minimization; uniqueness by a second solve with the first grid excluded (1.5x
+  enumeration: every solve pays the model's loading again).
+- Where the time goes on a killer (Boolean model, first 30 of killer9_200.txt, about 15 ms
+  a puzzle): the solve call 7.3 ms (565 branches, 200 conflicts); in Python the template
+  copy 0.8 ms, the cages 1.8 ms, the 45-rule sums up to 3 ms (finding them 0.9 ms), then
+  the callback and the check of the grid. Half of it is Python writing the model.
+- Plain 17-clue puzzles (examples/benchmark.py, 300 of seventeen_clue_1000, ratio to
+  Norvig's solver in the same run): boolean 1.5x, alldiff 0.9x, unchanged by any parameter
+  tried (presolve knobs, ``expand_alldiff_constraints``, branching, polarity; the best,
+  ``max_presolve_iterations=1`` for alldiff, gave 0.92-0.94x the time, within noise).
+  The floor is CP-SAT's own: loading the 729-literal Boolean model and propagating costs
+  1.3 ms per solve (a model per puzzle with only the candidates left is no faster: 1.2 ms
+  plus 3.4 ms to build it in Python), and for alldiff 70% of the solve is presolve's
+  AllDifferent propagation (perf), which settles most 17-clue puzzles before search.
+  Channelling both models together costs 9-16 ms per solve. So 2x Norvig is out of reach
+  for both models as long as a solve costs about 1.5 ms of fixed work.
 - CP-SAT statuses pass through an explicit table; a status outside it (``MODEL_INVALID``)
   raises :class:`CpSatError`. A search cut by the time limit gives ``UNKNOWN``.
 """
@@ -60,11 +87,15 @@ TUNING: dict[str, Any] = {
 on 12×12 and 16×16 grids, for both models, with presolve on and off; and no signal
 catching."""
 
-AUTO_PRESOLVE = {"alldiff": True, "boolean": False}
-"""``presolve=auto``: per model, what measured faster (ms per puzzle, 1 worker, interleaved
-runs of examples/benchmark.py). alldiff: on 2.4 vs off 3.0 on seventeen_clue_1000 (presolve
-decides most of them before search), but on 5.3 vs off 3.2 on top95; boolean: off wins on
-both (1.3 vs 2.2, 1.5 vs 3.2)."""
+AUTO_PRESOLVE = {("alldiff", False): True, ("alldiff", True): False,
+                 ("boolean", False): False, ("boolean", True): False}
+"""``presolve=auto``: per (model, whether the puzzle has typed constraints), what measured
+faster (ms per puzzle, 1 worker, interleaved). Plain puzzles (examples/benchmark.py):
+alldiff on 2.4 vs off 3.0 on seventeen_clue_1000 (presolve decides most of them before
+search), but on 5.3 vs off 3.2 on top95; boolean off wins on both (1.3 vs 2.2, 1.5 vs 3.2).
+Given-free 9×9 killers, uniqueness, with the 45-rule sums: alldiff off 12.3 vs on 13.9 on
+examples/killer9.txt and 28 vs 45 on the first 30 of killer9_200.txt; boolean off 11.3 vs
+15.1 and 16.8 vs 21.6."""
 
 MAX_TEMPLATES = 16
 """Templates kept per thread (jigsaw files bring a new geometry with every puzzle)."""
@@ -139,7 +170,7 @@ class CpSatBackend(BackendBase):
     """OR-Tools CP-SAT on the integer AllDifferent model or the Boolean one-hot model.
 
     Default: ``model=alldiff``, one worker (CP-SAT's multi-worker default costs 2-3x on
-    puzzles that solve in a millisecond), presolve chosen per model (``auto``).
+    puzzles that solve in a millisecond), presolve chosen per model and puzzle (``auto``).
 
     >>> from sudoku_csp import Puzzle
     >>> CpSatBackend(model="boolean").solve(Puzzle.parse("3.1...4.2......."), limit=2).status
@@ -154,16 +185,13 @@ class CpSatBackend(BackendBase):
         Option("workers", 1, "CP-SAT search workers, 0 for all cores (enumerating, i.e. "
                "limit other than 1, always uses 1: parallel enumeration misses solutions)",
                kind=int, minimum=0),
-        Option("presolve", "auto", "CP-SAT presolve; auto: on for alldiff, off for boolean",
-               ("auto", "on", "off")),
+        Option("presolve", "auto", "CP-SAT presolve; auto: on for alldiff without typed "
+               "constraints, else off", ("auto", "on", "off")),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        kind = self.options["model"]
-        self.presolve = (AUTO_PRESOLVE[kind] if self.options["presolve"] == "auto"
-                         else self.options["presolve"] == "on")
-        self._build = BUILDERS[kind]
+        self._build = BUILDERS[self.options["model"]]
         self._local = threading.local()
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -184,10 +212,19 @@ class CpSatBackend(BackendBase):
             cache.move_to_end(geometry)
         return model
 
-    def parameters(self, *, enumerate_all: bool, time_limit: float | None) -> dict[str, Any]:
+    def presolve(self, constrained: bool) -> bool:
+        """Whether CP-SAT presolves: the ``presolve`` option, or for ``auto`` the table
+        :data:`AUTO_PRESOLVE` (for a puzzle with typed constraints if ``constrained``)."""
+        choice = self.options["presolve"]
+        if choice == "auto":
+            return AUTO_PRESOLVE[self.options["model"], constrained]
+        return bool(choice == "on")
+
+    def parameters(self, *, enumerate_all: bool, time_limit: float | None,
+                   constrained: bool = False) -> dict[str, Any]:
         """The CP-SAT parameters of one solve (useful to reproduce a run outside)."""
         params = dict(TUNING)
-        params["cp_model_presolve"] = self.presolve
+        params["cp_model_presolve"] = self.presolve(constrained)
         params["num_workers"] = 1 if enumerate_all else self.options["workers"]
         if enumerate_all:
             params["enumerate_all_solutions"] = True
@@ -204,17 +241,16 @@ class CpSatBackend(BackendBase):
         clash = clash_result(puzzle, self.spec)
         if clash is not None:
             return clash
+        template = self.template(puzzle.geometry)
         if puzzle.constraints:
-            # Constraints differ from puzzle to puzzle: a model of this puzzle's own, not the
-            # geometry's template (building one costs about a millisecond on 9x9).
-            template = self._build(puzzle.geometry)
+            # Constraints differ from puzzle to puzzle and cannot be taken out again: they
+            # go into a copy of the template (cheaper than a new model: see copy()).
+            template = template.copy()
             add_to_cpsat(template, puzzle.constraints)
-        else:
-            template = self.template(puzzle.geometry)
         enumerate_all = limit != 1
         solver = cp_model.CpSolver()
-        for key, value in self.parameters(enumerate_all=enumerate_all,
-                                          time_limit=time_limit).items():
+        for key, value in self.parameters(enumerate_all=enumerate_all, time_limit=time_limit,
+                                          constrained=bool(puzzle.constraints)).items():
             setattr(solver.parameters, key, value)
         tally = Tally(puzzle, self.spec, limit)
         collector = _Collector(template, limit, tally) if enumerate_all else None
@@ -249,7 +285,7 @@ class CpSatBackend(BackendBase):
             "booleans": response.num_booleans,
             "cpsat_status": status.name,
             "workers": solver.parameters.num_workers,
-            "presolve": "on" if self.presolve else "off",
+            "presolve": "on" if solver.parameters.cp_model_presolve else "off",
             "solutions_reported": reported,
             "duplicates": duplicates,
         }

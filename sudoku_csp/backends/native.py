@@ -56,17 +56,16 @@ class NativeBackend(BackendBase):
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: float | None = None) -> Result:
         start = time.perf_counter()
-        state = State.from_puzzle(puzzle)
         tally = Tally(puzzle, self.spec, limit)
         if self.options["search"] == "off":
-            out = self.searcher.propagate_only(state)
+            out = self.searcher.propagate_only(State.from_puzzle(puzzle))
             for grid in out.solutions:
                 tally.add(grid)
         else:
             deadline = start + time_limit if time_limit is not None else None
-            out = self.searcher.run(state, limit, deadline, sink=tally.add)
+            out = self.searcher.solve(puzzle, limit, deadline, sink=tally.add)
         seconds = time.perf_counter() - start
-        if out.state is None:  # contradiction before any guess: name a clash if there is one
+        if out.refuted:  # contradiction before any guess: name a clash if there is one
             clash = clash_result(puzzle, self.spec)
             if clash is not None:
                 return Result(clash.status, (), {**out.stats.as_dict(), **clash.stats},

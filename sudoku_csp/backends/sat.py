@@ -36,6 +36,7 @@ import atexit
 import time
 import weakref
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from pysat.solvers import pysolvers
@@ -69,7 +70,6 @@ from sudoku_csp.satsolver import (
     propagating_solvers,
     solve_until,
     solver_names,
-    stats_delta,
 )
 
 DEFAULT_RECYCLE = 500
@@ -222,7 +222,7 @@ class SatBackend(BackendBase):
         session: SolverSession = self._session(puzzle.geometry, SolverSession)
         solver = session.get()
         caps, numbering = self.caps, session.vars
-        before = solver.accum_stats() if caps.stats else None
+        read = numbering.read_model
         assumptions = numbering.literals(puzzle.givens)
         selector = 0
         if puzzle.constraints:
@@ -243,10 +243,14 @@ class SatBackend(BackendBase):
                 assumptions.append(selector)
             solver.add_clause(numbering.exclusion(grid, puzzle.givens, -selector))
 
-        _, complete, timed_out, calls = enumerate_solutions(
-            lambda: solve_until(solver, caps, assumptions, deadline),
-            lambda: numbering.read_model(solver.get_model()), block, limit, tally.add)
-        stats = stats_delta(before, solver.accum_stats() if caps.stats else None)
+        try:
+            _, complete, timed_out, calls = enumerate_solutions(
+                partial(solve_until, solver, caps, assumptions, deadline),
+                lambda: read(solver.get_model()), block, limit, tally.add)
+        except Exception:
+            session.counts()  # a failed puzzle's counts are not the next puzzle's
+            raise
+        stats = session.counts()
         stats["solver_calls"] = calls
         if selector:
             session.retire(selector)

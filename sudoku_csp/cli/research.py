@@ -34,7 +34,7 @@ from sudoku_csp.cli.options import (
     resolve_source,
 )
 from sudoku_csp.cli.output import Bar, out
-from sudoku_csp.constraints import DEFAULT_SUMS
+from sudoku_csp.constraints import DEFAULT_SUMS, Cage
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate import DEFAULT_ATTEMPTS, DEFAULT_DIFFICULTY_ATTEMPTS
@@ -44,6 +44,12 @@ from sudoku_csp.generate_killer import (
     DEFAULT_MAX_CAGE,
     DEFAULT_MERGES,
     DEFAULT_MIN_CAGE,
+)
+from sudoku_csp.generate_variants import (
+    DEFAULT_NEGATIVE,
+    DEFAULT_VARIANT_ATTEMPTS,
+    DEFAULT_VARIANT_CHECK,
+    MAKERS,
 )
 from sudoku_csp.logic import TIERS
 from sudoku_csp.variants import make_geometry
@@ -176,7 +182,8 @@ def minimal(
     as_json: JsonOpt = False,
 ) -> None:
     """Is each puzzle unique, and is every given necessary? Lists the redundant givens
-    (one incremental SAT solver per geometry, givens as assumptions).
+    (one incremental SAT solver per geometry, givens as assumptions). Killer cages and
+    other constraints (killer lines, JSON) are in force: a given they imply is redundant.
 
     Exit codes (one puzzle): 0 unique and minimal, 3 multiple, 4 none, 9 unique but not
     minimal, 6 input error; files: 0 when all processed.
@@ -184,7 +191,8 @@ def minimal(
     from sudoku_csp.generate import minimality
 
     def action() -> Exit:
-        options = geometry_options(size, box, variant, regions, split_regions)
+        options = geometry_options(size, box, variant, regions, split_regions,
+                                   constraints=True)
         src = resolve_source([source], options, count=False)
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
         code, count = Exit.OK, 0
@@ -205,6 +213,17 @@ def minimal(
         return code if count == 1 else Exit.OK
 
     guarded(action)
+
+
+KILLER_KINDS = ("killer", Cage.kind)
+"""The names ``generate --kind`` takes for killer cages (made by generate_killer)."""
+
+
+def _only_with(options: list[tuple[str, bool]], where: str) -> None:
+    """One input error naming every option given (``True``) that needs ``where``."""
+    asked = [name for name, given in options if given]
+    if asked:
+        raise InputError(f"{', '.join(asked)}: only with {where}")
 
 
 @app.command()
@@ -235,34 +254,50 @@ def generate(
     allow_search: Annotated[bool, typer.Option(
         "--allow-search", help="Also accept puzzles the techniques cannot finish (they count "
                                "as harder than every rating: no --max-rating).")] = False,
+    kind: Annotated[list[str] | None, typer.Option(
+        "--kind", "-k", metavar="KIND",
+        help="Puzzles with typed constraints read off a random grid, repeatable to combine: "
+             f"{', '.join(MAKERS)} (givens cleared, then constraints dropped, while SAT finds "
+             f"one solution; each re-checked by {DEFAULT_VARIANT_CHECK}; printed as JSON "
+             "lines), or killer alone (given-free cages, reshaped until unique; each "
+             f"re-checked by {DEFAULT_KILLER_CHECK}; printed as killer lines).")] = None,
     killer: Annotated[bool, typer.Option(
-        "--killer", help="Killer puzzles with no givens: connected cages over a random grid, "
-                         "reshaped until SAT finds one solution (each re-checked by "
-                         f"{DEFAULT_KILLER_CHECK}); printed as killer lines.")] = False,
+        "--killer", help="The same as --kind killer.")] = False,
+    negative: Annotated[bool | None, typer.Option(
+        "--negative/--no-negative",
+        help="--kind kropki or xv: every dot (mark) the grid implies is given, so neighbours "
+             f"without one are neither (default {'on' if DEFAULT_NEGATIVE else 'off'}); off, "
+             "dots are dropped while the puzzle stays unique.")] = None,
+    max_givens: Annotated[int | None, typer.Option(
+        "--max-givens", metavar="K", min=0,
+        help="--kind (not killer): only puzzles with at most K givens (0: given-free); "
+             "grids that leave more are drawn again.")] = None,
     min_cage: Annotated[int | None, typer.Option(
-        "--min-cage", metavar="K", help=f"--killer: the fewest cells of a cage (default "
+        "--min-cage", metavar="K", help=f"--kind killer: the fewest cells of a cage (default "
                                         f"{DEFAULT_MIN_CAGE}; 1 allows single-cell cages)."
     )] = None,
     max_cage: Annotated[int | None, typer.Option(
-        "--max-cage", metavar="K", help=f"--killer: the most cells of a cage (default "
+        "--max-cage", metavar="K", help=f"--kind killer: the most cells of a cage (default "
                                         f"{DEFAULT_MAX_CAGE}, at most the grid size).")
     ] = None,
     merges: Annotated[int | None, typer.Option(
-        "--merges", metavar="K", help=f"--killer: neighbouring cages merged, of K tries, "
+        "--merges", metavar="K", help=f"--kind killer: neighbouring cages merged, of K tries, "
                                       "where the puzzle stays unique: fewer, larger cages, "
                                       f"much harder (default {DEFAULT_MERGES}).")] = None,
     attempts: Annotated[int | None, typer.Option(
         "--attempts", min=1, help=f"Grids tried per puzzle before giving up (exit 6): "
                                   f"default {DEFAULT_ATTEMPTS}, {DEFAULT_DIFFICULTY_ATTEMPTS} "
                                   "with a difficulty, each searched locally, "
-                                  f"{DEFAULT_KILLER_ATTEMPTS} with --killer.")] = None,
+                                  f"{DEFAULT_KILLER_ATTEMPTS} with --kind killer, "
+                                  f"{DEFAULT_VARIANT_ATTEMPTS} with other kinds.")] = None,
     output: Annotated[str | None, typer.Option(
         "--out", "-o", help="Write the puzzles to this file (one per line) instead of "
                             "standard output.")] = None,
 ) -> None:
     """Generate unique puzzles (each re-checked by a second backend), minimal and
     symmetric when asked, of a chosen difficulty when asked, reproducibly from a seed;
-    with --killer, killer puzzles with no givens.
+    with --kind, puzzles of typed constraints (thermometers, kropki, XV, odd/even,
+    non-consecutive; killer: given-free killers).
 
     Each line is the puzzle, a tab, and how it was made; with a difficulty, its ER and tier.
     Without --minimal a puzzle of a difficulty may keep givens that make it easier.
@@ -270,6 +305,7 @@ def generate(
     from sudoku_csp.generate import Difficulty
     from sudoku_csp.generate import generate as make_puzzles
     from sudoku_csp.generate_killer import generate_killers
+    from sudoku_csp.generate_variants import generate_variants, maker_names
 
     def action() -> Exit:
         options = geometry_options(size, box, variant, regions, split_regions)
@@ -278,20 +314,31 @@ def generate(
                                  contiguous=options.get("contiguous", True))
         rated = (difficulty is not None or min_rating is not None or max_rating is not None
                  or allow_search)
+        asked = [k.strip().lower() for k in kind or []] + (["killer"] if killer else [])
+        cages = any(k in KILLER_KINDS for k in asked)
+        others = [k for k in asked if k not in KILLER_KINDS]
+        if cages and others:
+            raise InputError("--kind killer combines with no other kind: a killer keeps no "
+                             "givens and reshapes its cages instead")
+        names = maker_names(others) if others else []
+        cage_options = [("--min-cage", min_cage is not None), ("--max-cage", max_cage is not None),
+                        ("--merges", merges is not None)]
+        kind_options = [("--negative" if negative else "--no-negative", negative is not None),
+                        ("--max-givens", max_givens is not None)]
         # The command line, as the file's header repeats it (options at their defaults left
         # out, but for those that say what was made).
         header = [f"--count {count}", f"--size {size}", *([f"--box {box}"] if box else []),
                   *(f"--variant {v}" for v in variant or ())]
-        if killer:
+        if cages:
             refused = [name for name, given in (
                 ("--minimal", minimal), ("--symmetry", symmetry != "none"),
                 ("--difficulty", difficulty is not None), ("--min-rating", min_rating is not None),
-                ("--max-rating", max_rating is not None), ("--allow-search", allow_search))
-                if given]
+                ("--max-rating", max_rating is not None), ("--allow-search", allow_search),
+                *kind_options) if given]
             if refused:
-                raise InputError(f"generate --killer does not take {', '.join(refused)}: a "
-                                 "killer has no givens to make minimal, symmetric or rated")
-            header = ["--killer", *header,
+                raise InputError(f"generate --kind killer does not take {', '.join(refused)}: "
+                                 "a killer has no givens to make minimal, symmetric or rated")
+            header = ["--kind killer", *header,
                       *(f"--{name} {value}" for name, value in (
                           ("min-cage", min_cage), ("max-cage", max_cage), ("merges", merges))
                         if value is not None)]
@@ -300,12 +347,27 @@ def generate(
                 min_cage=DEFAULT_MIN_CAGE if min_cage is None else min_cage,
                 max_cage=max_cage, merges=DEFAULT_MERGES if merges is None else merges,
                 attempts=DEFAULT_KILLER_ATTEMPTS if attempts is None else attempts)
+        elif names:
+            _only_with(cage_options, "--kind killer")
+            if rated:
+                raise InputError("generate --kind does not take --difficulty, --min-rating, "
+                                 "--max-rating or --allow-search: constrained puzzles are "
+                                 "not rated yet")
+            if not any(MAKERS[name].negative for name in names):
+                _only_with(kind_options[:1], " or ".join(
+                    f"--kind {name}" for name, made in MAKERS.items() if made.negative))
+            header = [*(f"--kind {name}" for name in names), *header,
+                      f"--symmetry {symmetry}", *(["--minimal"] if minimal else []),
+                      *([kind_options[0][0]] if negative is not None else []),
+                      *([f"--max-givens {max_givens}"] if max_givens is not None else [])]
+            puzzles = generate_variants(
+                geometry, kinds=names, count=count, seed=seed,
+                negative=DEFAULT_NEGATIVE if negative is None else negative,
+                symmetry=symmetry, minimal=minimal, max_givens=max_givens,
+                attempts=DEFAULT_VARIANT_ATTEMPTS if attempts is None else attempts)
         else:
-            asked = [name for name, value in (("--min-cage", min_cage),
-                                              ("--max-cage", max_cage), ("--merges", merges))
-                     if value is not None]
-            if asked:
-                raise InputError(f"{', '.join(asked)}: only with --killer")
+            _only_with(cage_options, "--kind killer")
+            _only_with(kind_options, "--kind")
             target = (Difficulty(difficulty, min_rating, max_rating, allow_search) if rated
                       else None)
             header += [f"--symmetry {symmetry}", *(["--minimal"] if minimal else []),

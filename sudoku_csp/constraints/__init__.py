@@ -80,8 +80,15 @@ def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
 
 @lru_cache(maxsize=256)
 def native_links(geometry: Geometry, constraints: tuple[Constraint, ...]) -> tuple[Link, ...]:
-    """The native propagation of every constraint, built once per puzzle's constraints."""
-    return tuple(link for c in constraints for link in c.native(geometry))
+    """The native propagation of every constraint, built once per puzzle's constraints:
+    each constraint's links, then each kind's joint links
+    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`)."""
+    links = [link for c in constraints for link in c.native(geometry)]
+    for kind in KINDS:
+        mine = [c for c in constraints if isinstance(c, kind)]
+        if mine:
+            links.extend(kind.joint_native(geometry, mine))
+    return tuple(links)
 
 
 def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
@@ -105,9 +112,16 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
 
 
 def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN001
-    """Add every constraint to a :class:`~sudoku_csp.encodings.cpsat.CpSatModel`."""
+    """Add every constraint to a :class:`~sudoku_csp.encodings.cpsat.CpSatModel`, then what
+    each kind's constraints imply together
+    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_cpsat`)."""
+    constraints = list(constraints)
     for c in constraints:
         c.cpsat(model)
+    for kind in KINDS:
+        mine = [c for c in constraints if isinstance(c, kind)]
+        if mine:
+            kind.joint_cpsat(model, mine)
 
 
 __all__ = [

@@ -13,7 +13,8 @@ holds everything about it:
   and pseudo-Boolean pieces from ``pysat.card`` / ``pysat.pb`` (:class:`CnfContext`);
 - :meth:`Constraint.cpsat`: constraints added to a CP-SAT model through the model-neutral
   helpers of :class:`~sudoku_csp.encodings.cpsat.CpSatModel` (``value``, ``all_different``,
-  ``allow_pairs``, ``forbid_pairs``, ``allow_digits``);
+  ``allow_pairs``, ``forbid_pairs``, ``allow_digits``, ``different_sum``), and what a kind's
+  constraints imply together (:meth:`Constraint.joint_cpsat`);
 - :meth:`Constraint.violations`: the independent check :mod:`sudoku_csp.verify` runs on every
   solution, written directly from the rule (sums added, order compared), sharing no code with
   the three translations;
@@ -65,7 +66,8 @@ class UnsupportedError(InputError):
     that has some: refused, never solved as if they were not there."""
 
 
-HANDLED_BY = "solve, count, check, compare, show, certify, encode, explain, hint and rate do"
+HANDLED_BY = ("solve, count, check, compare, show, certify, encode, minimal, explain, hint "
+              "and rate do; generate --kind makes them")
 """The commands that honour typed constraints, as refusals name them."""
 
 
@@ -175,6 +177,15 @@ class Constraint(abc.ABC):
     def native(self, geometry: Geometry) -> list[Link]:
         """The native solver's propagation for this constraint (see :class:`Link`)."""
 
+    @classmethod
+    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
+                     ) -> list[Link]:
+        """Native propagation that follows from all of a puzzle's constraints of this kind
+        together with the geometry's units, beyond what each gives alone (killer cages: the
+        45 rule). Implied rules only: they may speed the native search, never change its
+        answers. None by default."""
+        return []
+
     @abc.abstractmethod
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
         """Clauses that hold exactly when the rule does, given the cell-digit variables of
@@ -183,6 +194,14 @@ class Constraint(abc.ABC):
     @abc.abstractmethod
     def cpsat(self, model: CpSatModel) -> None:
         """Add this rule to a CP-SAT model of its geometry (either model kind)."""
+
+    @classmethod
+    def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
+        """Add to a CP-SAT model what follows from all of a puzzle's constraints of this
+        kind together with the geometry's units (killer cages: the 45 rule).
+        Implied rules only: they may speed the search, never remove a solution. None by
+        default."""
+        return None
 
     # -- the independent check --------------------------------------------------------------
     @abc.abstractmethod

@@ -24,7 +24,9 @@ own parameters and decode the answer::
 
 Givens are fixed by narrowing variable domains (not by extra constraints), so a model built
 once for the empty grid can be reused for many puzzles: :meth:`CpSatModel.fix_givens`
-narrows, :meth:`CpSatModel.release` widens again. The CP-SAT backend works that way.
+narrows, :meth:`CpSatModel.release` widens again. The CP-SAT backend works that way, and
+gives a puzzle with typed constraints a :meth:`CpSatModel.copy` of that template to add
+them to (CP-SAT cannot remove a constraint once added).
 
 :func:`export_models` writes the empty 9×9 model of each kind as a text proto into the
 top-level ``encodings/`` folder (see ``encodings/CPSAT.md`` there).
@@ -34,6 +36,7 @@ OR-Tools is imported when a model is built, not when this module is imported.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -100,6 +103,19 @@ class CpSatModel:
             domain.clear()
             domain.extend((low, high))
 
+    def copy(self) -> CpSatModel:
+        """A model of its own with everything this one holds (domains as they are now),
+        sharing its variables: constraints added to the copy leave this model untouched.
+
+        The variable objects only carry their proto index, so they serve the copy too. What
+        the backend does per puzzle with typed constraints: a copy of the geometry's
+        template costs 0.4 ms (alldiff) / 0.8 ms (boolean) on 9×9, building the model
+        anew 1.3 / 9 ms (creating 729 named literals in Python is the cost).
+        """
+        twin = copy.copy(self)
+        twin.model = self.model.clone()
+        return twin
+
     # -- reading a grid back --------------------------------------------------------------
     def decode(self, values: Sequence[int]) -> Grid:
         """The grid of a full solution vector (one value per model variable, in proto order:
@@ -130,6 +146,17 @@ class CpSatModel:
 
     def allow_digits(self, cell: int, digits: Sequence[int]) -> None:
         """``cell`` holds one of ``digits`` (0-based)."""
+        raise NotImplementedError
+
+    def different_sum(self, cells: Sequence[int], total: int,
+                      sets: Sequence[int] | None) -> None:
+        """``cells`` hold different digits whose values (digit + 1) add up to ``total``.
+
+        ``sets`` lists every set of ``len(cells)`` different digits whose values add up to
+        ``total``, as digit bitmasks (bit ``d``: digit ``d``), or is ``None`` when there
+        are too many to list; each model uses them in its own way. The caller vouches
+        that the list is complete: a set left out is a solution lost.
+        """
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -177,6 +204,24 @@ class AllDiffModel(CpSatModel):
 
     def allow_digits(self, cell: int, digits: Sequence[int]) -> None:
         self.model.add_allowed_assignments([self.cells[cell]], [(d + 1,) for d in digits])
+
+    def different_sum(self, cells: Sequence[int], total: int,
+                      sets: Sequence[int] | None) -> None:
+        # AllDifferent and the linear sum say it all; the digit sets only add, per cell,
+        # the digits some set holds. On given-free 9x9 killers (uniqueness, presolve off)
+        # that domain cut measured 0.86-0.89x the time of the sum alone on
+        # examples/killer9.txt and 0.83-0.84x on the 2-5-cell cages of killer9_200.txt; a
+        # table of every ordering of every set 0.93x / 1.5x, and Boolean set selectors
+        # channelled to the integers 2.3x / 0.75x.
+        if len(cells) > 1:
+            self.all_different(cells)
+        if sets is not None:
+            union = _union(sets)
+            if union != (1 << self.geometry.size) - 1:
+                digits = _digits(union)
+                for cell in cells:
+                    self.allow_digits(cell, digits)
+        self.model.add(sum(self.cells[c] for c in cells) == total)
 
 
 class BooleanModel(CpSatModel):
@@ -233,6 +278,55 @@ class BooleanModel(CpSatModel):
         for d in range(self.geometry.size):
             if d not in digits:
                 self.model.add_bool_or([~row[d]])
+
+    def different_sum(self, cells: Sequence[int], total: int,
+                      sets: Sequence[int] | None) -> None:
+        """With the digit sets: a selector literal per set, exactly one of them true, and
+        for each digit ``d`` some set holds, exactly one true among the cells' ``d``
+        literals and the selectors of the sets *without* ``d``. So the chosen set's digits
+        each sit in one cell and no other digit does: with one digit per cell, the cells
+        hold exactly that set (different digits, the right sum). Digits of no set are
+        excluded. Only exactly-ones and unit clauses, which CP-SAT's SAT core propagates
+        like the sat backend's ``combos`` clauses. Without the sets: an at-most-one per
+        digit and the linear sum of :meth:`value`.
+        """
+        if sets is None:
+            self.all_different(cells)
+            self.model.add(sum(self.value(c) for c in cells) == total)
+            return
+        # Written into the proto by index, not through CpModel's methods: a quarter less
+        # Python time per 9x9 killer (1.5 vs 2.0 ms for its cages, measured).
+        index = self._index
+        proto = self.model.proto
+        first = len(proto.variables)
+        for _ in sets:
+            proto.variables.add().domain.extend((0, 1))
+        chosen = range(first, first + len(sets))
+        proto.constraints.add().exactly_one.literals.extend(chosen)
+        union = _union(sets)
+        excluded = []
+        for d in range(self.geometry.size):
+            if union >> d & 1:
+                proto.constraints.add().exactly_one.literals.extend(
+                    [index[c][d] for c in cells]
+                    + [sel for sel, s in zip(chosen, sets, strict=True) if not s >> d & 1])
+            else:
+                excluded += [-index[c][d] - 1 for c in cells]  # negated literal: -i - 1
+        if excluded:
+            proto.constraints.add().bool_and.literals.extend(excluded)
+
+
+def _union(sets: Iterable[int]) -> int:
+    """The digits some set holds, as one bitmask."""
+    union = 0
+    for mask in sets:
+        union |= mask
+    return union
+
+
+def _digits(mask: int) -> list[int]:
+    """The digits of a bitmask, in increasing order."""
+    return [d for d in range(mask.bit_length()) if mask >> d & 1]
 
 
 class ReadBackError(BackendError):

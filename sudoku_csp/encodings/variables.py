@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import sub
 
 from pysat.formula import IDPool
 
@@ -45,8 +46,8 @@ class Variables:
     decides only where the auxiliary variables start (:attr:`first_aux`).
     """
 
-    __slots__ = ("_cell_of", "_cells", "_digit_of", "first_aux", "geometry", "size",
-                 "triad_count", "x_count")
+    __slots__ = ("_firsts", "_positive", "first_aux", "geometry", "size", "triad_count",
+                 "x_count")
 
     def __init__(self, geometry: Geometry, triads: bool = False) -> None:
         n = geometry.size
@@ -55,10 +56,10 @@ class Variables:
         self.x_count = geometry.ncells * n
         self.triad_count = len(parts(geometry).cells) * n if triads else 0
         self.first_aux = self.x_count + self.triad_count + 1
-        # Tables that turn a model into a grid without arithmetic per literal.
-        self._cell_of = [-1] + [(v - 1) // n for v in range(1, self.x_count + 1)]
-        self._digit_of = [-1] + [(v - 1) % n for v in range(1, self.x_count + 1)]
-        self._cells = list(range(geometry.ncells))
+        # Tables that read a model's grid in C-level calls (read_model): the positive x
+        # literals, and each cell's first variable (a cell's variables are consecutive).
+        self._positive = frozenset(range(1, self.x_count + 1))
+        self._firsts = [cell * n + 1 for cell in range(geometry.ncells)]
 
     # -- numbering -------------------------------------------------------------------------
     def x(self, cell: int, digit: int) -> int:
@@ -117,8 +118,8 @@ class Variables:
         return clause
 
     def read_model(self, model: Sequence[int]) -> Grid:
-        """The grid of a full model as PySAT's ``get_model()`` gives it (the literal of
-        variable ``v`` at index ``v-1``), by table look-up; falls back to :meth:`decode` (which
+        """The grid of a model (any literals; PySAT's ``get_model()`` or a subset), read by
+        one set intersection and a subtraction per cell; falls back to :meth:`decode` (which
         raises :class:`DecodeError`) when the model is not one digit per cell.
 
         >>> from sudoku_csp.variants import make_geometry
@@ -128,9 +129,14 @@ class Variables:
         >>> v.read_model([lit if lit in true else -lit for lit in range(1, 65)]) == grid
         True
         """
-        true = [v for v in model[:self.x_count] if v > 0]
-        if list(map(self._cell_of.__getitem__, true)) == self._cells:
-            return tuple(map(self._digit_of.__getitem__, true))
+        # The true x literals, sorted, less each cell's first variable are the digits when
+        # there is one per cell: exactly then are there N² of them, each in its own cell's
+        # range. Anything else goes to decode, which names the fault.
+        true = sorted(self._positive.intersection(model))
+        if len(true) == len(self._firsts):
+            grid = tuple(map(sub, true, self._firsts))
+            if min(grid) >= 0 and max(grid) < self.size:
+                return grid
         return self.decode(model)
 
     def decode(self, literals: Iterable[int], givens: Sequence[int] | None = None) -> Grid:

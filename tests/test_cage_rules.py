@@ -1,0 +1,72 @@
+"""The 45 rule (Cage.joint_native: innies and outies) is implied by the cages and units:
+the native solver with it counts exactly what the checker and the SAT backend count."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from cases import random_cages
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_csp import Puzzle, get_backend, make_geometry
+from sudoku_csp.constraints import Cage, native_links
+from sudoku_csp.constraints.cage import sum_range
+from sudoku_csp.geometry import EMPTY
+from sudoku_csp.verify import violations
+
+
+@cache
+def grids(size: int) -> tuple[tuple[int, ...], ...]:
+    result = get_backend("sat").solve(Puzzle.empty(make_geometry(size)),
+                                      limit=300 if size == 4 else 20)
+    return result.solutions
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.booleans())
+def test_native_counts_what_the_checker_counts_on_4x4(seed, some_wrong):
+    rng = random.Random(seed)
+    geometry = make_geometry(4)
+    cages = random_cages(geometry, rng.choice(grids(4)), rng, 3, 0.1)
+    if some_wrong:  # sums that no grid may meet: the joint links must not invent answers
+        cages = [Cage(c.cells, c.total + 1 if c.total and rng.random() < 0.3
+                      and c.total < sum_range(len(c.cells), 4)[1] else c.total)
+                 for c in cages]
+    puzzle = Puzzle(geometry, (EMPTY,) * 16, "", tuple(cages))
+    expected = sum(not violations(puzzle, g) for g in grids(4))
+    result = get_backend("native").solve(puzzle, limit=None)
+    assert (result.count, result.complete) == (expected, True), puzzle.to_line()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**9))
+def test_native_agrees_with_sat_on_6x6(seed):
+    rng = random.Random(seed)
+    geometry = make_geometry(6)
+    cages = random_cages(geometry, rng.choice(grids(6)), rng, 4, 0.1)
+    puzzle = Puzzle(geometry, (EMPTY,) * 36, "", tuple(cages))
+    native = get_backend("native").solve(puzzle, limit=30)
+    sat = get_backend("sat").solve(puzzle, limit=30)
+    assert native.status == sat.status
+    if native.complete:
+        assert sorted(native.solutions) == sorted(sat.solutions)
+        assert native.count == sat.count
+
+
+def test_innies_and_outies_are_derived():
+    geometry = make_geometry(4)
+    # Row A: the cage A1+A2 = 3 lies inside it, the cage A3+A4+B4 = 9 sticks out by B4.
+    cages = (Cage((0, 1), 3), Cage((2, 3, 7), 9))
+    links = {link.cells for link in native_links(geometry, cages)}
+    assert (2, 3) in links            # innie of row A: A3+A4 = 10 - 3
+    assert (7,) in links              # outie of row A: B4 = 3 + 9 - 10 = 2
+    (outie,) = [link for link in native_links(geometry, cages) if link.cells == (7,)]
+    assert outie.narrow((15,)) == (0b0010,)   # B4 holds 2 (digit 1)
+    assert outie.narrow((0b0100,)) is None
+
+
+def test_no_joint_links_from_unsummed_cages():
+    geometry = make_geometry(4)
+    assert [link.cells for link in native_links(geometry, (Cage((0, 1), None),))] == [(0, 1)]
