@@ -51,7 +51,7 @@ def test_same_fixpoint_on_every_shared_case(case):
 
 
 def test_same_fixpoint_on_the_bundled_files():
-    for name in ("mixed9.txt", "sixteen.txt"):
+    for name in ("mixed9.txt",):
         for puzzle in read_puzzles(DATA / name):
             for preset in presets(puzzle):
                 assert plane_fixpoint(puzzle, preset) == cell_fixpoint(puzzle, preset)
@@ -132,4 +132,4 @@ def test_jigsaw_runs_singles_on_planes_and_locked_per_cell():
 
 
 def test_large_grids_stay_per_cell():
-    assert planes(make_geometry(25)) is None
+    assert planes(make_geometry(16)) is None and planes(make_geometry(25)) is None

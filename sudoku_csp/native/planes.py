@@ -39,11 +39,13 @@ from functools import lru_cache
 
 from sudoku_csp.geometry import Geometry, Grid
 
-MAX_PLANE_SIZE = 16
-"""Largest grid the plane engine takes. Each operation touches all N³ bits: deciding
-uniqueness with the ``locked`` rules, random 16×16 puzzles with half their cells given took
-1.9 ms on planes against 2.2 ms per cell, but random 25×25 ones (60 % given) 6.2 ms against
-5.4 ms."""
+MAX_PLANE_SIZE = 12
+"""Largest grid the plane engine takes. Each operation touches all N³ bits. Deciding
+uniqueness of random puzzles (about half the cells given), planes against per-cell rules:
+12×12 0.50 vs 0.84 ms (``singles``) and 0.80 vs 1.33 ms (``locked``); 16×16 1.6 vs 1.7 ms
+(``singles``) and 1.9 vs 2.2 ms (``locked``), but on the hard 16×16 puzzles of
+``sudoku_csp/data/sixteen.txt``, whose searches run to tens of thousands of nodes, 20-40 %
+slower with ``singles``; 25×25 6.2 vs 5.4 ms."""
 
 State = tuple[int, int]
 """``(P, solved)``: the candidate bits and the mask of placed cells."""
