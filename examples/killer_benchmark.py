@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sudoku_csp import Status, get_backend, read_puzzles  # noqa: E402
 from sudoku_csp.backends.base import Backend  # noqa: E402
 from sudoku_csp.backends.cpsat import CpSatBackend  # noqa: E402
+from sudoku_csp.cli.options import geometry_options  # noqa: E402
 from sudoku_csp.constraints import DEFAULT_SUMS, SUM_ENCODINGS  # noqa: E402
 
 DEFAULT_SPECS = ("sat", *(f"sat:sums={s}" for s in SUM_ENCODINGS if s != DEFAULT_SUMS),
@@ -73,10 +74,7 @@ def main() -> None:
     ap.add_argument("--box")
     ap.add_argument("--variant", action="append", default=[])
     args = ap.parse_args()
-    options: dict = {"size": args.size, "variants": args.variant}
-    if args.box:
-        rows, _, cols = args.box.partition("x")
-        options["box"] = (int(rows), int(cols))
+    options = geometry_options(args.size, args.box, args.variant, None, constraints=True)
     backends: dict[str, Backend] = {spec: get_backend(spec)
                                     for spec in args.specs or DEFAULT_SPECS}
     if args.study or (args.study is None and not args.specs):

@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudoku_csp import get_backend, read_puzzles  # noqa: E402
+from sudoku_csp.cli.options import geometry_options  # noqa: E402
 from sudoku_csp.generate import confirm, session_for  # noqa: E402
 from sudoku_csp.generate_killer import (  # noqa: E402
     DEFAULT_KILLER_CHECK,
@@ -46,10 +47,7 @@ def main() -> None:
     ap.add_argument("--box")
     ap.add_argument("--variant", action="append", default=[])
     args = ap.parse_args()
-    options: dict = {"size": args.size, "variants": args.variant}
-    if args.box:
-        rows, _, cols = args.box.partition("x")
-        options["box"] = (int(rows), int(cols))
+    options = geometry_options(args.size, args.box, args.variant, None, constraints=True)
     rng = random.Random(args.seed)
     checker = get_backend(DEFAULT_KILLER_CHECK)
     made = skipped = questions = 0

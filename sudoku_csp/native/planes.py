@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.native.state import tables
 
 MAX_PLANE_SIZE = 12
 """Largest grid the plane engine takes. Each operation touches all N³ bits. Deciding
@@ -80,14 +81,13 @@ class Planes:
     def __init__(self, geometry: Geometry, families: list[_Family], extra: list[int],
                  box: tuple[int, int] | None) -> None:
         n, nc = geometry.size, geometry.ncells
-        self.geometry = geometry
-        self.size, self.ncells = n, nc
+        self.ncells = nc
         self.all_cells = (1 << nc) - 1
         self.repeat = _spread([d * nc for d in range(n)])  # a cell's bit in every plane
         self.full = self.all_cells * self.repeat
         self.offsets = tuple(d * nc for d in range(n))
         self.digit_bytes = [bytes.maketrans(b"01", bytes((0, d))) for d in range(n)]
-        peer_masks = [sum(1 << p for p in peers) for peers in geometry.peers]
+        peer_masks = tables(geometry).peer_masks  # the per-cell rules' masks, shared
         self.peer_masks = peer_masks
         # The peers of cell c moved to plane d, at index d * NC + c: placing d in c clears them.
         self.clears = [peer_masks[bit % nc] << (bit - bit % nc) for bit in range(n * nc)]

@@ -209,8 +209,8 @@ class Searcher:
                 sink(grid)
         else:
             out = self._depth_first(planes_engine, root, limit, deadline, sink, stats)
-        stats.firings = dict(zip(("eliminate", "only_choice", "locked_candidates"),
-                                 planes_engine.counts[:len(self.rules)], strict=False))
+        # counts: placements, hidden singles, locked eliminations: the presets' rule order
+        stats.firings = dict(zip(self.rule_names, planes_engine.counts, strict=False))
         return out
 
     def _planes(self, puzzle: Puzzle) -> Planes | None:
@@ -226,6 +226,8 @@ class Searcher:
                      stats: SearchStats) -> Outcome:
         """Depth-first search below a propagated, unsolved ``root``: the one search loop
         of both engines."""
+        # A fresh generator per search: the same seed gives the same order on every call,
+        # whatever ran before on this (possibly shared, cached) searcher.
         rng = random.Random(self.seed) if self.random_order else None
         solutions: list[Grid] = []
         keep = solutions.append if sink is None else sink
