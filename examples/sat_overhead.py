@@ -9,9 +9,11 @@ loaded with the empty-grid CNF the backend builds, with the same phases
 the library adds. Per puzzle it calls ``solve(assumptions=givens)`` and ``get_model()`` and
 decodes the grid from the true cell-digit literals. The library also verifies each answer
 (:mod:`sudoku_csp.verify`), checks clashes when nothing is found and times the call: that is
-its overhead, and the figure is the library's speed in percent of raw.
+its overhead, and the figure is the library's speed in percent of raw. A third side, raw
+followed by the same rule check (:func:`raw_checked`), shows how much of that overhead is
+the check alone.
 
-Both sides run the same blocks of puzzles in turn (raw, library, library, raw, ...), so
+All sides run the same blocks of puzzles in turn (raw, library, library, raw, ...), so
 noise from other processes falls on both; each round's ratio and the best one are printed.
 Any puzzle file of one geometry works; 17-clue 9×9 puzzles make the overhead plainest.
 """
@@ -25,9 +27,11 @@ from collections.abc import Callable, Sequence
 
 from sudoku_csp import read_puzzles
 from sudoku_csp.backends.registry import make_backend
+from sudoku_csp.backends.sat import DEFAULT_RECYCLE
 from sudoku_csp.encodings import cnf
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER, load
+from sudoku_csp.verify import check_solutions
 
 
 def raw_sat(puzzles: Sequence[Puzzle]) -> Callable[[Puzzle], tuple[int, ...]]:
@@ -49,6 +53,53 @@ def raw_sat(puzzles: Sequence[Puzzle]) -> Callable[[Puzzle], tuple[int, ...]]:
             if lit > 0:
                 grid[(lit - 1) // n] = (lit - 1) % n
         return tuple(grid)
+
+    return run
+
+
+def raw_unique(puzzles: Sequence[Puzzle]) -> Callable[[Puzzle], bool]:
+    """A function deciding uniqueness with raw PySAT calls, as the backend's incremental
+    mode does: solve under the givens and a fresh selector, block the solution by a clause
+    the selector switches on, solve again, retire the selector; a new solver after
+    :data:`~sudoku_csp.backends.sat.DEFAULT_RECYCLE` selectors. True when unique."""
+    geometry = puzzles[0].geometry
+    n, cells = geometry.size, geometry.ncells
+    formula = cnf.build(geometry)
+    state = {"solver": load(DEFAULT_SOLVER, formula.clauses, formula.x_vars),
+             "selector": formula.nv}
+
+    def run(puzzle: Puzzle) -> bool:
+        solver = state["solver"]
+        state["selector"] += 1
+        selector = state["selector"]
+        givens = puzzle.givens
+        assumptions = [c * n + d + 1 for c, d in enumerate(givens) if d >= 0] + [selector]
+        if not solver.solve(assumptions=assumptions):
+            return False
+        model = solver.get_model()
+        solver.add_clause([-lit for lit in model[:cells * n] if lit > 0
+                           and givens[(lit - 1) // n] < 0] + [-selector])
+        unique = not solver.solve(assumptions=assumptions)
+        solver.add_clause([-selector])
+        if selector - formula.nv >= DEFAULT_RECYCLE:
+            solver.delete()
+            state["solver"] = load(DEFAULT_SOLVER, formula.clauses, formula.x_vars)
+            state["selector"] = formula.nv
+        return unique
+
+    return run
+
+
+def raw_checked(puzzles: Sequence[Puzzle]) -> Callable[[Puzzle], tuple[int, ...]]:
+    """:func:`raw_sat` (a solver of its own) followed by the check every answer of the
+    library gets (:func:`~sudoku_csp.verify.check_solutions`): the part of the library's
+    overhead that is its promise to verify."""
+    solve = raw_sat(puzzles)
+
+    def run(puzzle: Puzzle) -> tuple[int, ...]:
+        grid = solve(puzzle)
+        check_solutions(puzzle, (grid,), "raw")
+        return grid
 
     return run
 
@@ -97,19 +148,21 @@ def main(argv: list[str] | None = None) -> None:
     if len({p.geometry for p in puzzles}) != 1:
         raise SystemExit("give a file of puzzles of one geometry")
     raw, library = raw_sat(puzzles), library_sat()
-    for puzzle in puzzles[:5]:  # both sides agree before anything is timed
-        if raw(puzzle) != library(puzzle):
+    checked = raw_checked(puzzles)
+    for puzzle in puzzles[:5]:  # all sides agree before anything is timed
+        if not raw(puzzle) == library(puzzle) == checked(puzzle):
             raise SystemExit(f"raw and library grids differ on {puzzle.to_line()}")
     print(f"{len(puzzles)} puzzles from {args.file}, blocks of {args.block}, "
           f"{args.rounds} rounds")
     best = 0.0
     for round_ in range(1, args.rounds + 1):
-        raw_s, lib_s = interleaved(puzzles, [raw, library], args.block)
+        raw_s, checked_s, lib_s = interleaved(puzzles, [raw, checked, library], args.block)
         ratio = raw_s / lib_s
         best = max(best, ratio)
-        print(f"round {round_}: raw {1000 * raw_s / len(puzzles):.4f} ms/puzzle, library "
-              f"{1000 * lib_s / len(puzzles):.4f} ms/puzzle: library at {100 * ratio:.1f}% "
-              "of raw speed")
+        print(f"round {round_}: raw {1000 * raw_s / len(puzzles):.4f} ms/puzzle, raw + rule "
+              f"check {1000 * checked_s / len(puzzles):.4f} ({100 * raw_s / checked_s:.1f}%), "
+              f"library {1000 * lib_s / len(puzzles):.4f} ms/puzzle: library at "
+              f"{100 * ratio:.1f}% of raw speed")
     print(f"best round: library at {100 * best:.1f}% of raw speed")
 
 

@@ -153,11 +153,11 @@ class Puzzle:
                 f"a {self.geometry.name} puzzle has {self.geometry.ncells} cells, "
                 f"got {len(givens)} givens"
             )
-        for cell, d in enumerate(givens):
-            if d != EMPTY and not 0 <= d < n:
-                raise InvalidPuzzleError(
-                    f"given {d} at {self.geometry.label(cell)} is not a digit 0..{n - 1}"
-                )
+        if givens and (min(givens) < EMPTY or max(givens) >= n):  # EMPTY is -1
+            cell, d = next((c, d) for c, d in enumerate(givens) if d != EMPTY and not 0 <= d < n)
+            raise InvalidPuzzleError(
+                f"given {d} at {self.geometry.label(cell)} is not a digit 0..{n - 1}"
+            )
 
     # -- construction ---------------------------------------------------------------------
     @classmethod

@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -508,3 +509,20 @@ def test_a_value_error_inside_the_library_is_not_blamed_on_the_input(monkeypatch
     result = run("count", GRID2, "-s", "failing")
     assert result.exit_code == Exit.INTERNAL, result.output
     assert result.stderr.startswith("internal error: ValueError")
+
+
+def test_record_lines_are_buffered_and_flushed_at_least_every_half_second(monkeypatch):
+    from sudoku_csp.cli import output
+
+    class Out(io.StringIO):
+        flushes = 0
+
+        def flush(self) -> None:
+            Out.flushes += 1
+            super().flush()
+
+    monkeypatch.setattr(sys, "stdout", Out())
+    monkeypatch.setattr(output.emit, "flushed", time.monotonic() - 2 * output.FLUSH_EVERY)
+    output.emit("1\n")  # the last flush is long past: this line goes out at once
+    output.emit("2\n")  # just after: it waits in the buffer
+    assert (sys.stdout.getvalue(), Out.flushes) == ("1\n2\n", 1)

@@ -84,6 +84,7 @@ def guarded(action: Callable[[], Exit]) -> None:
         with handling():
             try:
                 code = action()
+                sys.stdout.flush()  # buffered record lines: a closed pipe shows here
             except Exception:
                 raise_requested()  # an error the signal caused: report the signal
                 raise

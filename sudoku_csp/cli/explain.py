@@ -31,6 +31,7 @@ from sudoku_csp.cli.options import (
     output_format,
     resolve_source,
 )
+from sudoku_csp.cli.output import emit
 from sudoku_csp.cli.solving import stream_records
 from sudoku_csp.errors import InputError
 from sudoku_csp.logic import TECHNIQUES, Explanation, explain
@@ -180,7 +181,7 @@ def _print_rating(record: Record) -> None:
     """One tab-separated line per puzzle: index, ER/EP/ED, tier (the status when unrated)."""
     s = record.stats
     ratings = "/".join(_value(s.get(key)) for key in ("er", "ep", "ed"))
-    typer.echo(f"{record.index}\t{ratings}\t{s.get('tier', record.status)}\t{record.puzzle}")
+    emit(f"{record.index}\t{ratings}\t{s.get('tier', record.status)}\t{record.puzzle}\n")
 
 
 @app.command()

@@ -57,6 +57,7 @@ from sudoku_csp.cli.options import (
 from sudoku_csp.cli.output import (
     Bar,
     candidate_grid,
+    emit,
     out,
     print_record,
     print_record_as,
@@ -283,7 +284,7 @@ def check(
                 disagreements += not verdict["agreed"]
                 last = verdict
                 if fmt == "jsonl":
-                    typer.echo(json.dumps(verdict))
+                    emit(json.dumps(verdict) + "\n")
                 elif fmt == "csv":
                     for record in group:
                         print_record_as(record, fmt)

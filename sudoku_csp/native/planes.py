@@ -6,14 +6,17 @@ while digit ``d`` is still possible in cell ``c``, so the ``NC`` bits from ``d *
 whose digit has left their peers. With that layout each rule is a handful of big-integer
 operations over every unit and digit at once, in place of Python loops over cells:
 
-- **naked singles** (``eliminate``): folding the N planes onto one another with
-  "seen"/"seen twice" masks gives the cells with exactly one candidate; each one's digit
-  leaves its peers with one precomputed mask (the peers of the cell, moved to its plane).
+- **naked singles** (``eliminate``): folding the N planes onto one another, half onto
+  half, with "seen"/"seen twice" masks gives the cells with exactly one candidate; each
+  one's digit leaves its peers with one precomputed mask (the cell's peers, moved to its
+  plane).
 - **hidden singles** (``only_choice``): shifting ``P`` by each cell's offset inside a row
   and keeping the rows' first bits counts, for every row of every plane at once, the places
-  of each digit; the same with column and box offsets. A row, column or box of a plane with
-  one place has a hidden single there; with none, the puzzle has no solution. Units of other
-  shapes (diagonals, windows, jigsaw regions) are tested one unit at a time.
+  of each digit; the same with column and box offsets. Rows, whose cells are consecutive
+  bits, are counted faster still by carries (one addition tells every row of every plane
+  whether it holds a place). A row, column or box of a plane with one place has a hidden
+  single there; with none, the puzzle has no solution. Units of other shapes (diagonals,
+  windows, jigsaw regions) are tested one unit at a time.
 - **locked candidates** (pointing and claiming): the same counting over the row and column
   *segments* of boxes (a box's cells in one row or column) finds, for every box and line of
   every plane at once, a digit confined to one segment; it leaves the rest of the line (or
@@ -52,6 +55,19 @@ State = tuple[int, int]
 """``(P, solved)``: the candidate bits and the mask of placed cells."""
 
 
+def _fold_levels(n: int, nc: int) -> tuple[tuple[int, int], ...]:
+    """How :meth:`Planes._fold` halves ``n`` planes of ``nc`` bits down to one: at each
+    level the upper planes are shifted onto the lower ``h`` ones (``h`` the larger half),
+    as ``(mask of the lower h planes, shift)``. Nine planes take four levels (9, 5, 3, 2
+    to 1): a few wide operations in place of one narrow step per plane."""
+    levels = []
+    while n > 1:
+        h = (n + 1) // 2
+        levels.append(((1 << (h * nc)) - 1, h * nc))
+        n = h
+    return tuple(levels)
+
+
 def _spread(offsets: Sequence[int]) -> int:
     """One bit at each offset: multiplying a mask of group starts by it fills the groups."""
     return sum(1 << s for s in offsets)
@@ -62,14 +78,20 @@ class _Family:
 
     ``starts`` has a bit at every unit's first cell, in every plane; ``shifts`` are the
     offsets of a unit's cells from its first; ``fill`` spreads start bits over the units.
+    A family of runs of consecutive cells (rows) has ``low`` and ``high`` too: the low
+    N-1 bits and the top bit of every run, for counting a run's bits by carries.
     """
 
-    __slots__ = ("starts", "shifts", "fill")
+    __slots__ = ("starts", "shifts", "fill", "low", "high")
 
     def __init__(self, starts: int, shifts: Sequence[int]) -> None:
         self.starts = starts
         self.shifts = tuple(shifts)
         self.fill = _spread(shifts)
+        n = len(self.shifts)
+        consecutive = self.shifts == tuple(range(n))
+        self.low = starts * ((1 << (n - 1)) - 1) if consecutive else 0
+        self.high = starts << (n - 1) if consecutive else 0
 
 
 class Planes:
@@ -86,6 +108,7 @@ class Planes:
         self.repeat = _spread([d * nc for d in range(n)])  # a cell's bit in every plane
         self.full = self.all_cells * self.repeat
         self.offsets = tuple(d * nc for d in range(n))
+        self.fold_levels = _fold_levels(n, nc)
         self.digit_bytes = [bytes.maketrans(b"01", bytes((0, d))) for d in range(n)]
         peer_masks = tables(geometry).peer_masks  # the per-cell rules' masks, shared
         self.peer_masks = peer_masks
@@ -100,11 +123,12 @@ class Planes:
     def start(self, givens: Sequence[int]) -> int:
         """``P`` with every digit possible in blank cells and only its digit in given ones
         (their digits have not left the peers yet: :meth:`propagate` does that)."""
-        p, nc, repeat = self.full, self.ncells, self.repeat
+        nc, cells, bits = self.ncells, 0, 0
         for cell, digit in enumerate(givens):
             if digit >= 0:
-                p = (p & ~(repeat << cell)) | (1 << (digit * nc + cell))
-        return p
+                cells |= 1 << cell
+                bits |= 1 << (digit * nc + cell)
+        return (self.full & ~(cells * self.repeat)) | bits
 
     def cell_mask(self, p: int, cell: int) -> int:
         """Candidate digits of ``cell`` as a mask (bit d: digit d), the per-cell form."""
@@ -138,21 +162,25 @@ class Planes:
     # -- rules ------------------------------------------------------------------------------
     def _fold(self, p: int) -> tuple[int, int]:
         """``(seen, twice)``: cells with at least one candidate, and with two or more."""
-        seen = twice = 0
-        mask = self.all_cells
-        for off in self.offsets:
-            plane = (p >> off) & mask
-            twice |= seen & plane
-            seen |= plane
+        seen, twice = p, 0
+        for low, shift in self.fold_levels:
+            a, b = seen & low, seen >> shift
+            twice = (twice & low) | (twice >> shift) | (a & b)
+            seen = a | b
         return seen, twice
 
     def singles(self, p: int, solved: int, counts: list[int]) -> State | None:
         """Naked and hidden singles to their fixpoint; None on a contradiction (a cell with
         no candidate, a unit with no place for a digit, one cell claimed by two hidden
         singles). ``counts[0]`` gains the cells placed, ``counts[1]`` the hidden singles."""
-        all_cells, repeat, clears = self.all_cells, self.repeat, self.clears
+        all_cells, repeat, clears, levels = self.all_cells, self.repeat, self.clears, \
+            self.fold_levels
         while True:
-            seen, twice = self._fold(p)
+            seen, twice = p, 0  # self._fold(p), inlined: it runs in every round
+            for low, shift in levels:
+                a, b = seen & low, seen >> shift
+                twice = (twice & low) | (twice >> shift) | (a & b)
+                seen = a | b
             if seen != all_cells:
                 return None
             single = seen & ~twice & ~solved
@@ -185,8 +213,26 @@ class Planes:
         None if a digit has no place left in some unit."""
         found = 0
         for family in self.families:
-            seen, twice = _places(p, family.starts, family.shifts)
-            if seen != family.starts:
+            starts, low, high = family.starts, family.low, family.high
+            if high:
+                # Runs of N consecutive bits (a row of a plane), all at once by carries:
+                # (x & low) + low carries into a run's top bit exactly when one of its
+                # low bits is set, so with x's own top bits it marks the runs holding a
+                # place. x & (x - starts) drops each run's lowest bit (no borrow crosses
+                # runs: each holds a bit), and the same test marks runs with two or more.
+                seen = (((p & low) + low) | p) & high
+                if seen != high:
+                    return None
+                rest = p & (p - starts)
+                twice = (((rest & low) + low) | rest) & high
+                found |= (((high ^ twice) >> (len(family.shifts) - 1)) * family.fill) & p
+                continue
+            seen = twice = 0  # _places(p, starts, family.shifts), inlined: the hot loop
+            for shift in family.shifts:
+                b = (p >> shift) & starts
+                twice |= seen & b
+                seen |= b
+            if seen != starts:
                 return None
             found |= ((seen & ~twice) * family.fill) & p
         for unit in self.extra:
