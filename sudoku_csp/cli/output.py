@@ -42,9 +42,9 @@ FLUSH_EVERY = 0.5  # seconds: the longest a written record line waits in the buf
 
 class _Lines:
     """Record lines to standard output through its buffer: ``typer.echo`` flushes every
-    line, a tenth of the time of a 9×9 SAT solve. Flushed at least every
-    :data:`FLUSH_EVERY` seconds so that a reader of a pipe sees a long run progress (and
-    at the end by :func:`~sudoku_csp.cli.exits.guarded`)."""
+    line (6 µs a line against 0.6 µs buffered; a 9×9 SAT solve takes about 250 µs).
+    Flushed at least every :data:`FLUSH_EVERY` seconds so that a reader of a pipe sees a
+    long run progress, and at the end by :func:`~sudoku_csp.cli.exits.guarded`."""
 
     def __init__(self) -> None:
         self.flushed = time.monotonic()
