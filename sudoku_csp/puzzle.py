@@ -121,6 +121,9 @@ class Clash(NamedTuple):
     where: str
 
 
+_INT = {int}
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """A geometry and its givens (``EMPTY`` for a blank), plus free-text ``metadata`` and
@@ -153,11 +156,15 @@ class Puzzle:
                 f"a {self.geometry.name} puzzle has {self.geometry.ncells} cells, "
                 f"got {len(givens)} givens"
             )
-        if givens and (min(givens) < EMPTY or max(givens) >= n):  # EMPTY is -1
-            cell, d = next((c, d) for c, d in enumerate(givens) if d != EMPTY and not 0 <= d < n)
-            raise InvalidPuzzleError(
-                f"given {d} at {self.geometry.label(cell)} is not a digit 0..{n - 1}"
-            )
+        # Plain ints from EMPTY (-1) to N-1 are all good; only other givens are walked,
+        # to find and name the first bad one.
+        if not ({*map(type, givens)} <= _INT and min(givens, default=0) >= EMPTY
+                and max(givens, default=0) < n):
+            for cell, d in enumerate(givens):
+                if d != EMPTY and not 0 <= d < n:
+                    raise InvalidPuzzleError(
+                        f"given {d} at {self.geometry.label(cell)} is not a digit 0..{n - 1}"
+                    )
 
     # -- construction ---------------------------------------------------------------------
     @classmethod

@@ -465,3 +465,14 @@ def test_metadata_with_box_characters_does_not_start_a_grid():
     lines = ["3.1...4.2.......\tmade by a+b | c", "1...............\tsecond"]
     puzzles = list(read_puzzles(io.StringIO("\n".join(lines) + "\n")))
     assert [p.metadata for p in puzzles] == ["made by a+b | c", "second"]
+
+
+@pytest.mark.parametrize("bad", [-0.5, -2, 4, 4.0])
+def test_a_given_outside_the_digits_is_named_whatever_its_type(bad):
+    with pytest.raises(InvalidPuzzleError, match=f"given {bad} at A2 is not a digit 0..3"):
+        Puzzle(make_geometry(4), (0, bad) + (EMPTY,) * 14)
+
+
+def test_givens_that_compare_as_digits_are_kept_as_before():
+    # Not plain ints, yet each is EMPTY or 0 <= d < N: accepted, as the per-given check did.
+    assert Puzzle(make_geometry(4), (True, 2.0) + (EMPTY,) * 14).givens[:2] == (True, 2.0)
