@@ -106,6 +106,9 @@ class Judgement:
     reasons: tuple[str, ...] = ()
 
 
+_ALONE = {s: Judgement(s.value) for s in (Status.UNIQUE, Status.NONE)}
+
+
 def _names(specs: Sequence[str]) -> str:
     return ", ".join(specs)
 
@@ -122,6 +125,13 @@ def judge(claims: Mapping[str, Claim]) -> Judgement:
     >>> judge({"a": Claim(Status.UNKNOWN, 1, "12"), "b": Claim(Status.UNKNOWN, 1, "21")}).status
     'multiple'
     """
+    if len(claims) == 1:
+        # The common case of a batch run, one spec saying unique or none with no more
+        # solutions than that: the comparison below would return its own status.
+        (c,) = claims.values()
+        if c.status is Status.UNIQUE and c.found <= 1 \
+                or c.status is Status.NONE and not c.found and c.solution is None:
+            return _ALONE[c.status]
     reasons = [f"{spec} failed: {c.error}" for spec, c in claims.items() if c.status is None]
     decided = {s: c for s, c in claims.items() if c.status not in (None, Status.UNKNOWN)}
     finders = [s for s, c in claims.items() if c.found]

@@ -173,6 +173,17 @@ class Puzzle:
         return parse(text, **options)
 
     @classmethod
+    def _checked(cls, geometry: Geometry, givens: Grid, metadata: str, line: str) -> Puzzle:
+        """A puzzle of givens the caller has already checked (a tuple of one int from EMPTY
+        to N-1 per cell), made without checking them again: the parser's fast path, where
+        that check would cost half of the parsing. ``line`` is what :meth:`to_line` must
+        return, kept so that a batch run does not write it again for every record."""
+        puzzle = object.__new__(cls)
+        puzzle.__dict__.update(geometry=geometry, givens=givens, metadata=metadata,
+                               constraints=(), _line=line)
+        return puzzle
+
+    @classmethod
     def empty(cls, geometry: Geometry) -> Puzzle:
         return cls(geometry, (EMPTY,) * geometry.ncells)
 
@@ -211,7 +222,7 @@ class Puzzle:
             from sudoku_csp.constraints.formats import puzzle_line
 
             return puzzle_line(self)
-        return format_line(self.geometry, self.givens)
+        return self.__dict__.get("_line") or format_line(self.geometry, self.givens)
 
     def to_grid(self) -> str:
         return format_grid(self.geometry, self.givens)
@@ -260,13 +271,25 @@ def symbol(digit: int) -> str:
 
 
 _SYMBOL_AT = tuple(SYMBOLS) + (".",)  # index a digit, EMPTY (-1) included: its symbol
+# Byte d -> the symbol of digit d; every byte past the symbols -> 0xFF, which is no ASCII:
+# decoding then fails, and the general path below names the bad digit.
+_SYMBOL_BYTES = bytes.maketrans(bytes(range(256)),
+                                SYMBOLS.encode() + b"\xff" * (256 - len(SYMBOLS)))
 
 
 def format_line(geometry: Geometry, grid: Sequence[int]) -> str:
     """One line: a symbol per cell, ``.`` for blanks; numbers (comma-separated) beyond 35."""
     if geometry.size > len(SYMBOLS):
         return ",".join("0" if d == EMPTY else str(d + 1) for d in grid)
-    # One C-level pass: every record of a batch run formats two lines.
+    # Every record of a batch run formats two lines. A tuple or list of digits (a solution)
+    # goes through bytes in a few C-level steps (not any buffer: bytes() of an array would
+    # copy its memory, not its values); one with blanks (EMPTY is -1, not a byte value)
+    # by one look-up per cell.
+    if isinstance(grid, (tuple, list)):
+        try:
+            return bytes(grid).translate(_SYMBOL_BYTES).decode("ascii")
+        except (ValueError, UnicodeDecodeError):
+            pass
     return "".join(map(_SYMBOL_AT.__getitem__, grid))
 
 
@@ -482,6 +505,9 @@ def parse(
 _PLAIN_VALUE = {**_SYMBOL_VALUE, **{s.lower(): v for s, v in _SYMBOL_VALUE.items()},
                 **dict.fromkeys(BLANKS, EMPTY)}
 """The value of each character a plain line may hold: a symbol (either case) or a blank."""
+_CANONICAL = bytes.maketrans(("".join(BLANKS) + SYMBOLS.lower()).encode(),
+                             ("." * len(BLANKS) + SYMBOLS).encode())
+"""A plain line's characters as :func:`format_line` writes them (upper case, ``.``)."""
 
 
 def _plain_line(text: str, size: int | None, box: tuple[int, int] | None,
@@ -511,7 +537,10 @@ def _plain_line(text: str, size: int | None, box: tuple[int, int] | None,
             geometry = make_geometry(n, box, variants, contiguous=contiguous)
         except GeometryError as exc:
             raise ParseError(str(exc), line=line) from None
-    return Puzzle(geometry, givens, metadata)
+    # N² ints, each from the table (EMPTY or a symbol's digit) and below N: checked. The
+    # text, all ASCII, written as format_line writes it: upper case, "." for every blank.
+    return Puzzle._checked(geometry, givens, metadata,
+                           text.encode().translate(_CANONICAL).decode())
 
 
 def _region_side(regions: str | Sequence[int]) -> int | None:

@@ -14,9 +14,9 @@ what it breaks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from operator import add, eq, itemgetter
+from operator import eq, itemgetter
 from typing import NamedTuple
 
 from sudoku_csp.errors import BackendError
@@ -69,10 +69,10 @@ def _broken_rules(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
 class _Tables(NamedTuple):
     """One geometry's rules as flat tables for :func:`_solves_grid`."""
 
-    size: int  # N
-    unit_cells: Callable[[Sequence[int]], tuple[int, ...]]  # every unit's cells, unit after unit
-    unit_offsets: tuple[int, ...]  # u * N for each of those places (u: the unit's index)
-    unit_places: int  # len(unit_offsets): units × N
+    digits: bytes  # the bytes 0..N-1: what a grid's bytes may hold
+    width: int  # bytes per cell in the sums' integer
+    one_hot: tuple[bytes, ...]  # per byte of a cell: digit d -> that byte of 1 << d
+    shapes: tuple[tuple[int, int, int], ...]  # per unit shape: (spread, ends, target)
     pair_firsts: tuple[int, ...]  # the extra pairs' cells, first and second
     pair_seconds: tuple[int, ...]
 
@@ -80,41 +80,67 @@ class _Tables(NamedTuple):
 @lru_cache(maxsize=64)  # bounded: a file of jigsaws brings a new geometry with every puzzle
 def _tables(geometry: Geometry) -> _Tables:
     n = geometry.size
-    cells = [c for u in geometry.units for c in u.cells]
-    offsets = tuple(u * n for u, unit in enumerate(geometry.units) for _ in unit.cells)
-    return _Tables(n, _tuple_getter(cells), offsets, len(offsets),
+    # A unit's sum of 1 << digit is at most N << (N - 1): that many bits never overflow a
+    # cell's field into the next one.
+    width = ((n << (n - 1)).bit_length() + 7) // 8
+    bits = 8 * width
+    one_hot = tuple(bytes.maketrans(bytes(range(n)),
+                                    bytes(((1 << d) >> (8 * j)) & 255 for d in range(n)))
+                    for j in range(width))
+    # Units of one shape (rows; columns; boxes and windows; each diagonal; each jigsaw
+    # region) are the same cells moved: one multiplication sums all of them at once.
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for unit in geometry.units:
+        first = min(unit.cells)
+        by_shape.setdefault(tuple(sorted(c - first for c in unit.cells)), []).append(first)
+    shapes = []
+    field, full = (1 << bits) - 1, (1 << n) - 1
+    for shape, firsts in by_shape.items():
+        last = shape[-1]
+        # Field j of x * spread is the sum of fields j - last + s (s in the shape): at
+        # j = first + last, the sum over the unit's cells.
+        spread = sum(1 << (bits * (last - s)) for s in shape)
+        ends = [bits * (first + last) for first in firsts]
+        shapes.append((spread, sum(field << e for e in ends), sum(full << e for e in ends)))
+    return _Tables(bytes(range(n)), width, one_hot, tuple(shapes),
                    tuple(a for a, _ in geometry.extra_pairs),
                    tuple(b for _, b in geometry.extra_pairs))
-
-
-def _tuple_getter(cells: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """A function giving a grid's values at ``cells``, always as a tuple (an ``itemgetter``
-    of one item returns the bare item, and one of none cannot be made)."""
-    if len(cells) >= 2:
-        return itemgetter(*cells)
-    return lambda grid: tuple(grid[c] for c in cells)
 
 
 def _solves_grid(puzzle: Puzzle, grid: Sequence[int]) -> bool:
     """Whether ``grid`` has a digit ``0..N-1`` (an ``int``, not a bool) in every cell,
     keeps every given, holds every digit once in each unit and differs across each extra
-    pair: all that :func:`violations` checks but the typed constraints, answered in one
-    pass of C-level steps over tables built once per geometry, without naming anything.
+    pair: all that :func:`violations` checks but the typed constraints, answered by a few
+    C-level steps over tables built once per geometry, without naming anything.
 
     Each unit holds N cells, so its digits are all different exactly when they are every
-    digit once; tagging each digit with its unit (``u * N + digit``) makes that one set of
-    ``units × N`` distinct numbers over the whole grid. A given is kept where the grid's
-    digit equals it, and only given cells (never ``EMPTY``) can: so every given is kept
-    exactly when the equal cells number the givens.
+    digit once, and that is when the sum of ``1 << digit`` over its cells is ``2**N - 1``
+    (a sum of N powers of two has N one bits only when no two are equal). The grid is
+    written as one integer with a field of ``1 << digit`` per cell, wide enough that no
+    unit's sum carries out of a field; multiplying it by a unit shape's spread adds up
+    every unit of that shape at once, each sum landing in the field of the unit's last
+    cell. A given is kept where the grid's digit equals it, and only given cells (never
+    ``EMPTY``) can: so every given is kept exactly when the equal cells number the givens.
     """
     t = _tables(puzzle.geometry)
     givens = puzzle.givens
-    return (len(grid) == len(givens)
-            and {*map(type, grid)} == _INT and min(grid) >= 0 and max(grid) < t.size
-            and sum(map(eq, givens, grid)) == len(givens) - givens.count(EMPTY)
-            and len({*map(add, t.unit_offsets, t.unit_cells(grid))}) == t.unit_places
-            and not any(map(eq, map(grid.__getitem__, t.pair_firsts),
-                            map(grid.__getitem__, t.pair_seconds))))
+    if len(grid) != len(givens) or {*map(type, grid)} != _INT:
+        return False
+    try:
+        digits = bytes(grid)
+    except ValueError:  # below 0 or above 255
+        return False
+    if digits.translate(None, t.digits) \
+            or sum(map(eq, givens, grid)) != len(givens) - givens.count(EMPTY):
+        return False
+    width = t.width
+    fields = bytearray(len(digits) * width)
+    for j, table in enumerate(t.one_hot):
+        fields[j::width] = digits.translate(table)
+    x = int.from_bytes(fields, "little")
+    return all((x * spread) & ends == target for spread, ends, target in t.shapes) \
+        and not any(map(eq, map(grid.__getitem__, t.pair_firsts),
+                        map(grid.__getitem__, t.pair_seconds)))
 
 
 _INT = {int}

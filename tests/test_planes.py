@@ -74,6 +74,7 @@ GEOMETRIES = [
     make_geometry(4), make_geometry(6), make_geometry(8), make_geometry(9),
     make_geometry(9, variants=["diagonal"]), make_geometry(9, variants=["windoku"]),
     make_geometry(9, variants=["anti-knight"]), make_geometry(12, box=(2, 6)),
+    make_geometry(6, box=(3, 2)), make_geometry(12, box=(4, 3)),  # boxes taller than wide
 ]
 
 

@@ -23,7 +23,7 @@ from sudoku_csp import (
     read_puzzles,
 )
 from sudoku_csp.geometry import GeometryError
-from sudoku_csp.puzzle import parse_many
+from sudoku_csp.puzzle import SYMBOLS, parse_many
 
 GRID1_DIGITS = tuple(int(ch) - 1 if ch != "0" else EMPTY for ch in GRID1)
 
@@ -300,6 +300,48 @@ def test_format_line_and_grid():
     assert format_grid(make_geometry(6), [EMPTY] * 36).splitlines()[:3] == [
         ". . . | . . .", ". . . | . . .", "------+------"]
     assert format_line(make_geometry(16), list(range(16)) * 16)[:17] == "123456789ABCDEFG1"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([4, 6, 8, 9, 12, 16, 25, 35]).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(EMPTY, n - 1), min_size=n * n, max_size=n * n))),
+    st.sampled_from([tuple, list]))
+def test_format_line_writes_each_cell_symbol(case, kind):
+    """Grids of digits take a faster path than grids with blanks: both write each cell's
+    symbol, ``.`` for a blank."""
+    n, cells = case
+    line = format_line(make_geometry(n), kind(cells))
+    assert line == "".join("." if d == EMPTY else SYMBOLS[d] for d in cells)
+
+
+def test_a_parsed_line_is_the_puzzle_made_from_its_givens():
+    """The parser's fast path skips the givens' check: what it makes is still the same
+    puzzle (equal, same hash, pickled and back) as the checked constructor's."""
+    import pickle
+
+    line = "3.1...4.2.......\tfrom a file"
+    fast = parse(line)
+    made = Puzzle(make_geometry(4), (2, EMPTY, 0, EMPTY, EMPTY, EMPTY, 3, EMPTY, 1)
+                  + (EMPTY,) * 7, "from a file")
+    assert fast == made and hash(fast) == hash(made) and repr(fast) == repr(made)
+    assert pickle.loads(pickle.dumps(fast)) == made and fast.constraints == ()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(sorted({*SYMBOLS[:16], *SYMBOLS[:16].lower(), ".", "0", "_"})),
+                min_size=256, max_size=256))
+def test_a_parsed_line_reads_back_as_format_line_writes_it(chars):
+    """The line a parsed plain line keeps for to_line is the one format_line writes."""
+    puzzle = parse("".join(chars))
+    assert puzzle.to_line() == format_line(puzzle.geometry, puzzle.givens)
+    assert parse(puzzle.to_line()) == puzzle
+
+
+def test_format_line_rejects_what_is_no_digit():
+    with pytest.raises(IndexError):
+        format_line(make_geometry(4), [0, 1, 2, 40] * 4)
+    with pytest.raises(TypeError):
+        format_line(make_geometry(4), [0, 1, 2, "3"] * 4)
 
 
 def test_jigsaw_grid_has_no_box_borders():

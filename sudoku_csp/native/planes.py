@@ -10,11 +10,13 @@ operations over every unit and digit at once, in place of Python loops over cell
   half, with "seen"/"seen twice" masks gives the cells with exactly one candidate; each
   one's digit leaves its peers with one precomputed mask (the cell's peers, moved to its
   plane).
-- **hidden singles** (``only_choice``): shifting ``P`` by each cell's offset inside a row
-  and keeping the rows' first bits counts, for every row of every plane at once, the places
-  of each digit; the same with column and box offsets. Rows, whose cells are consecutive
-  bits, are counted faster still by carries (one addition tells every row of every plane
-  whether it holds a place). A row, column or box of a plane with one place has a hidden
+- **hidden singles** (``only_choice``): shifting ``P`` by each cell's offset inside a unit
+  and keeping the units' first bits counts, for every unit of one shape in every plane at
+  once, the places of each digit ("seen" once, "twice" or more). Rows, whose cells are
+  consecutive bits, are counted by carries (one addition tells every row of every plane
+  whether it holds a place); columns and boxes through the column segments they share (a
+  box's cells in one column), counted once and then stacked band over band (columns) or
+  put side by side (boxes). A row, column or box of a plane with one place has a hidden
   single there; with none, the puzzle has no solution. Units of other shapes (diagonals,
   windows, jigsaw regions) are tested one unit at a time.
 - **locked candidates** (pointing and claiming): the same counting over the row and column
@@ -94,6 +96,51 @@ class _Family:
         self.high = starts << (n - 1) if consecutive else 0
 
 
+class _Segments:
+    """Columns and boxes of R×C boxes, counted through the pieces they share: the column
+    segments (a box's R cells in one column). Each segment's places of each digit are
+    counted once ("seen", "twice", at the segment's first cell); a column is C segments
+    stacked band over band, a box C segments side by side, so both follow from the
+    segments' counts with C - 1 shifts each, not N - 1 over single cells."""
+
+    __slots__ = ("starts", "inside", "groups")
+
+    def __init__(self, n: int, box: tuple[int, int], columns: _Family, boxes: _Family,
+                 repeat: int) -> None:
+        rows, cols = box
+        self.starts = sum(1 << (r * n + c) for r in range(0, n, rows)
+                          for c in range(n)) * repeat
+        self.inside = tuple(r * n for r in range(1, rows))  # a segment's cells from its first
+        # (a column's or a box's segments from its first, its first cells, its fill)
+        self.groups = ((tuple(b * rows * n for b in range(1, n // rows)), columns.starts,
+                        columns.fill),
+                       (tuple(range(1, cols)), boxes.starts, boxes.fill))
+
+    def hidden(self, p: int) -> int | None:
+        """Bits of ``P`` that are a digit's only place in a column or a box; None if a
+        digit has no place left in one (see :meth:`Planes._hidden`)."""
+        seen, twice = p, 0  # every bit's count with the bits below it in its segment
+        for shift in self.inside:
+            b = p >> shift
+            twice |= seen & b
+            seen |= b
+        starts = self.starts
+        seen &= starts
+        twice &= starts
+        found = 0
+        for shifts, first, fill in self.groups:
+            s, t = seen, twice
+            for shift in shifts:
+                b = seen >> shift
+                t |= (twice >> shift) | (s & b)
+                s |= b
+            s &= first
+            if s != first:
+                return None
+            found |= ((s & ~t) * fill) & p
+        return found
+
+
 class Planes:
     """Precomputed masks of one geometry, and the rules and search steps over ``(P, solved)``.
 
@@ -101,7 +148,7 @@ class Planes:
     """
 
     def __init__(self, geometry: Geometry, families: list[_Family], extra: list[int],
-                 box: tuple[int, int] | None) -> None:
+                 box: tuple[int, int] | None, segments: _Segments | None = None) -> None:
         n, nc = geometry.size, geometry.ncells
         self.ncells = nc
         self.all_cells = (1 << nc) - 1
@@ -115,6 +162,7 @@ class Planes:
         # The peers of cell c moved to plane d, at index d * NC + c: placing d in c clears them.
         self.clears = [peer_masks[bit % nc] << (bit - bit % nc) for bit in range(n * nc)]
         self.families = families
+        self.segments = segments
         # Units of no family, one mask per (unit, digit): tested one by one.
         self.extra = [mask << off for mask in extra for off in self.offsets]
         self.locked_masks = _LockedMasks(n, box, self.repeat, nc) if box else None
@@ -235,6 +283,11 @@ class Planes:
             if seen != starts:
                 return None
             found |= ((seen & ~twice) * family.fill) & p
+        if self.segments is not None:
+            more = self.segments.hidden(p)
+            if more is None:
+                return None
+            found |= more
         for unit in self.extra:
             m = p & unit
             if not m & (m - 1):
@@ -421,28 +474,29 @@ def _once(f: int, starts: int, shifts: Sequence[int]) -> int:
     return seen & ~twice
 
 
-def _families(geometry: Geometry) -> tuple[list[_Family], list[int]]:
-    """Rows, columns and boxes found among the geometry's units as families; every other
-    unit as a cell mask."""
+def _families(geometry: Geometry) -> tuple[dict[str, _Family], list[int]]:
+    """Rows, columns and boxes found among the geometry's units as families (by those
+    names); every other unit as a cell mask."""
     n, nc = geometry.size, geometry.ncells
     repeat = _spread([d * nc for d in range(n)])
-    shapes: list[tuple[list[frozenset[int]], list[int], list[int]]] = [
-        ([frozenset(range(r * n, r * n + n)) for r in range(n)], [r * n for r in range(n)],
-         list(range(n))),
-        ([frozenset(range(c, nc, n)) for c in range(n)], list(range(n)),
-         [r * n for r in range(n)]),
-    ]
+    shapes: dict[str, tuple[list[frozenset[int]], list[int], list[int]]] = {
+        "rows": ([frozenset(range(r * n, r * n + n)) for r in range(n)],
+                 [r * n for r in range(n)], list(range(n))),
+        "columns": ([frozenset(range(c, nc, n)) for c in range(n)], list(range(n)),
+                    [r * n for r in range(n)]),
+    }
     if geometry.box:
         rows, cols = geometry.box
         origins = [r * n + c for r in range(0, n, rows) for c in range(0, n, cols)]
         inside = [r * n + c for r in range(rows) for c in range(cols)]
-        shapes.append(([frozenset(o + s for s in inside) for o in origins], origins, inside))
+        shapes["boxes"] = ([frozenset(o + s for s in inside) for o in origins], origins,
+                           inside)
     left = {frozenset(u.cells) for u in geometry.units}
-    families = []
-    for units, starts, shifts in shapes:
+    families = {}
+    for name, (units, starts, shifts) in shapes.items():
         if all(u in left for u in units):
             left.difference_update(units)
-            families.append(_Family(sum(1 << s for s in starts) * repeat, shifts))
+            families[name] = _Family(sum(1 << s for s in starts) * repeat, shifts)
     return families, [sum(1 << c for c in unit) for unit in left]
 
 
@@ -457,7 +511,12 @@ def planes(geometry: Geometry) -> Planes | None:
     # windows) the per-cell rule also confines digits along them, so the engines would part.
     box = geometry.box if len(families) == 3 and not extra and min(geometry.box or (0,)) > 1 \
         else None
-    return Planes(geometry, families, extra, box)
+    segments = None
+    if geometry.box and "columns" in families and "boxes" in families:
+        segments = _Segments(geometry.size, geometry.box, families.pop("columns"),
+                             families.pop("boxes"), _spread([d * geometry.ncells
+                                                             for d in range(geometry.size)]))
+    return Planes(geometry, list(families.values()), extra, box, segments)
 
 
 def takes_locked(engine: Planes) -> bool:
