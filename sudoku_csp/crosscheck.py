@@ -106,7 +106,7 @@ class Judgement:
     reasons: tuple[str, ...] = ()
 
 
-_ALONE = {s: Judgement(s.value) for s in (Status.UNIQUE, Status.NONE)}
+_ALONE = {s: Judgement(s.value) for s in (Status.UNIQUE, Status.SOLVED, Status.NONE)}
 
 
 def _names(specs: Sequence[str]) -> str:
@@ -126,11 +126,11 @@ def judge(claims: Mapping[str, Claim]) -> Judgement:
     'multiple'
     """
     if len(claims) == 1:
-        # The common case of a batch run, one spec saying unique or none with no more
-        # solutions than that: the comparison below would return its own status.
+        # The common case of a batch run: one spec saying unique or solved with its one
+        # solution, or none with nothing. The comparison below would return that status.
         (c,) = claims.values()
-        if c.status is Status.UNIQUE and c.found <= 1 \
-                or c.status is Status.NONE and not c.found and c.solution is None:
+        found = c.status is not Status.NONE
+        if c.status in _ALONE and c.found == found and (c.solution is not None) == found:
             return _ALONE[c.status]
     reasons = [f"{spec} failed: {c.error}" for spec, c in claims.items() if c.status is None]
     decided = {s: c for s, c in claims.items() if c.status not in (None, Status.UNKNOWN)}

@@ -1,10 +1,10 @@
 """The independent rule checker. It trusts no solver: every backend's answer passes here.
 
 It reads only the puzzle's givens and the geometry's units and extra pairs (plain tuples of
-cells) and checks the grid against them with sets; it shares no code with any solver. Typed
-constraints (cages, thermometers, dots, ...) are checked by each kind's own ``violations``,
-which adds up sums and compares values directly from the rule, never through the native,
-CNF or CP-SAT translation of that kind.
+cells) and checks the grid against them with sums and sets; it shares no code with any
+solver. Typed constraints (cages, thermometers, dots, ...) are checked by each kind's own
+``violations``, which adds up sums and compares values directly from the rule, never
+through the native, CNF or CP-SAT translation of that kind.
 
 Every answer of every backend passes here, so the common case, a grid that is a solution,
 is decided by a few C-level passes over tables built once per geometry
@@ -138,9 +138,11 @@ def _solves_grid(puzzle: Puzzle, grid: Sequence[int]) -> bool:
     for j, table in enumerate(t.one_hot):
         fields[j::width] = digits.translate(table)
     x = int.from_bytes(fields, "little")
-    return all((x * spread) & ends == target for spread, ends, target in t.shapes) \
-        and not any(map(eq, map(grid.__getitem__, t.pair_firsts),
-                        map(grid.__getitem__, t.pair_seconds)))
+    for spread, ends, target in t.shapes:
+        if (x * spread) & ends != target:
+            return False
+    return not any(map(eq, map(grid.__getitem__, t.pair_firsts),
+                       map(grid.__getitem__, t.pair_seconds)))
 
 
 _INT = {int}

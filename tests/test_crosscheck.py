@@ -6,7 +6,7 @@ import json
 
 import pytest
 from cases import BY_NAME, CASES
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_csp import Result, SpecError, Status, get_backend, make_backend
@@ -190,11 +190,13 @@ def test_counting_all_compares_the_counts():
     assert {c.found for c in check.claims.values()} == {288}
 
 
+@settings(max_examples=300)
 @given(st.sampled_from([None, *Status]), st.integers(0, 3), st.sampled_from([None, "12"]),
        st.booleans(), st.booleans())
 def test_one_claim_is_judged_as_with_a_silent_second(status, found, solution, exact, complete):
-    """A lone claim takes a short cut when it says unique or none: its verdict is the one
-    the full comparison gives it beside a spec that says nothing (unknown, no solution)."""
+    """A lone claim takes a short cut when it says unique, solved or none: its verdict is
+    the one the full comparison gives it beside a spec that says nothing (unknown, no
+    solution)."""
     claim = Claim(status, found, solution, "" if status else "crashed", exact=exact,
                   complete=complete)
     assert judge({"a": claim}) == judge({"a": claim, "b": Claim(Status.UNKNOWN)})

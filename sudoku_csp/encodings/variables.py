@@ -92,8 +92,7 @@ class Variables:
     def literals(self, grid: Sequence[int]) -> list[int]:
         """The positive literal of every filled cell of ``grid`` (``EMPTY`` cells skipped), in
         cell order: a puzzle's givens as assumptions or unit clauses."""
-        n = self.size
-        return [c * n + d + 1 for c, d in enumerate(grid) if d != EMPTY]
+        return [first + d for first, d in zip(self._firsts, grid, strict=True) if d != EMPTY]
 
     def exclusion(self, solution: Sequence[int], givens: Sequence[int] | None = None,
                   guard: int = 0) -> list[int]:
