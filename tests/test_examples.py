@@ -33,6 +33,7 @@ SMALL_RUNS = {
     # the table's defaults time 50,000-line files: scaled down here
     "performance_table.py": ["--lines", "20", "--count-lines", "40", "--jobs-lines", "20",
                              "--rounds", "1"],
+    "line_cost.py": ["--lines", "20", "--rounds", "1"],
 }
 
 
