@@ -26,7 +26,9 @@ of hard ones. Lines printed, in the table's order:
 6. ``--jobs 2`` against ``--jobs 1``: ``count -s native`` on ``--jobs-lines`` lines of
    SEVENTEEN (each shuffled by a random symmetry of the grid, so no two lines are the same
    puzzle) and ``count -s sat`` on the ``--count-lines`` file. Only meaningful on an idle
-   machine with two cores.
+   machine with two cores. Beside them, the machine's own ceiling: two processes running
+   the same pure-Python loop at once, against one (2.0x where the second core is as fast
+   as the first; less on a host that shares its cores).
 
 Process timings take the best of ``--rounds`` alternating rounds; in-process ones
 interleave blocks of 25 puzzles. Compare the ratios; absolute times wander on a shared
@@ -91,6 +93,20 @@ def cli(args: Sequence[str]) -> float:
         raise SystemExit(f"sudoku-csp {' '.join(args)} exited {done.returncode}: "
                          f"{done.stderr.strip()}")
     return seconds
+
+
+_SPIN = "x = 0\nfor i in range(10_000_000):\n    x += i"
+
+
+def spin(copies: int) -> float:
+    """Wall seconds of ``copies`` processes each running the same pure-Python loop at once:
+    one copy against two is what this machine gives a second worker (a shared host may
+    give the second core less than the first)."""
+    began = time.perf_counter()
+    procs = [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(copies)]
+    for proc in procs:
+        proc.wait()
+    return time.perf_counter() - began
 
 
 def write_lines(lines: Sequence[str], count: int, folder: str, name: str) -> str:
@@ -159,6 +175,8 @@ def main(argv: list[str] | None = None) -> None:
             "count1": lambda: cli(["count", count_file, "-s", "sat", "--jobs", "1"]),
             "native2": lambda: cli(["count", jobs_file, "-s", "native", "--jobs", "2"]),
             "native1": lambda: cli(["count", jobs_file, "-s", "native", "--jobs", "1"]),
+            "spin1": lambda: spin(1),
+            "spin2": lambda: spin(2),
         }
         for _ in range(args.rounds):
             for name, run in runs.items():
@@ -183,6 +201,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{f'--jobs 2 vs 1, count -s sat ({args.count_lines} lines)':58} "
           f"{best['count1'] / best['count2']:8.2f}x ({best['count2']:.2f} s vs "
           f"{best['count1']:.2f} s)")
+    print(f"{'  the machine: two copies of a Python loop at once vs one':58} "
+          f"{2 * best['spin1'] / best['spin2']:8.2f}x (the ceiling for --jobs 2)")
 
 
 if __name__ == "__main__":
