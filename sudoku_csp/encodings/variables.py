@@ -105,12 +105,12 @@ class Variables:
         ...                                       [2, EMPTY, 0] + [EMPTY] * 13, guard=-99)[:3]
         [-8, -14, -17]
         """
-        n = self.size
+        firsts = self._firsts
         if givens is None:
-            clause = [-(c * n + d + 1) for c, d in enumerate(solution)]
+            clause = [-(first + d) for first, d in zip(firsts, solution, strict=True)]
         else:
-            clause = [-(c * n + d + 1)
-                      for c, (d, given) in enumerate(zip(solution, givens, strict=True))
+            clause = [-(first + d)
+                      for first, d, given in zip(firsts, solution, givens, strict=True)
                       if given == EMPTY]
         if guard:
             clause.append(guard)
