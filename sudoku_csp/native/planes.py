@@ -106,15 +106,13 @@ class _Segments:
 
     __slots__ = ("starts", "inside", "groups")
 
-    def __init__(self, n: int, box: tuple[int, int], columns: _Family, boxes: _Family,
-                 repeat: int) -> None:
+    def __init__(self, n: int, box: tuple[int, int], columns: _Family, boxes: _Family) -> None:
         rows, cols = box
-        self.starts = sum(1 << (r * n + c) for r in range(0, n, rows)
-                          for c in range(n)) * repeat
+        down = tuple(b * rows * n for b in range(n // rows))  # a column's segments
+        self.starts = sum(columns.starts << shift for shift in down)  # every segment's first
         self.inside = tuple(r * n for r in range(1, rows))  # a segment's cells from its first
-        # (a column's or a box's segments from its first, its first cells, its fill)
-        self.groups = ((tuple(b * rows * n for b in range(1, n // rows)), columns.starts,
-                        columns.fill),
+        # (a column's or a box's other segments from its first, its first cells, its fill)
+        self.groups = ((down[1:], columns.starts, columns.fill),
                        (tuple(range(1, cols)), boxes.starts, boxes.fill))
 
     def hidden(self, p: int) -> int | None:
@@ -525,8 +523,7 @@ def planes(geometry: Geometry) -> Planes | None:
     segments = None
     if geometry.box and "columns" in families and "boxes" in families:
         segments = _Segments(geometry.size, geometry.box, families.pop("columns"),
-                             families.pop("boxes"), _spread([d * geometry.ncells
-                                                             for d in range(geometry.size)]))
+                             families.pop("boxes"))
     return Planes(geometry, list(families.values()), extra, box, segments)
 
 
