@@ -204,8 +204,9 @@ QUICK_GEOMETRIES = [
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(QUICK_GEOMETRIES), st.data())
 def test_the_quick_check_agrees_on_every_shape_of_unit(geometry, data):
-    # Unit sums are added up one shape at a time, in fields as wide as N needs (2 bytes a
-    # cell for 9x9, 5 for 35x35): swaps and changed digits, on each of those layouts.
+    # Up to 12x12 unit sums are added up one shape at a time, in fields as wide as N needs
+    # (1 byte a cell for 4x4, 2 for 9x9); larger grids go through a set of tagged digits:
+    # swaps and changed digits, on each of those layouts.
     from sudoku_csp.verify import _broken_rules, _solves_grid
 
     grid = _solved(geometry)
