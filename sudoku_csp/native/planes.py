@@ -110,7 +110,7 @@ class _Segments:
         rows, cols = box
         down = tuple(b * rows * n for b in range(n // rows))  # a column's segments
         self.starts = sum(columns.starts << shift for shift in down)  # every segment's first
-        self.inside = tuple(r * n for r in range(1, rows))  # a segment's cells from its first
+        self.inside = tuple(r * n for r in range(rows))  # a segment's cells from its first
         # (a column's or a box's other segments from its first, its first cells, its fill)
         self.groups = ((down[1:], columns.starts, columns.fill),
                        (tuple(range(1, cols)), boxes.starts, boxes.fill))
@@ -118,14 +118,7 @@ class _Segments:
     def hidden(self, p: int) -> int | None:
         """Bits of ``P`` that are a digit's only place in a column or a box; None if a
         digit has no place left in one (see :meth:`Planes._hidden`)."""
-        seen, twice = p, 0  # every bit's count with the bits below it in its segment
-        for shift in self.inside:
-            b = p >> shift
-            twice |= seen & b
-            seen |= b
-        starts = self.starts
-        seen &= starts
-        twice &= starts
+        seen, twice = _places(p, self.starts, self.inside)  # each segment's places
         found = 0
         for shifts, first, fill in self.groups:
             s, t = seen, twice
@@ -284,11 +277,8 @@ class Planes:
                 twice = (((rest & low) + low) | rest) & high
                 found |= (((high ^ twice) >> (len(family.shifts) - 1)) * family.fill) & p
                 continue
-            seen = twice = 0  # _places(p, starts, family.shifts), inlined: the hot loop
-            for shift in family.shifts:
-                b = (p >> shift) & starts
-                twice |= seen & b
-                seen |= b
+            # Columns without boxes (jigsaws): with boxes, _Segments counts them faster.
+            seen, twice = _places(p, starts, family.shifts)
             if seen != starts:
                 return None
             found |= ((seen & ~twice) * family.fill) & p
@@ -421,9 +411,10 @@ class _LockedMasks:
         out = 0
         box_starts, box_fill = self.box_starts, self.box_fill
         for d in self.directions:
-            f = 0  # segments holding the digit
-            for shift in d.inside:
-                f |= (p >> shift) & d.segments
+            f = p  # segments holding the digit (d.inside starts at 0)
+            for shift in d.inside[1:]:
+                f |= p >> shift
+            f &= d.segments
             # Pointing: a box's only segment (in this direction) holding the digit; the
             # digit leaves the rest of the segment's line.
             point = (_once(f, box_starts, d.across_box) * d.across_box_fill) & f
@@ -468,13 +459,15 @@ class _Direction:
 
 def _places(f: int, starts: int, shifts: Sequence[int]) -> tuple[int, int]:
     """``(seen, twice)``: the group starts (bits of ``starts``) where at least one, and
-    where two or more, of the bits of ``f`` at the group's ``shifts`` are set."""
-    seen = twice = 0
-    for shift in shifts:
-        b = (f >> shift) & starts
+    where two or more, of the bits of ``f`` at the group's ``shifts`` (0 first) are set."""
+    # Counted at every bit and kept at the starts only at the end: at a start, each shift
+    # brings one of its group's bits, whatever the other bits hold.
+    seen, twice = f, 0
+    for shift in shifts[1:]:
+        b = f >> shift
         twice |= seen & b
         seen |= b
-    return seen, twice
+    return seen & starts, twice & starts
 
 
 def _once(f: int, starts: int, shifts: Sequence[int]) -> int:
