@@ -33,11 +33,10 @@ import argparse
 import itertools
 import os
 import tempfile
-import time
 from collections.abc import Callable, Sequence
 
 from benchmark import norvig_solve
-from performance_table import cli, write_lines
+from performance_table import cli, cycle_seconds, write_lines
 from sat_overhead import interleaved, raw_sat
 
 from sudoku_csp import read_puzzles
@@ -106,23 +105,15 @@ def cli_layer(spec: str, puzzles: Sequence[Puzzle], path: str, lines: int,
     sample = puzzles[:300]
     best_startup, best_ratio = float("inf"), 0.0
     for _ in range(rounds):
-        before = norvig_seconds(sample)
+        before = cycle_seconds(norvig_solve, sample, len(sample)) / len(sample)
         startup = cli(["solve", sample[0].to_line(), "-s", spec])
         whole = cli(["solve", path, "-s", spec])
-        after = norvig_seconds(sample)
+        after = cycle_seconds(norvig_solve, sample, len(sample)) / len(sample)
         best_startup = min(best_startup, startup)
         per_line = (whole - startup) / lines
         if per_line > 0:
             best_ratio = max(best_ratio, (before + after) / 2 / per_line)
     return best_startup, best_ratio
-
-
-def norvig_seconds(puzzles: Sequence[Puzzle]) -> float:
-    """Norvig's seconds per puzzle over ``puzzles``."""
-    began = time.perf_counter()
-    for puzzle in puzzles:
-        norvig_solve(puzzle)
-    return (time.perf_counter() - began) / len(puzzles)
 
 
 def main(argv: list[str] | None = None) -> None:
