@@ -22,7 +22,8 @@ import statistics
 import time
 from collections.abc import Iterator
 
-from sudoku_csp.batch import CHUNKSIZE, PuzzleText, puzzle_texts, run_batch
+from sudoku_csp.batch import CHUNKSIZE, run_batch
+from sudoku_csp.io import PuzzleText, puzzle_texts
 from sudoku_csp.puzzle import Puzzle
 
 

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from sudoku_csp import is_solution, make_backend, read_puzzles
+from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 
 DEFAULT_SPECS = ["native:rules=singles", "native:rules=locked", "native:rules=pairs",
@@ -136,7 +137,7 @@ def run_spec(spec: str, limit: int, time_limit: float | None) -> Callable[[Puzzl
     def run(puzzle: Puzzle) -> dict:
         result = backend.solve(puzzle, limit=limit, time_limit=time_limit)
         if not result.status.has_solution:
-            print(f"  {spec}: {result.status} for {puzzle.to_line()} {result.message}",
+            print(f"  {spec}: {result.status} for {to_line(puzzle)} {result.message}",
                   file=sys.stderr)
         stats = result.stats
         return {
@@ -153,7 +154,7 @@ def run_spec(spec: str, limit: int, time_limit: float | None) -> Callable[[Puzzl
 def run_baseline(puzzle: Puzzle) -> dict:
     grid = norvig_solve(puzzle)
     if not is_solution(puzzle, grid):
-        raise AssertionError(f"baseline failed on {puzzle.to_line()}")
+        raise AssertionError(f"baseline failed on {to_line(puzzle)}")
     return {}
 
 

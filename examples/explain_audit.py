@@ -16,6 +16,7 @@ import time
 from collections import Counter
 
 from sudoku_csp import get_backend, read_puzzles
+from sudoku_csp.io import to_line
 from sudoku_csp.logic import explain
 
 
@@ -47,7 +48,7 @@ def main() -> int:
             wrong = [(c, d) for c, d in step.placements if truth[c] != d]
             wrong += [(c, d) for c, d in step.eliminations if truth[c] == d]
             if wrong:
-                violations.append(f"{step.technique}: {puzzle.to_line()}: {step.text}")
+                violations.append(f"{step.technique}: {to_line(puzzle)}: {step.text}")
     seconds = time.perf_counter() - start
     print(f"puzzles {puzzles} (not unique, skipped: {skipped}), steps {steps}, "
           f"finished by the techniques {finished}")

@@ -41,8 +41,9 @@ from sat_overhead import interleaved, raw_sat
 
 from sudoku_csp import read_puzzles
 from sudoku_csp.backends.registry import make_backend
-from sudoku_csp.batch import PuzzleText, run_batch
+from sudoku_csp.batch import run_batch
 from sudoku_csp.crosscheck import judge, run_claims
+from sudoku_csp.io import PuzzleText, to_line
 from sudoku_csp.puzzle import Puzzle
 
 Runner = Callable[[Sequence[Puzzle]], object]
@@ -67,7 +68,7 @@ def layers(spec: str, puzzles: Sequence[Puzzle]) -> dict[str, Runner]:
         engine = raw_sat(puzzles)
     else:
         raise SystemExit(f"{spec}: the engine layer is measured for native and sat")
-    lines = {id(p): p.to_line() for p in puzzles}
+    lines = {id(p): to_line(p) for p in puzzles}
 
     def batch(block: Sequence[Puzzle]) -> None:
         texts = [PuzzleText(lines[id(p)], i) for i, p in enumerate(block, start=1)]
@@ -106,7 +107,7 @@ def cli_layer(spec: str, puzzles: Sequence[Puzzle], path: str, lines: int,
     best_startup, best_ratio = float("inf"), 0.0
     for _ in range(rounds):
         before = cycle_seconds(norvig_solve, sample, len(sample)) / len(sample)
-        startup = cli(["solve", sample[0].to_line(), "-s", spec])
+        startup = cli(["solve", to_line(sample[0]), "-s", spec])
         whole = cli(["solve", path, "-s", spec])
         after = cycle_seconds(norvig_solve, sample, len(sample)) / len(sample)
         best_startup = min(best_startup, startup)
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{n} puzzles from {args.file}; {os.cpu_count()} cores, load "
           f"{os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as folder:
-        path = write_lines([p.to_line() for p in puzzles], args.lines, folder, "lines.txt")
+        path = write_lines([to_line(p) for p in puzzles], args.lines, folder, "lines.txt")
         for spec in args.solver or ["native", "sat"]:
             steps = layers(spec, puzzles)
             runners = [each(norvig_solve), *steps.values()]

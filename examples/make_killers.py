@@ -32,6 +32,7 @@ from sudoku_csp.generate_killer import (  # noqa: E402
     killer_cages,
 )
 from sudoku_csp.geometry import EMPTY  # noqa: E402
+from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle  # noqa: E402
 
 
@@ -66,12 +67,12 @@ def main() -> None:
         questions += session.calls - before
         if cages is None:
             skipped += 1
-            print(f"# no unique killer found over the solution of {puzzle.to_line()}")
+            print(f"# no unique killer found over the solution of {to_line(puzzle)}")
             continue
         killer = Puzzle(g, (EMPTY,) * g.ncells, "", tuple(cages))
         confirm(killer, grid, checker)
         made += 1
-        print(f"{killer.to_line()}\t{len(cages)} cages, {session.calls - before} SAT "
+        print(f"{to_line(killer)}\t{len(cages)} cages, {session.calls - before} SAT "
               f"questions, {time.perf_counter() - t0:.2f} s")
     print(f"# {made} unique given-free killers ({skipped} grids given up), {questions} SAT "
           f"questions, {time.perf_counter() - start:.1f} s (seed {args.seed})")

@@ -52,6 +52,7 @@ from sat_overhead import interleaved, library_sat, raw_sat, raw_unique
 
 from sudoku_csp import read_puzzles
 from sudoku_csp.canon import Transformation
+from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 
 
@@ -155,11 +156,11 @@ def main(argv: list[str] | None = None) -> None:
     sat_overhead(seventeen)
 
     with tempfile.TemporaryDirectory() as folder:
-        lines = [p.to_line() for p in seventeen]
+        lines = [to_line(p) for p in seventeen]
         solve_file = write_lines(lines, args.lines, folder, "solve.txt")
         count_file = write_lines(lines, args.count_lines, folder, "count.txt")
         rng = random.Random(1)
-        shuffled = [random_transform(p, rng).to_line()
+        shuffled = [to_line(random_transform(p, rng))
                     for p in itertools.islice(itertools.cycle(seventeen), args.jobs_lines)]
         jobs_file = write_lines(shuffled, args.jobs_lines, folder, "jobs.txt")
 

@@ -29,6 +29,7 @@ from sudoku_csp import read_puzzles
 from sudoku_csp.backends.registry import make_backend
 from sudoku_csp.backends.sat import DEFAULT_RECYCLE
 from sudoku_csp.encodings import cnf
+from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER, load
 from sudoku_csp.verify import check_solutions
@@ -111,7 +112,7 @@ def library_sat() -> Callable[[Puzzle], tuple[int, ...]]:
     def run(puzzle: Puzzle) -> tuple[int, ...]:
         solution = backend.solve(puzzle).solution
         if solution is None:
-            raise SystemExit(f"the sat backend found no solution for {puzzle.to_line()}")
+            raise SystemExit(f"the sat backend found no solution for {to_line(puzzle)}")
         return solution
 
     return run
@@ -151,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     checked = raw_checked(puzzles)
     for puzzle in puzzles[:5]:  # all sides agree before anything is timed
         if not raw(puzzle) == library(puzzle) == checked(puzzle):
-            raise SystemExit(f"raw and library grids differ on {puzzle.to_line()}")
+            raise SystemExit(f"raw and library grids differ on {to_line(puzzle)}")
     print(f"{len(puzzles)} puzzles from {args.file}, blocks of {args.block}, "
           f"{args.rounds} rounds")
     best = 0.0

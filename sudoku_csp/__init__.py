@@ -3,7 +3,9 @@
 Where to start
 --------------
 **One puzzle.** :func:`parse` reads puzzle text (one line of symbols with ``.`` for blanks,
-a drawn grid, or numbers; the size is inferred) into a :class:`Puzzle`. :func:`solve` looks
+a drawn grid, numbers, a killer line or a JSON object; the size is inferred) into a
+:class:`Puzzle`, and :func:`to_line` writes it back; every format lives in
+:mod:`sudoku_csp.io`. :func:`solve` looks
 for one solution, :func:`count` for two, which decides uniqueness. Both return a
 :class:`Result` whose every solution was checked by :mod:`sudoku_csp.verify`, which trusts
 no solver. Variants and jigsaws: :func:`make_geometry` (also ``parse(text, variants=...)``).
@@ -60,22 +62,15 @@ inside a solver from :class:`BackendError`. The command line is ``sudoku-csp --h
 
 from __future__ import annotations
 
-from sudoku_csp import datasets
-from sudoku_csp.backends import Backend, SpecError, get_backend, make_backend
+from sudoku_csp import datasets, io
+from sudoku_csp.backends import Backend, get_backend, make_backend
 from sudoku_csp.backends.registry import DEFAULT_SPEC
 from sudoku_csp.batch import read_records
 from sudoku_csp.canon import canonical, equivalent
-from sudoku_csp.errors import BackendError, InputError
+from sudoku_csp.errors import BackendError, InputError, ParseError, SpecError
 from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Unit
-from sudoku_csp.puzzle import (
-    InvalidPuzzleError,
-    ParseError,
-    Puzzle,
-    format_grid,
-    format_line,
-    parse,
-    read_puzzles,
-)
+from sudoku_csp.io import format_grid, format_line, parse, read_puzzles, to_grid, to_line
+from sudoku_csp.puzzle import InvalidPuzzleError, Puzzle
 from sudoku_csp.result import Result, Status
 from sudoku_csp.variants import VARIANTS, make_geometry
 from sudoku_csp.verify import WrongSolutionError, is_solution, violations
@@ -132,6 +127,7 @@ __all__ = [
     "format_grid",
     "format_line",
     "get_backend",
+    "io",
     "is_solution",
     "make_backend",
     "make_geometry",
@@ -139,5 +135,7 @@ __all__ = [
     "read_puzzles",
     "read_records",
     "solve",
+    "to_grid",
+    "to_line",
     "violations",
 ]

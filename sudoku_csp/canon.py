@@ -42,7 +42,8 @@ on larger grids rows full of new digits would make the tied column orders too ma
 on. Anything else raises :class:`UnsupportedGeometryError`.
 
 >>> from sudoku_csp import parse
->>> canonical(parse("3.1...4.2.......")).to_line()
+>>> from sudoku_csp import to_line
+>>> to_line(canonical(parse("3.1...4.2.......")))
 '.......1.2...3.4'
 """
 
@@ -231,12 +232,13 @@ def canonicalize(puzzle: Puzzle) -> Canonical:
 def canonical(puzzle: Puzzle) -> Puzzle:
     """The minlex form of ``puzzle``: the same for two puzzles exactly when they are
     equivalent (see the module docstring for the order and what is supported). A Puzzle of
-    the same geometry, without metadata; ``.to_line()`` writes blanks as ``.``, so
-    ``.to_line().replace(".", "0")`` is the minlex string itself.
+    the same geometry, without metadata; :func:`~sudoku_csp.io.to_line` writes blanks as
+    ``.``, so ``to_line(canonical(p)).replace(".", "0")`` is the minlex string itself.
 
     >>> from sudoku_csp import parse
     >>> a, b = parse("3.1...4.2......."), parse("....2.1.......43")
-    >>> canonical(a) == canonical(b), canonical(a).to_line()
+    >>> from sudoku_csp import to_line
+    >>> canonical(a) == canonical(b), to_line(canonical(a))
     (True, '.......1.2...3.4')
     """
     return canonicalize(puzzle).puzzle
@@ -248,7 +250,8 @@ def equivalent(a: Puzzle, b: Puzzle) -> Transformation | None:
 
     >>> from sudoku_csp import parse
     >>> a, b = parse("3.1...4.2......."), parse("....2.1.......43")
-    >>> equivalent(a, b).apply(a).to_line() == b.to_line()
+    >>> from sudoku_csp import to_line
+    >>> to_line(equivalent(a, b).apply(a)) == to_line(b)
     True
     >>> equivalent(a, parse("3.1...4.2......1")) is None
     True

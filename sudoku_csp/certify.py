@@ -60,7 +60,8 @@ from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
-from sudoku_csp.puzzle import Puzzle, format_line, parse
+from sudoku_csp.io import format_line, parse, to_line
+from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.rup import check_proof
 from sudoku_csp.satsolver import capabilities, solve_until
@@ -241,7 +242,7 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
     lemmas = sum(1 for line in proof if not line.startswith("d"))
     manifest = {
         "format": FORMAT,
-        "puzzle": puzzle.to_line(),
+        "puzzle": to_line(puzzle),
         "geometry": geometry_record(g),
         "solution": format_line(g, solution),
         "encoding": str(encoding),

@@ -29,9 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sudoku_csp.backends.base import Backend, SpecError
+from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
-from sudoku_csp.puzzle import Puzzle, format_line
+from sudoku_csp.errors import SpecError
+from sudoku_csp.io import format_line, to_line
+from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 from sudoku_csp.verify import WrongSolutionError
 
@@ -272,7 +274,7 @@ class CrossCheck:
                 head += f" (undecided: {_names(self.undecided)})"
         else:
             head = "DISAGREEMENT"
-        lines = [f"{head} · {self.puzzle.to_line()}"]
+        lines = [f"{head} · {to_line(self.puzzle)}"]
         lines += [f"  ! {reason}" for reason in self.reasons]
         width = max((len(s) for s in self.claims), default=0)
         for spec, claim in self.claims.items():
@@ -290,7 +292,7 @@ class CrossCheck:
         >>> crosscheck(parse("3.1...4.2......."), ["native"]).as_dict()["status"]
         'unique'
         """
-        return verdict_dict(self.puzzle.to_line(), self.claims,
+        return verdict_dict(to_line(self.puzzle), self.claims,
                             Judgement(self.status, self.reasons), metadata=self.puzzle.metadata)
 
 

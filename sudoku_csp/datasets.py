@@ -26,7 +26,8 @@ from importlib import resources
 from pathlib import Path
 
 from sudoku_csp.errors import InputError
-from sudoku_csp.puzzle import Puzzle, read_puzzles
+from sudoku_csp.io import read_puzzles
+from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["SUFFIX", "UnknownDatasetError", "load", "names", "path"]
 

@@ -49,8 +49,8 @@ call, a Result, verification) in 150 µs, ``native`` with ``limit=2`` in 290 µs
 session for the many questions, and ``native`` for the one independent final check.
 
 >>> from sudoku_csp import make_geometry
->>> [p.to_line() for p in generate(make_geometry(4), count=2, seed=1)] == \\
-...     [p.to_line() for p in generate(make_geometry(4), count=2, seed=1)]
+>>> [to_line(p) for p in generate(make_geometry(4), count=2, seed=1)] == \\
+...     [to_line(p) for p in generate(make_geometry(4), count=2, seed=1)]
 True
 """
 
@@ -73,6 +73,7 @@ from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
+from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, TIERS, Explanation, Rating, explain
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
@@ -931,4 +932,4 @@ def confirm(puzzle: Puzzle, grid: Grid, checker: Backend) -> None:
     result = checker.solve(puzzle, limit=2)
     if result.status is not Status.UNIQUE or result.solution != grid:
         raise CheckDisagreesError(f"{checker.spec} finds {result.status} for a puzzle the SAT "
-                              f"session found unique: {puzzle.to_line()}")
+                              f"session found unique: {to_line(puzzle)}")

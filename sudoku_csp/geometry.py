@@ -5,9 +5,10 @@ Glossary (every backend reads only these):
 - *cell*: an int ``0 .. N*N-1``, row-major (cell ``r*N + c`` is row ``r``, column ``c``).
 - *digit*: an int ``0 .. N-1``; shown to people as a *symbol* (``1..9`` then ``A..Z``).
 - *unit*: N cells that must hold all N digits (a row, column, box, jigsaw region, diagonal,
-  window). Each :class:`Unit` carries its ``kind``.
+  window). Each :class:`Unit` carries its ``kind`` (the built-in kinds: :class:`UnitKind`).
 - *extra pair*: two cells that must differ without sharing a unit (anti-knight, anti-king).
 - *peers*: for a cell, every other cell that must hold a different digit.
+- *candidate*: ``(cell, digit)``, one pencil mark (:data:`Candidate`).
 
 A :class:`Geometry` is built once per (size, box shape, variants) and shared by puzzles and
 solvers; it is immutable, hashable and cheap to compare.
@@ -15,6 +16,7 @@ solvers; it is immutable, hashable and cheap to compare.
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,8 +32,35 @@ MIN_SIZE = 2  # a unit of one cell says nothing; 2x2 is the smallest (jigsaw) gr
 Cell = int
 Grid = tuple[int, ...]
 """N*N digits (``0..N-1``) or ``EMPTY``; row-major."""
+Candidate = tuple[int, int]
+"""``(cell, digit)``: one pencil mark."""
 
 EMPTY = -1
+
+
+class UnitKind(str, enum.Enum):
+    """The kinds of unit the built-in geometries make. A :class:`Unit` built by hand may name
+    another kind (its ``kind`` is any string; these compare equal to their values).
+
+    >>> UnitKind.ROW == "row", f"{UnitKind.BOX} 5"
+    (True, 'box 5')
+    """
+
+    ROW = "row"
+    COLUMN = "column"
+    BOX = "box"
+    REGION = "region"  # a jigsaw region, where the boxes would be
+    DIAGONAL = "diagonal"
+    WINDOW = "window"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+LINE_KINDS = (UnitKind.ROW, UnitKind.COLUMN)
+"""Rows and columns."""
+BOX_KINDS = (UnitKind.BOX, UnitKind.REGION)
+"""The kinds that tile the grid in blocks: boxes, or the jigsaw regions that replace them."""
 
 
 class GeometryError(InputError):
@@ -85,6 +114,39 @@ def default_box(size: int) -> tuple[int, int]:
             f"size {size} has no box shape (it is prime); give a jigsaw region map instead"
         )
     return rows, size // rows
+
+
+def parse_box(value: object) -> tuple[int, int]:
+    """A box shape given as ``"RxC"`` text (``"2x3"``, any case, spaces allowed) or as two whole
+    numbers (a list or tuple): ``(rows, columns)``; GeometryError saying what a shape is.
+    Whether it tiles a grid is :func:`~sudoku_csp.variants.make_geometry`'s to check.
+
+    >>> parse_box("2x3"), parse_box([3, 2])
+    ((2, 3), (3, 2))
+    >>> parse_box("2by3")
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.geometry.GeometryError: box '2by3': expected ROWSxCOLS such as 3x3 or 2x3
+    """
+    if isinstance(value, str):
+        rows, sep, cols = value.lower().partition("x")
+        if sep and rows.strip().isdigit() and cols.strip().isdigit():
+            return int(rows), int(cols)
+        raise GeometryError(f"box {value!r}: expected ROWSxCOLS such as 3x3 or 2x3")
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        return value[0], value[1]
+    raise GeometryError(f"box must be two whole numbers (rows, columns) such as [2, 3], or "
+                        f"ROWSxCOLS text such as \"2x3\"; got {value!r}")
+
+
+def symbol(digit: int) -> str:
+    """The one-character symbol of a digit (``0 -> '1'``), ``'.'`` for EMPTY.
+
+    >>> symbol(0), symbol(9), symbol(EMPTY)
+    ('1', 'A', '.')
+    """
+    return "." if digit == EMPTY else SYMBOLS[digit]
 
 
 def row_label(row: int) -> str:
@@ -246,8 +308,8 @@ def _rebuild(size, units, boxes, box, extra_pairs, variants) -> Geometry:
 
 def line_units(size: int) -> list[Unit]:
     """The N rows and N columns of an N×N grid."""
-    rows = [Unit("row", r, tuple(range(r * size, (r + 1) * size))) for r in range(size)]
-    cols = [Unit("column", c, tuple(range(c, size * size, size))) for c in range(size)]
+    rows = [Unit(UnitKind.ROW, r, tuple(range(r * size, (r + 1) * size))) for r in range(size)]
+    cols = [Unit(UnitKind.COLUMN, c, tuple(range(c, size * size, size))) for c in range(size)]
     return rows + cols
 
 

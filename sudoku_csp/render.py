@@ -38,7 +38,7 @@ from xml.sax.saxutils import escape
 
 from sudoku_csp.constraints import XV, Cage, Constraint, Kropki, NonConsecutive, Parity, Thermo
 from sudoku_csp.constraints import check_all as check_constraints
-from sudoku_csp.geometry import EMPTY, Geometry
+from sudoku_csp.geometry import EMPTY, Geometry, UnitKind
 
 __all__ = ["HIGHLIGHT_FILL", "LINK_COLOUR", "MARGIN", "MARK_FILL", "PLACED_COLOUR", "STRUCK_COLOUR",
            "UNIT_COLOUR", "Candidate", "Link", "candidate_layout", "cell_pixels", "grid_svg"]
@@ -317,7 +317,7 @@ def grid_svg(
 
     # Shading first, so that lines and digits are drawn over it.
     for unit in geometry.units:
-        if unit.kind == "window":
+        if unit.kind == UnitKind.WINDOW:
             out += _cell_rects(frame, unit.cells, "window", WINDOW_FILL)
     if candidates is not None:
         out += _cell_rects(frame, (c for c, m in enumerate(candidates) if m == 0), "dead",
@@ -326,7 +326,7 @@ def grid_svg(
     out += _cell_rects(frame, (c for c in dict.fromkeys(highlight_cells)
                                if c not in placed_cells), "highlight", HIGHLIGHT_FILL)
     out += _cell_rects(frame, sorted(placed_cells), "placed", PLACED_FILL)
-    if geometry.units_of_kind("diagonal"):
+    if geometry.units_of_kind(UnitKind.DIAGONAL):
         far = MARGIN + n * side
         out.append(f'<path class="diagonal" d="M{MARGIN} {MARGIN}L{far} {far}M{far} {MARGIN}'
                    f'L{MARGIN} {far}" stroke="{LINE_COLOUR}" stroke-width="{thin}" '

@@ -28,8 +28,8 @@ from typing import Any
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames, pysolvers
 
 from sudoku_csp import interrupts
-from sudoku_csp.backends.base import SpecError
 from sudoku_csp.encodings import cnf
+from sudoku_csp.errors import SpecError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.interrupts import reraise_pysat, stoppable
 

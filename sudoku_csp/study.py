@@ -60,10 +60,10 @@ from typing import Any, Literal
 from pysat.solvers import Solver
 
 from sudoku_csp.batch.plot import check_plot_path
-from sudoku_csp.batch.runner import require_extra
 from sudoku_csp.constraints.base import refuse_constraints
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import InputError
+from sudoku_csp.extras import require_extra
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.native.rules import rule_names
 from sudoku_csp.native.search import Searcher

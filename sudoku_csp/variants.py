@@ -26,10 +26,13 @@ from sudoku_csp.geometry import (
     Geometry,
     GeometryError,
     Unit,
+    UnitKind,
     box_index,
     check_size,
     default_box,
+    default_box_or_none,
     line_units,
+    parse_box,
     row_label,
     units_from_index,
 )
@@ -48,7 +51,7 @@ class Variant:
 def _diagonals(size: int, box: tuple[int, int] | None) -> list[Unit]:
     main = tuple(r * size + r for r in range(size))
     anti = tuple(r * size + size - 1 - r for r in range(size))
-    return [Unit("diagonal", 0, main), Unit("diagonal", 1, anti)]
+    return [Unit(UnitKind.DIAGONAL, 0, main), Unit(UnitKind.DIAGONAL, 1, anti)]
 
 
 def _windows(size: int, box: tuple[int, int] | None) -> list[Unit]:
@@ -62,7 +65,7 @@ def _windows(size: int, box: tuple[int, int] | None) -> list[Unit]:
     for top in starts:
         for left in starts:
             cells = tuple((top + i) * size + left + j for i in range(b) for j in range(b))
-            units.append(Unit("window", len(units), cells))
+            units.append(Unit(UnitKind.WINDOW, len(units), cells))
     return units
 
 
@@ -269,12 +272,7 @@ def make_geometry(
     ('9x9 diagonal anti-knight', 29)
     """
     check_size(size)
-    shape = None
-    if box is not None:
-        shape = tuple(box) if isinstance(box, (tuple, list)) else (box,)
-        if len(shape) != 2 or not all(isinstance(b, int) and not isinstance(b, bool)
-                                      for b in shape):
-            raise GeometryError(f"box must be two whole numbers (rows, columns), got {box!r}")
+    shape = None if box is None else parse_box(box)
     names = {variant_name(v) for v in variants}
     if regions is not None:
         names.add("jigsaw")
@@ -283,7 +281,7 @@ def make_geometry(
     elif "jigsaw" in names:
         raise GeometryError("the jigsaw variant needs a region map (--regions)")
     ordered = tuple(v for v in VARIANTS if v in names)
-    return _make(size, (shape[0], shape[1]) if shape else None, ordered, regions, contiguous)
+    return _make(size, shape, ordered, regions, contiguous)
 
 
 @lru_cache(maxsize=64)
@@ -299,7 +297,7 @@ def _make(
         if box is not None:
             raise GeometryError("give either a box shape or jigsaw regions, not both")
         boxes = parse_regions(regions, size, contiguous=contiguous)
-        units += units_from_index("region", boxes)
+        units += units_from_index(UnitKind.REGION, boxes)
         shape = None
     else:
         shape = box or default_box(size)
@@ -310,7 +308,7 @@ def _make(
             raise GeometryError(f"box {shape[0]}x{shape[1]} does not tile a {size}x{size} grid: "
                                 f"box rows x box columns must equal {size}")
         boxes = box_index(size, shape)
-        units += units_from_index("box", boxes)
+        units += units_from_index(UnitKind.BOX, boxes)
     pairs: list[tuple[int, int]] = []
     for name in variants:
         variant = VARIANTS[name]
@@ -321,30 +319,48 @@ def _make(
     return Geometry(size, units, boxes=boxes, box=shape, extra_pairs=pairs, variants=variants)
 
 
-def geometry_record(geometry: Geometry) -> dict[str, Any]:
-    """What rebuilds ``geometry`` with :func:`make_geometry`: size, box, variants (jigsaw left
-    out) and the region of every cell (jigsaws only). The one serialised form of a geometry:
-    certificates store it as JSON, DIMACS headers as comment lines.
+REGION_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+"""The symbols a geometry record writes jigsaw regions with (one per region, in the order of
+the regions' first cells)."""
+
+
+def geometry_record(geometry: Geometry, *, compact: bool = False) -> dict[str, Any]:
+    """What rebuilds ``geometry`` with :func:`geometry_from_record`: ``size``, ``box``
+    (``"RxC"``; None for jigsaws), ``variants`` (jigsaw left out), ``regions`` (the region
+    map, one letter of :data:`REGION_SYMBOLS` per cell; None but for jigsaws) and ``name``.
+    The one serialised form of a geometry: puzzles' JSON holds it (``compact``: only what
+    differs from the defaults, no name), certificates store it, DIMACS headers write it as
+    comment lines.
 
     >>> geometry_record(make_geometry(6))
-    {'size': 6, 'box': [2, 3], 'variants': [], 'regions': None, 'name': '6x6'}
+    {'size': 6, 'box': '2x3', 'variants': [], 'regions': None, 'name': '6x6'}
+    >>> geometry_record(make_geometry(6, box=(3, 2), variants=["diagonal"]), compact=True)
+    {'size': 6, 'box': '3x2', 'variants': ['diagonal']}
     """
     jigsaw = "jigsaw" in geometry.variants
-    return {
+    box = None if jigsaw or geometry.box is None else geometry.box
+    record: dict[str, Any] = {
         "size": geometry.size,
-        "box": None if jigsaw or geometry.box is None else list(geometry.box),
+        "box": None if box is None else f"{box[0]}x{box[1]}",
         "variants": [v for v in geometry.variants if v != "jigsaw"],
-        "regions": list(geometry.boxes) if jigsaw else None,
+        "regions": "".join(REGION_SYMBOLS[b] for b in geometry.boxes) if jigsaw else None,
         "name": geometry.name,
     }
+    if compact:
+        if box == default_box_or_none(geometry.size):
+            record["box"] = None
+        del record["name"]
+        record = {k: v for k, v in record.items() if v is not None and v != []}
+    return record
 
 
 def geometry_from_record(record: Mapping[str, Any]) -> Geometry:
     """The geometry a :func:`geometry_record` describes; ``name`` is not read (it follows
-    from the rest). Numbers may be ints (JSON) or digit strings (DIMACS comments). Raises
-    :class:`~sudoku_csp.geometry.GeometryError` when the record describes no geometry.
+    from the rest). ``box`` may be ``"RxC"`` text or two numbers, ``regions`` a region map
+    or a list of region numbers per cell (the form certificates of earlier versions hold).
+    Raises :class:`~sudoku_csp.geometry.GeometryError` when the record describes no geometry.
 
-    >>> geometry_from_record({"size": 6, "box": [3, 2], "variants": ["diagonal"]}).name
+    >>> geometry_from_record({"size": 6, "box": "3x2", "variants": ["diagonal"]}).name
     '6x6 (3x2 boxes) diagonal'
     >>> geometry_from_record({"size": 4, "box": [4]})
     Traceback (most recent call last):
@@ -356,15 +372,21 @@ def geometry_from_record(record: Mapping[str, Any]) -> Geometry:
     size = _whole(record["size"], "size")
     box = record.get("box")
     shape = None
-    if box:
+    if isinstance(box, str):
+        try:
+            shape = parse_box(box)
+        except GeometryError as exc:
+            raise GeometryError(f"bad geometry record: {exc}") from None
+    elif box:
         numbers = [_whole(b, "box") for b in _sequence(box, "box")]
         if len(numbers) != 2:
             raise GeometryError(f"bad geometry record: box {box!r} is not two numbers")
         shape = (numbers[0], numbers[1])
     variants = [str(v) for v in _sequence(record.get("variants") or (), "variants")]
     regions = record.get("regions")
-    cells = (None if regions is None
-             else tuple(_whole(r, "region") for r in _sequence(regions, "regions")))
+    cells: str | tuple[int, ...] | None = (
+        regions if regions is None or isinstance(regions, str)
+        else tuple(_whole(r, "region") for r in _sequence(regions, "regions")))
     # A recorded geometry was valid when it was built, possibly with regions in pieces
     # (contiguous=False): rebuild it as it was rather than judge it again.
     return make_geometry(size, shape, variants, cells, contiguous=False)

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import EMPTY, Geometry
+from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["WrongSolutionError", "check_solutions", "is_solution", "violations"]
@@ -29,8 +30,8 @@ __all__ = ["WrongSolutionError", "check_solutions", "is_solution", "violations"]
 def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
     """Every rule ``grid`` breaks as a solution of ``puzzle`` (empty list: a solution).
 
-    >>> from sudoku_csp import Puzzle
-    >>> p = Puzzle.parse("12..34..21..43..")
+    >>> from sudoku_csp import parse
+    >>> p = parse("12..34..21..43..")
     >>> violations(p, [0] * 16)[:1]
     ['A2 holds 1 but the given is 2']
     """
@@ -179,8 +180,8 @@ def is_solution(puzzle: Puzzle, grid: Sequence[int] | None) -> bool:
     """Whether ``grid`` solves ``puzzle``: every unit a permutation of the N digits, every
     extra pair different, every given kept, every typed constraint met.
 
-    >>> from sudoku_csp import Puzzle
-    >>> is_solution(Puzzle.parse("1..." "..1." ".1.." "...1"), [0] * 16)
+    >>> from sudoku_csp import parse
+    >>> is_solution(parse("1..." "..1." ".1.." "...1"), [0] * 16)
     False
     """
     return grid is not None and not violations(puzzle, grid)
@@ -198,5 +199,5 @@ def check_solutions(puzzle: Puzzle, grids: Sequence[Sequence[int]], solver: str)
         problems = violations(puzzle, grid)
         if problems:
             raise WrongSolutionError(
-                f"{solver} returned a wrong solution for {puzzle.to_line()}: {problems[0]}"
+                f"{solver} returned a wrong solution for {to_line(puzzle)}: {problems[0]}"
             )

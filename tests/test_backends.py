@@ -7,7 +7,7 @@ from cases import CASES, CONSTRAINED_CASES
 
 from sudoku_csp import SpecError, Status, get_backend, is_solution, make_backend
 from sudoku_csp.backends.registry import BACKENDS, backend_class
-from sudoku_csp.puzzle import format_line
+from sudoku_csp.io import format_line
 from sudoku_csp.result import KEPT_WHEN_COUNTING
 
 SPECS = list(BACKENDS)

@@ -17,23 +17,21 @@ from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.batch import (
     RECORD_FIELDS,
     Finished,
-    MissingExtraError,
-    PuzzleText,
     Record,
     RecordWriter,
     cactus_plot,
     group_by_puzzle,
     iter_records,
-    puzzle_texts,
     run_batch,
     run_to_file,
     summarize,
     verdict_of,
 )
-from sudoku_csp.batch.runner import require_extra
 from sudoku_csp.crosscheck import crosscheck
 from sudoku_csp.errors import InputError
-from sudoku_csp.puzzle import Puzzle, parse
+from sudoku_csp.extras import MissingExtraError, require_extra
+from sudoku_csp.io import PuzzleText, parse, puzzle_texts, to_line
+from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.verify import WrongSolutionError
 
 SPECS = ["native", "native:rules=singles,branch=first"]
@@ -79,7 +77,7 @@ def test_one_record_per_puzzle_and_spec_in_input_order():
         for r in group:
             assert r.status == r.verdict == case.expected.value
             assert r.agreed
-            assert r.puzzle == case.puzzle().to_line()
+            assert r.puzzle == to_line(case.puzzle())
             assert r.seconds >= 0
             assert "nodes" in r.stats
             if case.solution:
@@ -401,7 +399,7 @@ def test_puzzle_verdicts_for_check():
     assert first["index"] == 1 and first["status"] == "disagreement" and not first["agreed"]
     assert first["specs"]["broken"]["status"] == "none"
     assert first["reasons"] == ["broken says none, but native found a solution"]
-    assert second == {"index": 2, "puzzle": puzzles[1].to_line(), "status": "none",
+    assert second == {"index": 2, "puzzle": to_line(puzzles[1]), "status": "none",
                       "agreed": True, "specs": second["specs"]}
     assert json.loads(json.dumps(first)) == first
 

@@ -15,12 +15,14 @@ from cases import BY_NAME, GRID2, HARD1, JIGSAW_MAP
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
-from sudoku_csp.backends.base import BackendBase, SpecError
+from sudoku_csp.backends.base import BackendBase
 from sudoku_csp.backends.cpsat import CpSatError
 from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.batch import RECORD_FIELDS
 from sudoku_csp.cli import Exit, app
 from sudoku_csp.encodings.variables import DecodeError
+from sudoku_csp.errors import SpecError
+from sudoku_csp.io import to_grid, to_line
 from sudoku_csp.result import Result, Status
 
 runner = CliRunner()
@@ -175,7 +177,7 @@ def test_json_and_csv_together_is_a_usage_error(command):
 
 
 def test_stdin_multiline_grid_gives_its_verdict():
-    grid = parse(GRID2).to_grid()
+    grid = to_grid(parse(GRID2))
     result = run("count", "-", input=grid + "\n")
     assert result.exit_code == Exit.OK, result.output
     assert "unique" in result.output
@@ -395,7 +397,7 @@ def test_minimal_lists_redundant_givens(tmp_path):
     givens = list(puzzle.givens)
     givens[extra] = solution[extra]
     padded = Puzzle(puzzle.geometry, tuple(givens))
-    result = run("minimal", padded.to_line(), "--json")
+    result = run("minimal", to_line(padded), "--json")
     assert result.exit_code == Exit.NOT_MINIMAL, result.output
     record = json.loads(result.stdout)
     assert record["status"] == "unique" and not record["minimal"]

@@ -13,6 +13,7 @@ from sudoku_csp import EMPTY, Puzzle, get_backend, is_solution, make_geometry
 from sudoku_csp.encodings import cnf, dimacs, reference
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 from sudoku_csp.errors import InputError
+from sudoku_csp.io import parse
 
 REPO = Path(__file__).resolve().parents[1]
 NINE = make_geometry(9)
@@ -197,11 +198,11 @@ def test_clue_reduced_formula_has_the_same_solutions(case, encoding):
     assert len(found) == {"unique": 1, "multiple": 2, "none": 0}[case.expected.value]
     if case.solution:
         assert cnf.decode(model, puzzle.geometry, puzzle.givens) == \
-            Puzzle.parse(case.solution, geometry=puzzle.geometry).givens
+            parse(case.solution, geometry=puzzle.geometry).givens
 
 
 def test_clue_reduced_counts_like_the_full_formula():
-    puzzle = Puzzle.parse("1..." "...." "...." "...2")
+    puzzle = parse("1..." "...." "...." "...2")
     full = cnf.build(FOUR, "extended")
     units = [[lit] for lit in cnf.givens(puzzle)]
     expected = count_models([*full.clauses, *units], 64)
@@ -281,7 +282,7 @@ def test_read_dimacs_names_the_bad_line(text, message):
     ("c puzzle: 1", "c puzzle: 11", "line 12: puzzle: line 1, column 18"),
 ])
 def test_read_dimacs_names_the_bad_header_line(old, new, message):
-    text = dimacs.encode_puzzle_dimacs(Puzzle.parse("1" + "." * 15), "minimal")
+    text = dimacs.encode_puzzle_dimacs(parse("1" + "." * 15), "minimal")
     assert old in text
     with pytest.raises(dimacs.DimacsError, match=message) as info:
         dimacs.read_dimacs(text.replace(old, new, 1))

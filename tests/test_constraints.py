@@ -40,8 +40,9 @@ from sudoku_csp.constraints import (
 )
 from sudoku_csp.constraints.base import orthogonal_pairs
 from sudoku_csp.constraints.cage import combinations_for, sum_range
-from sudoku_csp.constraints.formats import puzzle_line, puzzle_record
 from sudoku_csp.geometry import EMPTY
+from sudoku_csp.io import to_line
+from sudoku_csp.io.record import puzzle_record
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLER9_FILE = ROOT / "examples" / "killer9.txt"
@@ -116,7 +117,7 @@ def test_every_backend_counts_what_the_checker_counts(kind, variants):
         expected = sum(not violations(puzzle, g) for g in all_grids(4, variants))
         for spec in SPECS:
             result = get_backend(spec).solve(puzzle, limit=None)
-            assert (result.count, result.complete) == (expected, True), (spec, puzzle.to_line())
+            assert (result.count, result.complete) == (expected, True), (spec, to_line(puzzle))
 
 
 def test_links_refuse_every_wrong_full_grid():
@@ -180,7 +181,7 @@ def test_verify_names_a_broken_cage():
 def test_lines_read_back(case):
     puzzle = case.puzzle()
     # A killer line, like a plain line, leaves the geometry to the options.
-    again = parse(puzzle.to_line(), geometry=puzzle.geometry)
+    again = parse(to_line(puzzle), geometry=puzzle.geometry)
     assert set(again.constraints) == set(puzzle.constraints)
     assert (again.geometry, again.givens) == (puzzle.geometry, puzzle.givens)
     record = json.loads(json.dumps(puzzle_record(puzzle)))
@@ -188,10 +189,10 @@ def test_lines_read_back(case):
 
 
 def test_killer_line_is_written_for_cages_only():
-    assert puzzle_line(parse(KILLER4)) == KILLER4
-    assert puzzle_line(parse(KILLER4 + " 3...............")) == KILLER4 + " 3..............."
+    assert to_line(parse(KILLER4)) == KILLER4
+    assert to_line(parse(KILLER4 + " 3...............")) == KILLER4 + " 3..............."
     thermo = parse('{"size": 4, "thermos": [["A1", "A2"]]}')
-    assert thermo.to_line() == '{"size":4,"thermos":[["A1","A2"]]}'
+    assert to_line(thermo) == '{"size":4,"thermos":[["A1","A2"]]}'
 
 
 def test_files_mix_forms_and_keep_names(tmp_path):
@@ -283,7 +284,7 @@ def test_minimality_with_constraints_matches_brute_force(kind):
         m = minimality(puzzle)
         count = _brute_count(puzzle)
         assert m.status is (Status.NONE if count == 0 else Status.UNIQUE if count == 1
-                            else Status.MULTIPLE), puzzle.to_line()
+                            else Status.MULTIPLE), to_line(puzzle)
         if not m.unique:
             continue
         unique += 1
@@ -293,7 +294,7 @@ def test_minimality_with_constraints_matches_brute_force(kind):
                                            for c, d in enumerate(givens)), "", constraints)
             if _brute_count(fewer) == 1:
                 redundant.append(cell)
-        assert list(m.redundant) == redundant, puzzle.to_line()
+        assert list(m.redundant) == redundant, to_line(puzzle)
     # No 4x4 grid is non-consecutive: there every answer is "none" (checked above).
     assert unique >= 2 or kind == NonConsecutive.kind
 

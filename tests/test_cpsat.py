@@ -261,7 +261,7 @@ def test_bad_limit():
 
 
 def test_a_broken_one_hot_read_back_is_a_backend_error():
-    from sudoku_csp.encodings.cpsat import ReadBackError, _one_hot
+    from sudoku_csp.encodings.cpsat_model import ReadBackError, _one_hot
     from sudoku_csp.errors import BackendError
 
     assert _one_hot(3, [0, 0, 1, 0]) == 2

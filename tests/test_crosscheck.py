@@ -13,7 +13,8 @@ from sudoku_csp import Result, SpecError, Status, get_backend, make_backend
 from sudoku_csp.backends.base import make_result
 from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.crosscheck import DISAGREEMENT, Claim, crosscheck, judge
-from sudoku_csp.puzzle import Puzzle, parse
+from sudoku_csp.io import parse
+from sudoku_csp.puzzle import Puzzle
 
 NATIVE_SPECS = ["native", "native:rules=singles", "native:rules=full,branch=first"]
 TRIO = ["native", "sat", "cpsat"]

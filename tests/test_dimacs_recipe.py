@@ -16,6 +16,7 @@ from pysat.solvers import Solver
 from sudoku_csp import Puzzle, Status, get_backend, make_geometry, violations
 from sudoku_csp.encodings import cnf, dimacs
 from sudoku_csp.encodings.cnf import Encoding
+from sudoku_csp.io import parse
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -27,7 +28,7 @@ TOP95 = (
     "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....",
     "....14....3....2...7..........9...3.6.1.............8.2.....1.4....5.6.....7.8...",
 )
-PUZZLES = [Puzzle.parse(line) for line in TOP95] + [
+PUZZLES = [parse(line) for line in TOP95] + [
     BY_NAME[name].puzzle() for name in ("4x4", "16x16", "diagonal", "anti-knight", "jigsaw")]
 PUZZLE_IDS = [f"top95-{i + 1}" for i in range(len(TOP95))] + [
     "4x4", "16x16", "diagonal", "anti-knight", "jigsaw"]
@@ -154,7 +155,7 @@ def test_given_cells_alone_are_not_enough():
     solver that gives some open cell a second digit, so the test above can tell them apart."""
     failures = 0
     for line in TOP95:
-        text = dimacs.encode_puzzle_dimacs(Puzzle.parse(line), reduce=True)
+        text = dimacs.encode_puzzle_dimacs(parse(line), reduce=True)
         header, _ = read_text(text)
         given_cells = {cell * 9 + e for cell, d in enumerate(given_digits(header)) if d
                        for e in range(1, 10)}
@@ -167,7 +168,7 @@ def test_given_cells_alone_are_not_enough():
 
 
 def test_header_and_readme_state_the_recipe():
-    text = dimacs.encode_puzzle_dimacs(Puzzle.parse(TOP95[0]), reduce=True)
+    text = dimacs.encode_puzzle_dimacs(parse(TOP95[0]), reduce=True)
     header, _ = read_text(text)
     assert "clue-reduced" in header["givens"] and dimacs.read_dimacs(text).reduced
     assert "x(p, d) for every peer p of c" in header["fixed"]

@@ -12,6 +12,7 @@ import pytest
 from cases import BY_NAME, JIGSAW_MAP
 
 from sudoku_csp import EMPTY, datasets, make_geometry, parse
+from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, Explanation, Step, explain
 from sudoku_csp.logic.html import chain_links, explanation_html, is_single, step_svg
 from sudoku_csp.render import MARGIN, cell_pixels, grid_svg
@@ -173,7 +174,7 @@ def test_page_is_one_self_contained_document(hard):
     for n in range(1, len(hard.steps) + 1):
         assert f"<b>{n}.</b>" in page
     # The header: the puzzle, its rating and the techniques used; the end.
-    assert hard.puzzle.to_line() in page
+    assert to_line(hard.puzzle) in page
     assert "5.5" in page and "hard" in page and "WXYZ-wing" in page
     assert hard.lines()[-1] in page
     body = page[page.index("<body>") + len("<body>"):page.index("</body>")]

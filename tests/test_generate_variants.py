@@ -17,6 +17,7 @@ from sudoku_csp.constraints.base import orthogonal_pairs
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate import GenerationError, NoGridError, generate, minimality
 from sudoku_csp.generate_variants import MAKERS, generate_variants, maker_names
+from sudoku_csp.io import to_line
 from sudoku_csp.symmetry import is_symmetric
 
 runner = CliRunner()
@@ -48,12 +49,12 @@ def _assert_good(puzzle: Puzzle, kinds: set[str]) -> None:
     solutions = set()
     for spec in ("native", "cpsat"):
         result = get_backend(spec).solve(puzzle, limit=2)
-        assert result.status is Status.UNIQUE, (spec, puzzle.to_line())
+        assert result.status is Status.UNIQUE, (spec, to_line(puzzle))
         solutions.add(result.solution)
     (solution,) = solutions
     assert violations(puzzle, solution) == []
     assert all(d in (EMPTY, s) for d, s in zip(puzzle.givens, solution, strict=True))
-    again = parse(puzzle.to_line(), geometry=g)
+    again = parse(to_line(puzzle), geometry=g)
     assert set(again.constraints) == set(puzzle.constraints) and again.givens == puzzle.givens
     assert minimality(puzzle).minimal
     native = get_backend("native")
@@ -118,13 +119,13 @@ def test_symmetric_givens_when_asked():
 
 
 def test_same_seed_same_puzzles_whatever_ran_before():
-    first = [p.to_line() for p in generate_variants(SIX, kinds=["thermo"], count=3, seed=11)]
+    first = [to_line(p) for p in generate_variants(SIX, kinds=["thermo"], count=3, seed=11)]
     next(generate(SIX, seed=5))  # other work on the shared session in between
     list(generate_variants(SIX, kinds=["kropki"], count=2, seed=12, negative=False))
-    again = [p.to_line() for p in generate_variants(SIX, kinds=["thermo"], count=3, seed=11)]
+    again = [to_line(p) for p in generate_variants(SIX, kinds=["thermo"], count=3, seed=11)]
     assert first == again
-    assert [p.to_line() for p in generate_variants(SIX, kinds=["thermo"], seed=11)] == first[:1]
-    assert first != [p.to_line() for p in generate_variants(SIX, kinds=["thermo"], count=3,
+    assert [to_line(p) for p in generate_variants(SIX, kinds=["thermo"], seed=11)] == first[:1]
+    assert first != [to_line(p) for p in generate_variants(SIX, kinds=["thermo"], count=3,
                                                             seed=12)]
 
 

@@ -306,7 +306,7 @@ def test_jigsaw_errors():
         make_geometry(4, (2, 2), regions="aabb aabb ccdd ccdd")
 
 
-# -- the geometry record: the one serialised form (certificates, DIMACS headers) ---------------
+# -- the geometry record: the one serialised form (puzzle JSON, certificates, DIMACS) --------
 RECORDED = [
     {"size": 9}, {"size": 4}, {"size": 6}, {"size": 6, "box": (3, 2)}, {"size": 8, "box": (4, 2)},
     {"size": 10, "box": (5, 2), "variants": ["anti-king"]},
@@ -326,20 +326,25 @@ def test_geometry_record_round_trip(options):
     # as certificates store it (JSON) ...
     back = geometry_from_record(json.loads(json.dumps(record)))
     assert back == geometry and back.name == geometry.name
-    # ... and as DIMACS comments give it back (numbers as digit strings)
-    text = {**record, "size": str(record["size"]),
-            "box": [str(b) for b in record["box"]] if record["box"] else None,
-            "regions": [str(r) for r in record["regions"]] if record["regions"] else None}
-    assert geometry_from_record(text) == geometry
+    # ... as DIMACS comments give it back (the size as a digit string) ...
+    assert geometry_from_record({**record, "size": str(record["size"])}) == geometry
+    # ... as puzzles' JSON holds it (only what differs from the defaults) ...
+    assert geometry_from_record(geometry_record(geometry, compact=True)) == geometry
+    # ... and as certificates of earlier versions wrote it (numbers in lists)
+    old = {**record, "box": geometry.box if record["box"] else None,
+           "regions": list(geometry.boxes) if record["regions"] else None}
+    assert geometry_from_record(old) == geometry
 
 
 def test_geometry_record_shape():
     assert geometry_record(make_geometry(4, regions="aabb aabb ccdd ccdd")) == {
         "size": 4, "box": None, "variants": [], "name": "4x4 jigsaw",
-        "regions": [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]}
+        "regions": "AABBAABBCCDDCCDD"}
     assert geometry_record(make_geometry(6, variants=["anti-knight"])) == {
-        "size": 6, "box": [2, 3], "variants": ["anti-knight"], "regions": None,
+        "size": 6, "box": "2x3", "variants": ["anti-knight"], "regions": None,
         "name": "6x6 anti-knight"}
+    assert geometry_record(make_geometry(6, variants=["anti-knight"]), compact=True) == {
+        "size": 6, "variants": ["anti-knight"]}
 
 
 @pytest.mark.parametrize(("record", "message"), [
@@ -351,7 +356,8 @@ def test_geometry_record_shape():
     ({"size": 99}, "size must be between"),
     ({"size": 7}, "prime"),
     ({"size": 9, "box": [3]}, "box \\[3\\] is not two numbers"),
-    ({"size": 9, "box": "3x3"}, "box '3x3' is not a list"),
+    ({"size": 9, "box": "3by3"}, "bad geometry record: box '3by3': expected ROWSxCOLS"),
+    ({"size": 9, "box": 3}, "box 3 is not a list"),
     ({"size": 9, "box": [3, 4]}, "does not tile"),
     ({"size": 9, "variants": ["bogus"]}, "unknown variant 'bogus'"),
     ({"size": 9, "variants": "diagonal"}, "variants 'diagonal' is not a list"),

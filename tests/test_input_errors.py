@@ -11,15 +11,16 @@ from cases import BY_NAME, GRID1, GRID2, JIGSAW_MAP
 from typer.testing import CliRunner
 
 from sudoku_csp import EMPTY, GeometryError, ParseError, make_geometry, parse, read_puzzles
-from sudoku_csp.batch import puzzle_texts
 from sudoku_csp.cli import Exit, app
-from sudoku_csp.errors import InputError
-from sudoku_csp.puzzle import (
+from sudoku_csp.errors import InputError, NoPuzzleError
+from sudoku_csp.io import (
     MAX_LINE,
-    NoPuzzleError,
     format_line,
     parse_many,
     puzzle_entries,
+    puzzle_texts,
+    to_grid,
+    to_line,
 )
 from sudoku_csp.variants import geometry_from_record, geometry_record, load_regions
 
@@ -47,10 +48,10 @@ def rows_of(line: str, size: int) -> list[str]:
 def test_bom_at_the_start_of_a_file_is_skipped(tmp_path):
     path = tmp_path / "bom.txt"
     path.write_bytes((BOM + f"{GRID2}\n{GRID1}\n").encode("utf-8"))
-    assert [p.to_line() for p in read_puzzles(path)] == [GRID2, GRID1.replace("0", ".")]
+    assert [to_line(p) for p in read_puzzles(path)] == [GRID2, GRID1.replace("0", ".")]
     grid = tmp_path / "grid.txt"
     grid.write_bytes((BOM + "\n".join(rows_of(GRID1, 9)) + "\n").encode("utf-8"))
-    assert [p.to_line() for p in read_puzzles(grid)] == [GRID1.replace("0", ".")]
+    assert [to_line(p) for p in read_puzzles(grid)] == [GRID1.replace("0", ".")]
     result = run("count", str(path))
     assert result.exit_code == Exit.OK, result.output
 
@@ -74,7 +75,7 @@ def test_latin1_file_names_line_and_column(tmp_path):
     path = tmp_path / "latin.txt"
     path.write_bytes(LATIN1)
     puzzles = read_puzzles(path)
-    assert next(puzzles).to_line() == GRID2  # the lines before the bad byte are read
+    assert to_line(next(puzzles)) == GRID2  # the lines before the bad byte are read
     with pytest.raises(ParseError, match="not UTF-8 text") as err:
         next(puzzles)
     assert (err.value.line, err.value.column) == (2, 6)
@@ -213,7 +214,7 @@ def test_more_or_fewer_empty_rows_stay_4x4_puzzles(count):
 def test_sixteen_4x4_puzzles_with_givens_stay_4x4_puzzles():
     lines = [BY_NAME["4x4"].text, "1" + "." * 15, "." * 15 + "4", "12.." + "." * 12] * 4
     puzzles = parse_many("\n".join(lines) + "\n")
-    assert [p.to_line() for p in puzzles] == lines
+    assert [to_line(p) for p in puzzles] == lines
     # a file of sixteen with a typo in one line is still sixteen 4x4 puzzles: its error
     lines[5] = "5" + lines[5][1:]
     with pytest.raises(ParseError, match="out of range for a 4x4 puzzle") as err:
@@ -244,33 +245,33 @@ def test_sixteen_empty_rows_through_the_cli(tmp_path):
 
 
 # -- 6. several multi-line grids in one file ---------------------------------------------------
-NORVIG_GRID2 = parse(GRID2).to_grid()
+NORVIG_GRID2 = to_grid(parse(GRID2))
 
 
 def test_two_multi_line_grids_separated_by_a_blank_line():
     text = "\n".join(rows_of(GRID1, 9)) + "\n\n" + "\n".join(rows_of(GRID2, 9)) + "\n"
-    assert [p.to_line() for p in parse_many(text)] == [GRID1.replace("0", "."), GRID2]
+    assert [to_line(p) for p in parse_many(text)] == [GRID1.replace("0", "."), GRID2]
 
 
 def test_boxed_grids_with_comments_and_without_blank_lines():
-    one = parse(GRID1).to_grid()
+    one = to_grid(parse(GRID1))
     text = f"# two boxed grids\n{one}\n# the second\n{NORVIG_GRID2}\n\n\n{one}\n"
-    assert [p.to_line()[:9] for p in parse_many(text)] == ["..3.2.6..", "4.....8.5", "..3.2.6.."]
+    assert [to_line(p)[:9] for p in parse_many(text)] == ["..3.2.6..", "4.....8.5", "..3.2.6.."]
 
 
 def test_grids_of_different_sizes_and_bordered_grids():
-    four = parse(BY_NAME["4x4"].text).to_grid()
+    four = to_grid(parse(BY_NAME["4x4"].text))
     bordered = "+-------+-------+-------+\n" + "\n".join(
         f"| {r[:3]} | {r[3:6]} | {r[6:]} |" for r in rows_of(GRID1, 9)) + "\n+-------+\n"
     puzzles = parse_many(f"{four}\n\n{bordered}\n{four}\n")
     assert [p.size for p in puzzles] == [4, 9, 4]
-    assert puzzles[1].to_line() == GRID1.replace("0", ".")
+    assert to_line(puzzles[1]) == GRID1.replace("0", ".")
 
 
 def test_blank_lines_between_the_bands_of_one_grid():
     rows = rows_of(GRID1, 9)
     text = "\n".join(rows[:3]) + "\n\n" + "\n".join(rows[3:6]) + "\n\n" + "\n".join(rows[6:])
-    assert [p.to_line() for p in parse_many(text + "\n\n" + text)] == [
+    assert [to_line(p) for p in parse_many(text + "\n\n" + text)] == [
         GRID1.replace("0", ".")] * 2
 
 
@@ -285,7 +286,7 @@ def test_a_grid_with_a_short_row_names_its_line():
 
 def test_two_grids_through_the_cli(tmp_path):
     path = tmp_path / "grids.txt"
-    path.write_text(f"{parse(GRID1).to_grid()}\n\n{NORVIG_GRID2}\n")
+    path.write_text(f"{to_grid(parse(GRID1))}\n\n{NORVIG_GRID2}\n")
     result = run("count", str(path))
     assert result.exit_code == Exit.OK, result.output
     assert [line.split("\t")[1] for line in result.stdout.strip().splitlines()] == [

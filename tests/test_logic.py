@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from sudoku_csp import datasets, get_backend, make_geometry, parse
 from sudoku_csp.cli import app
 from sudoku_csp.generate import generate
+from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, explain, hint, length_bonus, tier_of
 from sudoku_csp.logic.backend import LogicBackend
 from sudoku_csp.logic.prove import UnprovenStepError, prove
@@ -33,7 +34,7 @@ def violations(puzzle: Puzzle, techniques=None) -> list[str]:
         wrong = [(c, d) for c, d in step.placements if truth[c] != d]
         wrong += [(c, d) for c, d in step.eliminations if truth[c] == d]
         if wrong:
-            bad.append(f"{step.technique} on {puzzle.to_line()}: {step.text}")
+            bad.append(f"{step.technique} on {to_line(puzzle)}: {step.text}")
     if e.solved:
         assert e.grid == truth
     return bad
@@ -102,7 +103,7 @@ def test_each_rarer_technique_alone_after_singles_is_sound_and_fires(key):
         for step in explain(p, techniques=[*SINGLES, key]).steps:
             wrong = [(c, d) for c, d in step.placements if truth[c] != d]
             wrong += [(c, d) for c, d in step.eliminations if truth[c] == d]
-            assert not wrong, f"{step.technique} on {p.to_line()}: {step.text}"
+            assert not wrong, f"{step.technique} on {to_line(p)}: {step.text}"
             used += step.technique == key
     assert used > 0
 
@@ -223,7 +224,7 @@ def test_logic_backend_status_and_stats():
 
 # -- CLI ----------------------------------------------------------------------------------------
 def line(p: Puzzle) -> str:
-    return p.to_line()
+    return to_line(p)
 
 
 def test_cli_explain_text_json_and_exit_codes(tmp_path):
@@ -275,7 +276,7 @@ def test_time_limit_stops_between_steps_and_says_so():
     r = LogicBackend().solve(puzzle, limit=2, time_limit=0)
     assert r.status.value == "unknown" and r.message == "time limit of 0 s reached"
     assert r.stats["needs_search"] is None
-    out = runner.invoke(app, ["rate", puzzle.to_line(), "--time-limit", "0"])
+    out = runner.invoke(app, ["rate", to_line(puzzle), "--time-limit", "0"])
     assert out.exit_code == 5 and "unknown" in out.output
     assert explain(puzzle, time_limit=60).solved
 
@@ -312,7 +313,7 @@ def test_killer_steps_name_the_digit_sets_that_fit():
     assert first.technique == "constraint" and first.rating == 2.0
     assert first.text == ("Cage 6 at A3 (A3, B3, B4): only 1/2/3 add up to 6 here → "
                           "eliminates 4 from A3, B3, B4")
-    assert runner.invoke(app, ["explain", killer.to_line()]).exit_code == 0
+    assert runner.invoke(app, ["explain", to_line(killer)]).exit_code == 0
 
 
 def test_a_grid_that_breaks_a_cage_is_no_solution():

@@ -20,7 +20,7 @@ import pytest
 import sudoku_csp
 from sudoku_csp import datasets
 from sudoku_csp.errors import InputError
-from sudoku_csp.puzzle import read_puzzles
+from sudoku_csp.io import read_puzzles, to_line
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "sudoku_csp"
@@ -161,7 +161,7 @@ def test_every_bundled_set_loads_from_its_file_without_clashing_givens(name):
     assert path.resolve() == (PACKAGE / "data" / f"{name}.txt").resolve()
     puzzles = datasets.load(name)
     assert puzzles
-    assert [p.to_line() for p in puzzles] == [p.to_line() for p in read_puzzles(path)]
+    assert [to_line(p) for p in puzzles] == [to_line(p) for p in read_puzzles(path)]
     assert not [p.metadata for p in puzzles if p.clashes()]
 
 

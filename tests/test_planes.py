@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from sudoku_csp import Puzzle, make_geometry, read_puzzles
 from sudoku_csp.geometry import EMPTY
+from sudoku_csp.io import parse
 from sudoku_csp.native.planes import MAX_PLANE_SIZE, planes, takes_locked
 from sudoku_csp.native.search import Searcher
 from sudoku_csp.native.state import State
@@ -108,19 +109,19 @@ def test_same_search_tree(preset, branch):
 
 
 def test_random_value_order_is_the_same_on_both_engines():
-    puzzle = Puzzle.parse("." * 81)
+    puzzle = parse("." * 81)
     searcher = Searcher("locked", order="random", seed=11)
     assert searcher.solve(puzzle, limit=3).solutions == \
         searcher.run(State.from_puzzle(puzzle), limit=3).solutions
 
 
 def test_refuted_givens_and_constraints_and_other_rules():
-    clash = Puzzle.parse("11" + "." * 79)
+    clash = parse("11" + "." * 79)
     out = Searcher("locked").solve(clash)
     assert out.refuted and not out.solutions
     # Rules the plane engine does not run, and typed constraints, go to the per-cell engine.
-    assert Searcher("pairs").solve(Puzzle.parse("." * 16)).state is not None
-    killer = Puzzle.parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    assert Searcher("pairs").solve(parse("." * 16)).state is not None
+    killer = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
     assert Searcher("locked").solve(killer, limit=2).state is not None
 
 

@@ -22,8 +22,8 @@ from sudoku_csp import (
     parse,
     read_puzzles,
 )
-from sudoku_csp.geometry import GeometryError
-from sudoku_csp.puzzle import SYMBOLS, parse_many
+from sudoku_csp.geometry import SYMBOLS, GeometryError
+from sudoku_csp.io import from_dict, grid_to_dict, parse_many, to_grid, to_line
 
 GRID1_DIGITS = tuple(int(ch) - 1 if ch != "0" else EMPTY for ch in GRID1)
 
@@ -75,7 +75,7 @@ def test_letters_for_sizes_above_nine():
 
 def test_tab_starts_metadata():
     puzzle = parse(GRID2 + "\tNorvig grid2  ")
-    assert puzzle.metadata == "Norvig grid2" and puzzle.to_line() == GRID2
+    assert puzzle.metadata == "Norvig grid2" and to_line(puzzle) == GRID2
 
 
 # -- multi-line grids --------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def test_read_puzzles_from_a_path(tmp_path):
     path.write_text(FILE_TEXT, encoding="utf-8")
     for source in (path, str(path)):
         puzzles = list(read_puzzles(source))
-        assert [p.to_line() for p in puzzles] == [GRID1.replace("0", "."), GRID2]
+        assert [to_line(p) for p in puzzles] == [GRID1.replace("0", "."), GRID2]
         assert [p.metadata for p in puzzles] == ["grid1\tfrom the essay", ""]
 
 
@@ -231,7 +231,7 @@ def test_read_puzzles_streams():
     # An endless file: taking three puzzles must not try to read it all.
     endless = itertools.cycle(["# comment\n", GRID2 + "\n", "\n"])
     first = list(itertools.islice(read_puzzles(endless), 3))
-    assert [p.to_line() for p in first] == [GRID2] * 3
+    assert [to_line(p) for p in first] == [GRID2] * 3
 
 
 def test_read_puzzles_mixed_sizes():
@@ -283,15 +283,14 @@ def test_empty_and_comment_only_files_hold_no_puzzles():
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_round_trips(case):
     puzzle = case.puzzle()
-    assert parse(puzzle.to_line(), **case.options) == puzzle
-    assert parse(puzzle.to_grid(), **case.options) == puzzle
-    assert parse(str(puzzle), **case.options) == puzzle
+    assert parse(to_line(puzzle), **case.options) == puzzle
+    assert parse(to_grid(puzzle), **case.options) == puzzle
 
 
 def test_format_line_and_grid():
     puzzle = parse(GRID1)
-    assert puzzle.to_line() == GRID1.replace("0", ".")
-    assert puzzle.to_grid().splitlines()[:4] == [
+    assert to_line(puzzle) == GRID1.replace("0", ".")
+    assert to_grid(puzzle).splitlines()[:4] == [
         ". . 3 | . 2 . | 6 . .",
         "9 . . | 3 . 5 | . . 1",
         ". . 1 | 8 . 6 | 4 . .",
@@ -333,8 +332,8 @@ def test_a_parsed_line_is_the_puzzle_made_from_its_givens():
 def test_a_parsed_line_reads_back_as_format_line_writes_it(chars):
     """The line a parsed plain line keeps for to_line is the one format_line writes."""
     puzzle = parse("".join(chars))
-    assert puzzle.to_line() == format_line(puzzle.geometry, puzzle.givens)
-    assert parse(puzzle.to_line()) == puzzle
+    assert to_line(puzzle) == format_line(puzzle.geometry, puzzle.givens)
+    assert parse(to_line(puzzle)) == puzzle
 
 
 def test_format_line_rejects_what_is_no_digit():
@@ -345,28 +344,28 @@ def test_format_line_rejects_what_is_no_digit():
 
 
 def test_jigsaw_grid_has_no_box_borders():
-    grid = BY_NAME["jigsaw"].puzzle().to_grid()
+    grid = to_grid(BY_NAME["jigsaw"].puzzle())
     assert "|" not in grid and "+" not in grid
 
 
 def test_dict_round_trip():
     puzzle = parse(GRID1)
-    as_dict = puzzle.to_dict()
+    as_dict = grid_to_dict(puzzle.geometry, puzzle.givens)
     assert len(as_dict) == 81 and as_dict["A3"] == "3" and as_dict["A1"] == "."
     assert as_dict["I7"] == "3"
-    assert Puzzle.from_dict(as_dict) == puzzle
+    assert from_dict(as_dict) == puzzle
     zeros = {k: ("0" if v == "." else v) for k, v in as_dict.items()}
-    assert Puzzle.from_dict(zeros) == puzzle
+    assert from_dict(zeros) == puzzle
     g16 = make_geometry(16)
     big = BY_NAME["16x16"].puzzle()
-    assert Puzzle.from_dict(big.to_dict(), g16) == big
+    assert from_dict(grid_to_dict(big.geometry, big.givens), g16) == big
 
 
 def test_dict_errors():
     with pytest.raises(ParseError, match="unknown square 'J1'"):
-        Puzzle.from_dict({"J1": "1"})
+        from_dict({"J1": "1"})
     with pytest.raises(ParseError, match="'A' is not a digit"):
-        Puzzle.from_dict({"A1": "A"})
+        from_dict({"A1": "A"})
 
 
 sizes_and_boxes = st.sampled_from([(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)),
@@ -382,9 +381,9 @@ def test_round_trip_property(shape, rng, density):
     givens = tuple(rng.randrange(size) if rng.random() < density else EMPTY
                    for _ in range(g.ncells))
     puzzle = Puzzle(g, givens)
-    assert parse(puzzle.to_line(), box=box) == puzzle
-    assert parse(puzzle.to_grid(), box=box) == puzzle
-    assert Puzzle.from_dict(puzzle.to_dict(), g) == puzzle
+    assert parse(to_line(puzzle), box=box) == puzzle
+    assert parse(to_grid(puzzle), box=box) == puzzle
+    assert from_dict(grid_to_dict(puzzle.geometry, puzzle.givens), g) == puzzle
 
 
 # -- arbitrary text ----------------------------------------------------------------------------
@@ -480,17 +479,18 @@ def test_printed_number_grid_with_box_borders():
 ])
 @pytest.mark.parametrize("options", [{}, {"size": 4}, {"variants": ["diagonal"]}])
 def test_a_plain_line_reads_as_the_general_scanner_reads_it(text, options):
-    # parse() reads a line of symbols and blanks by table look-up (puzzle._plain_line); the
+    # parse() reads a line of symbols and blanks by table look-up (io.grid.plain_line); the
     # general scanner must give the same puzzle, or the same error, for every such line.
-    from sudoku_csp import puzzle as module
+    from sudoku_csp.io import grid
+    from sudoku_csp.io import text as text_module
 
     def general(text: str):
-        saved = module._plain_line
-        module._plain_line = lambda *args: None
+        saved = grid.plain_line
+        grid.plain_line = text_module.plain_line = lambda *args: None  # type: ignore[assignment]
         try:
             return outcome(text)
         finally:
-            module._plain_line = saved
+            grid.plain_line = text_module.plain_line = saved
 
     def outcome(text: str):
         try:

@@ -21,6 +21,7 @@ from sudoku_csp import (
 )
 from sudoku_csp.backends import sat
 from sudoku_csp.encodings import cnf
+from sudoku_csp.io import parse, to_line
 from sudoku_csp.variants import make_geometry
 
 CONFIGS = [
@@ -98,7 +99,7 @@ def test_counting_the_empty_4x4(spec):
 
 @pytest.mark.parametrize("spec", ["sat", "sat:solver=kissat404,mode=fresh"])
 def test_counting_to_a_limit_and_to_the_end(spec):
-    puzzle = Puzzle.parse("1..." "..1." ".1.." "...1")
+    puzzle = parse("1..." "..1." ".1.." "...1")
     backend = make_backend(spec)
     everything = backend.solve(puzzle, limit=None)
     assert everything.status is Status.MULTIPLE
@@ -264,7 +265,7 @@ def _agreement(sat_spec: str, native_spec: str, puzzles: list[Puzzle]) -> dict[S
     seen: dict[Status, int] = {}
     for p in puzzles:
         a, b = ours.solve(p, limit=2), theirs.solve(p, limit=2)
-        assert (a.status, a.solutions) == (b.status, b.solutions), p.to_line()
+        assert (a.status, a.solutions) == (b.status, b.solutions), to_line(p)
         seen[a.status] = seen.get(a.status, 0) + 1
     return seen
 
@@ -317,7 +318,7 @@ def test_propagator_handles_unit_clauses_of_a_degenerate_geometry():
     geometry = make_geometry(4, box=(1, 4))
     assert any(len(c) == 1 for c in cnf.build(geometry, "augmented").clauses)
     for line in ("1234" "3412" "2143" "....", "12.." "...." "...." "...."):
-        puzzle = Puzzle.parse(line, geometry=geometry)
+        puzzle = parse(line, geometry=geometry)
         a = get_backend("sat:search=off,encoding=augmented").solve(puzzle, limit=2)
         b = get_backend("native:rules=locked,search=off").solve(puzzle, limit=2)
         assert (a.status, a.solutions) == (b.status, b.solutions)

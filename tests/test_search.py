@@ -26,8 +26,8 @@ from sudoku_csp import (
     make_geometry,
 )
 from sudoku_csp.backends.native import NativeBackend
+from sudoku_csp.io import format_line
 from sudoku_csp.native import BRANCHING, PRESETS, RULES, State, propagate, rule_names
-from sudoku_csp.puzzle import format_line
 from sudoku_csp.result import status_for
 
 EVERY = 10_000  # a limit above any count here: the result then keeps every grid

@@ -12,11 +12,12 @@ import pytest
 from pysat.solvers import Solver
 from typer.testing import CliRunner
 
-from sudoku_csp import Puzzle, datasets
-from sudoku_csp.batch import MissingExtraError
+from sudoku_csp import datasets
 from sudoku_csp.cli import Exit, app
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import InputError
+from sudoku_csp.extras import MissingExtraError
+from sudoku_csp.io import parse
 from sudoku_csp.satsolver import probe
 from sudoku_csp.study import Row, check_plot_path, methods, plot_study, run_study, work
 
@@ -104,7 +105,7 @@ def test_refusals():
     with pytest.raises(InputError, match="unknown rules"):
         methods([], ["pairwise"], [], ["clever"])
     with pytest.raises(InputError, match="one geometry"):
-        run_study([PUZZLES[0], Puzzle.parse("1..." + "." * 12)])
+        run_study([PUZZLES[0], parse("1..." + "." * 12)])
     with pytest.raises(InputError, match="at least one"):
         run_study([])
 

@@ -14,15 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from sudoku_csp.errors import InputError
+from sudoku_csp.errors import SpecError
 from sudoku_csp.geometry import Grid
+from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import KEPT_WHEN_COUNTING, Result, Status, status_for
 from sudoku_csp.verify import WrongSolutionError, check_solutions
-
-
-class SpecError(InputError):
-    """A backend spec string that names no backend, option or allowed value."""
 
 
 @runtime_checkable
@@ -52,7 +49,7 @@ class Option:
     >>> Option("model", "a", "model", ("a", "b")).value("cpsat", "c")
     Traceback (most recent call last):
     ...
-    sudoku_csp.backends.base.SpecError: cpsat: model='c' is not allowed; choose from a, b
+    sudoku_csp.errors.SpecError: cpsat: model='c' is not allowed; choose from a, b
     """
 
     name: str
@@ -103,6 +100,9 @@ class BackendBase(abc.ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    COMPARE: ClassVar[tuple[str, ...]] = ()
+    """The configurations of this backend ``sudoku-csp compare`` runs when no solver is
+    named (spec strings), in the order of its table."""
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.OPTIONS}
@@ -150,8 +150,8 @@ class Tally:
     grid is remembered as itself: no digest is made while every solution found is kept, as
     when solving or deciding uniqueness).
 
-    >>> from sudoku_csp import Puzzle
-    >>> tally = Tally(Puzzle.parse("1..." "..1." ".1.." "...1"), "demo", limit=None)
+    >>> from sudoku_csp import parse
+    >>> tally = Tally(parse("1..." "..1." ".1.." "...1"), "demo", limit=None)
     >>> tally.add((0, 1, 2, 3, 2, 3, 0, 1, 3, 0, 1, 2, 1, 2, 3, 0))
     >>> tally.count, len(tally.grids)
     (1, 1)
@@ -180,7 +180,7 @@ class Tally:
         check_solutions(self.puzzle, (grid,), self.solver)
         if self.seen(grid):
             raise WrongSolutionError(f"{self.solver} returned the same solution twice for "
-                                     f"{self.puzzle.to_line()}")
+                                     f"{to_line(self.puzzle)}")
         self.count += 1
         if len(self.grids) < self.keep:
             self.grids.append(grid)

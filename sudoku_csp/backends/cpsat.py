@@ -66,7 +66,8 @@ from ortools.sat.python import cp_model
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import add_to_cpsat
-from sudoku_csp.encodings.cpsat import BUILDERS, MODELS, CpSatModel
+from sudoku_csp.encodings.cpsat import BUILDERS, MODELS
+from sudoku_csp.encodings.cpsat_model import CpSatModel
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.interrupts import stoppable
@@ -172,13 +173,14 @@ class CpSatBackend(BackendBase):
     Default: ``model=alldiff``, one worker (CP-SAT's multi-worker default costs 2-3x on
     puzzles that solve in a millisecond), presolve chosen per model and puzzle (``auto``).
 
-    >>> from sudoku_csp import Puzzle
-    >>> CpSatBackend(model="boolean").solve(Puzzle.parse("3.1...4.2......."), limit=2).status
+    >>> from sudoku_csp import parse
+    >>> CpSatBackend(model="boolean").solve(parse("3.1...4.2......."), limit=2).status
     <Status.UNIQUE: 'unique'>
     """
 
     name = "cpsat"
     description = "OR-Tools CP-SAT: integer AllDifferent or Boolean one-hot model"
+    COMPARE = ("cpsat:model=alldiff",)
     OPTIONS = (
         Option("model", "alldiff", "alldiff: an integer per cell + AllDifferent per unit; "
                "boolean: one-hot cell/digit literals + exactly-one", MODELS),

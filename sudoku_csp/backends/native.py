@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import time
 
-from sudoku_csp.backends.base import (
-    BackendBase,
-    Option,
-    SpecError,
-    Tally,
-    clash_result,
-    make_result,
-)
+from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
+from sudoku_csp.errors import SpecError
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
 from sudoku_csp.native.search import BRANCHING, DEFAULT_BRANCH, Searcher, propagate_puzzle
 from sudoku_csp.native.state import State
@@ -22,14 +16,15 @@ from sudoku_csp.result import Result, Status
 class NativeBackend(BackendBase):
     """Constraint propagation with named rules, then depth-first search.
 
-    >>> from sudoku_csp import Puzzle
-    >>> four = Puzzle.parse("1..." "..1." ".1.." "...1")
+    >>> from sudoku_csp import parse
+    >>> four = parse("1..." "..1." ".1.." "...1")
     >>> NativeBackend(rules="singles").solve(four, limit=2).status
     <Status.MULTIPLE: 'multiple'>
     """
 
     name = "native"
     description = "reference solver: bitmask propagation rules + depth-first search"
+    COMPARE = ("native", "native:rules=singles")  # with and without locked candidates
     OPTIONS = (
         Option("rules", DEFAULT_RULES, "a rule preset, or rule names joined by '+' ("
                + ", ".join(RULES) + ")", tuple(PRESETS), open_choices=True),

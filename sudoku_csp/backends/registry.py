@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
-from sudoku_csp.backends.base import Backend, BackendBase, SpecError
+from sudoku_csp.backends.base import Backend, BackendBase
+from sudoku_csp.errors import SpecError
 
 BACKENDS: dict[str, str] = {
     "native": "sudoku_csp.backends.native:NativeBackend",
@@ -59,6 +60,16 @@ def make_backend(spec: str) -> Backend:
 def get_backend(spec: str) -> Backend:
     """A backend shared within this process (solvers and templates are built once)."""
     return make_backend(spec)
+
+
+def compare_specs() -> tuple[str, ...]:
+    """The specs ``sudoku-csp compare`` runs when none is named: each registered backend's
+    :attr:`~sudoku_csp.backends.base.BackendBase.COMPARE`, in registry order.
+
+    >>> compare_specs()[:2]
+    ('native', 'native:rules=singles')
+    """
+    return tuple(spec for cls in list_backends() for spec in cls.COMPARE)
 
 
 def list_backends() -> list[type[BackendBase]]:

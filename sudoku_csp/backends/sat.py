@@ -41,19 +41,12 @@ from typing import Any
 
 from pysat.solvers import pysolvers
 
-from sudoku_csp.backends.base import (
-    BackendBase,
-    Option,
-    SpecError,
-    Tally,
-    clash_result,
-    make_result,
-)
+from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import DEFAULT_SUMS, SUM_ENCODINGS
 from sudoku_csp.constraints.cage import PB_ENCODINGS, pb_encoding
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
-from sudoku_csp.errors import InputError
+from sudoku_csp.errors import InputError, SpecError
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.interrupts import reraise_pysat
 from sudoku_csp.puzzle import Puzzle
@@ -85,9 +78,9 @@ MAX_LOADED_CLAUSES = 3_000_000
 class SatBackend(BackendBase):
     """A CNF encoding solved by a PySAT solver (incremental by default).
 
-    >>> from sudoku_csp import Puzzle
     >>> b = SatBackend(solver="g4", encoding="minimal")
-    >>> b.spec, b.solve(Puzzle.parse("3.1...4.2......."), limit=2).status
+    >>> from sudoku_csp import parse
+    >>> b.spec, b.solve(parse("3.1...4.2......."), limit=2).status
     ('sat:solver=glucose4,encoding=minimal', <Status.UNIQUE: 'unique'>)
     """
 
@@ -95,6 +88,7 @@ class SatBackend(BackendBase):
     description = (f"CNF encoding + PySAT solver; bare 'sat' = {DEFAULT_SOLVER}, "
                    f"{cnf.DEFAULT_ENCODING} encoding, {cnf.DEFAULT_AMO} AMO, incremental "
                    "(fastest measured)")
+    COMPARE = ("sat:solver=cadical195,encoding=extended", "sat:encoding=minimal")  # rich, lean
     OPTIONS = (
         Option("solver", DEFAULT_SOLVER, "any PySAT solver (aliases such as g4 accepted)",
                solver_names(), open_choices=True),

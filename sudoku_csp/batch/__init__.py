@@ -2,7 +2,8 @@
 
 The pieces, each usable alone:
 
-- :func:`read_puzzle_files` streams puzzles from files (or open text files) one at a time.
+- Puzzles come from :mod:`sudoku_csp.io` (:func:`~sudoku_csp.io.puzzle_texts` streams files
+  and leaves each one-line puzzle for a worker to parse).
 - :func:`run_batch` runs every spec on every puzzle and yields :class:`Record` objects in
   input order, in this process (``jobs=1``), in worker processes (``jobs=N``) or on a Dask
   cluster (``scheduler=ADDRESS``). All three go through one ``concurrent.futures.Executor``
@@ -49,16 +50,7 @@ from sudoku_csp.batch.records import (
     record_format,
     record_line,
 )
-from sudoku_csp.batch.runner import (
-    CHUNKSIZE,
-    MissingExtraError,
-    PuzzleText,
-    Spec,
-    puzzle_texts,
-    read_puzzle_files,
-    run_batch,
-    run_to_file,
-)
+from sudoku_csp.batch.runner import CHUNKSIZE, Spec, run_batch, run_to_file
 from sudoku_csp.batch.summary import (
     SpecSummary,
     Summary,
@@ -68,9 +60,8 @@ from sudoku_csp.batch.summary import (
 )
 
 __all__ = [
-    "CHUNKSIZE", "PLOT_FORMATS", "RECORD_FIELDS", "Finished", "MissingExtraError",
-    "PuzzleText", "Record", "RecordFormat", "RecordWriter", "Spec", "SpecSummary", "Summary",
-    "cactus_plot", "csv_header", "group_by_puzzle", "iter_records", "puzzle_texts",
-    "read_puzzle_files", "read_records", "record_format", "record_line", "run_batch",
-    "run_to_file", "summarize", "verdict_of",
+    "CHUNKSIZE", "PLOT_FORMATS", "RECORD_FIELDS", "Finished", "Record", "RecordFormat",
+    "RecordWriter", "Spec", "SpecSummary", "Summary", "cactus_plot", "csv_header",
+    "group_by_puzzle", "iter_records", "read_records", "record_format", "record_line",
+    "run_batch", "run_to_file", "summarize", "verdict_of",
 ]

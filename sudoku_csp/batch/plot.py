@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from typing import Literal
 
 from sudoku_csp.batch.records import Record
-from sudoku_csp.batch.runner import require_extra
 from sudoku_csp.batch.summary import Summary, summarize
 from sudoku_csp.errors import InputError
+from sudoku_csp.extras import require_extra
 
 PLOT_FORMATS = (".png", ".svg", ".pdf")
 """The file extensions :func:`cactus_plot` writes (matplotlib picks the format by them)."""

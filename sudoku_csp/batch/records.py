@@ -209,7 +209,7 @@ def read_records(path: str | os.PathLike) -> Any:
     >>> tmp.cleanup()
     """
     # Imported here: the runner imports this module (and pandas is optional).
-    from sudoku_csp.batch.runner import require_extra
+    from sudoku_csp.extras import require_extra
 
     pd = require_extra("pandas", "data", "read_records")
     frame = pd.DataFrame([r.as_dict() for r in iter_records(path)], columns=RECORD_FIELDS)

@@ -9,7 +9,6 @@ value; assigning to ``sudoku_csp.batch.CHUNKSIZE`` changes nothing.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import multiprocessing
 import os
@@ -20,16 +19,16 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, TextIO
+from typing import Any
 
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.batch.records import Finished, Record, RecordWriter, record_format
 from sudoku_csp.crosscheck import DISAGREEMENT, Claim, judge, resolve, run_claims
+from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals
-from sudoku_csp.puzzle import Puzzle, parse, puzzle_entries, read_puzzles
+from sudoku_csp.io import PuzzleText, to_line
+from sudoku_csp.puzzle import Puzzle
 
 Spec = str | Backend
 """A spec string (``"native:rules=singles"``) or a ready-made backend."""
@@ -41,21 +40,6 @@ enough that the last chunks leave no worker idle for long at the end of a run.""
 
 
 _DASK = "scheduler=ADDRESS (a Dask cluster)"
-
-
-class MissingExtraError(ImportError):
-    """An optional dependency (extra ``cluster`` or ``plot``) is not installed."""
-
-
-def require_extra(module: str, extra: str, purpose: str) -> ModuleType:
-    """Import an optional dependency (``module``, installed by the package's ``extra``), or
-    raise :class:`MissingExtraError` saying which extra installs it, for ``purpose``."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise MissingExtraError(
-            f"{purpose} needs {module.split('.')[0]}: pip install 'sudoku_csp[{extra}]'"
-        ) from exc
 
 
 # -- the work, in a worker --------------------------------------------------------------------
@@ -90,7 +74,7 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
         claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
         judgement = judge({**known, **claims} if known else claims)
         agreed = judgement.status != DISAGREEMENT
-        line = puzzle.to_line()
+        line = to_line(puzzle)
         for spec, claim in claims.items():
             result = results.get(spec)
             records.append(Record(
@@ -197,61 +181,6 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 
 # -- running ----------------------------------------------------------------------------------
-def read_puzzle_files(sources: Iterable[str | os.PathLike | TextIO],
-                      **options: Any) -> Iterator[Puzzle]:
-    """Stream the puzzles of several files (paths or open text files) one after another.
-
-    ``options`` are the geometry options of :func:`~sudoku_csp.puzzle.parse` (``size``,
-    ``box``, ``variants``, ``regions``); ParseError names the line of a bad puzzle.
-    """
-    for source in sources:
-        yield from read_puzzles(source, **options)
-
-
-@dataclass(frozen=True, slots=True)
-class PuzzleText:
-    """A one-line puzzle not parsed yet: its text, line number and parse options.
-
-    :func:`run_batch` parses it in the worker that solves it, so the process reading the
-    file does little more than read lines (parsing costs about a tenth of a native solve,
-    and on a small machine that process shares the cores with the workers).
-    """
-
-    text: str
-    line: int
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def parse(self) -> Puzzle:
-        """The puzzle (ParseError naming this line if the text is not one)."""
-        return parse(self.text, line=self.line, **self.options)
-
-
-def puzzle_texts(sources: Iterable[str | os.PathLike | TextIO],
-                 **options: Any) -> Iterator[Puzzle | PuzzleText]:
-    """Like :func:`read_puzzle_files`, but leaves the parsing of one-line puzzles to the
-    workers of :func:`run_batch` (:class:`PuzzleText`). Same input rules as
-    :func:`~sudoku_csp.puzzle.read_puzzles`: blank lines and ``#`` comments are skipped, and
-    a file whose first puzzle line is not a puzzle by itself (or carries box borders) is
-    read as one multi-line grid, parsed here. A bad line raises ParseError when reached.
-
-    >>> import io
-    >>> text = "# two 4x4 puzzles\\n" + "3.1...4.2.......\\n" * 2
-    >>> [type(p).__name__ for p in puzzle_texts([io.StringIO(text)])]
-    ['Puzzle', 'PuzzleText']
-    """
-    for source in sources:
-        if isinstance(source, (str, os.PathLike)):
-            with open(source, encoding="utf-8") as handle:
-                yield from _texts(handle, options)
-        else:
-            yield from _texts(source, options)
-
-
-def _texts(handle: TextIO, options: dict[str, Any]) -> Iterator[Puzzle | PuzzleText]:
-    for entry in puzzle_entries(handle, **options):
-        yield entry if isinstance(entry, Puzzle) else PuzzleText(*entry, options)
-
-
 def run_batch(
     puzzles: Iterable[Puzzle | PuzzleText],
     specs: Sequence[Spec],
@@ -310,7 +239,7 @@ def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) ->
             continue
         if finished.needs_check(index):
             parsed = puzzle.parse() if isinstance(puzzle, PuzzleText) else puzzle
-            finished.check_puzzle(index, parsed.to_line())
+            finished.check_puzzle(index, to_line(parsed))
         todo = finished.todo(index)
         if todo:
             partly = len(todo) < len(finished.specs)

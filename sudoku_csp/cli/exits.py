@@ -18,8 +18,8 @@ from collections.abc import Callable
 import typer
 from rich.console import Console
 
-from sudoku_csp.batch import MissingExtraError
 from sudoku_csp.errors import BackendError, InputError
+from sudoku_csp.extras import MissingExtraError
 from sudoku_csp.interrupts import Terminated, handling, raise_requested, reraise_pysat
 from sudoku_csp.result import Status
 

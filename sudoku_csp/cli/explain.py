@@ -26,14 +26,13 @@ from sudoku_csp.cli.options import (
     SplitRegionsOpt,
     TimeOpt,
     VariantOpt,
-    first_puzzle,
     geometry_options,
     output_format,
-    resolve_source,
 )
 from sudoku_csp.cli.output import emit
 from sudoku_csp.cli.solving import stream_records
 from sudoku_csp.errors import InputError
+from sudoku_csp.io import first_puzzle, resolve_source
 from sudoku_csp.logic import TECHNIQUES, Explanation, explain
 from sudoku_csp.logic.backend import LogicBackend
 

@@ -29,8 +29,9 @@ from rich.text import Text
 from sudoku_csp.batch import Record, RecordFormat, Summary, csv_header, record_line
 from sudoku_csp.cli.exits import err
 from sudoku_csp.geometry import EMPTY
+from sudoku_csp.io import format_cells, format_grid
 from sudoku_csp.native import State
-from sudoku_csp.puzzle import Puzzle, format_cells, format_grid
+from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 
 out = Console(highlight=False, soft_wrap=True)

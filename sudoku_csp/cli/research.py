@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 
-from sudoku_csp.batch import read_puzzle_files
 from sudoku_csp.batch.plot import check_plot_path
 from sudoku_csp.certify import DEFAULT_PROOF_SOLVER
 from sudoku_csp.cli.app import app
@@ -29,9 +28,7 @@ from sudoku_csp.cli.options import (
     SumsOpt,
     SymmetryOpt,
     VariantOpt,
-    first_puzzle,
     geometry_options,
-    resolve_source,
 )
 from sudoku_csp.cli.output import Bar, out
 from sudoku_csp.constraints import DEFAULT_SUMS, Cage
@@ -51,6 +48,7 @@ from sudoku_csp.generate_variants import (
     DEFAULT_VARIANT_CHECK,
     MAKERS,
 )
+from sudoku_csp.io import first_puzzle, read_puzzle_files, resolve_source, to_line
 from sudoku_csp.logic import TIERS
 from sudoku_csp.variants import make_geometry
 
@@ -201,13 +199,13 @@ def minimal(
             labels = found.labels(puzzle.geometry)
             if as_json:
                 typer.echo(json.dumps({
-                    "index": count, "puzzle": puzzle.to_line(), "status": found.status.value,
+                    "index": count, "puzzle": to_line(puzzle), "status": found.status.value,
                     "minimal": found.minimal, "redundant": labels,
                     "seconds": round(found.seconds, 6)}))
             else:
                 state = ("minimal" if found.minimal else
                          f"redundant: {' '.join(labels)}" if found.unique else "-")
-                typer.echo(f"{count}\t{found.status.value}\t{state}\t{puzzle.to_line()}")
+                typer.echo(f"{count}\t{found.status.value}\t{state}\t{to_line(puzzle)}")
             code = (STATUS_EXIT[found.status] if not found.unique
                     else Exit.OK if found.minimal else Exit.NOT_MINIMAL)
         return code if count == 1 else Exit.OK
@@ -387,7 +385,7 @@ def generate(
                 handle.write(f"# sudoku-csp generate {' '.join(header)}\n")
             with Bar(count if count > 1 else None, "generating", always=True) as bar:
                 for puzzle in puzzles:
-                    line = f"{puzzle.to_line()}\t{puzzle.metadata}"
+                    line = f"{to_line(puzzle)}\t{puzzle.metadata}"
                     if handle:
                         handle.write(line + "\n")
                         handle.flush()
@@ -436,11 +434,11 @@ def canon(
         first: dict[str, int] = {}  # canonical line -> index of its first puzzle
         total = dropped = 0
         for total, puzzle in enumerate(puzzles, start=1):
-            line = canonical_form(puzzle).to_line()
+            line = to_line(canonical_form(puzzle))
             earlier = first.setdefault(line, total) if dedupe else total
             dropped += earlier != total
             if as_json:
-                record: dict[str, object] = {"index": total, "puzzle": puzzle.to_line(),
+                record: dict[str, object] = {"index": total, "puzzle": to_line(puzzle),
                                              "canonical": line}
                 if dedupe:
                     record["duplicate_of"] = earlier if earlier != total else None

@@ -12,7 +12,13 @@ import typer
 from rich.table import Table
 
 from sudoku_csp import datasets
-from sudoku_csp.backends.registry import BACKENDS, DEFAULT_SPEC, get_backend, list_backends
+from sudoku_csp.backends.registry import (
+    BACKENDS,
+    DEFAULT_SPEC,
+    compare_specs,
+    get_backend,
+    list_backends,
+)
 from sudoku_csp.batch import (
     Record,
     RecordFormat,
@@ -40,18 +46,14 @@ from sudoku_csp.cli.options import (
     SchedulerOpt,
     SizeOpt,
     SolverOpt,
-    Source,
     SourceArg,
     SpecsOpt,
     SplitRegionsOpt,
     TimeOpt,
     VariantOpt,
-    first_puzzle,
     geometry_options,
-    not_a_file,
     output_format,
     records,
-    resolve_source,
     solver_spec,
 )
 from sudoku_csp.cli.output import (
@@ -68,13 +70,9 @@ from sudoku_csp.cli.output import (
     styled_grid,
 )
 from sudoku_csp.crosscheck import ERROR
+from sudoku_csp.io import Source, first_puzzle, not_a_file, resolve_source
 from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
 from sudoku_csp.result import Status
-
-DEFAULT_COMPARE = ("native", "native:rules=singles", "sat:solver=cadical195,encoding=extended",
-                   "sat:encoding=minimal", "cpsat:model=alldiff")
-"""compare's default strategies: the native solver with and without locked candidates, SAT
-with a rich and a minimal encoding, and CP-SAT."""
 
 BUNDLED = ("mixed9", "sixteen")  # sudoku_csp.datasets names: compare's default puzzle sets
 
@@ -344,7 +342,7 @@ def compare(
     output_format(as_json, as_csv)  # not both
 
     def action() -> Exit:
-        specs = list(solver or DEFAULT_COMPARE)
+        specs = list(solver or compare_specs())
         options = geometry_options(size, box, variant, regions, split_regions,
                                    constraints=True)
         if plot:

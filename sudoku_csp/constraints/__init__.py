@@ -12,8 +12,10 @@ carries them in ``constraints``; the backends never name a kind:
   solver is incremental);
 - CP-SAT: :func:`add_to_cpsat` on a model built for the puzzle.
 
-Adding a kind: a module here with a frozen-dataclass subclass of ``Constraint``, listed in
-:data:`KINDS`, with its test; nothing else changes.
+Adding a kind: a module here with a frozen-dataclass subclass of ``Constraint`` and its test,
+and one line that registers it (:func:`register`, which puts it in :data:`KINDS`); nothing
+else changes: readers, writers, backends, the checker, pictures and explanations all reach a
+kind through the registry.
 
 >>> from sudoku_csp import parse
 >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
@@ -27,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from sudoku_csp.constraints.base import (
+    HANDLED_BY,
     CnfContext,
     Constraint,
     ConstraintError,
@@ -43,16 +46,43 @@ from sudoku_csp.constraints.thermo import Thermo
 from sudoku_csp.constraints.xv import XV
 from sudoku_csp.geometry import Geometry
 
-KINDS: tuple[type[Constraint], ...] = (Cage, Thermo, Kropki, XV, NonConsecutive, Parity)
-"""Every kind of typed constraint, in the order puzzles list and write them."""
+KINDS: list[type[Constraint]] = []
+"""Every kind of typed constraint, in the order puzzles list and write them: the one registry
+(:func:`register` adds to it)."""
 
-FIELDS: dict[str, type[Constraint]] = {key: kind for kind in KINDS for key in kind.keys}
-"""JSON field -> the kind that reads it."""
+
+def register(kind: type[Constraint]) -> type[Constraint]:
+    """Add ``kind`` to :data:`KINDS` (usable as a class decorator) and return it; ValueError
+    when its name or one of its JSON fields is taken by a kind already registered.
+
+    >>> register(Cage)
+    Traceback (most recent call last):
+    ...
+    ValueError: a constraint kind named 'cage' is registered already
+    """
+    if any(k.kind == kind.kind for k in KINDS):
+        raise ValueError(f"a constraint kind named {kind.kind!r} is registered already")
+    taken = fields().keys() & set(kind.keys)
+    if taken:
+        raise ValueError(f"the JSON field {sorted(taken)[0]!r} belongs to another kind already")
+    KINDS.append(kind)
+    return kind
+
+
+def fields() -> dict[str, type[Constraint]]:
+    """JSON field -> the registered kind that reads and writes it."""
+    return {key: kind for kind in KINDS for key in kind.keys}
+
+
+for _kind in (Cage, Thermo, Kropki, XV, NonConsecutive, Parity):
+    register(_kind)
 
 
 def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
     """Raise :class:`ConstraintError` unless every constraint stands on ``geometry``: each
-    valid by itself, cages disjoint, at most one of each ``single`` kind.
+    valid by itself (:meth:`~Constraint.validate`), at most one of each ``single`` kind, and
+    each kind's constraints valid together (:meth:`~Constraint.joint_validate`: cages do not
+    overlap).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> check_all(make_geometry(4), [Cage((0, 1), 3), Cage((1, 2), 5)])
@@ -60,8 +90,8 @@ def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
     ...
     sudoku_csp.constraints.base.ConstraintError: A2 is in two cages
     """
-    owner: set[int] = set()
     singles: set[str] = set()
+    by_kind: dict[type[Constraint], list[Constraint]] = {}
     for constraint in constraints:
         if not isinstance(constraint, Constraint):
             raise ConstraintError(f"{constraint!r} is not a constraint")
@@ -71,11 +101,9 @@ def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
                 raise ConstraintError(f"a puzzle holds at most one {constraint.kind} "
                                       "constraint (it rules the whole grid)")
             singles.add(constraint.kind)
-        if isinstance(constraint, Cage):
-            for cell in constraint.cells:
-                if cell in owner:
-                    raise ConstraintError(f"{geometry.label(cell)} is in two cages")
-                owner.add(cell)
+        by_kind.setdefault(type(constraint), []).append(constraint)
+    for kind, mine in by_kind.items():
+        kind.joint_validate(geometry, mine)
 
 
 @lru_cache(maxsize=256)
@@ -125,8 +153,8 @@ def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN
 
 
 __all__ = [
-    "DEFAULT_SUMS", "FIELDS", "KINDS", "SUM_ENCODINGS", "XV", "Cage", "CnfContext",
+    "DEFAULT_SUMS", "HANDLED_BY", "KINDS", "SUM_ENCODINGS", "XV", "Cage", "CnfContext",
     "Constraint", "ConstraintError", "FieldError", "Kropki", "Link", "NonConsecutive",
     "Parity", "Thermo", "UnsupportedError", "add_to_cpsat", "check_all", "cnf_clauses",
-    "native_links", "refuse_constraints",
+    "fields", "native_links", "refuse_constraints", "register",
 ]

@@ -38,7 +38,7 @@ from sudoku_csp.geometry import Geometry, row_label
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-    from sudoku_csp.encodings.cpsat import CpSatModel
+    from sudoku_csp.encodings.cpsat_model import CpSatModel
     from sudoku_csp.encodings.variables import Variables
 
 Masks = tuple[int, ...]
@@ -75,8 +75,8 @@ def refuse_constraints(puzzle: Any, what: str) -> None:
     """Raise :class:`UnsupportedError` when ``puzzle`` carries typed constraints, naming
     ``what`` (a command or function) that cannot honour them yet.
 
-    >>> from sudoku_csp import Puzzle
-    >>> refuse_constraints(Puzzle.parse("." * 16), "certify")   # none: nothing happens
+    >>> from sudoku_csp import parse
+    >>> refuse_constraints(parse("." * 16), "certify")   # none: nothing happens
     """
     kinds = sorted({c.kind for c in getattr(puzzle, "constraints", ())})
     if kinds:
@@ -166,6 +166,13 @@ class Constraint(abc.ABC):
             if not (isinstance(cell, int) and 0 <= cell < n):
                 raise ConstraintError(f"cell {cell!r} is not a cell of a {geometry.name} grid",
                                       part="cells")
+
+    @classmethod
+    def joint_validate(cls, geometry: Geometry, constraints: Sequence[Constraint]) -> None:
+        """Raise :class:`ConstraintError` unless a puzzle's constraints of this kind can
+        stand together (each already valid alone); killer cages: no cell in two cages.
+        Nothing by default."""
+        return None
 
     def describe(self, geometry: Geometry) -> str:
         """A short human name, for messages (``cage 15 at A1``)."""

@@ -49,10 +49,10 @@ from sudoku_csp.constraints.base import (
     parse_cells,
 )
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.geometry import LINE_KINDS, Geometry
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat import CpSatModel
+    from sudoku_csp.encodings.cpsat_model import CpSatModel
 
 COMBINATION_LIMIT = 20000
 """Digit sets of one cage size listed at most (``C(N, k)``): beyond, native and CNF fall back
@@ -245,6 +245,15 @@ class Cage(Constraint):
                 raise ConstraintError(
                     f"a cage of {k} cells cannot sum to {self.total} on a {n}x{n} grid: "
                     f"expected {low} to {high}", part="sum")
+
+    @classmethod
+    def joint_validate(cls, geometry: Geometry, constraints: Sequence[Constraint]) -> None:
+        owner: set[int] = set()
+        for cage in constraints:
+            for cell in cage.touched():
+                if cell in owner:
+                    raise ConstraintError(f"{geometry.label(cell)} is in two cages")
+                owner.add(cell)
 
     # -- native -----------------------------------------------------------------------------
     def native(self, geometry: Geometry) -> list[Link]:
@@ -455,7 +464,7 @@ def implied_sums(geometry: Geometry, constraints: Sequence[Constraint]
     owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
     regions = [(unit.cells, unit_total, geometry.size) for unit in geometry.units]
     whole_units = len(regions)
-    for kind in ("row", "column"):
+    for kind in LINE_KINDS:
         lines = sorted((u for u in geometry.units if u.kind == kind), key=lambda u: u.index)
         for width in range(2, len(lines)):
             for first in range(len(lines) - width + 1):

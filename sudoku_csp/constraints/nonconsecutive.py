@@ -23,7 +23,7 @@ from sudoku_csp.constraints.pairs import NOT_CONSECUTIVE, pair_clauses, pair_cps
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat import CpSatModel
+    from sudoku_csp.encodings.cpsat_model import CpSatModel
 
 
 @dataclass(frozen=True)

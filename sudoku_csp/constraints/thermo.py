@@ -33,7 +33,7 @@ from sudoku_csp.constraints.base import (
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat import CpSatModel
+    from sudoku_csp.encodings.cpsat_model import CpSatModel
 
 
 def _narrow(masks: tuple[int, ...]) -> tuple[int, ...] | None:

@@ -370,7 +370,8 @@ def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODIN
     >>> cnf = encode(make_geometry(9), "natural")
     >>> cnf.nv, len(cnf.clauses)
     (729, 11745)
-    >>> cnf = encode(Puzzle.parse("3.1...4.2......."))
+    >>> from sudoku_csp import parse
+    >>> cnf = encode(parse("3.1...4.2......."))
     >>> cnf.nv, len(cnf.clauses), cnf.clauses[-4:]
     (64, 452, [[3], [9], [28], [34]])
     """
@@ -393,7 +394,8 @@ def constraint_clauses(puzzle: Puzzle, start: int, sums: str = DEFAULT_SUMS
     formula they join); and the highest variable they use. ``sums`` is the cage-sum encoding
     (:data:`~sudoku_csp.constraints.SUM_ENCODINGS`).
 
-    >>> p = Puzzle.parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    >>> from sudoku_csp import parse
+    >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
     >>> clauses, top = constraint_clauses(p, 65)
     >>> [-3] in clauses, top        # A1 + A2 = 3: A1 holds no 3 (x(A1, 3) is variable 3)
     (True, 88)
@@ -408,7 +410,8 @@ def givens(puzzle: Puzzle) -> list[int]:
     """The positive literals ``x(cell, given)`` of the givens, in cell order: assumptions for
     an incremental solver, or unit clauses.
 
-    >>> givens(Puzzle.parse("1..." "..1." ".1.." "...1"))
+    >>> from sudoku_csp import parse
+    >>> givens(parse("1..." "..1." ".1.." "...1"))
     [1, 25, 37, 61]
     """
     return variables(puzzle.geometry).literals(puzzle.givens)
@@ -420,7 +423,8 @@ def fixed_literals(puzzle: Puzzle) -> list[int]:
     Kwon & Jain's optimised encoding). Sorted by variable; a literal and its negation both
     appear when givens clash.
 
-    >>> fixed_literals(Puzzle.parse("1..." + "." * 12))[:6]
+    >>> from sudoku_csp import parse
+    >>> fixed_literals(parse("1..." + "." * 12))[:6]
     [1, -2, -3, -4, -5, -9]
     """
     g = puzzle.geometry
@@ -445,7 +449,8 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
     (``decode(model, geometry, puzzle.givens)``): the variables they fix no longer occur.
     Clashing givens leave an empty clause (the formula is unsatisfiable).
 
-    >>> p = Puzzle.parse("3.1...4.2.......")
+    >>> from sudoku_csp import parse
+    >>> p = parse("3.1...4.2.......")
     >>> full, small = encode(p.geometry), clue_reduced(p)
     >>> len(full.clauses), len(small.clauses), small.nv
     (448, 123, 64)

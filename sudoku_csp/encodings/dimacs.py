@@ -34,8 +34,9 @@ from sudoku_csp.encodings.cnf import (
 )
 from sudoku_csp.encodings.variables import parts
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import SYMBOLS, Geometry, GeometryError, Grid
-from sudoku_csp.puzzle import Puzzle, parse
+from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.io import parse, to_line
+from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import (
     geometry_from_record,
     geometry_record,
@@ -63,23 +64,20 @@ def _geometry_lines(geometry: Geometry) -> list[str]:
     record = geometry_record(geometry)
     lines = [f"c geometry: {record['name']}", f"c size: {record['size']}"]
     if record["box"]:
-        lines.append(f"c box: {record['box'][0]}x{record['box'][1]}")
+        lines.append(f"c box: {record['box']}")
     lines.append(f"c variants: {' '.join(record['variants']) or '-'}")
     if record["regions"] is not None:
-        lines.append(f"c regions: {''.join(SYMBOLS[r] for r in record['regions'])}")
+        lines.append(f"c regions: {record['regions']}")
     return lines
 
 
 def _geometry_of(info: dict[str, str]) -> Geometry:
     """The geometry written by :func:`_geometry_lines`, through the same record."""
-    regions = info.get("regions")
-    if regions is not None and not set(regions) <= set(SYMBOLS):
-        raise GeometryError(f"regions {regions!r}: one symbol of {SYMBOLS} per cell")
     return geometry_from_record({
         "size": info["size"],
-        "box": info["box"].split("x") if "box" in info else None,
+        "box": info.get("box"),
         "variants": [v for v in info.get("variants", "-").split() if v != "-"],
-        "regions": [SYMBOLS.index(s) for s in regions] if regions is not None else None,
+        "regions": info.get("regions"),
     })
 
 
@@ -146,19 +144,19 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     described by the comment lines ``notes``. The header records the puzzle (its killer
     line or JSON when it has constraints), so :func:`read_dimacs` gives it back.
 
-    >>> p = Puzzle.parse("3.1...4.2.......")
+    >>> p = parse("3.1...4.2.......")
     >>> encode_puzzle_dimacs(p).splitlines()[-1]
     '34 0'
     >>> read_dimacs(encode_puzzle_dimacs(p, reduce=True)).givens == p.givens
     True
-    >>> killer = encode_puzzle_dimacs(Puzzle.parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4"))
+    >>> killer = encode_puzzle_dimacs(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4"))
     >>> [line for line in killer.splitlines() if line.startswith(("c constraints", "p "))]
     ['c constraints: 8 cage (sums: combos): 120 clauses after the givens', 'p cnf 88 568']
     """
     if reduce and puzzle.constraints:
         refuse_constraints(puzzle, "the clue-reduced DIMACS form")
     formula = build(puzzle.geometry, encoding, amo)
-    line = f"c puzzle: {puzzle.to_line()}"
+    line = f"c puzzle: {to_line(puzzle)}"
     nv = None
     if reduce:
         clauses = [*clue_reduced(puzzle, encoding, amo).clauses, *extra_clauses]

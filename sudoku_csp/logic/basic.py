@@ -14,7 +14,8 @@ import dataclasses
 from collections.abc import Iterator
 from itertools import combinations
 
-from sudoku_csp.logic.board import BOX_KINDS, Board
+from sudoku_csp.geometry import BOX_KINDS, UnitKind
+from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Candidate, Step, cell_list, digit_list, eliminated, unit_name
 from sudoku_csp.native.rules import hidden_sets, locked_sets, naked_sets, unit_digits
 from sudoku_csp.native.state import bits
@@ -84,7 +85,7 @@ def _locked_steps(board: Board, pointing: bool) -> Iterator[Step]:
     lay, g = board.layout, board.geometry
     units = lay.boxes + lay.others if pointing else lay.rows + lay.columns + lay.others
     for u, (cells, rest, v), digits in locked_sets(board.state, units):
-        if pointing != (g.units[u].kind in BOX_KINDS or g.units[u].kind == "window"):
+        if pointing != (g.units[u].kind in BOX_KINDS or g.units[u].kind == UnitKind.WINDOW):
             continue
         for d in bits(digits):
             gone = board.present([(c, d) for c in rest])

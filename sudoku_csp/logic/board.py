@@ -14,16 +14,13 @@ from functools import lru_cache, reduce
 from operator import or_
 
 from sudoku_csp.constraints import Constraint
-from sudoku_csp.geometry import EMPTY, Geometry
+from sudoku_csp.geometry import BOX_KINDS, EMPTY, Geometry, UnitKind
 from sudoku_csp.logic.step import Candidate, Step
 from sudoku_csp.native.rules import assign
 from sudoku_csp.native.state import State, bits
 from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["Board", "Contradiction"]
-
-BOX_KINDS = ("box", "region")
-
 
 class Contradiction(Exception):
     """The pencil marks admit no solution (the puzzle has none)."""
@@ -35,8 +32,8 @@ class Layout:
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
         units = geometry.units
-        self.rows = tuple(u for u, unit in enumerate(units) if unit.kind == "row")
-        self.columns = tuple(u for u, unit in enumerate(units) if unit.kind == "column")
+        self.rows = tuple(u for u, unit in enumerate(units) if unit.kind == UnitKind.ROW)
+        self.columns = tuple(u for u, unit in enumerate(units) if unit.kind == UnitKind.COLUMN)
         self.boxes = tuple(u for u, unit in enumerate(units) if unit.kind in BOX_KINDS)
         self.others = tuple(u for u, unit in enumerate(units)
                             if u not in self.rows + self.columns + self.boxes)

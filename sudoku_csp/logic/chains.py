@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable
 from functools import partial
 
+from sudoku_csp.geometry import LINE_KINDS, UnitKind
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Candidate, Step, eliminated
 from sudoku_csp.native.state import bits
@@ -171,16 +172,13 @@ def x_chain(board: Board) -> Step | None:
                          MAX_NODES)
 
 
-LINE_KINDS = ("row", "column")
-
-
 def _link_kinds(board: Board, chain: list[Candidate]) -> list[set[str]]:
     """For each strong link of a single-digit chain, the kinds of unit ("row", "column",
     or "box" for any other unit) in which its two cells are the digit's only places."""
     units = board.geometry.units
     kinds = []
     for (p, d), (q, _) in zip(chain[::2], chain[1::2], strict=True):
-        kinds.append({units[u].kind if units[u].kind in LINE_KINDS else "box"
+        kinds.append({units[u].kind if units[u].kind in LINE_KINDS else UnitKind.BOX
                       for u in board.tables.cell_units[p]
                       if q in units[u].cells and len(board.places(u, d)) == 2})
     return kinds

@@ -17,6 +17,7 @@ from html import escape
 from itertools import pairwise
 
 from sudoku_csp.geometry import EMPTY
+from sudoku_csp.io import to_line
 from sudoku_csp.logic import forcing
 from sudoku_csp.logic.explain import TIERS, Explanation
 from sudoku_csp.logic.step import Step
@@ -159,7 +160,7 @@ def _header(explanation: Explanation) -> str:
     metadata = (f"<p>{escape(puzzle.metadata)}</p>" if puzzle.metadata else "")
     return (
         f"<h2>Explanation of a {escape(g.name)} puzzle ({puzzle.clue_count} givens)</h2>"
-        f'<p class="puzzle-line">{escape(puzzle.to_line())}</p>{metadata}'
+        f'<p class="puzzle-line">{escape(to_line(puzzle))}</p>{metadata}'
         '<div class="head">'
         f'<figure class="single">'
         f'{grid_svg(g, puzzle.givens, compact=True, constraints=puzzle.constraints)}</figure>'
@@ -205,7 +206,7 @@ def explanation_html(explanation: Explanation, standalone: bool = True) -> str:
     )
     if not standalone:
         return body
-    title = f"Explanation: {puzzle.to_line()}"
+    title = f"Explanation: {to_line(puzzle)}"
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{escape(title)}</title>\n<style>{_css(g.size)}</style>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n")

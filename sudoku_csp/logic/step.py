@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sudoku_csp.geometry import Geometry, row_label
+from sudoku_csp.geometry import Geometry, UnitKind, row_label
 
 __all__ = ["Step", "cell_list", "digit_list", "unit_name"]
 
@@ -78,7 +78,7 @@ def unit_name(geometry: Geometry, u: int) -> str:
     ('row E', 'column 4', 'box 5')
     """
     unit = geometry.units[u]
-    if unit.kind == "row":
+    if unit.kind == UnitKind.ROW:
         return f"row {row_label(unit.index)}"
     return unit.name
 

@@ -29,8 +29,8 @@ the reference: they are what the explainer and the other presets use, and the te
 that both reach the same candidates. The fixpoint of these rules does not depend on the
 order they fire in, so both engines search the same tree (same nodes, same solutions).
 
->>> from sudoku_csp import Puzzle
->>> four = Puzzle.parse("1..." "..1." ".1.." "...1")
+>>> from sudoku_csp import parse
+>>> four = parse("1..." "..1." ".1.." "...1")
 >>> engine = planes(four.geometry)
 >>> p, solved = engine.propagate(engine.start(four.givens), locked=False)
 >>> engine.candidates(p)[1], bin(solved)   # A2 keeps 2, 3, 4; the four 1s are placed

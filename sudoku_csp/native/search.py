@@ -122,8 +122,8 @@ class Outcome:
 class Searcher:
     """A configured search: rules, branching and value order.
 
-    >>> from sudoku_csp import Puzzle
-    >>> four = Puzzle.parse("1..." "..1." ".1.." "...1")
+    >>> from sudoku_csp import parse
+    >>> four = parse("1..." "..1." ".1.." "...1")
     >>> out = Searcher("singles").run(State.from_puzzle(four), limit=2)
     >>> len(out.solutions), out.complete
     (2, False)
@@ -342,7 +342,8 @@ def propagate_puzzle(puzzle: Puzzle, rules: str = DEFAULT_RULES) -> State | None
     """The candidate state of ``puzzle`` once ``rules`` (a preset or ``+``-joined rule
     names) have run to a fixpoint, without search; ``None`` when they reach a contradiction.
 
-    >>> four = Puzzle.parse("1..." "..1." ".1.." "...1")
+    >>> from sudoku_csp import parse
+    >>> four = parse("1..." "..1." ".1.." "...1")
     >>> state = propagate_puzzle(four, "singles")
     >>> state.candidates(1)
     (1, 2, 3)

@@ -18,7 +18,8 @@ from operator import itemgetter
 
 from sudoku_csp.constraints import Link, native_links
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
-from sudoku_csp.puzzle import Puzzle, grid_to_dict
+from sudoku_csp.io import grid_to_dict
+from sudoku_csp.puzzle import Puzzle
 
 
 class Tables:
@@ -112,9 +113,9 @@ def tables(geometry: Geometry) -> Tables:
 class State:
     """Candidates of every cell during solving. Rules and search mutate it in place.
 
-    >>> from sudoku_csp import Puzzle
     >>> from sudoku_csp.native import eliminate
-    >>> s = State.from_puzzle(Puzzle.parse("1..." "..1." ".1.." "...1"))
+    >>> from sudoku_csp import parse
+    >>> s = State.from_puzzle(parse("1..." "..1." ".1.." "...1"))
     >>> eliminate(s), s.candidates(1)   # 4 givens placed; digit 0 (shown 1) left B's peers
     (4, (1, 2, 3))
     """

@@ -1,0 +1,54 @@
+"""Puzzle text, every format in one place: read it into a :class:`~sudoku_csp.puzzle.Puzzle`,
+write a puzzle back.
+
+Formats, each one module with its reader and its writer:
+
+- :mod:`~sudoku_csp.io.grid`: grid text (a plain line of symbols, a multi-line grid, numbers)
+  and Norvig's dict of labels;
+- :mod:`~sudoku_csp.io.killer`: the killer line (cage map, sums, givens);
+- :mod:`~sudoku_csp.io.record`: the JSON object (one per line in ``.jsonl``), which holds
+  every constraint kind under the fields the kind owns.
+
+:func:`parse` tells the form of one puzzle's text and reads it; :func:`to_line` writes a
+puzzle on one line in the form that holds it (:mod:`~sudoku_csp.io.text`).
+:func:`read_puzzles` streams a file or standard input (:mod:`~sudoku_csp.io.files`), and
+:func:`resolve_source` tells a puzzle given on the command line from a file
+(:mod:`~sudoku_csp.io.sources`). A reader never drops what it does not understand: unknown
+text or fields are a :class:`~sudoku_csp.errors.ParseError` naming the line, the column or
+field, and what was expected.
+
+>>> from sudoku_csp import io
+>>> puzzle = io.parse("3.1...4.2.......")
+>>> io.to_line(puzzle), puzzle.size
+('3.1...4.2.......', 4)
+"""
+
+from __future__ import annotations
+
+from sudoku_csp.io.files import (
+    MAX_LINE,
+    PuzzleText,
+    parse_many,
+    puzzle_entries,
+    puzzle_texts,
+    read_puzzle_files,
+    read_puzzles,
+)
+from sudoku_csp.io.grid import (
+    format_cells,
+    format_grid,
+    format_line,
+    from_dict,
+    grid_to_dict,
+)
+from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.io.record import puzzle_record
+from sudoku_csp.io.sources import Source, first_puzzle, not_a_file, resolve_source
+from sudoku_csp.io.text import is_constrained_text, parse, to_grid, to_line
+
+__all__ = [
+    "MAX_LINE", "PuzzleText", "ReadOptions", "Source", "first_puzzle", "format_cells",
+    "format_grid", "format_line", "from_dict", "grid_to_dict", "is_constrained_text",
+    "not_a_file", "parse", "parse_many", "puzzle_entries", "puzzle_record", "puzzle_texts",
+    "read_puzzle_files", "read_puzzles", "resolve_source", "to_grid", "to_line",
+]

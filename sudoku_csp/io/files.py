@@ -1,0 +1,404 @@
+"""Puzzle files and streams: one puzzle per line, or multi-line grids; read lazily.
+
+Puzzle files (:func:`read_puzzles`) are UTF-8 text; blank lines and ``#`` comments are
+skipped. The first puzzle line decides the layout of the whole file:
+
+- *one puzzle per line* when it is a puzzle by itself and carries no box borders (``|``,
+  ``+``); each later line is then a puzzle of its own;
+- otherwise *multi-line grids*, one after another. A grid ends once it has as many rows as
+  its first row has cells (the size, when the options give one): blank lines, comments and
+  border rows inside a grid are skipped, so grids may be separated by blank lines or not,
+  and a grid may leave blank lines between its bands. A grid cut short by the end of the
+  input is read as it is (a few long lines can still make one grid).
+
+Sixteen lines of sixteen cells read as either sixteen 4x4 puzzles or one 16x16 grid. When
+the options do not fix the size, they are one 16x16 grid only if they are exactly the first
+sixteen puzzle lines (a blank line or the end of the input follows) and either hold no given
+at all, or givens of eight or more different symbols (a 4x4 puzzle has four symbols, so no
+file of 4x4 puzzles with a few typos reaches eight, while a 16x16 puzzle's givens use nearly
+all sixteen). Anything else stays a file of 4x4 puzzles: more or fewer lines, or lines with
+the givens of 4x4 puzzles. Give ``size`` to settle it either way.
+
+A source holding no puzzle at all (empty, or only blank lines and comments) raises
+:class:`~sudoku_csp.errors.NoPuzzleError`; bytes that are not UTF-8 raise
+:class:`~sudoku_csp.errors.ParseError` naming the line. The batch runner reads through
+:func:`puzzle_texts`, which leaves one-line puzzles unparsed (:class:`PuzzleText`) for the
+worker that solves them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from sudoku_csp.errors import NoPuzzleError, ParseError
+from sudoku_csp.geometry import EMPTY, MAX_SIZE
+from sudoku_csp.io.grid import scan
+from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.io.text import is_constrained_text, parse
+from sudoku_csp.puzzle import Puzzle
+
+__all__ = ["MAX_LINE", "PuzzleText", "parse_many", "puzzle_entries", "puzzle_texts",
+           "read_puzzle_files", "read_puzzles"]
+
+
+def read_puzzles(
+    source: str | os.PathLike | TextIO,
+    **options,
+) -> Iterator[Puzzle]:
+    """Stream the puzzles of a file (path or open text file): one per line, or multi-line
+    grids (see the module docstring for the layout rules).
+
+    Blank lines and ``#`` comments are skipped; text after a tab is the puzzle's metadata.
+    Lines are read one at a time, so a file of millions of puzzles is never held in memory.
+    ``options`` are those of :func:`parse`; without a size, each line's size is inferred,
+    so a file may mix sizes (geometries are cached, not rebuilt per line). A source without
+    a puzzle raises :class:`NoPuzzleError` (when it is read: this is a generator); bytes
+    that are not UTF-8 raise :class:`ParseError` naming their line and column.
+
+    >>> [p.givens[:4] for p in read_puzzles(io.StringIO("# one\\n" + "1" * 16 + "\\n"))]
+    [(0, 0, 0, 0)]
+    """
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, encoding="utf-8") as handle:
+            yield from _read(handle, options)
+    else:
+        yield from _read(source, options)
+
+
+_GRID_LINES = 400  # a multi-line grid (up to 35x35 with separator rows) fits in this many
+
+
+def _read(handle: Iterable[str], options: dict) -> Iterator[Puzzle]:
+    for entry in puzzle_entries(handle, **options):
+        yield entry if isinstance(entry, Puzzle) else parse(entry[0], line=entry[1], **options)
+
+
+def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[str, int]]:
+    """The puzzles of an open text file as :func:`read_puzzles` finds them, the later ones
+    left unparsed: the first puzzle (and every multi-line grid) as a :class:`Puzzle`, then
+    each further one-line puzzle as ``(text, line number)``, for the caller to :func:`parse`
+    with the same ``options`` (where it likes: a worker process).
+
+    ``handle`` is any iterable of lines; a file opened with ``encoding="utf-8"`` whose bytes
+    are not UTF-8 gives a :class:`ParseError` naming the line (and, when ``handle.name`` is
+    the file's path, the column), after the puzzles before it. A source without a puzzle
+    raises :class:`NoPuzzleError` naming ``handle.name`` when it has one.
+
+    >>> list(puzzle_entries(io.StringIO("# two\\n" + "1" * 16 + "\\n\\n" + "2" * 16 + "\\n")))[1]
+    ('2222222222222222', 4)
+    """
+    lines = _Lines(handle)
+    commented = False
+    for first in lines:
+        number, text = first
+        stripped = text.strip()
+        if stripped.startswith("#"):
+            commented = True
+        if stripped and not stripped.startswith("#"):
+            break
+    else:
+        raise NoPuzzleError(lines.source, empty=not commented)
+    error = None
+    try:
+        puzzle = parse(text, line=number, **options)
+    except ParseError as exc:
+        if is_constrained_text(text):
+            raise  # a JSON object or a killer line is never the first row of a grid
+        error = exc
+    # One-line puzzles never carry box borders; a first line that does (before the tab: the
+    # metadata after it may say anything), or that is not a puzzle by itself, starts a
+    # multi-line grid.
+    if error is None and not any(ch in "|+" for ch in text.split("\t", 1)[0]):
+        if not (puzzle.size == 4 and ReadOptions.of(options).fixed_size() is None
+                and _sixteen_rows(lines, text)):
+            yield puzzle
+            for number, text in lines:
+                stripped = text.strip()
+                if stripped and not stripped.startswith("#"):
+                    yield text, number
+            return
+    lines.unread([first])
+    yield from _grids(lines, options, error)
+
+
+MAX_LINE = 65536
+"""The longest line a puzzle file may hold, in characters (a puzzle, its separators and a
+comment after it fit many times over); a longer line is refused as it is read."""
+
+
+class _Lines:
+    """The lines of a source as ``(number, text)``: numbered from 1, line ends and a leading
+    byte order mark dropped, with read-ahead lines pushed back by :meth:`unread`. Bytes that
+    are not UTF-8 become a :class:`ParseError` naming the line."""
+
+    def __init__(self, handle: Iterable[str]) -> None:
+        self._handle = handle
+        readline = getattr(handle, "readline", None)
+        # A file is read a bounded line at a time: one line of gigabytes (or /dev/zero) is
+        # refused after MAX_LINE characters instead of being read whole.
+        self._lines = (iter(lambda: readline(MAX_LINE + 1), "") if callable(readline)
+                       else iter(handle))
+        self._back: list[tuple[int, str]] = []
+        self.taken = 0
+        self.source = _source_name(handle)
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        return self
+
+    def __next__(self) -> tuple[int, str]:
+        if self._back:
+            return self._back.pop()
+        try:
+            raw = next(self._lines)
+        except UnicodeDecodeError as exc:
+            self._lines = self._after_decode_error(exc)
+            raw = next(self._lines)
+        self.taken += 1
+        if len(raw) > MAX_LINE:
+            raise ParseError(f"the line is longer than {MAX_LINE} characters: not a puzzle "
+                             f"line (a {MAX_SIZE}x{MAX_SIZE} puzzle written as numbers needs "
+                             f"fewer)", line=self.taken)
+        text = raw.rstrip("\r\n")
+        return self.taken, text.removeprefix("\ufeff") if self.taken == 1 else text
+
+    def unread(self, entries: Sequence[tuple[int, str]]) -> None:
+        """Push back lines read ahead; they come out again in the order given."""
+        self._back.extend(reversed(entries))
+
+    def _after_decode_error(self, exc: UnicodeDecodeError) -> Iterator[str]:
+        # A text file decodes a chunk of some 8 KB at a time, so the bad byte may lie many
+        # lines ahead of the line asked for. With the path at hand, go on from the same line
+        # decoding one line at a time: the lines before the bad one are still read, and the
+        # error names the exact line and column.
+        name = getattr(self._handle, "name", None)
+        if isinstance(name, str) and os.path.isfile(name):
+            return _utf8_lines(name, self.taken)
+        # A stream (standard input): everything before the chunk's current line has been
+        # read, so count the line ends before the bad byte within the chunk.
+        data = bytes(exc.object)
+        before = data[:exc.start]
+        column = None
+        if b"\n" in before:
+            column = len(before[before.rindex(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise ParseError(_not_utf8(self.source, data[exc.start]),
+                         line=self.taken + 1 + before.count(b"\n"), column=column) from None
+
+
+def _utf8_lines(path: str, skip: int) -> Iterator[str]:
+    """The lines of the file at ``path`` after the first ``skip``, decoded one at a time."""
+    with open(path, "rb") as handle:
+        for number, data in enumerate(handle, start=1):
+            if number <= skip:
+                continue
+            try:
+                yield data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                text = data[:exc.start].decode("utf-8", "replace")
+                if number == 1:
+                    text = text.removeprefix("\ufeff")
+                raise ParseError(_not_utf8(path, data[exc.start]), line=number,
+                                 column=len(text) + 1) from None
+
+
+def _not_utf8(source: str | None, byte: int) -> str:
+    return (f"{source or 'the input'} is not UTF-8 text: byte 0x{byte:02X} cannot be "
+            "decoded (save it as UTF-8)")
+
+
+def _source_name(handle: object) -> str | None:
+    name = getattr(handle, "name", None)
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if name == "<stdin>":
+        return "standard input"
+    return name if isinstance(name, str) else None
+
+
+def _sixteen_rows(lines: _Lines, first: str) -> bool:
+    """Whether ``first`` (a 4x4 puzzle by itself) and the lines after it are one 16x16 grid
+    written a row per line, by the rule of the module docstring. The lines read ahead are
+    pushed back."""
+    if is_constrained_text(first):
+        return False
+    rows, ahead, ended = [first], [], True
+    for entry in lines:
+        ahead.append(entry)
+        stripped = entry[1].strip()
+        if len(ahead) > _GRID_LINES:
+            ended = False
+            break
+        if stripped.startswith("#"):
+            continue
+        if not stripped:
+            break
+        if len(rows) == 16:
+            ended = False
+            break
+        rows.append(entry[1])
+    lines.unread(ahead)
+    if not ended or len(rows) != 16 or any("\t" in row for row in rows):
+        return False
+    try:
+        scanned = [scan(row, 1) for row in rows]
+    except ParseError:
+        return False  # the line-by-line reading reports it, at its line
+    if any(len(cells) != 16 for cells in scanned):
+        return False
+    givens = {cell.value for cells in scanned for cell in cells if cell.value != EMPTY}
+    return not givens or len(givens) >= 8
+
+
+def _row_width(text: str, line: int) -> int:
+    """Cells in one line of a grid (0 for a border row)."""
+    return len(scan(text, line))
+
+
+def _grids(lines: _Lines, options: dict, first_error: ParseError | None) -> Iterator[Puzzle]:
+    """The multi-line grids of the rest of the input (see the module docstring).
+    ``first_error`` is why the first line is no puzzle by itself: reported instead when the
+    first grid is not a whole grid, for the input is then more likely bad one-line puzzles."""
+    fixed = ReadOptions.of(options).fixed_size()
+    first = True
+    for entry in lines:
+        stripped = entry[1].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        lines.unread([entry])
+        body, size, complete = _grid_lines(lines, fixed, first, first_error)
+        if complete:
+            _take_borders(lines, body)
+        while body[-1] == "":
+            body.pop()
+        # A grid ended by its rows has its size: a short row is then "81 cells expected".
+        grid_options = {**options, "size": size} if complete and fixed is None else options
+        try:
+            puzzle = parse("\n".join(body), line=entry[0], **grid_options)
+        except ParseError:
+            if first and first_error is not None and not complete:
+                raise first_error from None
+            raise
+        first = False
+        yield puzzle
+
+
+MIN_ROW, MAX_ROW = 2, 35  # cells in the first row of a grid (its size, so 2..35)
+
+
+def _grid_lines(
+    lines: _Lines, fixed: int | None, first: bool, first_error: ParseError | None
+) -> tuple[list[str], int | None, bool]:
+    """The lines of the grid starting at the next line (blank and comment lines as ``""``),
+    its size, and whether it ended by having that many rows (else at the end of the input).
+    In the ``first`` grid, a first row that is no grid row makes the rest of the input one
+    grid, as it comes (a puzzle in a few long lines); ``first_error`` is reported if that
+    grid runs too long."""
+    body: list[str] = []
+    size, rows, whole, start = fixed, 0, False, 0
+    for number, text in lines:
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            body.append("")  # keeps the line numbers of what follows
+            continue
+        start = start or number
+        width = _row_width(text, number)
+        body.append(text)
+        if width:
+            rows += 1
+            if rows == 1 and not MIN_ROW <= width <= MAX_ROW:
+                if not first:
+                    raise ParseError(
+                        f"a line of {width} cells where a multi-line grid starts: expected a "
+                        f"row of {MIN_ROW} to {MAX_ROW} cells (this input holds multi-line "
+                        "grids, so each of its puzzles must be one)", line=number)
+                whole = True
+            elif rows == 1:
+                size = size or width
+        if len(body) > _GRID_LINES:
+            raise (first_error if first else None) or ParseError(
+                f"a multi-line grid still open after {_GRID_LINES} lines: a grid ends after "
+                "as many rows as its first row has cells", line=start)
+        if not whole and size is not None and rows >= size:
+            return body, size, True
+    return body, size, False
+
+
+def _take_borders(lines: _Lines, body: list[str]) -> None:
+    """Add the border rows (no cells) right after a grid's last row to the grid."""
+    for number, text in lines:
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#") and _row_width(text, number) == 0:
+            body.append(text)
+            continue
+        lines.unread([(number, text)])
+        return
+
+
+def parse_many(text: str, **options) -> list[Puzzle]:
+    """All puzzles of a text in puzzle-file format (see :func:`read_puzzles`); ``[]`` for a
+    text without one (where :func:`read_puzzles` raises :class:`NoPuzzleError`).
+
+    >>> [p.size for p in parse_many("# a 4x4\\n3.1...4.2.......\\n")], parse_many("# none\\n")
+    ([4], [])
+    """
+    try:
+        return list(read_puzzles(io.StringIO(text), **options))
+    except NoPuzzleError:
+        return []
+
+
+def read_puzzle_files(sources: Iterable[str | os.PathLike | TextIO],
+                      **options: Any) -> Iterator[Puzzle]:
+    """Stream the puzzles of several files (paths or open text files) one after another.
+
+    ``options`` are the geometry options of :func:`~sudoku_csp.io.parse` (``size``,
+    ``box``, ``variants``, ``regions``); ParseError names the line of a bad puzzle.
+    """
+    for source in sources:
+        yield from read_puzzles(source, **options)
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleText:
+    """A one-line puzzle not parsed yet: its text, line number and parse options.
+
+    The batch runner parses it in the worker that solves it, so the process reading the
+    file does little more than read lines (parsing costs about a tenth of a native solve,
+    and on a small machine that process shares the cores with the workers).
+    """
+
+    text: str
+    line: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def parse(self) -> Puzzle:
+        """The puzzle (ParseError naming this line if the text is not one)."""
+        return parse(self.text, line=self.line, **self.options)
+
+
+def puzzle_texts(sources: Iterable[str | os.PathLike | TextIO],
+                 **options: Any) -> Iterator[Puzzle | PuzzleText]:
+    """Like :func:`read_puzzle_files`, but leaves the parsing of one-line puzzles to the
+    workers of the batch runner (:class:`PuzzleText`). Same input rules as
+    :func:`read_puzzles`: blank lines and ``#`` comments are skipped, and
+    a file whose first puzzle line is not a puzzle by itself (or carries box borders) is
+    read as one multi-line grid, parsed here. A bad line raises ParseError when reached.
+
+    >>> text = "# two 4x4 puzzles\\n" + "3.1...4.2.......\\n" * 2
+    >>> [type(p).__name__ for p in puzzle_texts([io.StringIO(text)])]
+    ['Puzzle', 'PuzzleText']
+    """
+    for source in sources:
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, encoding="utf-8") as handle:
+                yield from _texts(handle, options)
+        else:
+            yield from _texts(source, options)
+
+
+def _texts(handle: TextIO, options: dict[str, Any]) -> Iterator[Puzzle | PuzzleText]:
+    for entry in puzzle_entries(handle, **options):
+        yield entry if isinstance(entry, Puzzle) else PuzzleText(*entry, options)

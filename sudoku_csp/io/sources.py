@@ -1,0 +1,87 @@
+"""Where puzzles come from on a command line: one puzzle given as text, puzzle files, or
+standard input (``-``), told apart the same way for every command.
+
+>>> src = resolve_source(["3.1...4.2......."], {}, count=False)
+>>> src.single.size, src.files
+(4, ())
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from sudoku_csp.errors import InputError, ParseError
+from sudoku_csp.io.files import MAX_LINE, read_puzzles
+from sudoku_csp.io.text import parse
+from sudoku_csp.puzzle import Puzzle
+
+__all__ = ["Source", "first_puzzle", "not_a_file", "resolve_source"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Resolved input: one puzzle given as text, or files (``-`` is standard input)."""
+
+    single: Puzzle | None
+    files: tuple[str | TextIO, ...]
+    total: int | None  # puzzle lines, counted only for a progress bar on a terminal
+
+
+def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) -> Source:
+    """One puzzle given as text, or the files to read (``options``: those of
+    :func:`~sudoku_csp.io.parse`); ``count`` asks for the number of puzzle lines (it reads
+    every file once more: only for a progress bar)."""
+    if len(sources) == 1 and sources[0] != "-" and not os.path.isfile(sources[0]):
+        text = sources[0]
+        try:
+            return Source(parse(text, **options), (), 1)
+        except ParseError:
+            if os.path.exists(text) or os.sep in text or text.endswith((".txt", ".sdk", ".csv")):
+                raise not_a_file(text) from None
+            raise
+    files: list[str | TextIO] = []
+    for name in sources:
+        if name != "-" and not os.path.isfile(name):
+            raise not_a_file(name)
+        files.append(sys.stdin if name == "-" else name)
+    total = None
+    if count and all(isinstance(f, str) for f in files):
+        total = sum(_count_lines(str(f)) for f in files)
+    return Source(None, tuple(files), total)
+
+
+def not_a_file(name: str) -> InputError:
+    """Why ``name``, which is not a regular file, cannot be read as a puzzle file: missing,
+    a directory, or something else (a device such as /dev/zero, a FIFO, a socket), whose
+    reading might never end.
+
+    >>> str(not_a_file("/"))
+    '/: is a directory, not a puzzle file'
+    """
+    if os.path.isdir(name):
+        return InputError(f"{name}: is a directory, not a puzzle file")
+    if os.path.exists(name):
+        return InputError(f"{name}: not a regular file (a device, pipe or socket); give a "
+                          "puzzle file, or - to read standard input")
+    return InputError(f"no such file: {name}")
+
+
+def _count_lines(path: str) -> int:
+    # In bounded pieces: a file of one gigantic line is refused by the reader, not here.
+    with open(path, "rb") as handle:
+        return sum(1 for line in iter(lambda: handle.readline(MAX_LINE + 1), b"")
+                   if line.strip() and not line.lstrip().startswith(b"#"))
+
+
+def first_puzzle(source: str, options: dict[str, Any]) -> Puzzle:
+    """The puzzle given, or the first one of the file given."""
+    src = resolve_source([source], options, count=False)
+    if src.single is not None:
+        return src.single
+    puzzle = next(iter(read_puzzles(src.files[0], **options)), None)
+    if puzzle is None:
+        raise InputError("no puzzle in the input")
+    return puzzle

@@ -1,0 +1,119 @@
+"""One puzzle's text, whatever its form: :func:`parse` tells the form and reads it,
+:func:`to_line` writes a puzzle back in the form that holds it.
+
+The forms, tried in this order:
+
+- a *plain line* of N² symbols and blanks (the fast path of nearly every line of a file);
+- on one line, a JSON object (:mod:`sudoku_csp.io.record`) or a killer line
+  (:mod:`sudoku_csp.io.killer`): puzzles with typed constraints;
+- anything else is grid text (:mod:`sudoku_csp.io.grid`): a multi-line grid, symbols with
+  decoration, or numbers.
+
+Text after a tab on a one-line puzzle is kept as the puzzle's ``metadata``; a leading byte
+order mark (U+FEFF, as some editors save UTF-8) is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from sudoku_csp.constraints import HANDLED_BY
+from sudoku_csp.errors import ParseError
+from sudoku_csp.geometry import Geometry, check_size
+from sudoku_csp.io.grid import format_grid, format_line, parse_grid, plain_line
+from sudoku_csp.io.killer import killer_line, killer_tokens, parse_killer, writes
+from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.io.record import is_json, json_line, parse_json
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.variants import looks_like_path, parse_regions
+
+__all__ = ["is_constrained_text", "parse", "to_grid", "to_line"]
+
+
+def parse(
+    text: str,
+    *,
+    size: int | None = None,
+    box: tuple[int, int] | None = None,
+    variants: Iterable[str] = (),
+    regions: str | Sequence[int] | None = None,
+    contiguous: bool = True,
+    geometry: Geometry | None = None,
+    line: int = 1,
+    constraints: bool = True,
+) -> Puzzle:
+    """Parse one puzzle (one line or a multi-line grid); ``line`` numbers the first line.
+
+    A line that is a JSON object, or a killer line (cage map, sums, optional givens), is read
+    with its typed constraints; with ``constraints`` False such a puzzle is refused (a caller
+    that cannot honour them yet).
+
+    Give a ``geometry``, or the parts of one (``size``, ``box``, ``variants``,
+    ``regions``, ``contiguous``: see :func:`~sudoku_csp.variants.make_geometry`); otherwise
+    the size is inferred from the number of cells. Text that is no puzzle raises
+    :class:`~sudoku_csp.errors.ParseError`, and so does a geometry that cannot be built for
+    the cells found (a 7x7 has no boxes). Options that are wrong whatever the text (a size
+    of -9, a regions value naming a missing file) raise
+    :class:`~sudoku_csp.geometry.GeometryError`.
+
+    >>> parse("3.1...4.2.......\\tfrom a book").metadata
+    'from a book'
+    >>> [c.kind for c in parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4").constraints][:1]
+    ['cage']
+    """
+    options = ReadOptions(size, box, tuple(variants), regions, contiguous, geometry,
+                          constraints)
+    metadata = ""
+    text = text.removeprefix("\ufeff")
+    if "\n" not in text.strip() and "\t" in text:
+        text, _, metadata = text.partition("\t")
+        metadata = metadata.strip()
+    if geometry is None and size is not None:
+        check_size(size)  # before it is used to count cells: "a -9x-9 puzzle" says nothing
+    if regions is None:
+        plain = plain_line(text, options, line, metadata)
+        if plain is not None:
+            return plain
+    if "\n" not in text.strip():
+        tokens = killer_tokens(text)
+        if tokens is not None or is_json(text):
+            puzzle = (parse_killer(text, tokens, options, line, metadata) if tokens is not None
+                      else parse_json(text, options, line, metadata))
+            if not constraints and puzzle.constraints:
+                kinds = ", ".join(sorted({c.kind for c in puzzle.constraints}))
+                raise ParseError(f"this command does not handle {kinds} constraints yet "
+                                 f"({HANDLED_BY})", line=line)
+            return puzzle
+    if geometry is None and isinstance(regions, str) and looks_like_path(regions):
+        # A file name passed as the map (a --regions file that is missing): say so, before
+        # its letters are counted as cells of a map.
+        parse_regions(regions, contiguous=contiguous)
+    return parse_grid(text, options, line, metadata)
+
+
+def is_constrained_text(text: str) -> bool:
+    """Whether puzzle text is in a form that carries constraints (JSON or a killer line)."""
+    return is_json(text) or killer_tokens(text) is not None
+
+
+def to_line(puzzle: Puzzle) -> str:
+    """One line that reads back as ``puzzle`` (under the same geometry options): its givens
+    as a plain line; with constraints, the killer line when it holds them, else compact JSON.
+
+    >>> to_line(parse("1..." "..1." ".1.." "...1"))
+    '1.....1..1.....1'
+    >>> to_line(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4 1..............."))
+    'AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4 1...............'
+    """
+    if puzzle.constraints:
+        if writes(puzzle):
+            return killer_line(puzzle.geometry, puzzle.constraints,  # type: ignore[arg-type]
+                               puzzle.givens)
+        return json_line(puzzle)
+    # A puzzle read from a plain line keeps that line, as format_line would write it.
+    return puzzle.__dict__.get("_line") or format_line(puzzle.geometry, puzzle.givens)
+
+
+def to_grid(puzzle: Puzzle) -> str:
+    """The givens as a boxed multi-line grid (:func:`~sudoku_csp.io.grid.format_grid`)."""
+    return format_grid(puzzle.geometry, puzzle.givens)
