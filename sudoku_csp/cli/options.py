@@ -23,6 +23,7 @@ from sudoku_csp.certify import PROOF_SOLVERS
 from sudoku_csp.constraints import SUM_ENCODINGS
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 from sudoku_csp.errors import InputError
+from sudoku_csp.geometry import GeometryError, parse_box
 from sudoku_csp.io import Source, puzzle_texts
 from sudoku_csp.native import BRANCHING, DEFAULT_BRANCH, DEFAULT_RULES, PRESETS, RULES
 from sudoku_csp.symmetry import SYMMETRIES
@@ -117,10 +118,10 @@ def geometry_options(size: int | None, box: str | None, variants: list[str] | No
     if split_regions:
         options["contiguous"] = False
     if box:
-        rows, sep, cols = box.lower().partition("x")
-        if not sep or not rows.strip().isdigit() or not cols.strip().isdigit():
-            raise InputError(f"--box {box!r}: expected ROWSxCOLS such as 3x3 or 2x3")
-        options["box"] = (int(rows), int(cols))
+        try:
+            options["box"] = parse_box(box)
+        except GeometryError as exc:
+            raise InputError(f"--{exc}") from None
     if regions is not None:
         options["regions"] = load_regions(regions)  # a map, or the file holding one
     return options
