@@ -10,7 +10,7 @@ baseline, by default the sat backend with its default ``sums=combos``, measured 
 run), how many hit the time limit, and for the propagation-only rows (``search=off``) the
 share of puzzles that propagation alone solves.
 
-Default rows: ``sat`` with every cage-sum encoding of ``SUM_ENCODINGS``, ``sat:mode=fresh``,
+Default rows: ``sat`` with every cage-sum encoding (the choices of the cage's ``sums`` option), ``sat:mode=fresh``,
 CP-SAT with both models and both presolve settings, CP-SAT with an LP relaxation
 (``linearization_level`` 1 and 2: the backend's tuning sets 0; rows of their own with
 ``--study``, dropped by ``--no-study``), the native solver, and native and sat with
@@ -37,9 +37,10 @@ from sudoku_csp import Status, get_backend, read_puzzles  # noqa: E402
 from sudoku_csp.backends.base import Backend  # noqa: E402
 from sudoku_csp.backends.cpsat import CpSatBackend  # noqa: E402
 from sudoku_csp.cli.options import geometry_options  # noqa: E402
-from sudoku_csp.constraints import DEFAULT_SUMS, SUM_ENCODINGS  # noqa: E402
+from sudoku_csp.constraints import encoding_options  # noqa: E402
 
-DEFAULT_SPECS = ("sat", *(f"sat:sums={s}" for s in SUM_ENCODINGS if s != DEFAULT_SUMS),
+SUMS = encoding_options()["sums"]
+DEFAULT_SPECS = ("sat", *(f"sat:sums={s}" for s in SUMS.choices if s != SUMS.default),
                  "sat:mode=fresh", "cpsat", "cpsat:presolve=off", "cpsat:model=boolean",
                  "cpsat:model=boolean,presolve=on", "native", "native:search=off",
                  "sat:search=off")

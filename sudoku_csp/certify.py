@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints import DEFAULT_SUMS, SUM_ENCODINGS
+from sudoku_csp.constraints import encoding_choices, encoding_options
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.encodings.variables import variables
@@ -133,28 +133,28 @@ def exclusion_clause(puzzle: Puzzle, solution: Sequence[int]) -> list[int]:
 
 def certificate_formula(puzzle: Puzzle, solution: Sequence[int],
                         encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-                        sums: str = DEFAULT_SUMS) -> tuple[int, list[tuple[int, ...]]]:
+                        options: cnf.Options = None) -> tuple[int, list[tuple[int, ...]]]:
     """``(variables, clauses)`` of F: the empty-grid encoding, the givens as unit clauses,
-    the clauses of the puzzle's typed constraints (killer cages, …; ``sums`` chooses the
-    cage-sum encoding, auxiliaries numbered after the formula's), then the exclusion clause
+    the clauses of the puzzle's typed constraints (killer cages, …, written with the kinds'
+    encoding ``options``, auxiliaries numbered after the formula's), then the exclusion clause
     of ``solution`` (:func:`~sudoku_csp.encodings.cnf.encode` of the puzzle, plus that
     clause). The same list is written to ``formula.cnf``.
     """
-    formula = cnf.encode(puzzle, encoding, amo, sums)
+    formula = cnf.encode(puzzle, encoding, amo, options)
     clauses = [tuple(clause) for clause in formula.clauses]
     clauses.append(tuple(exclusion_clause(puzzle, solution)))
     return formula.nv, clauses
 
 
 def _formula_dimacs(puzzle: Puzzle, solution: Sequence[int], encoding: str, amo: str,
-                    sums: str = DEFAULT_SUMS) -> str:
+                    options: cnf.Options = None) -> str:
     from sudoku_csp.encodings.dimacs import encode_puzzle_dimacs
 
     excl = exclusion_clause(puzzle, solution)
     note = (f"c exclusion: the last clause excludes the solution "
             f"{format_line(puzzle.geometry, solution)} ({len(excl)} open cells)")
     return encode_puzzle_dimacs(puzzle, encoding, amo, extra_clauses=[excl], notes=[note],
-                                sums=sums)
+                                options=options)
 
 
 # -- producing a certificate -------------------------------------------------------------------
@@ -183,7 +183,7 @@ def _witness(puzzle: Puzzle) -> Grid:
 
 def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
           encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-          solution: Sequence[int] | None = None, sums: str = DEFAULT_SUMS
+          solution: Sequence[int] | None = None, options: cnf.Options = None
           ) -> tuple[Grid, int, list[tuple[int, ...]], list[str]]:
     """Find the witness (or take ``solution``) and refute F with a proof-logging solver.
 
@@ -205,7 +205,7 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
     problems = violations(puzzle, solution)
     if problems:
         raise InputError(f"the given solution is wrong: {problems[0]}")
-    nv, clauses = certificate_formula(puzzle, solution, encoding, amo, sums)
+    nv, clauses = certificate_formula(puzzle, solution, encoding, amo, options)
     try:
         sat_solver = Solver(name=solver, bootstrap_with=clauses, with_proof=True)
     except (NotImplementedError, NoSuchSolverError) as exc:
@@ -223,19 +223,21 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
 
 def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAULT_PROOF_SOLVER,
             encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-            solution: Sequence[int] | None = None, sums: str = DEFAULT_SUMS) -> Certificate:
+            solution: Sequence[int] | None = None, options: cnf.Options = None
+            ) -> Certificate:
     """Write a uniqueness certificate for ``puzzle`` into ``directory`` (created if needed;
     its three files are overwritten).
 
     ``solver`` must be one of :data:`PROOF_SOLVERS`; ``encoding`` and ``amo`` choose the
-    CNF (:mod:`sudoku_csp.encodings.cnf`), ``sums`` the encoding of killer cage sums (the
-    manifest records it for puzzles with typed constraints). ``solution`` skips the search
+    CNF (:mod:`sudoku_csp.encodings.cnf`), ``options`` the constraint kinds' encoding options
+    (``{"sums": "bdd"}``: how killer cage sums are written; the manifest records every one
+    for puzzles with typed constraints). ``solution`` skips the search
     for the witness. Raises :class:`NotUniqueError` when the puzzle is not unique.
     """
     start = time.perf_counter()
     solver = proof_solver(solver)
     solution, nv, clauses, proof = prove(puzzle, solver=solver, encoding=encoding, amo=amo,
-                                         solution=solution, sums=sums)
+                                         solution=solution, options=options)
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     g = puzzle.geometry
@@ -247,7 +249,7 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
         "solution": format_line(g, solution),
         "encoding": str(encoding),
         "amo": amo,
-        **({"sums": sums} if puzzle.constraints else {}),
+        **(encoding_choices(options) if puzzle.constraints else {}),
         "solver": solver,
         "formula": FORMULA,
         "proof": PROOF,
@@ -258,7 +260,7 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
                  "is unsatisfiable, so the solution is the puzzle's only one",
     }
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    (folder / FORMULA).write_text(_formula_dimacs(puzzle, solution, str(encoding), amo, sums),
+    (folder / FORMULA).write_text(_formula_dimacs(puzzle, solution, str(encoding), amo, options),
                                   encoding="utf-8", newline="\n")
     (folder / PROOF).write_text("".join(line + "\n" for line in proof), encoding="utf-8",
                                 newline="\n")
@@ -452,10 +454,11 @@ def _utf8(name: str, data: bytes) -> str:
                          ) from None
 
 
-def _read_manifest(data: bytes) -> tuple[Puzzle, Grid, str, str, str]:
-    """``(puzzle, witness, encoding, amo, sums)`` from the manifest's bytes, or ValueError
-    with a message that names what is wrong but quotes nothing of the file. ``sums`` (the
-    cage-sum encoding) is optional: certificates of plain puzzles have none."""
+def _read_manifest(data: bytes) -> tuple[Puzzle, Grid, str, str, dict[str, str]]:
+    """``(puzzle, witness, encoding, amo, options)`` from the manifest's bytes, or ValueError
+    with a message that names what is wrong but quotes nothing of the file. The kinds'
+    encoding options (``sums``: how cage sums were written) are optional: certificates of
+    plain puzzles have none."""
     text = _utf8(MANIFEST, data)
     try:
         manifest = json.loads(text)
@@ -499,11 +502,13 @@ def _read_manifest(data: bytes) -> tuple[Puzzle, Grid, str, str, str]:
     if amo not in cnf.AMO_CHOICES:
         raise ValueError(f"{MANIFEST} names an unknown at-most-one encoding; known: "
                          f"{', '.join(cnf.AMO_CHOICES)}")
-    sums = manifest.get("sums", DEFAULT_SUMS)
-    if sums not in SUM_ENCODINGS:
-        raise ValueError(f"{MANIFEST} names an unknown cage-sum encoding; known: "
-                         f"{', '.join(SUM_ENCODINGS)}")
-    return puzzle, solution, encoding, amo, sums
+    options = {}
+    for name, option in encoding_options().items():
+        options[name] = manifest.get(name, option.default)
+        if options[name] not in option.choices:
+            raise ValueError(f"{MANIFEST} names an unknown {option.what}; known: "
+                             f"{', '.join(option.choices)}")
+    return puzzle, solution, encoding, amo, options
 
 
 def _dimacs_body(text: str) -> tuple[int, int, list[int]]:
@@ -597,7 +602,7 @@ def _check_contents(start: float, manifest_bytes: bytes, folder: Path, dir_fd: i
     proof are opened (into ``opened``) once the manifest holds a puzzle and its solution, and
     read within limits that follow from the formula the manifest implies."""
     try:
-        puzzle, solution, encoding, amo, sums = _read_manifest(manifest_bytes)
+        puzzle, solution, encoding, amo, options = _read_manifest(manifest_bytes)
     except ValueError as exc:
         return _failed(start, str(exc))
     problems = violations(puzzle, solution)
@@ -613,7 +618,7 @@ def _check_contents(start: float, manifest_bytes: bytes, folder: Path, dir_fd: i
     except _Unreadable as exc:
         return _failed(start, str(exc), unreadable=True, **seen)
     try:
-        nv, clauses = certificate_formula(puzzle, solution, encoding, amo, sums)
+        nv, clauses = certificate_formula(puzzle, solution, encoding, amo, options)
     except ValueError as exc:
         return _failed(start, f"cannot derive the formula: {exc}", **seen)
     limits = {FORMULA: formula_limit(nv, clauses), PROOF: proof_limit(nv, clauses)}

@@ -68,7 +68,7 @@ from pysat.solvers import Solver
 
 from sudoku_csp.backends import get_backend, make_backend
 from sudoku_csp.backends.base import Backend
-from sudoku_csp.constraints import DEFAULT_SUMS, Constraint, cnf_clauses
+from sudoku_csp.constraints import Constraint, cnf_clauses
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import BackendError, InputError
@@ -129,12 +129,12 @@ class UniquenessSession:
 
     def __init__(self, geometry: Geometry, *, solver: str = DEFAULT_SOLVER,
                  encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-                 recycle: int = DEFAULT_RECYCLE, sums: str = DEFAULT_SUMS) -> None:
+                 recycle: int = DEFAULT_RECYCLE, options: cnf.Options = None) -> None:
         if recycle < 1:
             raise InputError("recycle must be at least 1")
         self.geometry = geometry
         self.solver_name = solver
-        self.sums = sums
+        self.options = options
         self._session = SolverSession(solver, cnf.build(geometry, encoding, amo), recycle)
         self._vars = self._session.vars
         self._caps = capabilities(solver)
@@ -210,7 +210,8 @@ class UniquenessSession:
             if selector is None:
                 selector = self._session.selector()
                 clauses, top = cnf_clauses(self.geometry, [constraint],
-                                           start=self._session.next_var, sums=self.sums)
+                                           start=self._session.next_var,
+                                           options=self.options)
                 self._session.reserve(top)
                 for clause in clauses:
                     clause.append(-selector)

@@ -6,7 +6,8 @@ and constraints dropped as far as uniqueness allows.
 
 1. *Grid*: a random complete grid (:func:`sudoku_csp.generate.random_grid`), drawn under the
    rules that bind the whole grid (non-consecutive: no two neighbours consecutive).
-2. *Read the constraints off it* (each kind's :class:`Maker`): every constraint is true of
+2. *Read the constraints off it* (each kind's own
+   :meth:`~sudoku_csp.constraints.base.Constraint.read_off`): every constraint is true of
    the grid, so the grid stays a solution throughout. *Pieces* may be dropped later: every
    thermometer of a random cover of the grid by disjoint paths of increasing values (cells
    sharing a side or a corner), every kropki dot or X/V mark the grid implies, an odd or
@@ -34,7 +35,8 @@ CP-SAT by default, as for killers) before it is yielded; puzzle ``i`` depends on
 seed and ``i`` (the session's answers are yes or no, whatever it solved before).
 
 Killer cages have a generator of their own (:mod:`sudoku_csp.generate_killer`): a killer
-keeps no givens and reshapes its cages instead. :data:`MAKERS` and killers together cover
+keeps no givens and reshapes its cages instead. The kinds with a maker
+(:func:`sudoku_csp.constraints.makers`) and killers together cover
 :data:`sudoku_csp.constraints.KINDS` (a test keeps it so).
 
 >>> from sudoku_csp import make_geometry
@@ -46,14 +48,12 @@ keeps no givens and reshapes its cages instead. :data:`MAKERS` and killers toget
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.backends.base import Backend
-from sudoku_csp.constraints import XV, Constraint, Kropki, NonConsecutive, Parity, Thermo
-from sudoku_csp.constraints.base import orthogonal_pairs
-from sudoku_csp.constraints.pairs import MarkedPairs
+from sudoku_csp.constraints import Constraint, makers
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate import (
     GenerationError,
@@ -79,225 +79,28 @@ request such as ``max_givens`` or a symmetric ``minimal`` puzzle can fail on a g
 DEFAULT_NEGATIVE = True
 """Kropki dots and XV marks are generated under the negative rule unless asked otherwise:
 every dot the grid implies is then given, and their absence tells as much as they do."""
-THERMO_LENGTH = 3
-"""The fewest cells of a generated thermometer (two cells make a mere inequality)."""
-THERMO_MAX_LENGTH = 6
-"""The most cells of a generated thermometer (at most the grid size)."""
-
-Pieces = tuple[list[Constraint], list[Constraint]]
-"""The constraints read off a grid: (fixed, droppable pieces)."""
-
-
-# -- reading constraints off a grid -----------------------------------------------------------
-def _king_neighbours(geometry: Geometry) -> list[tuple[int, ...]]:
-    """The cells sharing a side or a corner with each cell (a thermometer's steps)."""
-    n = geometry.size
-    return [tuple(rr * n + cc for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
-                  if (rr, cc) != (r, c) and 0 <= rr < n and 0 <= cc < n)
-            for r, c in (divmod(cell, n) for cell in range(geometry.ncells))]
-
-
-def thermometers(geometry: Geometry, grid: Grid, rng: random.Random) -> list[Thermo]:
-    """A random cover of ``grid`` by disjoint thermometers of :data:`THERMO_LENGTH` to
-    :data:`THERMO_MAX_LENGTH` cells (at most the grid size), each a path of neighbours
-    (side or corner) whose values increase. Each grows from a random free cell at either
-    end, to one of the two free neighbours nearest in value (above the top end, below the
-    bulb), so that paths grow long; a path shorter than the least length is left out.
-
-    >>> g = make_geometry(4)
-    >>> grid = (0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0)
-    >>> thermos = thermometers(g, grid, random.Random(2))
-    >>> all(grid[a] < grid[b] for t in thermos for a, b in zip(t.cells, t.cells[1:]))
-    True
-    """
-    kings = _king_neighbours(geometry)
-    top = min(THERMO_MAX_LENGTH, geometry.size)
-    low = min(THERMO_LENGTH, top)
-    free = set(range(geometry.ncells))
-    starts = list(range(geometry.ncells))
-    rng.shuffle(starts)
-    found = []
-    for start in starts:
-        if start not in free:
-            continue
-        free.discard(start)
-        want = rng.randint(low, top)
-        path = [start]
-        while len(path) < want:
-            bulb, end = path[0], path[-1]
-            up = sorted((grid[o], o) for o in kings[end] if o in free and grid[o] > grid[end])
-            down = sorted((-grid[o], o) for o in kings[bulb]
-                          if o in free and grid[o] < grid[bulb])
-            ends = [side for side in (up, down) if side]
-            if not ends:
-                break
-            side = rng.choice(ends)
-            cell = rng.choice(side[:2])[1]
-            free.discard(cell)
-            if side is up:
-                path.append(cell)
-            else:
-                path.insert(0, cell)
-        if len(path) >= low:
-            found.append(Thermo(tuple(path)))
-        else:
-            free.update(path[1:])  # cells of a path too short stay free for later ones
-    return found
-
-
-def _thermo_pieces(geometry: Geometry, grid: Grid, rng: random.Random,
-                   negative: bool) -> Pieces:
-    return [], list(thermometers(geometry, grid, rng))
-
-
-def _marks(kind: type[MarkedPairs], geometry: Geometry, grid: Grid, rng: random.Random,
-           negative: bool) -> Pieces:
-    """Every mark of ``kind`` the grid implies between neighbours: one constraint holding
-    them all under the negative rule (fixed), else one droppable piece per mark. A pair
-    both sorts fit (1 and 2: consecutive and double) gets one at random."""
-    first, second = [], []
-    for a, b in orthogonal_pairs(geometry):
-        x, y = grid[a] + 1, grid[b] + 1
-        fits = [rel.holds(x, y) for rel in kind.relations]
-        if fits[0] and fits[1]:
-            fits[rng.random() < 0.5] = False
-        if fits[0]:
-            first.append((a, b))
-        elif fits[1]:
-            second.append((a, b))
-    if negative:
-        return [kind(tuple(first), tuple(second), True)], []  # type: ignore[call-arg]
-    return [], [*(kind((p,), (), False) for p in first),  # type: ignore[call-arg]
-                *(kind((), (p,), False) for p in second)]  # type: ignore[call-arg]
-
-
-def _kropki_pieces(geometry: Geometry, grid: Grid, rng: random.Random,
-                   negative: bool) -> Pieces:
-    return _marks(Kropki, geometry, grid, rng, negative)
-
-
-def _xv_pieces(geometry: Geometry, grid: Grid, rng: random.Random, negative: bool) -> Pieces:
-    return _marks(XV, geometry, grid, rng, negative)
-
-
-def _parity_pieces(geometry: Geometry, grid: Grid, rng: random.Random,
-                   negative: bool) -> Pieces:
-    return [], [Parity((cell,), ()) if grid[cell] % 2 == 0 else Parity((), (cell,))
-                for cell in range(geometry.ncells)]  # digit 0 is the odd value 1
-
-
-def _nonconsecutive_pieces(geometry: Geometry, grid: Grid, rng: random.Random,
-                           negative: bool) -> Pieces:
-    return [NonConsecutive()], []
-
-
-# -- merging a kind's pieces into the puzzle's constraints ----------------------------------
-def _merge_marks(pieces: Sequence[Constraint]) -> list[Constraint]:
-    marks = [p for p in pieces if isinstance(p, MarkedPairs)]
-    if not marks:
-        return []
-    kind = type(marks[0])
-    first = tuple(sorted(pair for m in marks for pair in m.first))
-    second = tuple(sorted(pair for m in marks for pair in m.second))
-    return [kind(first, second, any(m.negative for m in marks))]  # type: ignore[call-arg]
-
-
-def _merge_parity(pieces: Sequence[Constraint]) -> list[Constraint]:
-    marks = [p for p in pieces if isinstance(p, Parity)]
-    if not marks:
-        return []
-    return [Parity(tuple(sorted(c for m in marks for c in m.odd)),
-                   tuple(sorted(c for m in marks for c in m.even)))]
-
-
-def _as_they_are(pieces: Sequence[Constraint]) -> list[Constraint]:
-    return sorted(pieces, key=lambda c: c.touched())
-
-
-# -- saying what a puzzle holds ---------------------------------------------------------------
-def _say_thermos(constraints: Sequence[Constraint]) -> str:
-    lengths = [len(c.touched()) for c in constraints]
-    if not lengths:
-        return "no thermometer"
-    return (f"{len(lengths)} thermometer{'s' if len(lengths) > 1 else ''} of "
-            f"{min(lengths)}-{max(lengths)} cells")
-
-
-def _say_marks(constraints: Sequence[Constraint]) -> str:
-    for c in constraints:
-        if isinstance(c, MarkedPairs):
-            words = (f"{len(c.first)} {c.sorts[0]} and {len(c.second)} {c.sorts[1]} "
-                     f"{'dots' if isinstance(c, Kropki) else 'marks'}")
-            return words + (", negative" if c.negative else "")
-    return "no marks"
-
-
-def _say_parity(constraints: Sequence[Constraint]) -> str:
-    for c in constraints:
-        if isinstance(c, Parity):
-            return f"{len(c.odd)} odd and {len(c.even)} even cells"
-    return "no odd or even cells"
-
-
-def _say_nothing(constraints: Sequence[Constraint]) -> str:
-    return ""  # a rule over the whole grid: the kind's name says it all
-
-
-@dataclass(frozen=True)
-class Maker:
-    """How puzzles of one constraint kind are made over a solution grid.
-
-    - ``kind``: its class in :data:`sudoku_csp.constraints.KINDS`;
-    - ``pieces(geometry, grid, rng, negative)``: the constraints read off ``grid``, as
-      ``(fixed, droppable)`` (every one true of the grid);
-    - ``merge``: the puzzle's constraints from the pieces kept (one constraint for a kind
-      a puzzle holds once, such as all its kropki dots);
-    - ``describe``: a few words on the merged constraints, for a puzzle's metadata (empty
-      when the kind's name says it all);
-    - ``rule``: constraints every grid must keep before pieces are read off it (a grid
-      that breaks non-consecutive cannot carry it);
-    - ``negative``: whether the negative rule applies (dots and marks).
-    """
-
-    kind: type[Constraint]
-    pieces: Callable[[Geometry, Grid, random.Random, bool], Pieces]
-    merge: Callable[[Sequence[Constraint]], list[Constraint]]
-    describe: Callable[[Sequence[Constraint]], str]
-    rule: tuple[Constraint, ...] = ()
-    negative: bool = False
-
-
-MAKERS: dict[str, Maker] = {
-    "thermo": Maker(Thermo, _thermo_pieces, _as_they_are, _say_thermos),
-    "kropki": Maker(Kropki, _kropki_pieces, _merge_marks, _say_marks, negative=True),
-    "xv": Maker(XV, _xv_pieces, _merge_marks, _say_marks, negative=True),
-    "parity": Maker(Parity, _parity_pieces, _merge_parity, _say_parity),
-    "nonconsecutive": Maker(NonConsecutive, _nonconsecutive_pieces, _as_they_are, _say_nothing,
-                            rule=(NonConsecutive(),)),
-}
-"""Every kind :func:`generate_variants` makes, by the name ``--kind`` takes (the kind's own
-name, :attr:`~sudoku_csp.constraints.base.Constraint.kind`, is accepted too)."""
 
 
 def maker_names(kinds: Sequence[str]) -> list[str]:
-    """The :data:`MAKERS` names of ``kinds`` (each a maker's name or its constraint's kind,
-    any case), in the order of :data:`MAKERS`, each once; :class:`InputError` naming the
-    choices for an unknown one, or for none.
+    """The maker names (:func:`~sudoku_csp.constraints.makers`) of ``kinds`` (each a maker's
+    name or its constraint's kind, any case), in registry order, each once;
+    :class:`InputError` naming the choices for an unknown one, or for none.
 
     >>> maker_names(["Parity", "thermometer", "thermo"])
     ['thermo', 'parity']
     """
+    known = makers()
     names = []
     for asked in kinds:
         key = asked.strip().lower()
-        found = next((name for name, m in MAKERS.items() if key in (name, m.kind.kind)), None)
+        found = next((name for name, kind in known.items() if key in (name, kind.kind)), None)
         if found is None:
             raise InputError(f"unknown constraint kind {asked!r} to generate: choose from "
-                             f"{', '.join(MAKERS)} (killer cages: generate_killers)")
+                             f"{', '.join(known)} (killer cages: generate_killers)")
         names.append(found)
     if not names:
-        raise InputError(f"no constraint kind to generate: choose from {', '.join(MAKERS)}")
-    return [name for name in MAKERS if name in names]
+        raise InputError(f"no constraint kind to generate: choose from {', '.join(known)}")
+    return [name for name in known if name in names]
 
 
 # -- one puzzle -----------------------------------------------------------------------------------
@@ -329,7 +132,8 @@ def _dress(geometry: Geometry, grid: Grid, names: Sequence[str], rng: random.Ran
            single_minimal: bool, max_givens: int | None) -> _Dressed | None:
     """The puzzle of steps 2-4 of the module notes over ``grid``, or None when it keeps
     more than ``max_givens`` givens or cannot be made minimal (``single_minimal``)."""
-    read = {name: MAKERS[name].pieces(geometry, grid, rng, negative) for name in names}
+    kinds = makers()
+    read = {name: kinds[name].read_off(geometry, grid, rng, negative) for name in names}
     fixed = [c for f, _ in read.values() for c in f]
     pieces = [c for _, p in read.values() for c in p]
     everything = [*fixed, *pieces]
@@ -342,7 +146,7 @@ def _dress(geometry: Geometry, grid: Grid, names: Sequence[str], rng: random.Ran
     finally:
         session.release(everything)  # the next grid reads other pieces
     return _Dressed(tuple(givens), [
-        (name, MAKERS[name].merge([*f, *(c for c in p if c in kept)]))
+        (name, kinds[name].merge([*f, *(c for c in p if c in kept)]))
         for name, (f, p) in read.items()])
 
 
@@ -355,7 +159,8 @@ def generate_variants(geometry: Geometry | None = None, *, kinds: Sequence[str],
                       solver: str = DEFAULT_SOLVER,
                       attempts: int = DEFAULT_VARIANT_ATTEMPTS) -> Iterator[Puzzle]:
     """``count`` unique puzzles of ``geometry`` (default 9×9) carrying constraints of
-    ``kinds`` (names of :data:`MAKERS`; several combine), yielded one at a time (see the
+    ``kinds`` (maker names, :func:`~sudoku_csp.constraints.makers`; several combine),
+    yielded one at a time (see the
     module notes for the method).
 
     - ``seed``: same seed (and version) → same puzzles; puzzle ``i`` depends only on the
@@ -396,7 +201,8 @@ def generate_variants(geometry: Geometry | None = None, *, kinds: Sequence[str],
     groups = symmetry_groups(geometry, symmetry)
     checker = get_backend(check) if isinstance(check, str) else check  # bad spec: now
     session = session_for(geometry, solver)
-    rules = [c for name in names for c in MAKERS[name].rule]
+    made_by = makers()
+    rules = [c for name in names for c in made_by[name].grid_rule()]
     single_minimal = minimal and symmetry != "none"
     # No "+" or "|" in metadata: a file reader takes a first line holding one for a row of
     # a boxed grid.
@@ -416,7 +222,7 @@ def generate_variants(geometry: Geometry | None = None, *, kinds: Sequence[str],
                 raise _failure(label, max_givens, single_minimal, attempts)
             clues = sum(d != EMPTY for d in dressed.givens)
             parts = [label, f"{clues} given{'' if clues == 1 else 's'}",
-                     *(MAKERS[name].describe(made) for name, made in dressed.constraints),
+                     *(made_by[name].made(made) for name, made in dressed.constraints),
                      *([symmetry] if symmetry != "none" else []),
                      *(["minimal"] if minimal or symmetry == "none" else [])]
             note = f"generated seed={seed} #{index + 1}: " + ", ".join(filter(None, parts))

@@ -10,16 +10,12 @@ explanation. What is drawn:
 - for a cell that is neither given nor filled, its candidates (when given) as small symbols
   in a sub-grid of the cell; a cell with no candidate left is tinted red;
 - windoku windows shaded, diagonals of the diagonal variant as faint lines;
-- typed constraints (``constraints=``, a puzzle's :attr:`~sudoku_csp.puzzle.Puzzle.constraints`),
-  the way setters draw them: a killer cage as a dashed outline just inside its cells, its sum
-  small on a white patch in the top-left corner of its first cell; a thermometer as a grey
-  bulb on its first cell and a thick grey line through the centres of the others; odd cells
-  with a grey circle, even cells with a grey square; kropki dots as small white or black
-  discs, X and V as letters on a white patch, on the edge between their two cells. Grey marks
-  lie under the digits, the rest over them; the candidates of a cell move clear of its cage
-  line, sum and edge marks (a little smaller under a cage sum). Global rules (non-consecutive,
-  the negative rule of kropki and XV) have no mark: the picture's title names them, as it
-  names every kind.
+- typed constraints (``constraints=``, a puzzle's :attr:`~sudoku_csp.puzzle.Puzzle.constraints`)
+  draw themselves the way setters draw them, each kind in its own module
+  (:meth:`~sudoku_csp.constraints.base.Constraint.draw`, on a :class:`~sudoku_csp.canvas.Canvas`):
+  under the digits or over them, keeping the candidates of their cells clear of their marks.
+  The picture's title names every rule the constraints add, marked in the picture or not
+  (:meth:`~sudoku_csp.constraints.base.Constraint.summary`).
 
 A step of an explanation is drawn with optional highlights, each told apart by its shape as
 well as by its colour (Okabe and Ito's colour-blind-safe palette): the pattern's cells on a
@@ -32,23 +28,20 @@ for a strong link and dashed for a weak one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
 from xml.sax.saxutils import escape
 
-from sudoku_csp.constraints import XV, Cage, Constraint, Kropki, NonConsecutive, Parity, Thermo
+from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, text
+from sudoku_csp.constraints import KINDS, Constraint
 from sudoku_csp.constraints import check_all as check_constraints
-from sudoku_csp.geometry import EMPTY, Geometry, UnitKind
+from sudoku_csp.geometry import EMPTY, Candidate, Geometry, UnitKind
 
 __all__ = ["HIGHLIGHT_FILL", "LINK_COLOUR", "MARGIN", "MARK_FILL", "PLACED_COLOUR", "STRUCK_COLOUR",
-           "UNIT_COLOUR", "Candidate", "Link", "candidate_layout", "cell_pixels", "grid_svg"]
+           "UNIT_COLOUR", "ChainLink", "candidate_layout", "cell_pixels", "grid_svg"]
 
-Candidate = tuple[int, int]
-"""``(cell, digit)``: one pencil mark."""
-Link = tuple[Candidate, Candidate, bool]
+ChainLink = tuple[Candidate, Candidate, bool]
 """Two candidates of a chain and whether the link between them is strong."""
 
-MARGIN = 3
 GIVEN_COLOUR = "#000000"
 VALUE_COLOUR = "#1f5fbf"
 CANDIDATE_COLOUR = "#555555"
@@ -56,7 +49,6 @@ LINE_COLOUR = "#999999"
 BORDER_COLOUR = "#000000"
 WINDOW_FILL = "#e8e8e8"
 DEAD_FILL = "#f8d0d0"
-FONT = "sans-serif"
 # Highlights (Okabe-Ito: orange, sky blue, bluish green, vermillion, blue; yellow, tinted).
 HIGHLIGHT_FILL = "#faf2b8"
 UNIT_COLOUR = "#e69f00"
@@ -67,16 +59,8 @@ PLACED_FILL = "#cdeee3"
 PLACED_TEXT = "#ffffff"
 STRUCK_COLOUR = "#d55e00"
 LINK_COLOUR = "#0072b2"
-# Typed constraints: setters' conventions, in greys so that the highlights keep their colours.
-CAGE_COLOUR = "#000000"
-SHAPE_FILL = "#d9d9d9"  # thermometers, odd and even cells: candidates (#555) keep 5:1 on it
-SHAPE_EDGE = "#a6a6a6"
-DOT_COLOUR = "#000000"
 
 _Where = Callable[[Candidate], tuple[float, float, float]]
-_Pad = tuple[float, float, float, float]
-"""Pixels kept clear of candidates inside a cell: top, right, bottom, left."""
-_NO_PAD: _Pad = (0, 0, 0, 0)
 
 
 def cell_pixels(size: int) -> int:
@@ -102,104 +86,10 @@ def _symbol(geometry: Geometry, digit: int) -> str:
     return symbols[digit] if digit < len(symbols) else str(digit + 1)
 
 
-def _text(x: float, y: float, content: str, size: float, cls: str, colour: str,
-          bold: bool = False) -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    return (f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" '
-            f'fill="{colour}"{weight} text-anchor="middle" dominant-baseline="central">'
-            f"{escape(content)}</text>")
-
-
-@dataclass(frozen=True)
-class _Frame:
-    """Where things go: cells of ``side`` pixels after the margin, and in each cell a
-    ``sub_rows`` × ``sub_cols`` sub-grid of candidate spots, spread over the whole cell but
-    for the ``pads`` (top, right, bottom, left) that constraint marks keep clear."""
-
-    n: int
-    side: int
-    sub_rows: int
-    sub_cols: int
-    pads: Mapping[int, _Pad] = field(default_factory=dict)
-
-    def x0(self, col: int) -> int:
-        return MARGIN + col * self.side
-
-    def y0(self, row: int) -> int:
-        return MARGIN + row * self.side
-
-    def corner(self, cell: int) -> tuple[int, int]:
-        r, c = divmod(cell, self.n)
-        return self.x0(c), self.y0(r)
-
-    def centre(self, cell: int) -> tuple[float, float]:
-        x, y = self.corner(cell)
-        return x + self.side / 2, y + self.side / 2
-
-    def _sub(self, cell: int) -> tuple[float, float, float, float]:
-        """Left, top, width and height of a spot of the cell's sub-grid."""
-        x, y = self.corner(cell)
-        top, right, bottom, left = self.pads.get(cell, _NO_PAD)
-        return (x + left, y + top, (self.side - left - right) / self.sub_cols,
-                (self.side - top - bottom) / self.sub_rows)
-
-    def spot(self, cell: int, digit: int) -> tuple[float, float]:
-        """The centre of ``digit``'s place in the cell's sub-grid."""
-        x, y, w, h = self._sub(cell)
-        i, j = divmod(digit, self.sub_cols)
-        return x + (j + 0.5) * w, y + (i + 0.5) * h
-
-    def fitted(self, cell: int, size: float) -> float | None:
-        """The font size of the cell's candidates when ``size`` is too big for the room its
-        pads leave them, else ``None``."""
-        if cell not in self.pads:
-            return None
-        _, _, w, h = self._sub(cell)
-        fit = min(size, h / 0.9, w / 0.75)
-        return fit if fit < size - 0.05 else None
-
-    def small_radius(self, cell: int) -> float:
-        """The radius of a disc around a candidate of the cell."""
-        _, _, w, h = self._sub(cell)
-        return min(w, h) * 0.47
-
-
-def _cell_rects(frame: _Frame, cells: Iterable[int], cls: str, fill: str) -> list[str]:
+def _cell_rects(frame: Canvas, cells: Iterable[int], cls: str, fill: str) -> list[str]:
     side = frame.side
     return [f'<rect class="{cls}" x="{x}" y="{y}" width="{side}" height="{side}" '
             f'fill="{fill}"/>' for x, y in map(frame.corner, cells)]
-
-
-def _outline(frame: _Frame, cells: Collection[int], inset: float) -> str:
-    """Path data of the border of a set of cells, drawn ``inset`` pixels inside it: one
-    segment per cell side facing outside the set, lengthened or shortened at its ends so
-    that segments meet at inner and outer corners."""
-    n, half = frame.n, frame.side / 2
-    inside = set(cells)
-
-    def has(r: int, c: int) -> bool:
-        return 0 <= r < n and 0 <= c < n and r * n + c in inside
-
-    out = []
-    for cell in sorted(inside):
-        r, c = divmod(cell, n)
-        cx, cy = frame.centre(cell)
-        for nr, nc in ((-1, 0), (0, 1), (1, 0), (0, -1)):  # outward normal (row, column)
-            if has(r + nr, c + nc):
-                continue
-            ends = []
-            for tr, tc in ((nc, -nr), (-nc, nr)):  # both ends along the side
-                if not has(r + tr, c + tc):
-                    along = half - inset  # outer corner
-                elif has(r + tr + nr, c + tc + nc):
-                    along = half + inset  # inner corner
-                else:
-                    along = half
-                ends.append((cx + nc * (half - inset) + tc * along,
-                             cy + nr * (half - inset) + tr * along))
-            (ax, ay), (bx, by) = ends
-            out.append(f"M{ax:.1f} {ay:.1f}L{bx:.1f} {by:.1f}")
-    return "".join(out)
 
 
 def _link_path(start: tuple[float, float], end: tuple[float, float], trim: float,
@@ -243,7 +133,7 @@ def grid_svg(
     marks: Iterable[Candidate] = (),
     struck: Iterable[Candidate] = (),
     placed: Iterable[Candidate] = (),
-    links: Iterable[Link] = (),
+    links: Iterable[ChainLink] = (),
     units: Iterable[int] = (),
     digits: Collection[int] | None = None,
     compact: bool = False,
@@ -305,7 +195,9 @@ def grid_svg(
     width = n * side + 2 * MARGIN
     thin = 1.0
     thick = 3.0 if n <= 16 else 2.5
-    frame = _Frame(n, side, *candidate_layout(geometry), _pads(n, side, constraints))
+    frame = Canvas(n, side, *candidate_layout(geometry))
+    for constraint in constraints:  # before the digits: the pads they keep move candidates
+        constraint.draw(frame)
     x0, y0 = frame.x0, frame.y0
 
     out = [
@@ -355,7 +247,7 @@ def grid_svg(
     out.append(f'<rect class="border" x="{MARGIN}" y="{MARGIN}" width="{n * side}" '
                f'height="{n * side}" stroke="{BORDER_COLOUR}" stroke-width="{thick}" '
                'fill="none"/>')
-    out += _constraint_shapes(frame, constraints)
+    out += frame.elements(UNDER)
 
     # What each cell shows: a given, a value (a single candidate counts), or candidates.
     big = [EMPTY] * ncells
@@ -403,7 +295,7 @@ def grid_svg(
                                 "value": (side * 0.6, VALUE_COLOUR, False),
                                 "candidate": (small, CANDIDATE_COLOUR, False)}, compact)
     out += _crosses(struck, where)
-    out += _constraint_marks(frame, constraints)
+    out += frame.elements(OVER)
     out.append("</svg>")
     return "\n".join(out)
 
@@ -419,7 +311,7 @@ def _digit_texts(texts: Sequence[_Digit], styles: dict[str, tuple[float, str, bo
     carrying its kind's ``(font size, colour, bold)`` from ``styles``, and a digit only the
     colour and size that differ from its group's."""
     if not compact:
-        return [_text(x, y, symbol, styles[cls][0] if size is None else size, cls, colour,
+        return [text(x, y, symbol, styles[cls][0] if size is None else size, cls, colour,
                       bold=styles[cls][2]) for cls, x, y, symbol, colour, size in texts]
     out = []
     for kind, (font, plain, bold) in styles.items():
@@ -446,15 +338,15 @@ def _colour(cand: Candidate, plain: str, marked: set[Candidate], gone: set[Candi
     return MARK_TEXT if cand in marked else plain
 
 
-def _highlights(frame: _Frame, geometry: Geometry, units: Sequence[int],
-                links: Sequence[Link], marks: Sequence[Candidate],
+def _highlights(frame: Canvas, geometry: Geometry, units: Sequence[int],
+                links: Sequence[ChainLink], marks: Sequence[Candidate],
                 placed: Sequence[Candidate], where: _Where) -> list[str]:
     """Unit outlines, then chain links, then the discs behind marked and placed digits
     (over the links, which end at their rims)."""
     out = []
     inset = 3.5 if frame.side >= 34 else 3.0
     for u in dict.fromkeys(units):
-        out.append(f'<path class="unit" d="{_outline(frame, geometry.units[u].cells, inset)}" '
+        out.append(f'<path class="unit" d="{frame.outline(geometry.units[u].cells, inset)}" '
                    f'stroke="{UNIT_COLOUR}" stroke-width="2" stroke-linecap="square" '
                    'fill="none"/>')
     middle = MARGIN + frame.n * frame.side / 2
@@ -490,207 +382,10 @@ def _crosses(struck: Sequence[Candidate], where: _Where) -> list[str]:
 # -- typed constraints --------------------------------------------------------------------------
 def _title(geometry: Geometry, constraints: Sequence[Constraint]) -> str:
     """The picture's title: the geometry's name, then every rule the constraints add, marked
-    in the picture or not (``9x9; 12 killer cages; non-consecutive: ...``)."""
+    in the picture or not, kind by kind (``9x9; 12 killer cages; non-consecutive: ...``)."""
     parts = [geometry.name]
-    for kind, noun in ((Cage, "killer cage"), (Thermo, "thermometer")):
-        count = sum(isinstance(c, kind) for c in constraints)
-        if count:
-            parts.append(f"{count} {noun}{'s' * (count != 1)}")
-    for c in constraints:
-        if isinstance(c, Kropki):
-            parts.append(f"kropki dots ({len(c.first)} white, {len(c.second)} black"
-                         + ("; negative: all dots given)" if c.negative else ")"))
-        elif isinstance(c, XV):
-            parts.append(f"XV ({len(c.first)} X, {len(c.second)} V"
-                         + ("; negative: all marks given)" if c.negative else ")"))
-        elif isinstance(c, NonConsecutive):
-            parts.append("non-consecutive: neighbours never consecutive")
-        elif isinstance(c, Parity):
-            parts.append(f"odd/even cells ({len(c.odd)} odd, {len(c.even)} even)")
-        elif not isinstance(c, Cage | Thermo):
-            parts.append(c.describe(geometry))  # a kind added later: named, not drawn
+    for kind in [*KINDS, *{type(c): None for c in constraints if type(c) not in KINDS}]:
+        mine = [c for c in constraints if type(c) is kind]
+        if mine:
+            parts += kind.summary(mine, geometry)
     return "; ".join(parts)
-
-
-@dataclass(frozen=True)
-class _Sizes:
-    """The sizes of constraint marks in cells of ``side`` pixels, shared by the drawing and
-    by the pads that keep candidates clear of the marks."""
-
-    side: int
-
-    @property
-    def cage_inset(self) -> float:
-        """How far inside its cells a cage's outline runs."""
-        return round(self.side * 0.1, 1)
-
-    @property
-    def sum_size(self) -> float:
-        return max(self.side * 0.23, 7.0)
-
-    @property
-    def sum_top(self) -> float:
-        """The top of a cage sum's white patch, below the cell's top edge."""
-        return 1.5
-
-    @property
-    def sum_bottom(self) -> float:
-        return self.sum_top + _label_height(self.sum_size)
-
-    @property
-    def dot_radius(self) -> float:
-        return self.side * 0.12
-
-    @property
-    def letter_size(self) -> float:
-        return self.side * 0.3
-
-    def mark_reach(self, across: bool) -> float:
-        """How far a dot or letter on an edge reaches into each cell: ``across`` the edge
-        between cells side by side (horizontally), else up and down."""
-        letter = (_label_width("X", self.letter_size) if across
-                  else _label_height(self.letter_size)) / 2
-        return max(self.dot_radius, letter)
-
-
-def _pads(n: int, side: int, constraints: Sequence[Constraint]) -> dict[int, _Pad]:
-    """Space kept clear of candidates in the cells that constraint marks touch: inside a
-    cage's outline (and below the sum in its first cell), and away from an edge with a dot
-    or a letter on it."""
-    sizes = _Sizes(side)
-    pads: dict[int, list[float]] = {}
-
-    def pad(cell: int, top: float, right: float, bottom: float, left: float) -> None:
-        old = pads.setdefault(cell, [0.0] * 4)
-        pads[cell] = [max(a, b) for a, b in zip(old, (top, right, bottom, left), strict=True)]
-
-    clear = sizes.cage_inset + 1.5
-    across, down = sizes.mark_reach(True) + 0.5, sizes.mark_reach(False) + 0.5
-    for c in constraints:
-        if isinstance(c, Cage):
-            for cell, sides in _cage_sides(n, c.cells).items():
-                pad(cell, *(clear if side else 0.0 for side in sides))
-            if c.total is not None:
-                pad(min(c.cells), sizes.sum_bottom + 0.5, 0, 0, 0)
-        elif isinstance(c, Kropki | XV):
-            for a, b in (*c.first, *c.second):
-                a, b = min(a, b), max(a, b)
-                if b == a + 1 and a // n == b // n:  # side by side
-                    pad(a, 0, across, 0, 0)
-                    pad(b, 0, 0, 0, across)
-                else:
-                    pad(a, 0, 0, down, 0)
-                    pad(b, down, 0, 0, 0)
-    return {cell: (p[0], p[1], p[2], p[3]) for cell, p in pads.items()}
-
-
-def _cage_sides(n: int, cells: Collection[int]) -> dict[int, tuple[bool, ...]]:
-    """For each cell of a cage, which of its sides (top, right, bottom, left) its outline
-    runs near: a side facing out of the cage, and both sides of an inner corner (the two
-    neighbours there inside the cage, the diagonal one outside).
-
-    >>> _cage_sides(9, [0, 1, 9])[0]   # A1 of an L: outline at top, left, bottom-right corner
-    (True, True, True, True)
-    >>> _cage_sides(9, [0, 1, 9, 10])[0]
-    (True, False, False, True)
-    """
-    inside = set(cells)
-
-    def out(r: int, c: int) -> bool:
-        return not (0 <= r < n and 0 <= c < n and r * n + c in inside)
-
-    sides = {}
-    for cell in inside:
-        r, c = divmod(cell, n)
-        edge = [out(r - 1, c), out(r, c + 1), out(r + 1, c), out(r, c - 1)]
-        for i, (dr, dc) in enumerate(((-1, 1), (1, 1), (1, -1), (-1, -1))):  # corner i
-            if not edge[i] and not edge[(i + 1) % 4] and out(r + dr, c + dc):
-                edge[i] = edge[(i + 1) % 4] = True
-        sides[cell] = tuple(edge)
-    return sides
-
-
-def _edge_middle(frame: _Frame, a: int, b: int) -> tuple[float, float]:
-    """The middle of the side two neighbouring cells share."""
-    (ax, ay), (bx, by) = frame.centre(a), frame.centre(b)
-    return (ax + bx) / 2, (ay + by) / 2
-
-
-def _constraint_shapes(frame: _Frame, constraints: Sequence[Constraint]) -> list[str]:
-    """What lies under the digits: odd circles and even squares, thermometers (grey), then
-    cage outlines (dashed, inset so that neighbouring cages and box borders stay apart)."""
-    side, sizes = frame.side, _Sizes(frame.side)
-    out = []
-    for c in constraints:
-        if isinstance(c, Parity):
-            r = side * 0.4
-            out += [f'<circle class="odd" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
-                    f'fill="{SHAPE_FILL}" stroke="{SHAPE_EDGE}"/>'
-                    for x, y in map(frame.centre, c.odd)]
-            out += [f'<rect class="even" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
-                    f'height="{2 * r:.1f}" fill="{SHAPE_FILL}" stroke="{SHAPE_EDGE}"/>'
-                    for x, y in map(frame.centre, c.even)]
-    for c in constraints:
-        if isinstance(c, Thermo):
-            points = [frame.centre(cell) for cell in c.cells]
-            d = "".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(points))
-            out.append(f'<path class="thermo-line" d="{d}" stroke="{SHAPE_FILL}" '
-                       f'stroke-width="{side * 0.24:.1f}" stroke-linecap="round" '
-                       'stroke-linejoin="round" fill="none"/>')
-            x, y = points[0]
-            out.append(f'<circle class="thermo-bulb" cx="{x:.1f}" cy="{y:.1f}" '
-                       f'r="{side * 0.36:.1f}" fill="{SHAPE_FILL}"/>')
-    dash = f"{side * 0.1:.1f} {side * 0.075:.1f}"
-    for c in constraints:
-        if isinstance(c, Cage):
-            out.append(f'<path class="cage" d="{_outline(frame, c.cells, sizes.cage_inset)}" '
-                       f'stroke="{CAGE_COLOUR}" stroke-width="1" stroke-dasharray="{dash}" '
-                       'fill="none"/>')
-    return out
-
-
-def _label_width(content: str, size: float) -> float:
-    return len(content) * size * 0.62 + size * 0.3
-
-
-def _label_height(size: float) -> float:
-    return size * 0.95
-
-
-def _label(cls: str, x: float, y: float, content: str, size: float, *, bold: bool = False,
-           anchor_left: bool = False) -> list[str]:
-    """A short text on a white patch just big enough for it, centred on ``(x, y)`` or, with
-    ``anchor_left``, starting at ``x``."""
-    width, height = _label_width(content, size), _label_height(size)
-    left = x if anchor_left else x - width / 2
-    return [f'<rect class="{cls}-back" x="{left:.1f}" y="{y - height / 2:.1f}" '
-            f'width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>',
-            _text(left + width / 2, y, content, size, cls, CAGE_COLOUR, bold=bold)]
-
-
-def _constraint_marks(frame: _Frame, constraints: Sequence[Constraint]) -> list[str]:
-    """What lies over the digits: kropki dots and X/V letters on the edges, and cage sums in
-    the top-left corners of their cages (the first cell in reading order always has one)."""
-    sizes = _Sizes(frame.side)
-    out = []
-    for c in constraints:
-        if isinstance(c, Kropki):
-            for pairs, sort, fill in ((c.first, "white", "#ffffff"),
-                                      (c.second, "black", DOT_COLOUR)):
-                for a, b in pairs:
-                    x, y = _edge_middle(frame, a, b)
-                    out.append(f'<circle class="kropki-{sort}" cx="{x:.1f}" cy="{y:.1f}" '
-                               f'r="{sizes.dot_radius:.1f}" fill="{fill}" '
-                               f'stroke="{DOT_COLOUR}" stroke-width="1.2"/>')
-        elif isinstance(c, XV):
-            for pairs, letter in ((c.first, "X"), (c.second, "V")):
-                for a, b in pairs:
-                    out += _label(f"xv-{letter.lower()}", *_edge_middle(frame, a, b), letter,
-                                  sizes.letter_size, bold=True)
-    size = sizes.sum_size
-    for c in constraints:
-        if isinstance(c, Cage) and c.total is not None:
-            x, y = frame.corner(min(c.cells))
-            out += _label("cage-sum", x + 1.5, y + (sizes.sum_top + sizes.sum_bottom) / 2,
-                          str(c.total), size, anchor_left=True)
-    return out

@@ -115,7 +115,7 @@ def random_cages(geometry, grid, rng, largest: int, unsummed: float) -> list:
     not yet in the cage; each with its sum from ``grid``, or none with chance
     ``unsummed``. ``grid`` satisfies them all."""
     from sudoku_csp.constraints import Cage
-    from sudoku_csp.constraints.base import orthogonal_pairs
+    from sudoku_csp.constraints.fields import orthogonal_pairs
 
     pairs = set(orthogonal_pairs(geometry))
     cells, cages = list(range(geometry.ncells)), []

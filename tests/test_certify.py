@@ -261,7 +261,7 @@ def test_constrained_puzzles_are_certified_and_checked(case, tmp_path):
 
 def test_killer_certificate_records_the_sum_encoding_and_catches_a_changed_sum(tmp_path):
     killer = parse(KILLER4)
-    certify(killer, tmp_path, sums="totalizer")
+    certify(killer, tmp_path, options={"sums": "totalizer"})
     manifest = _manifest(tmp_path)
     assert manifest["sums"] == "totalizer" and manifest["puzzle"] == KILLER4
     assert verify_certificate(tmp_path).ok

@@ -3,8 +3,10 @@
 Spec: ``sat:solver=NAME,encoding=NAME,amo=NAME,mode=MODE,search=on|off,recycle=K,sums=S``.
 
 A puzzle's typed constraints (:mod:`sudoku_csp.constraints`: killer cages, thermometers,
-dots, ...) add their clauses to the geometry's formula (``sums`` chooses how cage sums are
-encoded); incrementally they are guarded by the puzzle's selector and retired with it.
+dots, ...) add their clauses to the geometry's formula, written with the encoding options
+the kinds offer (:func:`~sudoku_csp.constraints.encoding_options`, each an option of this
+backend: ``sums`` chooses how cage sums are encoded); incrementally they are guarded by the
+puzzle's selector and retired with it.
 
 Modes (how a puzzle meets the formula):
 
@@ -42,8 +44,7 @@ from typing import Any
 from pysat.solvers import pysolvers
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
-from sudoku_csp.constraints import DEFAULT_SUMS, SUM_ENCODINGS
-from sudoku_csp.constraints.cage import PB_ENCODINGS, pb_encoding
+from sudoku_csp.constraints import encoding_options
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError, SpecError
@@ -103,8 +104,8 @@ class SatBackend(BackendBase):
                ("on", "off")),
         Option("recycle", DEFAULT_RECYCLE, "incremental: rebuild the solver after this many "
                "retired counting selectors", kind=int, minimum=1),
-        Option("sums", DEFAULT_SUMS, "killer cage sums: combos (clauses over the digit sets "
-               "that fit) or a pysat.pb encoding", SUM_ENCODINGS),
+        # The constraint kinds' own encoding choices (killer cage sums), by their names.
+        *(Option(o.name, o.default, o.help, o.choices) for o in encoding_options().values()),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -115,11 +116,14 @@ class SatBackend(BackendBase):
         self.encoding = cnf.encoding_of(o["encoding"])
         self.amo = cnf.amo_of(o["amo"])
         self.caps = capabilities(o["solver"])
-        if o["sums"] in PB_ENCODINGS:
-            try:
-                pb_encoding(o["sums"])  # now, not at the first killer: pysat.pb is an extra
+        self.kind_options = {}
+        for name, option in encoding_options().items():
+            self.kind_options[name] = o[name]
+            try:  # now, not at the first killer: pysat.pb's encoder is an extra
+                if option.check is not None:
+                    option.check(o[name])
             except InputError as exc:
-                raise SpecError(f"sat: sums={o['sums']}: {exc}") from None
+                raise SpecError(f"sat: {name}={o[name]}: {exc}") from None
         if o["search"] == "off" and not self.caps.propagate:
             raise SpecError(f"sat: solver {o['solver']} cannot propagate alone in PySAT; "
                             f"for search=off choose from {', '.join(propagating_solvers())}")
@@ -223,7 +227,7 @@ class SatBackend(BackendBase):
             # The puzzle's own clauses join the loaded formula guarded by a selector, like
             # blocking clauses, and are retired with it.
             selector = session.selector()
-            clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.options["sums"])
+            clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.kind_options)
             session.reserve(top)
             for clause in clauses:
                 clause.append(-selector)
@@ -254,9 +258,9 @@ class SatBackend(BackendBase):
                tally: Tally, reduced: bool):
         geometry = puzzle.geometry
         numbering = variables(geometry)
-        sums = self.options["sums"]
+        options = self.kind_options
         if reduced:
-            base = cnf.clue_reduced(puzzle, self.encoding, self.amo, sums).clauses
+            base = cnf.clue_reduced(puzzle, self.encoding, self.amo, options).clauses
 
             def decode(model: Sequence[int]) -> Grid:
                 return numbering.decode(model, puzzle.givens)
@@ -264,7 +268,7 @@ class SatBackend(BackendBase):
             formula = self.formula(geometry)
             base = [*formula.clauses, *([lit] for lit in numbering.literals(puzzle.givens))]
             if puzzle.constraints:
-                base += cnf.constraint_clauses(puzzle, formula.nv + 1, sums)[0]
+                base += cnf.constraint_clauses(puzzle, formula.nv + 1, options)[0]
             decode = numbering.read_model
         caps = self.caps
         blocks: list[list[int]] = []
@@ -296,7 +300,7 @@ class SatBackend(BackendBase):
     def _propagate_only(self, puzzle: Puzzle, start: float) -> Result:
         if puzzle.constraints:  # the puzzle's own clauses: a propagator for this puzzle only
             formula = self.formula(puzzle.geometry)
-            extra = cnf.constraint_clauses(puzzle, formula.nv + 1, self.options["sums"])[0]
+            extra = cnf.constraint_clauses(puzzle, formula.nv + 1, self.kind_options)[0]
             prop = Propagator(self.options["solver"], formula, extra)
         else:
             prop = self._session(puzzle.geometry, Propagator)

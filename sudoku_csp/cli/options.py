@@ -20,7 +20,7 @@ from sudoku_csp.backends.registry import parse_spec
 from sudoku_csp.batch import Record, RecordFormat, run_batch, run_to_file
 from sudoku_csp.batch.runner import Spec
 from sudoku_csp.certify import PROOF_SOLVERS
-from sudoku_csp.constraints import SUM_ENCODINGS
+from sudoku_csp.constraints import encoding_options
 from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import GeometryError, parse_box
@@ -79,8 +79,10 @@ EncodingOpt = Annotated[str, typer.Option(
     "--encoding", "-e", help=f"CNF encoding: {_listed(e.value for e in Encoding)}.")]
 AmoOpt = Annotated[str, typer.Option(
     "--amo", help=f"At-most-one encoding from pysat.card: {_listed(AMO_CHOICES)}.")]
+SUMS = encoding_options()["sums"]
+"""The encoding option ``--sums`` sets (the kinds declare their options; cages this one)."""
 SumsOpt = Annotated[str, typer.Option(
-    "--sums", help=f"Encoding of killer cage sums: {_listed(SUM_ENCODINGS)}.")]
+    "--sums", help=f"Encoding of killer cage sums: {_listed(SUMS.choices)}.")]
 ProofSolverOpt = Annotated[str, typer.Option(
     "--proof-solver", help=f"PySAT solver that logs the DRUP proof: {_listed(PROOF_SOLVERS)}.")]
 SymmetryOpt = Annotated[str, typer.Option(

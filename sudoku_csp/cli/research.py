@@ -16,6 +16,7 @@ from sudoku_csp.certify import DEFAULT_PROOF_SOLVER
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
+    SUMS,
     AmoOpt,
     BoxOpt,
     EncodingOpt,
@@ -31,7 +32,7 @@ from sudoku_csp.cli.options import (
     geometry_options,
 )
 from sudoku_csp.cli.output import Bar, out
-from sudoku_csp.constraints import DEFAULT_SUMS, Cage
+from sudoku_csp.constraints import Cage, makers
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate import DEFAULT_ATTEMPTS, DEFAULT_DIFFICULTY_ATTEMPTS
@@ -46,7 +47,6 @@ from sudoku_csp.generate_variants import (
     DEFAULT_NEGATIVE,
     DEFAULT_VARIANT_ATTEMPTS,
     DEFAULT_VARIANT_CHECK,
-    MAKERS,
 )
 from sudoku_csp.io import first_puzzle, read_puzzle_files, resolve_source, to_line
 from sudoku_csp.logic import TIERS
@@ -59,7 +59,7 @@ def encode(
         metavar="[PUZZLE|FILE|-]", help="The puzzle to encode (the first one of a file).")] = None,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,
     amo: AmoOpt = DEFAULT_AMO,
-    sums: SumsOpt = DEFAULT_SUMS,
+    sums: SumsOpt = SUMS.default,
     reduce: Annotated[bool, typer.Option(
         "--reduce", help="Clue-reduced: drop clauses the givens satisfy and literals they "
                          "falsify, instead of adding the givens as unit clauses.")] = False,
@@ -93,7 +93,8 @@ def encode(
         cnf.amo_of(amo)
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
-        text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce, sums=sums)
+        text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce,
+                                           options={SUMS.name: sums})
         if output:
             with open(output, "w", encoding="utf-8") as handle:
                 handle.write(text)
@@ -110,7 +111,7 @@ def certify(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="Where to write it.")],
     proof_solver: ProofSolverOpt = DEFAULT_PROOF_SOLVER,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,
-    sums: SumsOpt = DEFAULT_SUMS,
+    sums: SumsOpt = SUMS.default,
     size: SizeOpt = None,
     box: BoxOpt = None,
     variant: VariantOpt = None,
@@ -130,7 +131,7 @@ def certify(
                                                        split_regions, constraints=True))
         try:
             made = certificates.certify(puzzle, directory, solver=proof_solver,
-                                        encoding=encoding, sums=sums)
+                                        encoding=encoding, options={SUMS.name: sums})
         except certificates.NotUniqueError as exc:
             out.print(f"not unique: {exc}", markup=False)
             return STATUS_EXIT[exc.status]
@@ -255,7 +256,7 @@ def generate(
     kind: Annotated[list[str] | None, typer.Option(
         "--kind", "-k", metavar="KIND",
         help="Puzzles with typed constraints read off a random grid, repeatable to combine: "
-             f"{', '.join(MAKERS)} (givens cleared, then constraints dropped, while SAT finds "
+             f"{', '.join(makers())} (givens cleared, then constraints dropped, while SAT finds "
              f"one solution; each re-checked by {DEFAULT_VARIANT_CHECK}; printed as JSON "
              "lines), or killer alone (given-free cages, reshaped until unique; each "
              f"re-checked by {DEFAULT_KILLER_CHECK}; printed as killer lines).")] = None,
@@ -351,9 +352,9 @@ def generate(
                 raise InputError("generate --kind does not take --difficulty, --min-rating, "
                                  "--max-rating or --allow-search: constrained puzzles are "
                                  "not rated yet")
-            if not any(MAKERS[name].negative for name in names):
+            if not any(makers()[name].negative_rule for name in names):
                 _only_with(kind_options[:1], " or ".join(
-                    f"--kind {name}" for name, made in MAKERS.items() if made.negative))
+                    f"--kind {name}" for name, made in makers().items() if made.negative_rule))
             header = [*(f"--kind {name}" for name in names), *header,
                       f"--symmetry {symmetry}", *(["--minimal"] if minimal else []),
                       *([kind_options[0][0]] if negative is not None else []),

@@ -25,20 +25,22 @@ kind through the registry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from sudoku_csp.constraints.base import (
     HANDLED_BY,
     CnfContext,
     Constraint,
     ConstraintError,
-    FieldError,
+    EncodingOption,
     Link,
     UnsupportedError,
     refuse_constraints,
 )
-from sudoku_csp.constraints.cage import DEFAULT_SUMS, SUM_ENCODINGS, Cage
+from sudoku_csp.constraints.cage import Cage
+from sudoku_csp.constraints.fields import FieldError
 from sudoku_csp.constraints.kropki import Kropki
 from sudoku_csp.constraints.nonconsecutive import NonConsecutive
 from sudoku_csp.constraints.parity import Parity
@@ -72,6 +74,56 @@ def register(kind: type[Constraint]) -> type[Constraint]:
 def fields() -> dict[str, type[Constraint]]:
     """JSON field -> the registered kind that reads and writes it."""
     return {key: kind for kind in KINDS for key in kind.keys}
+
+
+def makers() -> dict[str, type[Constraint]]:
+    """Generator name (``generate --kind``) -> the registered kind a generator reads off a
+    solution grid (:attr:`~sudoku_csp.constraints.base.Constraint.maker`).
+
+    >>> list(makers())
+    ['thermo', 'kropki', 'xv', 'nonconsecutive', 'parity']
+    """
+    return {kind.maker: kind for kind in KINDS if kind.maker is not None}
+
+
+def encoding_options() -> dict[str, EncodingOption]:
+    """Every CNF encoding option the registered kinds offer, by name (``sums``: how killer
+    cages' sums are written); what backends and commands writing CNF list and accept.
+
+    >>> encoding_options()["sums"].default
+    'combos'
+    """
+    return {option.name: option for kind in KINDS for option in kind.encoding_options}
+
+
+def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """The value of every encoding option (:func:`encoding_options`): those of ``options``,
+    the defaults for the rest. An unknown option name or value is a :class:`ConstraintError`
+    naming the choices, a value that cannot be used here (a missing optional library) the
+    option's own input error.
+
+    >>> encoding_choices({"sums": "bdd"})
+    {'sums': 'bdd'}
+    >>> encoding_choices({"sums": "clever"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.constraints.base.ConstraintError: unknown cage-sum encoding 'clever' (sums); ...
+    """
+    known = encoding_options()
+    given = dict(options or {})
+    for name in given.keys() - known.keys():
+        raise ConstraintError(f"unknown encoding option {name!r}; the kinds offer "
+                              f"{', '.join(known) or 'none'}")
+    chosen = {}
+    for name, option in known.items():
+        value = given.get(name, option.default)
+        if value not in option.choices:
+            raise ConstraintError(f"unknown {option.what} {value!r} ({name}); choose from "
+                                  f"{', '.join(option.choices)}")
+        if option.check is not None:
+            option.check(value)
+        chosen[name] = value
+    return chosen
 
 
 for _kind in (Cage, Thermo, Kropki, XV, NonConsecutive, Parity):
@@ -120,9 +172,10 @@ def native_links(geometry: Geometry, constraints: tuple[Constraint, ...]) -> tup
 
 
 def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
-                sums: str = DEFAULT_SUMS) -> tuple[list[list[int]], int]:
+                options: Mapping[str, Any] | None = None) -> tuple[list[list[int]], int]:
     """The clauses of every constraint over ``geometry``'s variable map, auxiliaries numbered
-    from ``start``; and the highest variable used (``start - 1`` when none).
+    from ``start``, written with the kinds' encoding ``options`` (:func:`encoding_choices`);
+    and the highest variable used (``start - 1`` when none).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
@@ -131,10 +184,7 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     """
     from sudoku_csp.encodings.variables import variables
 
-    if sums not in SUM_ENCODINGS:
-        raise ConstraintError(f"unknown cage-sum encoding {sums!r}; choose from "
-                              f"{', '.join(SUM_ENCODINGS)}")
-    ctx = CnfContext(variables(geometry), start=start, sums=sums)
+    ctx = CnfContext(variables(geometry), start=start, options=encoding_choices(options))
     clauses = [list(clause) for c in constraints for clause in c.cnf(ctx)]
     return clauses, max(ctx.top, start - 1)
 
@@ -153,8 +203,8 @@ def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN
 
 
 __all__ = [
-    "DEFAULT_SUMS", "HANDLED_BY", "KINDS", "SUM_ENCODINGS", "XV", "Cage", "CnfContext",
-    "Constraint", "ConstraintError", "FieldError", "Kropki", "Link", "NonConsecutive",
-    "Parity", "Thermo", "UnsupportedError", "add_to_cpsat", "check_all", "cnf_clauses",
-    "fields", "native_links", "refuse_constraints", "register",
+    "HANDLED_BY", "KINDS", "XV", "Cage", "CnfContext", "Constraint", "ConstraintError",
+    "EncodingOption", "FieldError", "Kropki", "Link", "NonConsecutive", "Parity", "Thermo",
+    "UnsupportedError", "add_to_cpsat", "check_all", "cnf_clauses", "encoding_choices",
+    "encoding_options", "fields", "makers", "native_links", "refuse_constraints", "register",
 ]

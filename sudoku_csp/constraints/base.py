@@ -1,25 +1,33 @@
-"""The common interface of typed constraints, and what every kind shares.
+"""The common interface of typed constraints: everything a kind owns about itself.
 
 A :class:`Constraint` is one rule that is neither an all-different unit nor a "must differ"
 pair: a killer cage, a thermometer, a set of kropki dots, ... Its module (one per kind)
-holds everything about it:
+holds everything about it, and nothing else in the package names the kind:
 
 - the data (a frozen dataclass over cell indices, so a puzzle stays hashable and picklable)
-  and :meth:`Constraint.validate` against a geometry;
+  and :meth:`Constraint.validate` against a geometry (and :meth:`Constraint.joint_validate`
+  for a puzzle's constraints of the kind together);
+- its JSON form (:meth:`Constraint.from_json`, :meth:`Constraint.to_json`) under the fields
+  it owns (:attr:`Constraint.keys`);
 - :meth:`Constraint.native`: the native solver's propagation, as :class:`Link` objects, each
   a pure function from its cells' candidate masks to narrower masks (``None``: contradiction);
 - :meth:`Constraint.cnf`: clauses over the one variable map
   (:mod:`sudoku_csp.encodings.variables`), auxiliaries from the formula's pool, cardinality
-  and pseudo-Boolean pieces from ``pysat.card`` / ``pysat.pb`` (:class:`CnfContext`);
+  and pseudo-Boolean pieces from ``pysat.card`` / ``pysat.pb`` (:class:`CnfContext`), with
+  the encoding choices it offers (:attr:`Constraint.encoding_options`);
 - :meth:`Constraint.cpsat`: constraints added to a CP-SAT model through the model-neutral
-  helpers of :class:`~sudoku_csp.encodings.cpsat.CpSatModel` (``value``, ``all_different``,
-  ``allow_pairs``, ``forbid_pairs``, ``allow_digits``, ``different_sum``), and what a kind's
-  constraints imply together (:meth:`Constraint.joint_cpsat`);
+  helpers of :class:`~sudoku_csp.encodings.cpsat_model.CpSatModel` (``value``,
+  ``all_different``, ``allow_pairs``, ``forbid_pairs``, ``allow_digits``, ``different_sum``),
+  and what a kind's constraints imply together (:meth:`Constraint.joint_cpsat`);
 - :meth:`Constraint.violations`: the independent check :mod:`sudoku_csp.verify` runs on every
   solution, written directly from the rule (sums added, order compared), sharing no code with
   the three translations;
-- its JSON form (:meth:`Constraint.from_json`, :meth:`Constraint.to_json`) under the keys it
-  owns (:attr:`Constraint.keys`).
+- how it is drawn (:meth:`Constraint.draw` on a :class:`~sudoku_csp.canvas.Canvas`, and
+  :meth:`Constraint.summary` for a picture's title);
+- how its deductions are worded in explanations (:meth:`Constraint.why`);
+- how a generator reads it off a solution grid (:attr:`Constraint.maker`,
+  :meth:`Constraint.read_off`, :meth:`Constraint.merge`, :meth:`Constraint.made`,
+  :meth:`Constraint.grid_rule`).
 
 Digits are ``0..N-1`` inside, as everywhere; rules speak of the shown values ``1..N``
 (a cage's sum, a thermometer's order, an odd cell), so ``value = digit + 1``.
@@ -28,12 +36,14 @@ Digits are ``0..N-1`` inside, as everywhere; rules speak of the shown values ``1
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sudoku_csp.canvas import Canvas
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import Geometry, row_label
+from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -101,10 +111,27 @@ class Link:
     narrow: Narrow
 
 
+@dataclass(frozen=True)
+class EncodingOption:
+    """A choice a kind offers in how its CNF is written (a killer cage's sums: ``combos`` or
+    a ``pysat.pb`` encoding). Backends and commands that write CNF list every registered
+    kind's options (:func:`sudoku_csp.constraints.encoding_options`) without naming a kind.
+    ``check`` raises :class:`~sudoku_csp.errors.InputError` for a value that cannot be used
+    here (a missing optional library)."""
+
+    name: str
+    default: str
+    help: str
+    choices: tuple[str, ...]
+    what: str
+    """What a value is, in messages (``cage-sum encoding``)."""
+    check: Callable[[str], None] | None = None
+
+
 class CnfContext:
     """What a constraint's :meth:`~Constraint.cnf` builds with: the variable map, one pool
-    for auxiliary variables, the chosen cage-sum encoding, and at-most-one clauses from
-    ``pysat.card``.
+    for auxiliary variables, the chosen encoding options (by name; a kind reads its own with
+    :meth:`option`), and at-most-one clauses from ``pysat.card``.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.encodings.variables import variables
@@ -113,13 +140,18 @@ class CnfContext:
     (1, 65, 66)
     """
 
-    def __init__(self, numbering: Variables, *, start: int, sums: str = "combos") -> None:
+    def __init__(self, numbering: Variables, *, start: int,
+                 options: Mapping[str, str] | None = None) -> None:
         from pysat.formula import IDPool
 
         self.vars = numbering
         self.geometry = numbering.geometry
         self.pool: IDPool = IDPool(start_from=start)
-        self.sums = sums
+        self.options = dict(options or {})
+
+    def option(self, choice: EncodingOption) -> str:
+        """The value chosen for one of a kind's encoding options (its default if none)."""
+        return self.options.get(choice.name, choice.default)
 
     def x(self, cell: int, digit: int) -> int:
         """The variable "``cell`` holds ``digit``"."""
@@ -141,17 +173,29 @@ class CnfContext:
         return CardEnc.atmost(lits, 1, vpool=self.pool, encoding=EncType.pairwise).clauses
 
 
+Pieces = tuple[list["Constraint"], list["Constraint"]]
+"""Constraints a generator reads off a grid: (fixed, droppable pieces)."""
+
+
 class Constraint(abc.ABC):
     """One typed constraint; subclasses are frozen dataclasses (see the module docstring).
 
     ``kind`` names the kind (``"cage"``); ``keys`` are the JSON fields it reads and
     writes; ``single`` says a puzzle holds at most one of it (rules over the whole grid,
-    such as "all kropki dots are given").
+    such as "all kropki dots are given"). The methods that are not abstract have a default
+    that suits a kind without the feature (nothing drawn, no extra words, no generator).
     """
 
     kind: ClassVar[str]
     keys: ClassVar[tuple[str, ...]]
     single: ClassVar[bool] = False
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = ()
+    """The CNF encoding choices this kind offers (see :class:`EncodingOption`)."""
+    maker: ClassVar[str | None] = None
+    """The name ``generate --kind`` makes puzzles of this kind by (``None``: no generator
+    reads it off a grid; :meth:`read_off` and the hooks after it are then never called)."""
+    negative_rule: ClassVar[bool] = False
+    """Whether the generator may give this kind under its negative rule (every mark given)."""
 
     # -- data -------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -228,114 +272,50 @@ class Constraint(abc.ABC):
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
         """The JSON fields of all the constraints of this kind in a puzzle."""
 
+    # -- pictures ---------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        """Draw the constraint as setters do: elements added to the canvas's layers, room
+        kept clear of candidates with ``canvas.pad``. Nothing by default: the picture's
+        title names it (:meth:`summary`)."""
+        return None
 
-class FieldError(InputError):
-    """A JSON field that is not what its kind expects; ``path`` names it (``cages[2].sum``).
+    @classmethod
+    def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
+        """What a picture's title says of a puzzle's constraints of this kind (``12 killer
+        cages``): by default each one's :meth:`describe`."""
+        return [c.describe(geometry) for c in constraints]
 
-    >>> str(FieldError("cages[2].sum", "expected a whole number"))
-    'field cages[2].sum: expected a whole number'
-    """
+    # -- explanations -----------------------------------------------------------------------
+    def why(self, geometry: Geometry, candidates: Sequence[int]) -> str:
+        """Why the constraint's native links narrow its cells' candidates now (``candidates``:
+        every cell's mask), in words an explanation prints after the constraint's name
+        (``only 1/3, 2/... add up to 4 here``); empty when the name says enough."""
+        return ""
 
-    def __init__(self, path: str, message: str) -> None:
-        self.path = path
-        self.reason = message
-        super().__init__(f"field {path}: {message}")
+    # -- generation ---------------------------------------------------------------------------
+    @classmethod
+    def read_off(cls, geometry: Geometry, grid: Grid, rng: random.Random,
+                 negative: bool) -> Pieces:
+        """The constraints of this kind read off a solution ``grid`` (every one true of it),
+        as ``(fixed, droppable pieces)``; ``negative``: under the negative rule, where the
+        kind has one. Only for kinds with a :attr:`maker`."""
+        raise UnsupportedError(f"no generator reads {cls.kind} constraints off a grid")
 
+    @classmethod
+    def merge(cls, pieces: Sequence[Constraint]) -> list[Constraint]:
+        """The puzzle's constraints of this kind from the pieces a generator kept (one
+        constraint for a kind a puzzle holds once, such as all its dots); by default the
+        pieces themselves, in grid order."""
+        return sorted(pieces, key=lambda c: c.touched())
 
-# -- shared helpers for the kinds -------------------------------------------------------------
-def cell_name(geometry: Geometry, cell: int) -> str:
-    """The label of a cell (``A1``)."""
-    return geometry.label(cell)
+    @classmethod
+    def made(cls, constraints: Sequence[Constraint]) -> str:
+        """A few words on a generated puzzle's constraints of this kind, for its metadata
+        (``3 thermometers of 3-5 cells``); empty when the kind's name says it all."""
+        return ""
 
-
-def parse_cell(geometry: Geometry, value: object, path: str) -> int:
-    """A cell named by its label (``"A1"``: row letters, then the 1-based column; any case),
-    as a cell index; :class:`FieldError` otherwise.
-
-    >>> from sudoku_csp.variants import make_geometry
-    >>> parse_cell(make_geometry(9), "c4", "x")
-    21
-    """
-    n = geometry.size
-    if isinstance(value, str):
-        text = value.strip().upper()
-        letters = text.rstrip("0123456789")
-        digits = text[len(letters):]
-        if letters.isalpha() and letters.isascii() and digits.isdigit():
-            row = 0
-            for ch in letters:
-                row = row * 26 + ord(ch) - ord("A") + 1
-            row -= 1
-            col = int(digits) - 1
-            if 0 <= row < n and 0 <= col < n:
-                return row * n + col
-    last = f"{row_label(n - 1)}{n}"
-    raise FieldError(path, f"{value!r} is not a cell of a {n}x{n} grid: expected a label "
-                           f"such as \"A1\" .. \"{last}\" (row letter, then column)")
-
-
-def parse_cells(geometry: Geometry, value: object, path: str, *, least: int = 1
-                ) -> tuple[int, ...]:
-    """A list of cell labels as cell indices (at least ``least`` of them)."""
-    if not isinstance(value, list) or len(value) < least:
-        count = f"at least {least} cell labels" if least > 1 else "cell labels"
-        raise FieldError(path, f"expected a list of {count} such as [\"A1\", \"A2\"]")
-    return tuple(parse_cell(geometry, v, f"{path}[{i}]") for i, v in enumerate(value))
-
-
-def parse_bool(value: object, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise FieldError(path, f"expected true or false, got {value!r}")
-    return value
-
-
-def parse_pairs(geometry: Geometry, value: object, path: str) -> tuple[tuple[int, int], ...]:
-    """A list of two-cell lists (dots between neighbours) as ordered cell pairs."""
-    if not isinstance(value, list):
-        raise FieldError(path, "expected a list of cell pairs such as [[\"A1\", \"A2\"]]")
-    pairs = []
-    for i, item in enumerate(value):
-        if not isinstance(item, list) or len(item) != 2:
-            raise FieldError(f"{path}[{i}]", "expected two cell labels such as [\"A1\", \"A2\"]")
-        a, b = (parse_cell(geometry, v, f"{path}[{i}][{j}]") for j, v in enumerate(item))
-        pairs.append((min(a, b), max(a, b)))
-    return tuple(pairs)
-
-
-def labels(geometry: Geometry, cells: Iterable[int]) -> list[str]:
-    return [geometry.label(c) for c in cells]
-
-
-def orthogonal(geometry: Geometry, a: int, b: int) -> bool:
-    """Whether two cells share a side."""
-    n = geometry.size
-    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
-    return abs(ra - rb) + abs(ca - cb) == 1
-
-
-def orthogonal_pairs(geometry: Geometry) -> list[tuple[int, int]]:
-    """Every pair of cells sharing a side, ``(a, b)`` with ``a < b``, row-major."""
-    n = geometry.size
-    pairs = []
-    for cell in range(geometry.ncells):
-        r, c = divmod(cell, n)
-        if c + 1 < n:
-            pairs.append((cell, cell + 1))
-        if r + 1 < n:
-            pairs.append((cell, cell + n))
-    return sorted(pairs)
-
-
-def check_pairs(geometry: Geometry, pairs: Iterable[tuple[int, int]], what: str) -> None:
-    """ConstraintError unless every pair joins two cells that share a side, each pair once."""
-    seen: set[tuple[int, int]] = set()
-    for a, b in pairs:
-        key = (min(a, b), max(a, b))
-        if not orthogonal(geometry, a, b):
-            raise ConstraintError(f"{what} between {geometry.label(a)} and "
-                                  f"{geometry.label(b)}: the cells must share a side",
-                                  part="cells")
-        if key in seen:
-            raise ConstraintError(f"{what} between {geometry.label(a)} and "
-                                  f"{geometry.label(b)} is given twice", part="cells")
-        seen.add(key)
+    @classmethod
+    def grid_rule(cls) -> tuple[Constraint, ...]:
+        """Constraints every grid must keep before this kind is read off it (a grid that
+        breaks non-consecutive cannot carry it); none by default."""
+        return ()

@@ -6,13 +6,15 @@ overlap (checked by :func:`sudoku_csp.constraints.check_all`).
 Translations:
 
 - native: the *combination rule*. The sets of ``k`` distinct digits adding up to the sum are
-  precomputed once per ``(k, sum, N)`` as bitmasks (:func:`combinations_for`); at each call
+  precomputed once per ``(k, sum, N)`` as bitmasks
+  (:func:`~sudoku_csp.constraints.cage_sums.combinations_for`); at each call
   the sets still possible are those holding every placed digit of the cage, no digit that no
   cell can take, and some candidate of every cell. Cells keep the digits of those sets, and a
   digit in all of them with one place left in the cage goes there. Placed digits leave the
   other cells of the cage. Cages with too many digit sets to list (large cages on 16×16 and
-  beyond, :data:`COMBINATION_LIMIT`) use sum bounds instead.
-- CNF, selected by the ``sums`` option of the sat backend (:data:`SUM_ENCODINGS`):
+  beyond, :data:`~sudoku_csp.constraints.cage_sums.COMBINATION_LIMIT`) use sum bounds instead.
+- CNF, selected by the cage's encoding option ``sums`` (:data:`SUMS`; the sat backend's
+  ``sums``, the ``--sums`` of encode and certify):
   ``combos`` (the default, faster: see README), clauses derived from the same digit sets: a
   variable ``has(d)`` per digit ("some cell of the cage holds d"), one ``set(j)`` per digit
   set with ``set(j) → has(d)`` for its digits and ``¬has(d)`` for the others, at least one
@@ -21,181 +23,70 @@ Translations:
   ``Σ (d)·x(c, d) = sum − k`` (``bdd``, ``totalizer``, ``sortnetwrk``, ``seqcounter``,
   ``adder``, ``binmerge``, ``mixedradix``, ``best``; extra ``pb``). Both add a conflict
   clause per digit for each two cells of the cage that share no unit.
-- CP-SAT: :meth:`~sudoku_csp.encodings.cpsat.CpSatModel.different_sum` given the same
+- CP-SAT: :meth:`~sudoku_csp.encodings.cpsat_model.CpSatModel.different_sum` given the same
   digit sets: on integers AllDifferent, the linear sum and the digits of the sets; on
   one-hot literals a selector per digit set tied to the cells by exactly-ones (the
   ``combos`` idea). A cage without a sum: the model's all-different. Then the 45 rule
   (:func:`implied_sums`, :meth:`Cage.joint_cpsat`): innies of each unit and leftovers of
   bands of rows and columns, as cages or plain sums.
+
+Drawn as setters draw cages (a dashed outline inside the cells, the sum in the first cell's
+corner); worded in explanations as the cage-combination step (the digit sets that fit).
+Killer cages have a generator of their own (:mod:`sudoku_csp.generate_killer`), so
+:attr:`Cage.maker` is unset.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from itertools import combinations
-from math import comb
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
 from sudoku_csp.constraints.base import (
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
-    FieldError,
+    EncodingOption,
     Link,
-    labels,
-    parse_cells,
 )
-from sudoku_csp.errors import InputError
+from sudoku_csp.constraints.cage_sums import (
+    DEFAULT_SUMS,
+    FALLBACK_PB,
+    MAX_LOOSE_OUTIES,
+    PB_ENCODINGS,
+    SUM_ENCODINGS,
+    combinations_for,
+    narrow,
+    pairwise_peers,
+    pb_encoding,
+    sum_link,
+    sum_range,
+)
+from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
 from sudoku_csp.geometry import LINE_KINDS, Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
 
-COMBINATION_LIMIT = 20000
-"""Digit sets of one cage size listed at most (``C(N, k)``): beyond, native and CNF fall back
-to sum bounds and the ``totalizer`` pseudo-Boolean encoding."""
 
-PB_ENCODINGS = ("bdd", "totalizer", "sortnetwrk", "seqcounter", "adder", "binmerge",
-                "mixedradix", "best")
-"""``pysat.pb.EncType`` names usable for cage sums."""
-
-SUM_ENCODINGS = ("combos", *PB_ENCODINGS)
-"""The choices of the sat backend's ``sums`` option."""
-
-DEFAULT_SUMS = "combos"
-"""The cage-sum encoding used unless told otherwise: measured faster than every
-``pysat.pb`` encoding on given-free 9×9 killers (examples/killer_benchmark.py, README)."""
-
-_FALLBACK_PB = "totalizer"
+def _usable(sums: str) -> None:
+    """InputError unless the cage-sum encoding ``sums`` can be built here (``pysat.pb``'s
+    encodings need its optional encoder library)."""
+    if sums in PB_ENCODINGS:
+        pb_encoding(sums)
 
 
-def sum_range(k: int, n: int) -> tuple[int, int]:
-    """The least and greatest sums of ``k`` different values from ``1..n``.
+SUMS = EncodingOption("sums", DEFAULT_SUMS, "killer cage sums: combos (clauses over the digit "
+                      "sets that fit) or a pysat.pb encoding", SUM_ENCODINGS,
+                      "cage-sum encoding", _usable)
+"""The cage's CNF encoding option: how sums are written
+(:mod:`sudoku_csp.constraints.cage_sums`)."""
 
-    >>> sum_range(3, 9)
-    (6, 24)
-    """
-    return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
-
-
-@lru_cache(maxsize=256)
-def _sum_table(k: int, n: int) -> dict[int, tuple[int, ...]] | None:
-    if comb(n, k) > COMBINATION_LIMIT:
-        return None
-    table: dict[int, list[int]] = {}
-    for digits in combinations(range(n), k):
-        table.setdefault(sum(digits) + k, []).append(sum(1 << d for d in digits))
-    return {total: tuple(masks) for total, masks in table.items()}
-
-
-def combinations_for(k: int, total: int, n: int) -> tuple[int, ...] | None:
-    """The sets of ``k`` different digits adding up to ``total`` (shown values), as digit
-    bitmasks; ``None`` when there are too many to list (:data:`COMBINATION_LIMIT`).
-
-    >>> [bin(m) for m in combinations_for(2, 4, 9)]    # 1+3 only
-    ['0b101']
-    """
-    table = _sum_table(k, n)
-    return None if table is None else table.get(total, ())
-
-
-def _narrow(combos: tuple[int, ...] | None, total: int | None,
-            masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The cage's native rule (see the module docstring); ``masks`` in cage order."""
-    out = list(masks)
-    singles = 0
-    for m in out:
-        if not m & (m - 1):
-            if m & singles:
-                return None  # two placed cells of the cage hold the same digit
-            singles |= m
-    if singles:
-        keep = ~singles
-        for i, m in enumerate(out):
-            if m & (m - 1) and m & singles:
-                m &= keep
-                if not m:
-                    return None
-                out[i] = m
-    if total is None:
-        return tuple(out)
-    if combos is None:
-        return _bounds(total, out)
-    union = 0
-    for m in out:
-        union |= m
-    allowed, required = 0, -1
-    for c in combos:
-        if c & singles == singles and not c & ~union:
-            for m in out:
-                if not m & c:
-                    break
-            else:
-                allowed |= c
-                required &= c
-    if not allowed:
-        return None
-    for i, m in enumerate(out):
-        m &= allowed
-        if not m:
-            return None
-        out[i] = m
-    rest = required & ~singles
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        holders = [i for i, m in enumerate(out) if m & bit]
-        if not holders:
-            return None
-        if len(holders) == 1:
-            out[holders[0]] = bit
-    return tuple(out)
-
-
-def _bounds(total: int, out: list[int]) -> tuple[int, ...] | None:
-    """Sum bounds: each cell keeps the values the others' least and greatest candidates
-    leave room for."""
-    low = [(m & -m).bit_length() for m in out]   # least candidate value (digit + 1)
-    high = [m.bit_length() for m in out]         # greatest
-    s_low, s_high = sum(low), sum(high)
-    if not s_low <= total <= s_high:
-        return None
-    for i, m in enumerate(out):
-        least = max(1, total - (s_high - high[i]))
-        most = total - (s_low - low[i])
-        m &= ((1 << most) - 1) & ~((1 << (least - 1)) - 1) if most >= least else 0
-        if not m:
-            return None
-        out[i] = m
-    return tuple(out)
-
-
-def _sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: bool
-              ) -> Link:
-    """A link for "``cells`` add up to ``total``": a cage's rule when their digits differ,
-    else the sum bounds alone (digits may repeat)."""
-    if different:
-        # An impossible total has no combinations: the link then refutes every state.
-        return Link(cells, partial(_narrow, combinations_for(len(cells), total, geometry.size)
-                                   if len(cells) <= geometry.size else (), total))
-    return Link(cells, partial(_sum_bounds, total))
-
-
-def _pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:
-    """Whether every two of ``cells`` are peers (so their digits differ)."""
-    return all(geometry.are_peers(a, b) for i, a in enumerate(cells) for b in cells[i + 1:])
-
-
-def _sum_bounds(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    return _bounds(total, list(masks))
-
-
-MAX_LOOSE_OUTIES = 3
-"""Outies whose cells share no unit (a sum with repeats allowed) are kept up to this many
-cells (see :meth:`Cage.joint_native`)."""
+SHOWN_SETS = 6
+"""Digit sets an explanation of a cage step lists before it says how many more there are."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +105,7 @@ class Cage(Constraint):
 
     kind: ClassVar[str] = "cage"
     keys: ClassVar[tuple[str, ...]] = ("cages",)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS,)
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -260,7 +152,7 @@ class Cage(Constraint):
         n = geometry.size
         combos = (None if self.total is None
                   else combinations_for(len(self.cells), self.total, n))
-        return [Link(self.cells, partial(_narrow, combos, self.total))]
+        return [Link(self.cells, partial(narrow, combos, self.total))]
 
     @classmethod
     def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
@@ -279,7 +171,7 @@ class Cage(Constraint):
         >>> links[0].narrow((15, 15))           # so A3 and A4 are 3 and 4
         (12, 12)
         """
-        links = [_sum_link(geometry, cells, total, different)
+        links = [sum_link(geometry, cells, total, different)
                  for cells, total, different in implied_sums(geometry, constraints)]
         owner = {cell: cage for cage in constraints if isinstance(cage, Cage)
                  for cell in cage.cells}
@@ -291,13 +183,13 @@ class Cage(Constraint):
                     cage.total is None for cage in touching):
                 continue
             out = tuple(sorted(c for cage in touching for c in cage.cells if c not in here))
-            different = _pairwise_peers(geometry, out)
+            different = pairwise_peers(geometry, out)
             # Bounds alone prune little and cost a call each time their cells change.
             # Deciding uniqueness of the first 20 killers of examples/killer9_200.txt:
             # 184 ms per puzzle keeping those of three cells or fewer, 273 ms keeping them
             # all, 251 ms keeping none.
             if out and (different or len(out) <= MAX_LOOSE_OUTIES):
-                links.append(_sum_link(geometry, out, sum(
+                links.append(sum_link(geometry, out, sum(
                     cage.total or 0 for cage in touching) - unit_total, different))
         return links
 
@@ -313,10 +205,11 @@ class Cage(Constraint):
         if self.total is None:
             return
         combos = combinations_for(len(cells), self.total, n)
-        if ctx.sums == "combos" and combos is not None:
+        sums = ctx.option(SUMS)
+        if sums == "combos" and combos is not None:
             yield from self._combo_clauses(ctx, combos)
         else:
-            yield from self._pb_clauses(ctx, _FALLBACK_PB if ctx.sums == "combos" else ctx.sums)
+            yield from self._pb_clauses(ctx, FALLBACK_PB if sums == "combos" else sums)
 
     def _combo_clauses(self, ctx: CnfContext, combos: tuple[int, ...]) -> Iterator[Clause]:
         x, cells, n = ctx.x, self.cells, ctx.geometry.size
@@ -393,6 +286,68 @@ class Cage(Constraint):
         if self.total is not None and sum(values) != self.total:
             found.append(f"{self.describe(geometry)} adds up to {sum(values)}")
         return found
+
+    # -- pictures ---------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        """A dashed outline just inside the cage's cells (inset, so that neighbouring cages
+        and box borders stay apart), its sum small on a white patch in the top-left corner
+        of its first cell (in reading order, which always has one); candidates keep clear
+        of both."""
+        inset, side = canvas.outline_inset, canvas.side
+        clear = inset + 1.5
+        for cell, sides in canvas.outline_sides(self.cells).items():
+            canvas.pad(cell, *(clear if near else 0.0 for near in sides))
+        dash = f"{side * 0.1:.1f} {side * 0.075:.1f}"
+        canvas.add(Layer.OUTLINES, [
+            f'<path class="cage" d="{canvas.outline(self.cells, inset)}" '
+            f'stroke="{CAGE_COLOUR}" stroke-width="1" stroke-dasharray="{dash}" fill="none"/>'])
+        if self.total is not None:
+            first = min(self.cells)
+            canvas.pad(first, canvas.corner_label_bottom + 0.5)
+            x, y = canvas.corner(first)
+            middle = (canvas.corner_label_top + canvas.corner_label_bottom) / 2
+            canvas.add(Layer.LABELS, canvas.label("cage-sum", x + 1.5, y + middle,
+                                                  str(self.total), canvas.corner_label_size,
+                                                  anchor_left=True))
+
+    @classmethod
+    def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
+        return [f"{len(constraints)} killer cage{'s' * (len(constraints) != 1)}"]
+
+    # -- explanations ---------------------------------------------------------------------------
+    def why(self, geometry: Geometry, candidates: Sequence[int]) -> str:
+        """The cage-combination step: the digit sets that add up to the sum and can still
+        fill the cells, shown by symbol (the candidates none of them uses go)."""
+        if self.total is None:
+            return ""
+        fits = self.fitting_sets(geometry, candidates)
+        symbols = geometry.symbols
+        shown = ", ".join("/".join(symbols[d] for d in range(geometry.size) if m >> d & 1)
+                          for m in fits[:SHOWN_SETS])
+        more = f" and {len(fits) - SHOWN_SETS} more" if len(fits) > SHOWN_SETS else ""
+        return f"only {shown}{more} add up to {self.total} here"
+
+    def fitting_sets(self, geometry: Geometry, candidates: Sequence[int]) -> list[int]:
+        """The digit sets (bitmasks) that add up to the cage's sum and can fill its cells
+        given every cell's candidate mask.
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> Cage((0, 1), 4).fitting_sets(make_geometry(4), [0b1111] * 16)   # 1+3
+        [5]
+        """
+        if self.total is None:
+            return []
+        combos = combinations_for(len(self.cells), self.total, geometry.size) or ()
+        masks = [candidates[c] for c in self.cells]
+        fits = []
+        for combo in combos:
+            if all(m & combo for m in masks):
+                union = 0
+                for m in masks:
+                    union |= m & combo
+                if union == combo:
+                    fits.append(combo)
+        return fits
 
     # -- JSON -------------------------------------------------------------------------------
     @classmethod
@@ -479,23 +434,6 @@ def implied_sums(geometry: Geometry, constraints: Sequence[Constraint]
         covered = {c for i in inner for c in summed[i][0]}
         rest = tuple(sorted(c for c in cells if c not in covered))
         if inner and 0 < len(rest) <= most:
-            different = number < whole_units or _pairwise_peers(geometry, rest)
+            different = number < whole_units or pairwise_peers(geometry, rest)
             found.append((rest, total - sum(summed[i][1] for i in inner), different))
     return found
-
-
-def pb_encoding(name: str) -> int:
-    """The ``pysat.pb.EncType`` value named ``name``; InputError when it is none, or when
-    ``pysat.pb`` cannot be imported (its encoder library, pindakaas, is missing)."""
-    if name not in PB_ENCODINGS:
-        raise InputError(f"unknown cage-sum encoding {name!r}; choose from "
-                         f"{', '.join(SUM_ENCODINGS)}")
-    try:
-        from pysat.pb import EncType
-    except (ImportError, AssertionError):  # pysat.pb asserts its encoder library is there
-        raise InputError(f"the {name!r} cage-sum encoding needs pysat.pb: "
-                         "pip install 'python-sat[pb]'") from None
-    value = getattr(EncType, name, None)
-    if value is None:
-        raise InputError(f"this PySAT's pysat.pb has no {name!r} encoding")
-    return value

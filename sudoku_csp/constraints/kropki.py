@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from sudoku_csp.canvas import DOT_COLOUR, Canvas
 from sudoku_csp.constraints.pairs import CONSECUTIVE, DOUBLE, NO_DOT, MarkedPairs, Relation
 from sudoku_csp.geometry import Geometry
 
@@ -38,6 +39,17 @@ class Kropki(MarkedPairs):
     sorts: ClassVar[tuple[str, str]] = ("white", "black")
     relations: ClassVar[tuple[Relation, Relation]] = (CONSECUTIVE, DOUBLE)
     unmarked: ClassVar[Relation] = NO_DOT
+    title: ClassVar[str] = "kropki dots"
+    shown: ClassVar[tuple[str, str]] = ("white", "black")
+    noun: ClassVar[str] = "dots"
+    maker: ClassVar[str | None] = "kropki"
+
+    def mark(self, canvas: Canvas, sort: int, x: float, y: float) -> list[str]:
+        """A small disc: white for consecutive, black for a double."""
+        name, fill = (("white", "#ffffff"), ("black", DOT_COLOUR))[sort]
+        return [f'<circle class="kropki-{name}" cx="{x:.1f}" cy="{y:.1f}" '
+                f'r="{canvas.dot_radius:.1f}" fill="{fill}" stroke="{DOT_COLOUR}" '
+                'stroke-width="1.2"/>']
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
         found = []

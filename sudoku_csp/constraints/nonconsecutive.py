@@ -2,25 +2,22 @@
 
 The translations are those of any rule between two cells
 (:mod:`sudoku_csp.constraints.pairs`), on every pair of neighbours: arc consistency natively,
-conflict clauses in CNF (16 per pair on 9×9), forbidden pairs in CP-SAT.
+conflict clauses in CNF (16 per pair on 9×9), forbidden pairs in CP-SAT. A rule over the
+whole grid, so nothing is drawn (the picture's title names it); a generator keeps it on every
+grid it draws (:meth:`NonConsecutive.grid_rule`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sudoku_csp.constraints.base import (
-    Clause,
-    CnfContext,
-    Constraint,
-    Link,
-    orthogonal_pairs,
-    parse_bool,
-)
+from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, Link, Pieces
+from sudoku_csp.constraints.fields import orthogonal_pairs, parse_bool
 from sudoku_csp.constraints.pairs import NOT_CONSECUTIVE, pair_clauses, pair_cpsat, pair_link
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
@@ -38,6 +35,7 @@ class NonConsecutive(Constraint):
     kind: ClassVar[str] = "nonconsecutive"
     keys: ClassVar[tuple[str, ...]] = ("nonconsecutive",)
     single: ClassVar[bool] = True
+    maker: ClassVar[str | None] = "nonconsecutive"
 
     def touched(self) -> tuple[int, ...]:
         return ()
@@ -64,6 +62,19 @@ class NonConsecutive(Constraint):
                                      f"{geometry.label(rr * n + cc)} hold consecutive values "
                                      f"({grid[r * n + c] + 1} and {grid[rr * n + cc] + 1})")
         return found
+
+    @classmethod
+    def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
+        return ["non-consecutive: neighbours never consecutive"]
+
+    @classmethod
+    def read_off(cls, geometry: Geometry, grid: Grid, rng: random.Random,
+                 negative: bool) -> Pieces:
+        return [cls()], []  # the grid keeps it (grid_rule): a fixed rule, never dropped
+
+    @classmethod
+    def grid_rule(cls) -> tuple[Constraint, ...]:
+        return (cls(),)
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:

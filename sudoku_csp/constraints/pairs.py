@@ -10,29 +10,39 @@ this module derives, cached per grid size, each backend's translation:
   ``¬x(a,d) ∨ ¬x(b,e)`` per forbidden pair (few: "not consecutive" forbids 16 of 81);
 - CP-SAT: the model's ``allow_pairs`` (a table, for the integer model) or ``forbid_pairs``,
   again whichever list is shorter.
+
+:class:`MarkedPairs` is the shared shape of marks between neighbours (kropki dots, X and V):
+their rules, drawing (a mark on the shared edge, candidates kept clear of it) and generation
+(every mark a grid implies, given all under the negative rule or dropped one by one).
 """
 
 from __future__ import annotations
 
+import abc
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.base import (
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
-    FieldError,
     Link,
+    Pieces,
+)
+from sudoku_csp.constraints.fields import (
+    FieldError,
     check_pairs,
     labels,
     orthogonal_pairs,
     parse_bool,
     parse_pairs,
 )
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
@@ -175,15 +185,21 @@ class MarkedPairs(Constraint):
 
     Subclasses are frozen dataclasses with fields ``first``, ``second`` (cell pairs
     ``(a, b)``, ``a < b``) and ``negative``, and class attributes: ``key`` (its JSON field),
-    ``sorts`` (the JSON names of the two sorts), ``relations`` (the rule of each sort) and
-    ``unmarked`` (the rule of a pair without a mark under the negative rule).
+    ``sorts`` (the JSON names of the two sorts), ``relations`` (the rule of each sort),
+    ``unmarked`` (the rule of a pair without a mark under the negative rule), ``title`` and
+    ``shown`` (how a picture's title names the kind and its sorts) and ``noun`` (what the
+    marks are called: dots, marks); and :meth:`mark`, how one mark is drawn.
     """
 
     key: ClassVar[str]
     sorts: ClassVar[tuple[str, str]]
     relations: ClassVar[tuple[Relation, Relation]]
     unmarked: ClassVar[Relation]
+    title: ClassVar[str]
+    shown: ClassVar[tuple[str, str]]
+    noun: ClassVar[str]
     single: ClassVar[bool] = True
+    negative_rule: ClassVar[bool] = True
     first: tuple[tuple[int, int], ...]
     second: tuple[tuple[int, int], ...]
     negative: bool
@@ -220,6 +236,71 @@ class MarkedPairs(Constraint):
     def cpsat(self, model: CpSatModel) -> None:
         for a, b, rel in self.rules(model.geometry):
             pair_cpsat(model, a, b, rel)
+
+    # -- pictures ---------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        """Each mark on the edge between its two cells, whose candidates keep clear of it."""
+        for sort, pairs in enumerate((self.first, self.second)):
+            for a, b in pairs:
+                canvas.pad_edge(a, b)
+                canvas.add(Layer.MARKS, self.mark(canvas, sort, *canvas.edge_middle(a, b)))
+
+    @abc.abstractmethod
+    def mark(self, canvas: Canvas, sort: int, x: float, y: float) -> list[str]:
+        """The SVG elements of one mark of ``sort`` (0: first, 1: second) centred on
+        ``(x, y)``."""
+
+    @classmethod
+    def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
+        """``kropki dots (3 white, 2 black; negative: all dots given)``."""
+        found = []
+        for c in constraints:
+            if isinstance(c, MarkedPairs):
+                negative = f"; negative: all {cls.noun} given" if c.negative else ""
+                found.append(f"{cls.title} ({len(c.first)} {cls.shown[0]}, "
+                             f"{len(c.second)} {cls.shown[1]}{negative})")
+        return found
+
+    # -- generation -------------------------------------------------------------------------
+    @classmethod
+    def read_off(cls, geometry: Geometry, grid: Grid, rng: random.Random,
+                 negative: bool) -> Pieces:
+        """Every mark the grid implies between neighbours: one constraint holding them all
+        under the negative rule (fixed), else one droppable piece per mark. A pair both sorts
+        fit (1 and 2: consecutive and double) gets one at random."""
+        first, second = [], []
+        for a, b in orthogonal_pairs(geometry):
+            x, y = grid[a] + 1, grid[b] + 1
+            fits = [rel.holds(x, y) for rel in cls.relations]
+            if fits[0] and fits[1]:
+                fits[rng.random() < 0.5] = False
+            if fits[0]:
+                first.append((a, b))
+            elif fits[1]:
+                second.append((a, b))
+        if negative:
+            return [cls(tuple(first), tuple(second), True)], []  # type: ignore[call-arg]
+        return [], [*(cls((p,), (), False) for p in first),  # type: ignore[call-arg]
+                    *(cls((), (p,), False) for p in second)]  # type: ignore[call-arg]
+
+    @classmethod
+    def merge(cls, pieces: Sequence[Constraint]) -> list[Constraint]:
+        """All the marks kept, as the one constraint of the kind a puzzle holds."""
+        marks = [p for p in pieces if isinstance(p, MarkedPairs)]
+        if not marks:
+            return []
+        first = tuple(sorted(pair for m in marks for pair in m.first))
+        second = tuple(sorted(pair for m in marks for pair in m.second))
+        return [cls(first, second, any(m.negative for m in marks))]  # type: ignore[call-arg]
+
+    @classmethod
+    def made(cls, constraints: Sequence[Constraint]) -> str:
+        for c in constraints:
+            if isinstance(c, MarkedPairs):
+                words = (f"{len(c.first)} {cls.sorts[0]} and {len(c.second)} {cls.sorts[1]} "
+                         f"{cls.noun}")
+                return words + (", negative" if c.negative else "")
+        return "no marks"
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:

@@ -2,27 +2,29 @@
 
 Translations: natively a one-cell link that keeps the digits of the right parity; in CNF a
 unit clause ``¬x(c, d)`` per digit of the wrong parity; in CP-SAT the model's
-``allow_digits``.
+``allow_digits``. Drawn as setters draw them: a grey circle on an odd cell, a grey square on
+an even one; generated as one droppable mark per cell of the solution grid.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sudoku_csp.canvas import SHAPE_EDGE, SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import (
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
-    FieldError,
     Link,
-    labels,
-    parse_cells,
+    Pieces,
 )
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
+from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
@@ -53,6 +55,7 @@ class Parity(Constraint):
     kind: ClassVar[str] = "parity"
     keys: ClassVar[tuple[str, ...]] = ("odd", "even")
     single: ClassVar[bool] = True
+    maker: ClassVar[str | None] = "parity"
 
     def touched(self) -> tuple[int, ...]:
         return (*self.odd, *self.even)
@@ -93,6 +96,47 @@ class Parity(Constraint):
         found += [f"{geometry.label(c)} is marked even but holds {grid[c] + 1}"
                   for c in self.even if (grid[c] + 1) % 2 != 0]
         return found
+
+    # -- pictures ---------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        """A grey circle on each odd cell, a grey square on each even one (under digits)."""
+        r = canvas.side * 0.4
+        canvas.add(Layer.FILLS, [
+            f'<circle class="odd" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
+            f'fill="{SHAPE_FILL}" stroke="{SHAPE_EDGE}"/>'
+            for x, y in map(canvas.centre, self.odd)])
+        canvas.add(Layer.FILLS, [
+            f'<rect class="even" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
+            f'height="{2 * r:.1f}" fill="{SHAPE_FILL}" stroke="{SHAPE_EDGE}"/>'
+            for x, y in map(canvas.centre, self.even)])
+
+    @classmethod
+    def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
+        return [f"odd/even cells ({len(c.odd)} odd, {len(c.even)} even)"
+                for c in constraints if isinstance(c, Parity)]
+
+    # -- generation -------------------------------------------------------------------------
+    @classmethod
+    def read_off(cls, geometry: Geometry, grid: Grid, rng: random.Random,
+                 negative: bool) -> Pieces:
+        """An odd or even mark on every cell, each droppable."""
+        return [], [cls((cell,), ()) if grid[cell] % 2 == 0 else cls((), (cell,))
+                    for cell in range(geometry.ncells)]  # digit 0 is the odd value 1
+
+    @classmethod
+    def merge(cls, pieces: Sequence[Constraint]) -> list[Constraint]:
+        marks = [p for p in pieces if isinstance(p, Parity)]
+        if not marks:
+            return []
+        return [cls(tuple(sorted(c for m in marks for c in m.odd)),
+                    tuple(sorted(c for m in marks for c in m.even)))]
+
+    @classmethod
+    def made(cls, constraints: Sequence[Constraint]) -> str:
+        for c in constraints:
+            if isinstance(c, Parity):
+                return f"{len(c.odd)} odd and {len(c.even)} even cells"
+        return "no odd or even cells"
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:

@@ -12,25 +12,29 @@ Translations:
   position ``i`` of a thermometer of length ``L`` can never take (below ``i+1`` or above
   ``N-L+i+1``);
 - CP-SAT: ``value(a) < value(b)`` per step.
+
+Drawn as a grey bulb on the first cell and a thick grey line through the others; generated
+(``generate --kind thermo``) as a random cover of the solution grid by increasing paths.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import (
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
-    FieldError,
     Link,
-    labels,
-    parse_cells,
+    Pieces,
 )
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
+from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
@@ -68,6 +72,7 @@ class Thermo(Constraint):
 
     kind: ClassVar[str] = "thermometer"
     keys: ClassVar[tuple[str, ...]] = ("thermos",)
+    maker: ClassVar[str | None] = "thermo"
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -116,6 +121,39 @@ class Thermo(Constraint):
                 f"{geometry.label(b)}"
                 for a, b in zip(self.cells, self.cells[1:], strict=False) if grid[a] >= grid[b]]
 
+    # -- pictures ---------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        """A thick grey line through the cells' centres and a grey bulb on the first."""
+        side = canvas.side
+        points = [canvas.centre(cell) for cell in self.cells]
+        d = "".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(points))
+        x, y = points[0]
+        canvas.add(Layer.PATHS, [
+            f'<path class="thermo-line" d="{d}" stroke="{SHAPE_FILL}" '
+            f'stroke-width="{side * 0.24:.1f}" stroke-linecap="round" '
+            'stroke-linejoin="round" fill="none"/>',
+            f'<circle class="thermo-bulb" cx="{x:.1f}" cy="{y:.1f}" r="{side * 0.36:.1f}" '
+            f'fill="{SHAPE_FILL}"/>'])
+
+    @classmethod
+    def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
+        return [f"{len(constraints)} thermometer{'s' * (len(constraints) != 1)}"]
+
+    # -- generation -------------------------------------------------------------------------
+    @classmethod
+    def read_off(cls, geometry: Geometry, grid: Grid, rng: random.Random,
+                 negative: bool) -> Pieces:
+        """Every thermometer of a random cover (:func:`thermometers`), each droppable."""
+        return [], list(thermometers(geometry, grid, rng))
+
+    @classmethod
+    def made(cls, constraints: Sequence[Constraint]) -> str:
+        lengths = [len(c.touched()) for c in constraints]
+        if not lengths:
+            return "no thermometer"
+        return (f"{len(lengths)} thermometer{'s' if len(lengths) > 1 else ''} of "
+                f"{min(lengths)}-{max(lengths)} cells")
+
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
         value = fields["thermos"]
@@ -136,3 +174,66 @@ class Thermo(Constraint):
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
         return {"thermos": [labels(geometry, c.cells) for c in constraints
                             if isinstance(c, Thermo)]}
+
+
+THERMO_LENGTH = 3
+"""The fewest cells of a generated thermometer (two cells make a mere inequality)."""
+THERMO_MAX_LENGTH = 6
+"""The most cells of a generated thermometer (at most the grid size)."""
+
+
+def _king_neighbours(geometry: Geometry) -> list[tuple[int, ...]]:
+    """The cells sharing a side or a corner with each cell (a thermometer's steps)."""
+    n = geometry.size
+    return [tuple(rr * n + cc for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
+                  if (rr, cc) != (r, c) and 0 <= rr < n and 0 <= cc < n)
+            for r, c in (divmod(cell, n) for cell in range(geometry.ncells))]
+
+
+def thermometers(geometry: Geometry, grid: Grid, rng: random.Random) -> list[Thermo]:
+    """A random cover of ``grid`` by disjoint thermometers of :data:`THERMO_LENGTH` to
+    :data:`THERMO_MAX_LENGTH` cells (at most the grid size), each a path of neighbours
+    (side or corner) whose values increase. Each grows from a random free cell at either
+    end, to one of the two free neighbours nearest in value (above the top end, below the
+    bulb), so that paths grow long; a path shorter than the least length is left out.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> g = make_geometry(4)
+    >>> grid = (0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0)
+    >>> thermos = thermometers(g, grid, random.Random(2))
+    >>> all(grid[a] < grid[b] for t in thermos for a, b in zip(t.cells, t.cells[1:]))
+    True
+    """
+    kings = _king_neighbours(geometry)
+    top = min(THERMO_MAX_LENGTH, geometry.size)
+    low = min(THERMO_LENGTH, top)
+    free = set(range(geometry.ncells))
+    starts = list(range(geometry.ncells))
+    rng.shuffle(starts)
+    found = []
+    for start in starts:
+        if start not in free:
+            continue
+        free.discard(start)
+        want = rng.randint(low, top)
+        path = [start]
+        while len(path) < want:
+            bulb, end = path[0], path[-1]
+            up = sorted((grid[o], o) for o in kings[end] if o in free and grid[o] > grid[end])
+            down = sorted((-grid[o], o) for o in kings[bulb]
+                          if o in free and grid[o] < grid[bulb])
+            ends = [side for side in (up, down) if side]
+            if not ends:
+                break
+            side = rng.choice(ends)
+            cell = rng.choice(side[:2])[1]
+            free.discard(cell)
+            if side is up:
+                path.append(cell)
+            else:
+                path.insert(0, cell)
+        if len(path) >= low:
+            found.append(Thermo(tuple(path)))
+        else:
+            free.update(path[1:])  # cells of a path too short stay free for later ones
+    return found

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from sudoku_csp.canvas import Canvas
 from sudoku_csp.constraints.pairs import NO_XV, SUM_FIVE, SUM_TEN, MarkedPairs, Relation
 from sudoku_csp.geometry import Geometry
 
@@ -35,6 +36,15 @@ class XV(MarkedPairs):
     sorts: ClassVar[tuple[str, str]] = ("x", "v")
     relations: ClassVar[tuple[Relation, Relation]] = (SUM_TEN, SUM_FIVE)
     unmarked: ClassVar[Relation] = NO_XV
+    title: ClassVar[str] = "XV"
+    shown: ClassVar[tuple[str, str]] = ("X", "V")
+    noun: ClassVar[str] = "marks"
+    maker: ClassVar[str | None] = "xv"
+
+    def mark(self, canvas: Canvas, sort: int, x: float, y: float) -> list[str]:
+        """The letter, bold on a white patch."""
+        letter = self.shown[sort]
+        return canvas.label(f"xv-{letter.lower()}", x, y, letter, canvas.letter_size, bold=True)
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
         found = []

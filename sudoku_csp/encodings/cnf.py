@@ -27,19 +27,23 @@ without them).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 
-from sudoku_csp.constraints import DEFAULT_SUMS, cnf_clauses
+from sudoku_csp.constraints import cnf_clauses
 from sudoku_csp.encodings.variables import DecodeError, Parts, Variables, parts, variables
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid, Unit
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry  # noqa: F401 - the doctests use it
+
+Options = Mapping[str, str] | None
+"""The constraint kinds' CNF encoding options by name (``{"sums": "bdd"}``), defaults for the
+rest (:func:`~sudoku_csp.constraints.encoding_choices`)."""
 
 __all__ = [  # the variable map's names are re-exported: researchers import this module
     "AMO_CHOICES", "DEFAULT_AMO", "DEFAULT_ENCODING", "ENCODING_FAMILIES", "FAMILIES",
@@ -354,7 +358,7 @@ def build(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
 
 
 def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
-           amo: str = DEFAULT_AMO, sums: str = DEFAULT_SUMS) -> CNF:
+           amo: str = DEFAULT_AMO, options: Options = None) -> CNF:
     """The CNF of a puzzle (givens as unit clauses) or of the empty grid of a geometry, like
     :func:`~sudoku_csp.encodings.cpsat.build_model`: a new :class:`pysat.formula.CNF` each
     call, built from a cached :class:`Formula`.
@@ -365,7 +369,8 @@ def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODIN
     ``nv`` are the empty grid's. For the formula simplified by the givens instead, see
     :func:`clue_reduced`. A puzzle's typed constraints (:mod:`sudoku_csp.constraints`) add
     their clauses after the givens, auxiliaries numbered after the formula's
-    (:func:`constraint_clauses`; ``sums`` chooses the cage-sum encoding).
+    (:func:`constraint_clauses`; ``options`` are the kinds' encoding options, such as
+    ``{"sums": "bdd"}`` for killer cages).
 
     >>> cnf = encode(make_geometry(9), "natural")
     >>> cnf.nv, len(cnf.clauses)
@@ -380,29 +385,29 @@ def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODIN
         cnf = formula.cnf()
         cnf.extend([lit] for lit in givens(puzzle))
         if puzzle.constraints:
-            extra, top = constraint_clauses(puzzle, formula.nv + 1, sums)
+            extra, top = constraint_clauses(puzzle, formula.nv + 1, options)
             cnf.extend(extra)
             cnf.nv = max(cnf.nv, top)
         return cnf
     return build(puzzle, encoding, amo).cnf()
 
 
-def constraint_clauses(puzzle: Puzzle, start: int, sums: str = DEFAULT_SUMS
+def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None
                        ) -> tuple[list[list[int]], int]:
     """The clauses of the puzzle's typed constraints (cages, thermometers, dots, ...) over
     the one variable map, auxiliaries numbered from ``start`` (above every variable of the
-    formula they join); and the highest variable they use. ``sums`` is the cage-sum encoding
-    (:data:`~sudoku_csp.constraints.SUM_ENCODINGS`).
+    formula they join); and the highest variable they use. ``options`` are the kinds'
+    encoding options (:func:`~sudoku_csp.constraints.encoding_choices`: ``{"sums": "bdd"}``).
 
     >>> from sudoku_csp import parse
     >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
     >>> clauses, top = constraint_clauses(p, 65)
     >>> [-3] in clauses, top        # A1 + A2 = 3: A1 holds no 3 (x(A1, 3) is variable 3)
     (True, 88)
-    >>> constraint_clauses(p, 65, "bdd")[1] > 64   # a pysat.pb encoding: its own auxiliaries
+    >>> constraint_clauses(p, 65, {"sums": "bdd"})[1] > 64   # pysat.pb: its own auxiliaries
     True
     """
-    return cnf_clauses(puzzle.geometry, puzzle.constraints, start=start, sums=sums)
+    return cnf_clauses(puzzle.geometry, puzzle.constraints, start=start, options=options)
 
 
 # -- puzzles -----------------------------------------------------------------------------------
@@ -441,7 +446,7 @@ def fixed_literals(puzzle: Puzzle) -> list[int]:
 
 
 def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO, sums: str = DEFAULT_SUMS) -> CNF:
+                 amo: str = DEFAULT_AMO, options: Options = None) -> CNF:
     """The encoding simplified by the givens (Kwon & Jain): clauses satisfied by a fixed
     literal (:func:`fixed_literals`) dropped, fixed-false literals removed from the rest.
 
@@ -459,7 +464,7 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
     clauses: Iterable[Sequence[int]] = formula.clauses
     nv = formula.nv
     if puzzle.constraints:  # typed constraints simplify by the same fixed literals
-        extra, nv = constraint_clauses(puzzle, formula.nv + 1, sums)
+        extra, nv = constraint_clauses(puzzle, formula.nv + 1, options)
         clauses = [*formula.clauses, *extra]
     value = bytearray(nv + 1)  # 0 free, 1 true, 2 false
     for lit in fixed_literals(puzzle):

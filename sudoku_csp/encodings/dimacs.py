@@ -20,12 +20,13 @@ from typing import TextIO, TypeVar
 
 from pysat.formula import CNF
 
-from sudoku_csp.constraints import DEFAULT_SUMS, refuse_constraints
+from sudoku_csp.constraints import encoding_choices, refuse_constraints
 from sudoku_csp.encodings.cnf import (
     DEFAULT_AMO,
     DEFAULT_ENCODING,
     Encoding,
     Formula,
+    Options,
     build,
     clue_reduced,
     encode,
@@ -134,10 +135,11 @@ def empty_dimacs(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING
 def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
                          amo: str = DEFAULT_AMO, reduce: bool = False,
                          extra_clauses: Sequence[Sequence[int]] = (),
-                         notes: Sequence[str] = (), sums: str = DEFAULT_SUMS) -> str:
+                         notes: Sequence[str] = (), options: Options = None) -> str:
     """DIMACS text for one puzzle: the empty-grid formula plus one unit clause per given
     and the clauses of its typed constraints (:func:`~sudoku_csp.encodings.cnf.encode` of
-    the puzzle; ``sums`` is the cage-sum encoding), or (``reduce=True``, plain puzzles only)
+    the puzzle; ``options`` are the kinds' encoding options, named in the header), or
+    (``reduce=True``, plain puzzles only)
     the clue-reduced formula of :func:`clue_reduced`, whose header also says which
     variables the givens fix and how to decode a model (``c fixed:``, ``c decode:``, as in
     ``encodings/README.md``); then ``extra_clauses`` (a certificate's exclusion clause),
@@ -175,16 +177,17 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
             "true x(c, d) that is not fixed; ignore a model's values of fixed variables",
         ]
     else:
-        cnf = encode(puzzle, encoding, amo, sums)
+        cnf = encode(puzzle, encoding, amo, options)
         clauses, nv = [*cnf.clauses, *extra_clauses], cnf.nv
         units = len(givens(puzzle))
         given_lines = [f"c givens: {units} unit clauses after the empty-grid clauses"]
         if puzzle.constraints:
             kinds = Counter(c.kind for c in puzzle.constraints)
             added = len(cnf.clauses) - len(formula.clauses) - units
+            chosen = ", ".join(f"{k}: {v}" for k, v in encoding_choices(options).items())
             given_lines.append(
                 "c constraints: " + ", ".join(f"{k} {kind}" for kind, k in kinds.items())
-                + f" (sums: {sums}): {added} clauses after the givens")
+                + (f" ({chosen})" if chosen else "") + f": {added} clauses after the givens")
     return _dimacs(formula, clauses, len(clauses), [line, *given_lines, *notes], nv)
 
 

@@ -14,9 +14,9 @@ import dataclasses
 from collections.abc import Iterator
 from itertools import combinations
 
-from sudoku_csp.geometry import BOX_KINDS, UnitKind
+from sudoku_csp.geometry import BOX_KINDS, Candidate, UnitKind
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.step import Candidate, Step, cell_list, digit_list, eliminated, unit_name
+from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
 from sudoku_csp.native.rules import hidden_sets, locked_sets, naked_sets, unit_digits
 from sudoku_csp.native.state import bits
 

@@ -14,8 +14,8 @@ from functools import lru_cache, reduce
 from operator import or_
 
 from sudoku_csp.constraints import Constraint
-from sudoku_csp.geometry import BOX_KINDS, EMPTY, Geometry, UnitKind
-from sudoku_csp.logic.step import Candidate, Step
+from sudoku_csp.geometry import BOX_KINDS, EMPTY, Candidate, Geometry, UnitKind
+from sudoku_csp.logic.step import Step
 from sudoku_csp.native.rules import assign
 from sudoku_csp.native.state import State, bits
 from sudoku_csp.puzzle import Puzzle

@@ -22,9 +22,9 @@ from collections import deque
 from collections.abc import Callable
 from functools import partial
 
-from sudoku_csp.geometry import LINE_KINDS, UnitKind
+from sudoku_csp.geometry import LINE_KINDS, Candidate, UnitKind
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.step import Candidate, Step, eliminated
+from sudoku_csp.logic.step import Step, eliminated
 from sudoku_csp.native.state import bits
 
 Links = dict[Candidate, list[Candidate]]

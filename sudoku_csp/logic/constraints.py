@@ -1,14 +1,13 @@
-"""Steps from a puzzle's typed constraints: killer cages, thermometers, kropki dots, XV,
-non-consecutive and odd/even cells (:mod:`sudoku_csp.constraints`).
+"""Steps from a puzzle's typed constraints (:mod:`sudoku_csp.constraints`), whatever their kind.
 
 The deduction is the one the native solver makes: each constraint's native links
 (:meth:`~sudoku_csp.constraints.base.Constraint.native`) narrow the candidates of their cells,
-and a link that removes some is one step, worded by its constraint. For a killer cage that
-is the cage-combination step: the sets of different digits that add up to its sum and fit
-its cells' candidates, and the candidates none of them uses (or a digit every set needs
-that one cell alone can hold). The other techniques stay sound beside constraints (they use
-only units and peers, a subset of the rules); uniqueness techniques are not used on such
-puzzles, since a cage or a dot can forbid the swap they rely on.
+and a link that removes some is one step, worded by its constraint: its name and cells, then
+why in its own words (:meth:`~sudoku_csp.constraints.base.Constraint.why`: for a killer cage
+the cage-combination step, the sets of different digits that add up to its sum and fit its
+cells' candidates). The other techniques stay sound beside constraints (they use only units
+and peers, a subset of the rules); uniqueness techniques are not used on such puzzles, since
+a cage or a dot can forbid the swap they rely on.
 
 Sudoku Explainer rates no variant rule: the step's rating is this project's choice
 (:data:`CONSTRAINT_RATING`), between the hidden and the naked single, as setters of killers
@@ -19,18 +18,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from sudoku_csp.constraints import Cage, Constraint, Link
-from sudoku_csp.constraints.cage import combinations_for
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.constraints import Constraint, Link
+from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board, Contradiction
-from sudoku_csp.logic.step import Candidate, Step, cell_list, digit_list, eliminated
+from sudoku_csp.logic.step import Step, cell_list, eliminated
 from sudoku_csp.native.state import bits
 
 CONSTRAINT_RATING = 2.0
 """The rating of a constraint step (no published scale covers variant rules)."""
-
-SHOWN_SETS = 6
-"""Digit sets a cage step lists before it says how many more there are."""
 
 
 @lru_cache(maxsize=4096)
@@ -38,33 +33,12 @@ def _links(geometry: Geometry, constraint: Constraint) -> tuple[Link, ...]:
     return tuple(constraint.native(geometry))
 
 
-def _fitting_sets(board: Board, cage: Cage) -> list[int]:
-    """The digit sets (bitmasks) that add up to the cage's sum and can fill its cells."""
-    if cage.total is None:
-        return []
-    combos = combinations_for(len(cage.cells), cage.total, board.size) or ()
-    masks = [board.cand[c] for c in cage.cells]
-    fits = []
-    for combo in combos:
-        if all(m & combo for m in masks):
-            union = 0
-            for m in masks:
-                union |= m & combo
-            if union == combo:
-                fits.append(combo)
-    return fits
-
-
 def _why(board: Board, constraint: Constraint) -> str:
     g = board.geometry
     name = constraint.describe(g)
     what = f"{name[:1].upper()}{name[1:]} ({cell_list(g, constraint.touched())})"
-    if isinstance(constraint, Cage) and constraint.total is not None:
-        fits = _fitting_sets(board, constraint)
-        shown = ", ".join(digit_list(g, bits(m)) for m in fits[:SHOWN_SETS])
-        more = f" and {len(fits) - SHOWN_SETS} more" if len(fits) > SHOWN_SETS else ""
-        return f"{what}: only {shown}{more} add up to {constraint.total} here"
-    return what
+    reason = constraint.why(g, board.cand)
+    return f"{what}: {reason}" if reason else what
 
 
 def constraint_step(board: Board) -> Step | None:

@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.step import Candidate, Step, unit_name
+from sudoku_csp.logic.step import Step, unit_name
 from sudoku_csp.native.rules import eliminate, only_choice
 from sudoku_csp.native.state import bits
 

@@ -30,7 +30,7 @@ from sudoku_csp.render import (
     PLACED_COLOUR,
     STRUCK_COLOUR,
     UNIT_COLOUR,
-    Link,
+    ChainLink,
     cell_pixels,
     grid_svg,
 )
@@ -45,7 +45,7 @@ singles; on larger grids their small print cannot be read at a glance, and those
 show only the digits each step is about."""
 
 
-def chain_links(step: Step) -> list[Link]:
+def chain_links(step: Step) -> list[ChainLink]:
     """The links of the step's alternating chain: strong, weak, strong, … between its
     candidates in order. Empty for forcing chains, whose ``chain`` lists the facts the
     argument derives (in the order found) rather than a path of links."""

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pysat.solvers import Solver
 
 from sudoku_csp.encodings import cnf
+from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.explain import Explanation
-from sudoku_csp.logic.step import Candidate, Step
+from sudoku_csp.logic.step import Step
 
 __all__ = ["Proof", "UnprovenStepError", "prove"]
 

@@ -10,13 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sudoku_csp.geometry import Geometry, UnitKind, row_label
+from sudoku_csp.geometry import Candidate, Geometry, UnitKind, row_label
 
 __all__ = ["Step", "cell_list", "digit_list", "unit_name"]
-
-Candidate = tuple[int, int]
-"""``(cell, digit)``: one pencil mark."""
-
 
 @dataclass(frozen=True)
 class Step:

@@ -1,0 +1,179 @@
+"""Sums of different digits, for killer cages and the 45 rule: the digit sets that add up to
+a sum, the native narrowing those sets allow (or, when there are too many to list, sum
+bounds), and the ``pysat.pb`` encodings a sum can be written with.
+
+>>> [bin(m) for m in combinations_for(2, 4, 9)]    # 1+3 only
+['0b101']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache, partial
+from itertools import combinations
+from math import comb
+
+from sudoku_csp.constraints.base import Link
+from sudoku_csp.errors import InputError
+from sudoku_csp.geometry import Geometry
+
+COMBINATION_LIMIT = 20000
+"""Digit sets of one cage size listed at most (``C(N, k)``): beyond, native and CNF fall back
+to sum bounds and the ``totalizer`` pseudo-Boolean encoding."""
+
+PB_ENCODINGS = ("bdd", "totalizer", "sortnetwrk", "seqcounter", "adder", "binmerge",
+                "mixedradix", "best")
+"""``pysat.pb.EncType`` names usable for cage sums."""
+
+SUM_ENCODINGS = ("combos", *PB_ENCODINGS)
+"""The choices of the sat backend's ``sums`` option."""
+
+DEFAULT_SUMS = "combos"
+"""The cage-sum encoding used unless told otherwise: measured faster than every
+``pysat.pb`` encoding on given-free 9×9 killers (examples/killer_benchmark.py, README)."""
+
+FALLBACK_PB = "totalizer"
+
+
+def sum_range(k: int, n: int) -> tuple[int, int]:
+    """The least and greatest sums of ``k`` different values from ``1..n``.
+
+    >>> sum_range(3, 9)
+    (6, 24)
+    """
+    return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+
+
+@lru_cache(maxsize=256)
+def _sum_table(k: int, n: int) -> dict[int, tuple[int, ...]] | None:
+    if comb(n, k) > COMBINATION_LIMIT:
+        return None
+    table: dict[int, list[int]] = {}
+    for digits in combinations(range(n), k):
+        table.setdefault(sum(digits) + k, []).append(sum(1 << d for d in digits))
+    return {total: tuple(masks) for total, masks in table.items()}
+
+
+def combinations_for(k: int, total: int, n: int) -> tuple[int, ...] | None:
+    """The sets of ``k`` different digits adding up to ``total`` (shown values), as digit
+    bitmasks; ``None`` when there are too many to list (:data:`COMBINATION_LIMIT`).
+
+    >>> [bin(m) for m in combinations_for(2, 4, 9)]    # 1+3 only
+    ['0b101']
+    """
+    table = _sum_table(k, n)
+    return None if table is None else table.get(total, ())
+
+
+def narrow(combos: tuple[int, ...] | None, total: int | None,
+            masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The cage's native rule (see the module docstring); ``masks`` in cage order."""
+    out = list(masks)
+    singles = 0
+    for m in out:
+        if not m & (m - 1):
+            if m & singles:
+                return None  # two placed cells of the cage hold the same digit
+            singles |= m
+    if singles:
+        keep = ~singles
+        for i, m in enumerate(out):
+            if m & (m - 1) and m & singles:
+                m &= keep
+                if not m:
+                    return None
+                out[i] = m
+    if total is None:
+        return tuple(out)
+    if combos is None:
+        return _bounds(total, out)
+    union = 0
+    for m in out:
+        union |= m
+    allowed, required = 0, -1
+    for c in combos:
+        if c & singles == singles and not c & ~union:
+            for m in out:
+                if not m & c:
+                    break
+            else:
+                allowed |= c
+                required &= c
+    if not allowed:
+        return None
+    for i, m in enumerate(out):
+        m &= allowed
+        if not m:
+            return None
+        out[i] = m
+    rest = required & ~singles
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        holders = [i for i, m in enumerate(out) if m & bit]
+        if not holders:
+            return None
+        if len(holders) == 1:
+            out[holders[0]] = bit
+    return tuple(out)
+
+
+def _bounds(total: int, out: list[int]) -> tuple[int, ...] | None:
+    """Sum bounds: each cell keeps the values the others' least and greatest candidates
+    leave room for."""
+    low = [(m & -m).bit_length() for m in out]   # least candidate value (digit + 1)
+    high = [m.bit_length() for m in out]         # greatest
+    s_low, s_high = sum(low), sum(high)
+    if not s_low <= total <= s_high:
+        return None
+    for i, m in enumerate(out):
+        least = max(1, total - (s_high - high[i]))
+        most = total - (s_low - low[i])
+        m &= ((1 << most) - 1) & ~((1 << (least - 1)) - 1) if most >= least else 0
+        if not m:
+            return None
+        out[i] = m
+    return tuple(out)
+
+
+def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: bool
+              ) -> Link:
+    """A link for "``cells`` add up to ``total``": a cage's rule when their digits differ,
+    else the sum bounds alone (digits may repeat)."""
+    if different:
+        # An impossible total has no combinations: the link then refutes every state.
+        return Link(cells, partial(narrow, combinations_for(len(cells), total, geometry.size)
+                                   if len(cells) <= geometry.size else (), total))
+    return Link(cells, partial(_sum_bounds, total))
+
+
+def pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:
+    """Whether every two of ``cells`` are peers (so their digits differ)."""
+    return all(geometry.are_peers(a, b) for i, a in enumerate(cells) for b in cells[i + 1:])
+
+
+def _sum_bounds(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    return _bounds(total, list(masks))
+
+
+MAX_LOOSE_OUTIES = 3
+"""Outies whose cells share no unit (a sum with repeats allowed) are kept up to this many
+cells (see :meth:`Cage.joint_native`)."""
+
+
+
+def pb_encoding(name: str) -> int:
+    """The ``pysat.pb.EncType`` value named ``name``; InputError when it is none, or when
+    ``pysat.pb`` cannot be imported (its encoder library, pindakaas, is missing)."""
+    if name not in PB_ENCODINGS:
+        raise InputError(f"unknown cage-sum encoding {name!r}; choose from "
+                         f"{', '.join(SUM_ENCODINGS)}")
+    try:
+        from pysat.pb import EncType
+    except (ImportError, AssertionError):  # pysat.pb asserts its encoder library is there
+        raise InputError(f"the {name!r} cage-sum encoding needs pysat.pb: "
+                         "pip install 'python-sat[pb]'") from None
+    value = getattr(EncType, name, None)
+    if value is None:
+        raise InputError(f"this PySAT's pysat.pb has no {name!r} encoding")
+    return value
