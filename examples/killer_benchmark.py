@@ -10,7 +10,8 @@ baseline, by default the sat backend with its default ``sums=combos``, measured 
 run), how many hit the time limit, and for the propagation-only rows (``search=off``) the
 share of puzzles that propagation alone solves.
 
-Default rows: ``sat`` with every cage-sum encoding (the choices of the cage's ``sums`` option), ``sat:mode=fresh``,
+Default rows: ``sat`` with every cage-sum encoding (the choices of the cage's ``sums``
+option), ``sat:mode=fresh``,
 CP-SAT with both models and both presolve settings, CP-SAT with an LP relaxation
 (``linearization_level`` 1 and 2: the backend's tuning sets 0; rows of their own with
 ``--study``, dropped by ``--no-study``), the native solver, and native and sat with

@@ -38,8 +38,8 @@ from sudoku_csp.constraints import (
     UnsupportedError,
     cnf_clauses,
 )
-from sudoku_csp.constraints.fields import orthogonal_pairs
 from sudoku_csp.constraints.cage import combinations_for, sum_range
+from sudoku_csp.constraints.fields import orthogonal_pairs
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io import to_line
 from sudoku_csp.io.record import puzzle_record
