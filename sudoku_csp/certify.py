@@ -64,7 +64,7 @@ from sudoku_csp.io import format_line, parse, to_line
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.rup import check_proof
-from sudoku_csp.satsolver import capabilities, solve_until
+from sudoku_csp.satsolver import capabilities, load, solve_until
 from sudoku_csp.variants import geometry_from_record, geometry_record
 from sudoku_csp.verify import violations
 
@@ -196,7 +196,7 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
     >>> nv, len(clauses), check_proof(nv, clauses, proof).ok
     (64, 453, True)
     """
-    from pysat.solvers import NoSuchSolverError, Solver
+    from pysat.solvers import NoSuchSolverError
 
     solver = proof_solver(solver)
     if solution is None:
@@ -207,7 +207,7 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
         raise InputError(f"the given solution is wrong: {problems[0]}")
     nv, clauses = certificate_formula(puzzle, solution, encoding, amo, options)
     try:
-        sat_solver = Solver(name=solver, bootstrap_with=clauses, with_proof=True)
+        sat_solver = load(solver, clauses, with_proof=True)
     except (NotImplementedError, NoSuchSolverError) as exc:
         raise InputError(f"solver {solver!r} cannot log proofs here: {exc}") from None
     try:

@@ -275,14 +275,25 @@ def _solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
     return solver.solve(assumptions=assumptions)
 
 
-def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int) -> Solver:
-    """A solver holding ``clauses``, told to try digits first: with positive phases on the
-    ``x_vars`` cell variables CaDiCaL decides about a third less often on hard 9×9 puzzles
-    (top95: 17 → 12.5 decisions per puzzle); MiniSat-family solvers barely change."""
-    solver = Solver(name=name, bootstrap_with=clauses)
-    if capabilities(name).phases:
+def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
+         with_proof: bool = False) -> Solver:
+    """A new solver ``name`` holding ``clauses`` (every solver of the project is made here).
+    With ``x_vars``, told to try digits first: with positive phases on the ``x_vars`` cell
+    variables CaDiCaL decides about a third less often on hard 9×9 puzzles (top95: 17 → 12.5
+    decisions per puzzle); MiniSat-family solvers barely change. ``with_proof``: the solver
+    logs a DRUP proof (PySAT raises for a solver that cannot)."""
+    solver = Solver(name=name, bootstrap_with=clauses, with_proof=with_proof)
+    if x_vars and capabilities(name).phases:
         solver.set_phases(range(1, x_vars + 1))
     return solver
+
+
+def propagating_solver(name: str, clauses: Sequence[Sequence[int]]) -> tuple[Solver, list[int]]:
+    """A solver for unit propagation alone over ``clauses``, and their unit clauses, which
+    it does not hold: a loaded unit would be fixed at level 0, and ``propagate`` leaves
+    level-0 literals out of its answer, so the caller passes them as assumptions."""
+    units = [c[0] for c in clauses if len(c) == 1]
+    return Solver(name=name, bootstrap_with=[c for c in clauses if len(c) != 1]), units
 
 
 class SolverSession:
@@ -373,11 +384,9 @@ class Propagator:
     def __init__(self, name: str, formula: cnf.Formula,
                  extra: Sequence[Sequence[int]] = ()) -> None:
         self.formula = formula
-        clauses = [*formula.clauses, *extra] if extra else formula.clauses
-        # Unit clauses (only a 1×1 grid or odd geometries have any) would be fixed at level 0
-        # and so missing from propagate's answer: they are passed as assumptions instead.
-        self.units = [c[0] for c in clauses if len(c) == 1]
-        self.solver = Solver(name=name, bootstrap_with=[c for c in clauses if len(c) != 1])
+        # Unit clauses (only a 1×1 grid or odd geometries have any) are assumptions.
+        self.solver, self.units = propagating_solver(
+            name, [*formula.clauses, *extra] if extra else formula.clauses)
 
     def close(self) -> None:
         self.solver.delete()

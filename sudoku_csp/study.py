@@ -77,6 +77,7 @@ from sudoku_csp.satsolver import (
     capabilities,
     load,
     probe,
+    propagating_solver,
     stats_delta,
 )
 from sudoku_csp.verify import check_solutions
@@ -355,10 +356,7 @@ def _reduced(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, prop
             # the givens decide their cells and the digits they rule out (not in the formula)
             return min(numbering.decode(literals, givens)) >= 0
 
-        # Unit clauses are assumed instead of loaded: a loaded unit is fixed at level 0, and
-        # propagate leaves level-0 literals out of its answer.
-        units = [c[0] for c in clauses if len(c) == 1]
-        solver = Solver(name=propagator, bootstrap_with=[c for c in clauses if len(c) != 1])
+        solver, units = propagating_solver(propagator, clauses)
         try:
             # the variables the givens fixed occur in no clause: nothing to probe there
             every = sorted({abs(lit) for clause in clauses for lit in clause})

@@ -36,7 +36,7 @@ Lit = int
 
 
 @dataclass
-class Outcome:
+class Implications:
     """The facts a hypothesis implies (each with the facts it came from), and the facts of
     the first contradiction reached (empty if none)."""
 
@@ -73,7 +73,7 @@ class Reasoner:
     def lit(self, cell: int, digit: int, on: bool) -> Lit:
         return (cell * self.n + digit) * 2 + on
 
-    def run(self, hypotheses: list[Lit]) -> Outcome:
+    def run(self, hypotheses: list[Lit]) -> Implications:
         n, cand, peers, units, done = self.n, self.cand, self.peers, self.units, self.done
         cell_units = self.board.tables.cell_units
         facts: dict[Lit, tuple[Lit, ...]] = {}
@@ -106,24 +106,24 @@ class Reasoner:
                     for e in bits(cand[cell] & ~bit):
                         conflict = derive(((cell * n + e) << 1), (lit,))
                         if conflict:
-                            return Outcome(facts, conflict)
+                            return Implications(facts, conflict)
                 for p in peers[cell]:
                     if cand[p] & bit:
                         conflict = derive(((p * n + digit) << 1), (lit,))
                         if conflict:
-                            return Outcome(facts, conflict)
+                            return Implications(facts, conflict)
                 continue
             # off: a single in the cell?
             if only is None:
                 left = cand[cell] & ~offs.get(cell, 0)
                 if not left:
-                    return Outcome(facts, tuple((cell * n + e) << 1 for e in bits(cand[cell])))
+                    return Implications(facts, tuple((cell * n + e) << 1 for e in bits(cand[cell])))
                 if not left & (left - 1) and (self.dynamic or cand[cell].bit_count() == 2):
                     e = left.bit_length() - 1
                     why = tuple((cell * n + f) << 1 for f in bits(cand[cell] & ~left))
                     conflict = derive(((cell * n + e) << 1) | 1, why)
                     if conflict:
-                        return Outcome(facts, conflict)
+                        return Implications(facts, conflict)
             # a single of the digit in one of the cell's units?
             for u in cell_units[cell]:
                 if done[u] & bit:
@@ -131,14 +131,14 @@ class Reasoner:
                 places = [p for p in units[u] if cand[p] & bit]
                 left_places = [p for p in places if not offs.get(p, 0) & bit]
                 if not left_places:
-                    return Outcome(facts, tuple((p * n + digit) << 1 for p in places))
+                    return Implications(facts, tuple((p * n + digit) << 1 for p in places))
                 if len(left_places) == 1 and (self.dynamic or len(places) == 2):
                     p = left_places[0]
                     why = tuple((q * n + digit) << 1 for q in places if q != p)
                     conflict = derive(((p * n + digit) << 1) | 1, why)
                     if conflict:
-                        return Outcome(facts, conflict)
-        return Outcome(facts)
+                        return Implications(facts, conflict)
+        return Implications(facts)
 
 
 def _candidates(board: Board) -> list[Candidate]:
@@ -165,7 +165,7 @@ def _conclude(board: Board, lit: Lit) -> tuple[tuple[Candidate, ...], tuple[Cand
     return (((c, d),), ()) if lit & 1 else ((), ((c, d),))
 
 
-def _chain_of(board: Board, outcome: Outcome, lits: list[Lit] | tuple[Lit, ...]
+def _chain_of(board: Board, outcome: Implications, lits: list[Lit] | tuple[Lit, ...]
               ) -> tuple[Candidate, ...]:
     """The on-facts of an argument, in the order they were derived (for pictures)."""
     need: set[Lit] = set()
@@ -188,8 +188,8 @@ def _step(board: Board, technique: str, text: str, conclusion: Lit, length: int,
 
 
 def _contradictions(board: Board, technique: str, name: str,
-                    outcomes: dict[Lit, Outcome]) -> Step | None:
-    best: tuple[int, Lit, Outcome] | None = None
+                    outcomes: dict[Lit, Implications]) -> Step | None:
+    best: tuple[int, Lit, Implications] | None = None
     for lit, outcome in outcomes.items():
         if outcome.conflict:
             length = outcome.length(outcome.conflict)
@@ -206,7 +206,7 @@ def _contradictions(board: Board, technique: str, name: str,
 
 
 def _common(board: Board, technique: str, name: str, cases: list[Lit],
-            outcomes: dict[Lit, Outcome], what: str) -> tuple[int, Step] | None:
+            outcomes: dict[Lit, Implications], what: str) -> tuple[int, Step] | None:
     """A useful fact every case implies, with the smallest total length."""
     if any(c not in outcomes for c in cases):
         return None
@@ -231,12 +231,12 @@ def _common(board: Board, technique: str, name: str, cases: list[Lit],
                          f" ({length} steps)", lit, length, chain)
 
 
-def _outcomes(reasoner: Reasoner, lits: list[Lit]) -> dict[Lit, Outcome]:
+def _outcomes(reasoner: Reasoner, lits: list[Lit]) -> dict[Lit, Implications]:
     return {lit: reasoner.run([lit]) for lit in lits}
 
 
 def _double_implication(board: Board, technique: str, name: str,
-                        outcomes: dict[Lit, Outcome]) -> Step | None:
+                        outcomes: dict[Lit, Implications]) -> Step | None:
     best: tuple[int, Step] | None = None
     for lit in outcomes:
         if lit & 1 and lit ^ 1 in outcomes:
@@ -248,7 +248,7 @@ def _double_implication(board: Board, technique: str, name: str,
 
 
 def _cell_and_region(board: Board, reasoner: Reasoner, technique: str, name: str,
-                     outcomes: dict[Lit, Outcome]) -> Step | None:
+                     outcomes: dict[Lit, Implications]) -> Step | None:
     best: tuple[int, Step] | None = None
     n, cand = board.size, board.cand
     for c in board.open_cells():

@@ -15,18 +15,19 @@ from dataclasses import dataclass
 
 from pysat.solvers import Solver
 
+from sudoku_csp.certify import DEFAULT_PROOF_SOLVER
 from sudoku_csp.encodings import cnf
+from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.explain import Explanation
 from sudoku_csp.logic.step import Step
+from sudoku_csp.satsolver import load
 
 __all__ = ["Proof", "UnprovenStepError", "prove"]
 
-SOLVER = "cadical195"
-
-
-class UnprovenStepError(AssertionError):
-    """A step's deduction is consistent with the puzzle: the technique made a mistake."""
+class UnprovenStepError(BackendError, AssertionError):
+    """A step's deduction is consistent with the puzzle: the technique made a mistake (a
+    bug, so a backend error)."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def _refuted(solver: Solver, assumptions: list[int]) -> bool:
     return solver.solve(assumptions=assumptions) is False
 
 
-def prove(explanation: Explanation, solver: str = SOLVER) -> Proof:
+def prove(explanation: Explanation, solver: str = DEFAULT_PROOF_SOLVER) -> Proof:
     """Prove every placement and elimination of ``explanation`` (UnprovenStepError naming
     the step and the fact if one does not follow).
 
@@ -57,7 +58,7 @@ def prove(explanation: Explanation, solver: str = SOLVER) -> Proof:
     # A puzzle's typed constraints (killer cages, …) are part of what steps follow from.
     rules, _ = cnf.constraint_clauses(puzzle, formula.nv + 1)
     facts = 0
-    with Solver(name=solver, bootstrap_with=[*formula.clauses, *rules]) as sat:
+    with load(solver, [*formula.clauses, *rules]) as sat:
         for i, step in enumerate(explanation.steps):
             for fact, on in _facts(step):
                 cell, digit = fact

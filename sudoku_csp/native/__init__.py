@@ -17,8 +17,8 @@ from sudoku_csp.native.rules import (
 from sudoku_csp.native.search import (
     BRANCHING,
     DEFAULT_BRANCH,
-    Outcome,
     Searcher,
+    SearchResult,
     SearchStats,
     propagate_puzzle,
 )
@@ -30,7 +30,7 @@ __all__ = [
     "DEFAULT_RULES",
     "PRESETS",
     "RULES",
-    "Outcome",
+    "SearchResult",
     "SearchStats",
     "Searcher",
     "State",

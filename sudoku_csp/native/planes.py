@@ -54,7 +54,7 @@ uniqueness of random puzzles (about half the cells given), planes against per-ce
 slower with ``singles``; 25×25 6.2 vs 5.4 ms. At most 16: :meth:`Planes.singles` folds
 the planes in four levels at most."""
 
-State = tuple[int, int]
+PlaneState = tuple[int, int]
 """``(P, solved)``: the candidate bits and the mask of placed cells."""
 
 
@@ -209,7 +209,7 @@ class Planes:
             seen = a | b
         return seen, twice
 
-    def singles(self, p: int, solved: int, counts: list[int]) -> State | None:
+    def singles(self, p: int, solved: int, counts: list[int]) -> PlaneState | None:
         """Naked and hidden singles to their fixpoint; None on a contradiction (a cell with
         no candidate, a unit with no place for a digit, one cell claimed by two hidden
         singles). ``counts[0]`` gains the cells placed, ``counts[1]`` the hidden singles."""
@@ -302,7 +302,7 @@ class Planes:
         return p & ~masks.eliminations(p)
 
     def propagate(self, p: int, solved: int = 0, *, locked: bool,
-                  counts: list[int] | None = None) -> State | None:
+                  counts: list[int] | None = None) -> PlaneState | None:
         """Singles (and with ``locked``, locked candidates) to their fixpoint; None on a
         contradiction. ``counts``: placements, hidden singles, locked eliminations."""
         if counts is None:

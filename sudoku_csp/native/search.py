@@ -106,7 +106,7 @@ class SearchStats:
 
 
 @dataclass
-class Outcome:
+class SearchResult:
     """What a search found. ``complete``: the whole space was explored (no limit cut it)."""
 
     solutions: list[Grid]
@@ -146,25 +146,25 @@ class Searcher:
         self.random_order = order == "random"
         self.seed = seed
 
-    def propagate_only(self, state: State) -> Outcome:
+    def propagate_only(self, state: State) -> SearchResult:
         """Apply the rules to a fixpoint without search (mutates ``state``)."""
         stats = SearchStats(nodes=1)
         firings = [0] * len(self.rules)
         ok = propagate(state, self.rules, firings)
         stats.firings = dict(zip(self.rule_names, firings, strict=False))
         if not ok:
-            return Outcome([], True, False, stats, refuted=True)
+            return SearchResult([], True, False, stats, refuted=True)
         if state.solved:
             stats.solved_by_propagation = True
-            return Outcome([state.grid()], True, False, stats, state)
-        return Outcome([], False, False, stats, state)
+            return SearchResult([state.grid()], True, False, stats, state)
+        return SearchResult([], False, False, stats, state)
 
     def run(self, state: State, limit: int | None = 1, deadline: float | None = None,
-            sink: Callable[[Grid], object] | None = None) -> Outcome:
+            sink: Callable[[Grid], object] | None = None) -> SearchResult:
         """Search from ``state`` (mutated) for up to ``limit`` solutions before ``deadline``
         (a ``time.perf_counter()`` value). Each solution goes to ``sink`` as it is found
-        (then ``Outcome.solutions`` stays empty: the sink counts them), or into
-        ``Outcome.solutions``: a caller counting millions of solutions passes a sink.
+        (then ``SearchResult.solutions`` stays empty: the sink counts them), or into
+        ``SearchResult.solutions``: a caller counting millions of solutions passes a sink.
 
         This is the per-cell engine (:mod:`sudoku_csp.native.rules`) on any state; see
         :meth:`solve` for a puzzle."""
@@ -185,12 +185,12 @@ class Searcher:
         return out
 
     def solve(self, puzzle: Puzzle, limit: int | None = 1, deadline: float | None = None,
-              sink: Callable[[Grid], object] | None = None) -> Outcome:
+              sink: Callable[[Grid], object] | None = None) -> SearchResult:
         """:meth:`run` from the puzzle's givens, on the digit-plane engine
         (:mod:`sudoku_csp.native.planes`) when it runs these rules on this puzzle exactly
         as the per-cell rules do (the ``singles`` and ``locked`` rules, no typed
         constraints, a grid it takes): same tree, same solutions, several times faster.
-        ``Outcome.state`` is then None; ``Outcome.refuted`` says whether the givens alone
+        ``SearchResult.state`` is then None; ``SearchResult.refuted`` says whether the givens alone
         led to a contradiction."""
         engine = self._planes(puzzle)
         if engine is None:
@@ -200,11 +200,11 @@ class Searcher:
         stats = SearchStats(nodes=1)
         root = planes_engine.propagate((engine.start(puzzle.givens), 0))
         if root is None:
-            out = Outcome([], True, False, stats, refuted=True)
+            out = SearchResult([], True, False, stats, refuted=True)
         elif root[1] == engine.all_cells:
             stats.solved_by_propagation = True
             grid = engine.grid(root[0])
-            out = Outcome([] if sink else [grid], True, False, stats)
+            out = SearchResult([] if sink else [grid], True, False, stats)
             if sink is not None:
                 sink(grid)
         else:
@@ -223,7 +223,7 @@ class Searcher:
 
     def _depth_first(self, engine: _Engine[S], root: S, limit: int | None,
                      deadline: float | None, sink: Callable[[Grid], object] | None,
-                     stats: SearchStats) -> Outcome:
+                     stats: SearchStats) -> SearchResult:
         """Depth-first search below a propagated, unsolved ``root``: the one search loop
         of both engines."""
         # A fresh generator per search: the same seed gives the same order on every call,
@@ -269,7 +269,7 @@ class Searcher:
                     and time.perf_counter() > deadline:
                 complete, timed_out = False, True
                 break
-        return Outcome(solutions, complete, timed_out, stats)
+        return SearchResult(solutions, complete, timed_out, stats)
 
 
 S = TypeVar("S")
