@@ -1,9 +1,12 @@
 """PySAT solvers for the whole project: which exist here, what each can do, a time limit
 inside a call, and a reusable session that keeps one formula loaded.
 
-The SAT backend (:mod:`sudoku_csp.backends.sat`), the generator's uniqueness session
-(:mod:`sudoku_csp.generate`) and certificates (:mod:`sudoku_csp.certify`) all go through this
-module, so a solver's quirks are handled in one place:
+Every PySAT solver of the project is made here (:func:`load`, :func:`propagating_solver`,
+:class:`SolverSession`, :class:`Propagator`): the SAT backend (:mod:`sudoku_csp.backends.sat`),
+the generator's uniqueness session and random grids (:mod:`sudoku_csp.generate`),
+certificates (:mod:`sudoku_csp.certify`), the proofs of explanations
+(:mod:`sudoku_csp.logic.prove`) and the encodings study (:mod:`sudoku_csp.study`), so a
+solver's quirks are handled in one place:
 
 - :func:`solver_names`, :func:`canonical_solver`: names and aliases this PySAT build has;
   :func:`capabilities`: what a solver supports, probed once per process.

@@ -5,7 +5,8 @@
 - :mod:`~sudoku_csp.cli.options`: shared options, built from the library's tables;
 - :mod:`~sudoku_csp.cli.output`: grids, lines, tables and progress bars;
 - :mod:`~sudoku_csp.cli.solving`: solve, count, show, check, compare, solvers;
-- :mod:`~sudoku_csp.cli.research`: encode, certify, verify-certificate, minimal, generate;
+- :mod:`~sudoku_csp.cli.research`: encode, certify, verify-certificate, minimal, generate,
+  canon, study;
 - :mod:`~sudoku_csp.cli.explain`: explain, hint, rate (human-style solving).
 
 With a puzzle file or standard input, the exit code is 0 once every puzzle was processed,

@@ -1,5 +1,5 @@
 """Commands for research and publishing: encode, certify, verify-certificate, minimal,
-generate, canon."""
+generate, canon, study."""
 
 from __future__ import annotations
 
