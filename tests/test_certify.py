@@ -194,7 +194,7 @@ def test_removed_given_fails_even_with_a_matching_formula(copy):
     first = next(i for i, ch in enumerate(puzzle_text) if ch != ".")
     manifest["puzzle"] = puzzle_text[:first] + "." + puzzle_text[first + 1:]
     _write_manifest(copy, manifest)
-    from sudoku_csp.certify import _formula_dimacs
+    from sudoku_csp.certify.make import _formula_dimacs
 
     puzzle = parse(manifest["puzzle"])
     solution = parse(manifest["solution"]).givens
