@@ -135,9 +135,10 @@ def capabilities(name: str) -> Capabilities:
 class _Watchdog:
     """One daemon thread that interrupts each armed solver at its deadline.
 
-    Starting a ``threading.Timer`` per call costs about 0.7 ms — more than solving a 9×9
-    puzzle — so one thread serves every call of every backend: it sleeps until the earliest
-    armed deadline and is woken only when a newly armed deadline is earlier still.
+    Starting a ``threading.Timer`` per call costs more than solving a 9×9 puzzle (README:
+    Design choices, measured), so one thread serves every call of every backend: it sleeps
+    until the earliest armed deadline and is woken only when a newly armed deadline is
+    earlier still.
     """
 
     def __init__(self) -> None:

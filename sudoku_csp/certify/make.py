@@ -33,11 +33,11 @@ PROOF_SOLVERS: tuple[str, ...] = (
     "cadical195", "cadical153", "cadical103", "cadical300", "glucose4", "glucose42",
     "glucose3", "gluecard4", "gluecard3", "lingeling", "maplechrono", "maplecm", "ergo",
 )
-"""PySAT solvers whose ``with_proof=True`` proofs this module's checker accepts (measured
-with python-sat 1.9.dev17 on every top95 puzzle). ``cadical195`` is the default: on the
-``extended`` encoding a top95 certificate takes it about 13 ms to produce and 16 ms to
-check. Its proofs hold about 600 lemmas, mostly units it derived by propagation; the
-Glucose family writes about 18 lemmas (easier to read) but is slower to produce."""
+"""PySAT solvers whose ``with_proof=True`` proofs this package's checker accepts (tried
+with python-sat 1.9.dev17 on every top95 puzzle). ``cadical195`` is the default, the
+fastest to produce a certificate (README: Design choices, measured). Its proofs hold about
+600 lemmas, mostly units it derived by propagation; the Glucose family writes about 18
+lemmas (easier to read) but is slower to produce."""
 
 DEFAULT_PROOF_SOLVER = "cadical195"
 """The proof-logging solver used unless told otherwise (see :data:`PROOF_SOLVERS`)."""

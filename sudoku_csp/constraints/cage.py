@@ -184,10 +184,8 @@ class Cage(Constraint):
                 continue
             out = tuple(sorted(c for cage in touching for c in cage.cells if c not in here))
             different = pairwise_peers(geometry, out)
-            # Bounds alone prune little and cost a call each time their cells change.
-            # Deciding uniqueness of the first 20 killers of examples/killer9_200.txt:
-            # 184 ms per puzzle keeping those of three cells or fewer, 273 ms keeping them
-            # all, 251 ms keeping none.
+            # Bounds alone prune little and cost a call each time their cells change: up to
+            # MAX_LOOSE_OUTIES cells they repay it, more do not (README: Design choices, measured).
             if out and (different or len(out) <= MAX_LOOSE_OUTIES):
                 links.append(sum_link(geometry, out, sum(
                     cage.total or 0 for cage in touching) - unit_total, different))
@@ -263,13 +261,9 @@ class Cage(Constraint):
         cage of the puzzle, others as a plain linear sum.
 
         CP-SAT does not find these itself: neither model states that a unit adds up to
-        45. Deciding uniqueness of the first 30 killers of examples/killer9_200.txt (1
-        worker, presolve off, interleaved), the innies alone cut the branches 3-5 fold and
-        the time per puzzle from 23 to 14 ms (boolean) and from 100 to 28 ms (alldiff);
-        on the easier examples/killer9.txt 9.0 -> 9.5 and 14.9 -> 13.7 ms. Bands of rows
-        and columns then took 300 generated killers (first 60) from 24.9 to 19.2 ms
-        (boolean) and 54 to 38 ms (alldiff). Outies (cages sticking out of a unit) added
-        nothing beyond noise: left out.
+        45. The innies cut its branches several fold on hard killers, the bands of rows and
+        columns help again; outies (cages sticking out of a unit) added nothing beyond
+        noise, so they are left out (README: Design choices, measured).
         """
         for cells, total, different in implied_sums(model.geometry, constraints):
             if different:
@@ -393,9 +387,8 @@ class Cage(Constraint):
 
 
 MAX_BAND_REST = 4
-"""Cells left over in a band of rows or columns (:func:`implied_sums`) kept at most: with 4,
-19.2 ms per puzzle against 24.9 without bands, 20.9 with 2 and 33.2 with 8 (boolean model,
-uniqueness of the first 60 of 300 generated 9×9 killers, interleaved)."""
+"""Cells left over in a band of rows or columns (:func:`implied_sums`) kept at most: 4 was
+the fastest of none, 2, 4 and 8 (README: Design choices, measured)."""
 
 
 def implied_sums(geometry: Geometry, constraints: Sequence[Constraint]
@@ -428,7 +421,7 @@ def implied_sums(geometry: Geometry, constraints: Sequence[Constraint]
     found = []
     for number, (cells, total, most) in enumerate(regions):
         here = set(cells)
-        # Cage indices, not cages: hashing a frozen dataclass made this 2x slower.
+        # Cage indices, not cages: hashing a frozen dataclass is slow in this loop.
         inner = [i for i in {owner[c] for c in cells if c in owner}
                  if here.issuperset(summed[i][0])]
         covered = {c for i in inner for c in summed[i][0]}

@@ -80,9 +80,9 @@ class CpSatModel:
         sharing its variables: constraints added to the copy leave this model untouched.
 
         The variable objects only carry their proto index, so they serve the copy too. What
-        the backend does per puzzle with typed constraints: a copy of the geometry's
-        template costs 0.4 ms (alldiff) / 0.8 ms (boolean) on 9×9, building the model
-        anew 1.3 / 9 ms (creating 729 named literals in Python is the cost).
+        the backend does per puzzle with typed constraints: copying the geometry's template
+        is several times cheaper than building the model anew, where creating the named
+        literals in Python is the cost (README: Design choices, measured).
         """
         twin = copy.copy(self)
         twin.model = self.model.clone()
@@ -180,11 +180,9 @@ class AllDiffModel(CpSatModel):
     def different_sum(self, cells: Sequence[int], total: int,
                       sets: Sequence[int] | None) -> None:
         # AllDifferent and the linear sum say it all; the digit sets only add, per cell,
-        # the digits some set holds. On given-free 9x9 killers (uniqueness, presolve off)
-        # that domain cut measured 0.86-0.89x the time of the sum alone on
-        # examples/killer9.txt and 0.83-0.84x on the 2-5-cell cages of killer9_200.txt; a
-        # table of every ordering of every set 0.93x / 1.5x, and Boolean set selectors
-        # channelled to the integers 2.3x / 0.75x.
+        # the digits some set holds: that domain cut was faster on both killer files than
+        # the sum alone, a table of every ordering of every set, or Boolean set selectors
+        # channelled to the integers (README: Design choices, measured).
         if len(cells) > 1:
             self.all_different(cells)
         if sets is not None:
@@ -267,7 +265,7 @@ class BooleanModel(CpSatModel):
             self.model.add(sum(self.value(c) for c in cells) == total)
             return
         # Written into the proto by index, not through CpModel's methods: a quarter less
-        # Python time per 9x9 killer (1.5 vs 2.0 ms for its cages, measured).
+        # Python time per 9x9 killer (README: Design choices, measured).
         index = self._index
         proto = self.model.proto
         first = len(proto.variables)

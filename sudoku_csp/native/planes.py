@@ -46,13 +46,10 @@ from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.native.state import tables
 
 MAX_PLANE_SIZE = 12
-"""Largest grid the plane engine takes. Each operation touches all N³ bits. Deciding
-uniqueness of random puzzles (about half the cells given), planes against per-cell rules:
-12×12 0.50 vs 0.84 ms (``singles``) and 0.80 vs 1.33 ms (``locked``); 16×16 1.6 vs 1.7 ms
-(``singles``) and 1.9 vs 2.2 ms (``locked``), but on the hard 16×16 puzzles of
-``sudoku_csp/data/sixteen.txt``, whose searches run to tens of thousands of nodes, 20-40 %
-slower with ``singles``; 25×25 6.2 vs 5.4 ms. At most 16: :meth:`Planes.singles` folds
-the planes in four levels at most."""
+"""Largest grid the plane engine takes. Each operation touches all N³ bits: up to 12×12
+planes beat the per-cell rules; from 16×16 they are even at best and slower on the hard
+16×16 puzzles of ``sudoku_csp/data/sixteen.txt`` (README: Design choices, measured). At
+most 16 in any case: :meth:`Planes.singles` folds the planes in four levels at most."""
 
 PlaneState = tuple[int, int]
 """``(P, solved)``: the candidate bits and the mask of placed cells."""
@@ -214,7 +211,7 @@ class Planes:
         no candidate, a unit with no place for a digit, one cell claimed by two hidden
         singles). ``counts[0]`` gains the cells placed, ``counts[1]`` the hidden singles."""
         all_cells, repeat, clears = self.all_cells, self.repeat, self.clears
-        # self._fold(p), unrolled: it runs in every round (3 % faster than its loop). Up
+        # self._fold(p), unrolled: it runs in every round (measured faster than its loop). Up
         # to 16 planes take four levels; fewer levels are padded in front by (0, 0), under
         # which the first step leaves seen = P and twice = 0.
         levels = self.fold_levels
