@@ -39,10 +39,11 @@ order they fire in, so both engines search the same tree (same nodes, same solut
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.native.plane_counts import LockedMasks, places, spread
 from sudoku_csp.native.state import tables
 
 MAX_PLANE_SIZE = 12
@@ -68,11 +69,6 @@ def _fold_levels(n: int, nc: int) -> tuple[tuple[int, int], ...]:
     return tuple(levels)
 
 
-def _spread(offsets: Sequence[int]) -> int:
-    """One bit at each offset: multiplying a mask of group starts by it fills the groups."""
-    return sum(1 << s for s in offsets)
-
-
 class _Family:
     """Rows, columns or boxes: N units of one shape at N positions (hidden-single counting).
 
@@ -87,7 +83,7 @@ class _Family:
     def __init__(self, starts: int, shifts: Sequence[int]) -> None:
         self.starts = starts
         self.shifts = tuple(shifts)
-        self.fill = _spread(shifts)
+        self.fill = spread(shifts)
         n = len(self.shifts)
         consecutive = self.shifts == tuple(range(n))
         self.low = starts * ((1 << (n - 1)) - 1) if consecutive else 0
@@ -115,7 +111,7 @@ class _Segments:
     def hidden(self, p: int) -> int | None:
         """Bits of ``P`` that are a digit's only place in a column or a box; None if a
         digit has no place left in one (see :meth:`Planes._hidden`)."""
-        seen, twice = _places(p, self.starts, self.inside)  # each segment's places
+        seen, twice = places(p, self.starts, self.inside)  # each segment's places
         found = 0
         for shifts, first, fill in self.groups:
             s, t = seen, twice
@@ -141,7 +137,7 @@ class Planes:
         n, nc = geometry.size, geometry.ncells
         self.ncells = nc
         self.all_cells = (1 << nc) - 1
-        self.repeat = _spread([d * nc for d in range(n)])  # a cell's bit in every plane
+        self.repeat = spread([d * nc for d in range(n)])  # a cell's bit in every plane
         self.full = self.all_cells * self.repeat
         self.offsets = tuple(d * nc for d in range(n))
         self.fold_levels = _fold_levels(n, nc)
@@ -154,7 +150,7 @@ class Planes:
         self.segments = segments
         # Units of no family, one mask per (unit, digit): tested one by one.
         self.extra = [mask << off for mask in extra for off in self.offsets]
-        self.locked_masks = _LockedMasks(n, box, self.repeat, nc) if box else None
+        self.locked_masks = LockedMasks(n, box, self.repeat, nc) if box else None
 
     # -- state ----------------------------------------------------------------------------
     def start(self, givens: Sequence[int]) -> int:
@@ -275,7 +271,7 @@ class Planes:
                 found |= (((high ^ twice) >> (len(family.shifts) - 1)) * family.fill) & p
                 continue
             # Columns without boxes (jigsaws): with boxes, _Segments counts them faster.
-            seen, twice = _places(p, starts, family.shifts)
+            seen, twice = places(p, starts, family.shifts)
             if seen != starts:
                 return None
             found |= ((seen & ~twice) * family.fill) & p
@@ -363,121 +359,11 @@ class Planes:
         return best
 
 
-class _LockedMasks:
-    """Masks for pointing and claiming over R×C boxes, for every plane at once.
-
-    A *row segment* is a box's cells in one row (C cells), a *column segment* its cells in
-    one column (R cells). A digit whose places in a box lie in one row segment leaves the
-    rest of that row (pointing); one whose places in a row lie in one segment leaves the
-    rest of that segment's box (claiming); the same for columns. Segments are represented
-    by their first cell.
-    """
-
-    def __init__(self, n: int, box: tuple[int, int], repeat: int, nc: int) -> None:
-        rows, cols = box
-        stacks, bands = range(0, n, cols), range(0, n, rows)
-
-        def everywhere(cells: Iterable[int]) -> int:
-            return sum(1 << c for c in cells) * repeat
-
-        down = [r * n for r in range(rows)]          # a column segment's cells from its first
-        along = list(range(cols))                    # a row segment's
-        self.box_starts = everywhere(r * n + c for r in bands for c in stacks)
-        self.box_fill = _spread([r * n + c for r in range(rows) for c in range(cols)])
-        self.directions = (
-            _Direction(  # row segments
-                segments=everywhere(r * n + c for r in range(n) for c in stacks),
-                inside=along, across_box=down,
-                line_starts=everywhere(r * n for r in range(n)), across_line=list(stacks),
-                line_fill=_spread(range(n)),
-                to_line=[(c, everywhere(r * n + c for r in range(n))) for c in stacks],
-                to_box=[(i * n, everywhere(r * n + c for r in range(i, n, rows)
-                                           for c in range(n))) for i in range(rows)]),
-            _Direction(  # column segments
-                segments=everywhere(r * n + c for r in bands for c in range(n)),
-                inside=down, across_box=along,
-                line_starts=everywhere(range(n)), across_line=[r * n for r in bands],
-                line_fill=_spread([r * n for r in range(n)]),
-                to_line=[(r * n, everywhere(r * n + c for c in range(n))) for r in bands],
-                to_box=[(j, everywhere(r * n + c for r in range(n)
-                                       for c in range(j, n, cols))) for j in range(cols)]),
-        )
-
-    def eliminations(self, p: int) -> int:
-        """Every candidate bit pointing or claiming removes from ``P``."""
-        out = 0
-        box_starts, box_fill = self.box_starts, self.box_fill
-        for d in self.directions:
-            f = p  # segments holding the digit (d.inside starts at 0)
-            for shift in d.inside[1:]:
-                f |= p >> shift
-            f &= d.segments
-            # Pointing: a box's only segment (in this direction) holding the digit; the
-            # digit leaves the rest of the segment's line.
-            point = (_once(f, box_starts, d.across_box) * d.across_box_fill) & f
-            if point:
-                lines = 0
-                for shift, part in d.to_line:
-                    lines |= (point & part) >> shift
-                out |= (lines * d.line_fill) & ~(point * d.fill)
-            # Claiming: a line's only segment holding the digit; it leaves the rest of the
-            # segment's box.
-            claim = (_once(f, d.line_starts, d.across_line) * d.across_line_fill) & f
-            if claim:
-                boxes = 0
-                for shift, part in d.to_box:
-                    boxes |= ((claim & part) >> shift) * box_fill
-                out |= boxes & ~(claim * d.fill)
-        return out
-
-
-class _Direction:
-    """The masks of one direction of segments (see :class:`_LockedMasks`).
-
-    ``inside``: offsets of a segment's cells from its first; ``across_box``: offsets of a
-    box's segments from the box's first; ``across_line``: offsets of a line's segments from
-    the line's first cell; ``to_line`` / ``to_box``: (shift, segments) pairs, the shift
-    taking those segments' firsts to the first cell of their line / box.
-    """
-
-    __slots__ = ("segments", "inside", "fill", "across_box", "across_box_fill",
-                 "line_starts", "across_line", "across_line_fill", "line_fill",
-                 "to_line", "to_box")
-
-    def __init__(self, *, segments: int, inside: list[int], across_box: list[int],
-                 line_starts: int, across_line: list[int], line_fill: int,
-                 to_line: list[tuple[int, int]], to_box: list[tuple[int, int]]) -> None:
-        self.segments, self.inside, self.fill = segments, tuple(inside), _spread(inside)
-        self.across_box, self.across_box_fill = tuple(across_box), _spread(across_box)
-        self.line_starts, self.line_fill = line_starts, line_fill
-        self.across_line, self.across_line_fill = tuple(across_line), _spread(across_line)
-        self.to_line, self.to_box = tuple(to_line), tuple(to_box)
-
-
-def _places(f: int, starts: int, shifts: Sequence[int]) -> tuple[int, int]:
-    """``(seen, twice)``: the group starts (bits of ``starts``) where at least one, and
-    where two or more, of the bits of ``f`` at the group's ``shifts`` (0 first) are set."""
-    # Counted at every bit and kept at the starts only at the end: at a start, each shift
-    # brings one of its group's bits, whatever the other bits hold.
-    seen, twice = f, 0
-    for shift in shifts[1:]:
-        b = f >> shift
-        twice |= seen & b
-        seen |= b
-    return seen & starts, twice & starts
-
-
-def _once(f: int, starts: int, shifts: Sequence[int]) -> int:
-    """The group starts where exactly one bit of ``f`` is set (see :func:`_places`)."""
-    seen, twice = _places(f, starts, shifts)
-    return seen & ~twice
-
-
 def _families(geometry: Geometry) -> tuple[dict[str, _Family], list[int]]:
     """Rows, columns and boxes found among the geometry's units as families (by those
     names); every other unit as a cell mask."""
     n, nc = geometry.size, geometry.ncells
-    repeat = _spread([d * nc for d in range(n)])
+    repeat = spread([d * nc for d in range(n)])
     shapes: dict[str, tuple[list[frozenset[int]], list[int], list[int]]] = {
         "rows": ([frozenset(range(r * n, r * n + n)) for r in range(n)],
                  [r * n for r in range(n)], list(range(n))),
