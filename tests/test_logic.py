@@ -15,7 +15,7 @@ from sudoku_csp.generate import generate
 from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, explain, hint, length_bonus, tier_of
 from sudoku_csp.logic.backend import LogicBackend
-from sudoku_csp.logic.prove import UnprovenStepError, prove
+from sudoku_csp.logic.prove import UnprovenStepError, prove_steps
 from sudoku_csp.logic.step import Step
 from sudoku_csp.puzzle import Puzzle
 
@@ -71,7 +71,7 @@ def test_the_solved_grid_is_the_solution_and_steps_are_proved():
     puzzle = HARD[3]
     e = explain(puzzle)
     assert e.solved
-    proof = prove(e)
+    proof = prove_steps(e)
     assert proof.steps == len(e.steps)
     assert proof.facts == sum(len(s.placements) + len(s.eliminations) for s in e.steps)
 
@@ -84,7 +84,7 @@ def test_prove_rejects_a_wrong_step():
     bogus = Step("naked_single", 2.3, "bogus", placements=((1, wrong_digit),))
     import dataclasses
     with pytest.raises(UnprovenStepError, match="bogus"):
-        prove(dataclasses.replace(e, steps=(bogus,)))
+        prove_steps(dataclasses.replace(e, steps=(bogus,)))
 
 
 SINGLES = ["full_house", "hidden_single_box", "hidden_single_line", "naked_single",
@@ -300,7 +300,7 @@ def test_constrained_puzzles_are_explained_soundly_and_proved(case):
     if case.expected.value == "unique":
         assert violations(puzzle) == []
         if e.solved:
-            prove(e)
+            prove_steps(e)
     else:  # no solution or several: never "solved"
         assert not e.solved
 

@@ -114,7 +114,7 @@ def explain_command(
                                                        split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques))
         if prove:
-            from sudoku_csp.logic.prove import prove as prove_steps
+            from sudoku_csp.logic.prove import prove_steps
 
             proof = prove_steps(e)
             err.print(f"proved: {proof.facts} placements and eliminations of {proof.steps} "

@@ -23,7 +23,7 @@ from sudoku_csp.logic.explain import Explanation
 from sudoku_csp.logic.step import Step
 from sudoku_csp.satsolver import load
 
-__all__ = ["Proof", "UnprovenStepError", "prove"]
+__all__ = ["Proof", "UnprovenStepError", "prove_steps"]
 
 class UnprovenStepError(BackendError, AssertionError):
     """A step's deduction is consistent with the puzzle: the technique made a mistake (a
@@ -42,13 +42,13 @@ def _refuted(solver: Solver, assumptions: list[int]) -> bool:
     return solver.solve(assumptions=assumptions) is False
 
 
-def prove(explanation: Explanation, solver: str = DEFAULT_PROOF_SOLVER) -> Proof:
+def prove_steps(explanation: Explanation, solver: str = DEFAULT_PROOF_SOLVER) -> Proof:
     """Prove every placement and elimination of ``explanation`` (UnprovenStepError naming
     the step and the fact if one does not follow).
 
     >>> from sudoku_csp import parse
     >>> from sudoku_csp.logic import explain
-    >>> prove(explain(parse("3.1...4.2.......")))
+    >>> prove_steps(explain(parse("3.1...4.2.......")))
     Proof(steps=12, facts=12)
     """
     puzzle = explanation.puzzle
