@@ -3,7 +3,7 @@
     python examples/make_killers.py PUZZLE_FILE [--count N] [--seed S] [--min-cage K]
         [--max-cage K] [--merges K]
 
-A thin caller of :func:`sudoku_csp.generate_killer.killer_cages` (the method is described
+A thin caller of :func:`sudoku_csp.generate.killer.killer_cages` (the method is described
 there; ``sudoku-csp generate --kind killer`` makes killers over random grids instead): for each
 puzzle (up to ``--count``), its solution by SAT, then cages over it reshaped until the SAT
 session finds no second solution, re-checked by CP-SAT. Prints each killer line with its
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sudoku_csp import get_backend, read_puzzles  # noqa: E402
 from sudoku_csp.cli.options import geometry_options  # noqa: E402
 from sudoku_csp.generate import confirm, session_for  # noqa: E402
-from sudoku_csp.generate_killer import (  # noqa: E402
+from sudoku_csp.generate.killer import (  # noqa: E402
     DEFAULT_KILLER_CHECK,
     DEFAULT_MAX_CAGE,
     DEFAULT_MERGES,

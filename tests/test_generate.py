@@ -18,11 +18,11 @@ from sudoku_csp import (
     make_geometry,
     parse,
 )
-from sudoku_csp import generate as gen
 from sudoku_csp.generate import (
     CheckDisagreesError,
     GenerationError,
     UniquenessSession,
+    clearing,
     generate,
     minimality,
     random_grid,
@@ -158,7 +158,11 @@ def test_unknown_symmetry():
 
 def test_symmetries_have_one_home():
     # The CLI builds --symmetry from sudoku_csp.symmetry; no second name to drift from it.
-    assert not hasattr(gen, "SYMMETRIES")
+    import sudoku_csp.generate as package
+
+    assert not hasattr(package, "SYMMETRIES")
+    assert not any(hasattr(getattr(package, name), "SYMMETRIES") for name in
+                   ("base", "clearing", "grids", "plain", "rated", "request", "session"))
 
 
 # -- the generator -------------------------------------------------------------------------------
@@ -245,7 +249,7 @@ def test_count_zero_and_bad_arguments():
 
 
 def test_gives_up_after_the_attempts(monkeypatch):
-    monkeypatch.setattr(gen, "REPAIR_STEPS", 0)  # no local search: rot90 minimal is rare
+    monkeypatch.setattr(clearing, "REPAIR_STEPS", 0)  # no local search: rot90 minimal is rare
     with pytest.raises(GenerationError, match="attempts"):
         next(generate(seed=1, symmetry="rot90", minimal=True, attempts=1))
 

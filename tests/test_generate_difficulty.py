@@ -14,13 +14,8 @@ from typer.testing import CliRunner
 
 from sudoku_csp import InputError, Status, get_backend, make_geometry, parse
 from sudoku_csp.cli import Exit, app
-from sudoku_csp.generate import (
-    Difficulty,
-    GenerationError,
-    _assess,
-    generate,
-    minimality,
-)
+from sudoku_csp.generate import Difficulty, GenerationError, generate, minimality
+from sudoku_csp.generate.rated import _assess
 from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, TIERS, Rating, explain
 from sudoku_csp.symmetry import is_symmetric

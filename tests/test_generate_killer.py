@@ -1,4 +1,4 @@
-"""Killer puzzles with no givens (sudoku_csp.generate_killer and `generate --kind killer`)."""
+"""Killer puzzles with no givens (sudoku_csp.generate.killer and `generate --kind killer`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sudoku_csp import EMPTY, Puzzle, Result, Status, get_backend, make_geometry
 from sudoku_csp.cli import app
 from sudoku_csp.constraints import Cage
 from sudoku_csp.generate import CheckDisagreesError, GenerationError, UniquenessSession, generate
-from sudoku_csp.generate_killer import (
+from sudoku_csp.generate.killer import (
     generate_killers,
     killer_cages,
     random_cages,

@@ -1,4 +1,4 @@
-"""Puzzles of the other constraint kinds (sudoku_csp.generate_variants and
+"""Puzzles of the other constraint kinds (sudoku_csp.generate.kinds and
 `generate --kind`): unique by backends that did not make them, constraints true of the
 solution, minimal in givens and in pieces, reproducible; the CLI's lines, and the errors
 of every `generate --kind` (killer too)."""
@@ -16,7 +16,7 @@ from sudoku_csp.constraints import KINDS, XV, Cage, Constraint, Kropki, Parity, 
 from sudoku_csp.constraints.fields import orthogonal_pairs
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate import GenerationError, NoGridError, generate, minimality
-from sudoku_csp.generate_variants import generate_variants, maker_names
+from sudoku_csp.generate.kinds import generate_variants, maker_names
 from sudoku_csp.io import to_line
 from sudoku_csp.symmetry import is_symmetric
 
@@ -179,7 +179,7 @@ def test_cli_generate_kind_prints_reproducible_json_lines(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    # killer cages (sudoku_csp.generate_killer)
+    # killer cages (sudoku_csp.generate.killer)
     (["--killer", "--minimal"], "generate --kind killer does not take --minimal"),
     (["--kind", "killer", "--symmetry", "rot180", "--difficulty", "easy"],
      "does not take --symmetry, --difficulty"),

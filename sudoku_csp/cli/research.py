@@ -32,25 +32,24 @@ from sudoku_csp.cli.options import (
     geometry_options,
 )
 from sudoku_csp.cli.output import Bar, out
-from sudoku_csp.constraints import Cage, makers
+from sudoku_csp.constraints import makers
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate import DEFAULT_ATTEMPTS, DEFAULT_DIFFICULTY_ATTEMPTS
-from sudoku_csp.generate_killer import (
+from sudoku_csp.generate.killer import (
     DEFAULT_KILLER_ATTEMPTS,
     DEFAULT_KILLER_CHECK,
     DEFAULT_MAX_CAGE,
     DEFAULT_MERGES,
     DEFAULT_MIN_CAGE,
 )
-from sudoku_csp.generate_variants import (
+from sudoku_csp.generate.kinds import (
     DEFAULT_NEGATIVE,
     DEFAULT_VARIANT_ATTEMPTS,
     DEFAULT_VARIANT_CHECK,
 )
 from sudoku_csp.io import first_puzzle, read_puzzle_files, resolve_source, to_line
 from sudoku_csp.logic import TIERS
-from sudoku_csp.variants import make_geometry
 
 
 @app.command()
@@ -214,17 +213,6 @@ def minimal(
     guarded(action)
 
 
-KILLER_KINDS = ("killer", Cage.kind)
-"""The names ``generate --kind`` takes for killer cages (made by generate_killer)."""
-
-
-def _only_with(options: list[tuple[str, bool]], where: str) -> None:
-    """One input error naming every option given (``True``) that needs ``where``."""
-    asked = [name for name, given in options if given]
-    if asked:
-        raise InputError(f"{', '.join(asked)}: only with {where}")
-
-
 @app.command()
 def generate(
     count: Annotated[int, typer.Option("--count", "-c", min=1, help="How many.")] = 1,
@@ -301,89 +289,26 @@ def generate(
     Each line is the puzzle, a tab, and how it was made; with a difficulty, its ER and tier.
     Without --minimal a puzzle of a difficulty may keep givens that make it easier.
     """
-    from sudoku_csp.generate import Difficulty
-    from sudoku_csp.generate import generate as make_puzzles
-    from sudoku_csp.generate_killer import generate_killers
-    from sudoku_csp.generate_variants import generate_variants, maker_names
+    from sudoku_csp.generate import Request, make
 
     def action() -> Exit:
         options = geometry_options(size, box, variant, regions, split_regions)
-        geometry = make_geometry(options["size"], options.get("box"), options["variants"],
-                                 options.get("regions"),
-                                 contiguous=options.get("contiguous", True))
-        rated = (difficulty is not None or min_rating is not None or max_rating is not None
-                 or allow_search)
-        asked = [k.strip().lower() for k in kind or []] + (["killer"] if killer else [])
-        cages = any(k in KILLER_KINDS for k in asked)
-        others = [k for k in asked if k not in KILLER_KINDS]
-        if cages and others:
-            raise InputError("--kind killer combines with no other kind: a killer keeps no "
-                             "givens and reshapes its cages instead")
-        names = maker_names(others) if others else []
-        cage_options = [("--min-cage", min_cage is not None), ("--max-cage", max_cage is not None),
-                        ("--merges", merges is not None)]
-        kind_options = [("--negative" if negative else "--no-negative", negative is not None),
-                        ("--max-givens", max_givens is not None)]
-        # The command line, as the file's header repeats it (options at their defaults left
-        # out, but for those that say what was made).
-        header = [f"--count {count}", f"--size {size}", *([f"--box {box}"] if box else []),
-                  *(f"--variant {v}" for v in variant or ())]
-        if cages:
-            refused = [name for name, given in (
-                ("--minimal", minimal), ("--symmetry", symmetry != "none"),
-                ("--difficulty", difficulty is not None), ("--min-rating", min_rating is not None),
-                ("--max-rating", max_rating is not None), ("--allow-search", allow_search),
-                *kind_options) if given]
-            if refused:
-                raise InputError(f"generate --kind killer does not take {', '.join(refused)}: "
-                                 "a killer has no givens to make minimal, symmetric or rated")
-            header = ["--kind killer", *header,
-                      *(f"--{name} {value}" for name, value in (
-                          ("min-cage", min_cage), ("max-cage", max_cage), ("merges", merges))
-                        if value is not None)]
-            puzzles = generate_killers(
-                geometry, count=count, seed=seed,
-                min_cage=DEFAULT_MIN_CAGE if min_cage is None else min_cage,
-                max_cage=max_cage, merges=DEFAULT_MERGES if merges is None else merges,
-                attempts=DEFAULT_KILLER_ATTEMPTS if attempts is None else attempts)
-        elif names:
-            _only_with(cage_options, "--kind killer")
-            if rated:
-                raise InputError("generate --kind does not take --difficulty, --min-rating, "
-                                 "--max-rating or --allow-search: constrained puzzles are "
-                                 "not rated yet")
-            if not any(makers()[name].negative_rule for name in names):
-                _only_with(kind_options[:1], " or ".join(
-                    f"--kind {name}" for name, made in makers().items() if made.negative_rule))
-            header = [*(f"--kind {name}" for name in names), *header,
-                      f"--symmetry {symmetry}", *(["--minimal"] if minimal else []),
-                      *([kind_options[0][0]] if negative is not None else []),
-                      *([f"--max-givens {max_givens}"] if max_givens is not None else [])]
-            puzzles = generate_variants(
-                geometry, kinds=names, count=count, seed=seed,
-                negative=DEFAULT_NEGATIVE if negative is None else negative,
-                symmetry=symmetry, minimal=minimal, max_givens=max_givens,
-                attempts=DEFAULT_VARIANT_ATTEMPTS if attempts is None else attempts)
-        else:
-            _only_with(cage_options, "--kind killer")
-            _only_with(kind_options, "--kind")
-            target = (Difficulty(difficulty, min_rating, max_rating, allow_search) if rated
-                      else None)
-            header += [f"--symmetry {symmetry}", *(["--minimal"] if minimal else []),
-                       *([f"--difficulty {difficulty}"] if difficulty else []),
-                       *([f"--min-rating {min_rating}"] if min_rating is not None else []),
-                       *([f"--max-rating {max_rating}"] if max_rating is not None else []),
-                       *(["--allow-search"] if allow_search else [])]
-            puzzles = make_puzzles(geometry, count=count, seed=seed, symmetry=symmetry,
-                                   minimal=minimal, difficulty=target, attempts=attempts)
-        header += [*([f"--attempts {attempts}"] if attempts else []), f"--seed {seed}"]
+        request = Request(
+            count=count, size=options["size"], box=options.get("box"),
+            variants=tuple(options["variants"]), regions=options.get("regions"),
+            contiguous=options.get("contiguous", True), seed=seed, attempts=attempts,
+            symmetry=symmetry, minimal=minimal, difficulty=difficulty, min_rating=min_rating,
+            max_rating=max_rating, allow_search=allow_search,
+            kinds=(*(kind or ()), *(["killer"] if killer else [])), negative=negative,
+            max_givens=max_givens, min_cage=min_cage, max_cage=max_cage, merges=merges)
+        puzzles = make(request)
         # The first puzzle before the file: a request that cannot be met leaves no file.
         first = next(puzzles, None)
         puzzles = itertools.chain([] if first is None else [first], puzzles)
         handle = open(output, "w", encoding="utf-8") if output else None
         try:
             if handle:
-                handle.write(f"# sudoku-csp generate {' '.join(header)}\n")
+                handle.write(f"# sudoku-csp generate {' '.join(request.words())}\n")
             with Bar(count if count > 1 else None, "generating", always=True) as bar:
                 for puzzle in puzzles:
                     line = f"{to_line(puzzle)}\t{puzzle.metadata}"

@@ -32,7 +32,7 @@ Translations:
 
 Drawn as setters draw cages (a dashed outline inside the cells, the sum in the first cell's
 corner); worded in explanations as the cage-combination step (the digit sets that fit).
-Killer cages have a generator of their own (:mod:`sudoku_csp.generate_killer`), so
+Killer cages have a generator of their own (:mod:`sudoku_csp.generate.killer`), so
 :attr:`Cage.maker` is unset.
 """
 

@@ -53,13 +53,9 @@ from sudoku_csp.backends import get_backend
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.constraints import Cage
 from sudoku_csp.errors import InputError
-from sudoku_csp.generate import (
-    GenerationError,
-    UniquenessSession,
-    confirm,
-    random_grid,
-    session_for,
-)
+from sudoku_csp.generate.base import GenerationError, confirm
+from sudoku_csp.generate.grids import random_grid
+from sudoku_csp.generate.session import UniquenessSession, session_for
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
@@ -396,7 +392,7 @@ def generate_killers(geometry: Geometry | None = None, *, count: int = 1, seed: 
     (0, 'generated seed=1 #1: killer, 0 givens, 12 cages of 2-5 cells')
     >>> next(generate_killers(make_geometry(4), min_cage=4, attempts=2))  # all sums 10
     Traceback (most recent call last):
-    sudoku_csp.generate.GenerationError: no unique killer with cages of 4-4 cells found in ...
+    sudoku_csp.generate.base.GenerationError: no unique killer with cages of 4-4 cells found in ...
     """
     geometry = geometry if geometry is not None else make_geometry(9)
     n = geometry.size

@@ -34,7 +34,7 @@ one constraint the puzzle holds. Every puzzle is re-checked by a second backend 
 CP-SAT by default, as for killers) before it is yielded; puzzle ``i`` depends only on the
 seed and ``i`` (the session's answers are yes or no, whatever it solved before).
 
-Killer cages have a generator of their own (:mod:`sudoku_csp.generate_killer`): a killer
+Killer cages have a generator of their own (:mod:`sudoku_csp.generate.killer`): a killer
 keeps no givens and reshapes its cages instead. The kinds with a maker
 (:func:`sudoku_csp.constraints.makers`) and killers together cover
 :data:`sudoku_csp.constraints.KINDS` (a test keeps it so).
@@ -55,14 +55,10 @@ from sudoku_csp.backends import get_backend
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.constraints import Constraint, makers
 from sudoku_csp.errors import InputError
-from sudoku_csp.generate import (
-    GenerationError,
-    UniquenessSession,
-    cleared,
-    confirm,
-    random_grid,
-    session_for,
-)
+from sudoku_csp.generate.base import GenerationError, confirm
+from sudoku_csp.generate.clearing import cleared
+from sudoku_csp.generate.grids import random_grid
+from sudoku_csp.generate.session import UniquenessSession, session_for
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
@@ -188,7 +184,7 @@ def generate_variants(geometry: Geometry | None = None, *, kinds: Sequence[str],
     >>> next(generate_variants(make_geometry(4), kinds=["parity"], max_givens=0,
     ...                        attempts=2))   # swapping 1 and 3 keeps every parity
     Traceback (most recent call last):
-    sudoku_csp.generate.GenerationError: no unique parity puzzle with at most 0 givens ...
+    sudoku_csp.generate.base.GenerationError: no unique parity puzzle with at most 0 givens ...
     """
     geometry = geometry if geometry is not None else make_geometry(9)
     names = maker_names(kinds)
