@@ -5,8 +5,9 @@
 - :mod:`~sudoku_csp.cli.options`: shared options, built from the library's tables;
 - :mod:`~sudoku_csp.cli.output`: grids, lines, tables and progress bars;
 - :mod:`~sudoku_csp.cli.solving`: solve, count, show, check, compare, solvers;
-- :mod:`~sudoku_csp.cli.research`: encode, certify, verify-certificate, minimal, generate,
-  canon, study;
+- :mod:`~sudoku_csp.cli.research`: encode, certify, verify-certificate, minimal, canon,
+  study;
+- :mod:`~sudoku_csp.cli.generating`: generate;
 - :mod:`~sudoku_csp.cli.explain`: explain, hint, rate (human-style solving).
 
 With a puzzle file or standard input, the exit code is 0 once every puzzle was processed,
@@ -17,7 +18,12 @@ from __future__ import annotations
 
 import os
 
-from sudoku_csp.cli import explain, research, solving  # noqa: F401 - importing registers them
+from sudoku_csp.cli import (  # noqa: F401 - importing registers them
+    explain,
+    generating,
+    research,
+    solving,
+)
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import Exit, silence_stdout, stdout_identity, stdout_reader_gone
 

@@ -180,32 +180,45 @@ COMPARE_COLUMNS = (
 """The compare table: (SpecSummary field, heading, decimals or None for as-is)."""
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
-    return "-" if value is None else f"{value:,.{digits}f}"
+Column = tuple[str, str, int | None]
+"""A table column: (the row's field, its heading, decimals, or None to show it as it is)."""
 
 
-def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: bool) -> None:
-    """The compare table: a rich table, JSON Lines (one per spec), or CSV."""
-    rows = [row.as_dict() for row in summary.rows]
+def print_table(rows: list[dict[str, Any]], columns: tuple[Column, ...], *, title: str,
+                caption: str, as_json: bool, as_csv: bool, left: tuple[str, ...] = (),
+                wrap: tuple[str, ...] = (), width: int = 200) -> None:
+    """Rows as a rich table (``columns``; fields in ``left`` left-aligned, the others right;
+    only fields in ``wrap`` may wrap; ``-`` for a missing value), as JSON Lines (``as_json``,
+    every field of each row) or as CSV (``as_csv``, the same fields with a header)."""
     if as_json:
         for row in rows:
             typer.echo(json.dumps(row))
         return
     if as_csv:
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["spec"])
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows
+                                else [columns[0][0]])
         writer.writeheader()
         writer.writerows(rows)
         return
+    table = Table(title=title)
+    for key, heading, _ in columns:
+        table.add_column(heading, justify="left" if key in left else "right",
+                         no_wrap=key not in wrap)
+    for row in rows:
+        table.add_row(*("-" if row[key] is None else str(row[key]) if digits is None
+                        else f"{row[key]:,.{digits}f}" for key, _, digits in columns))
+    table.caption = caption
+    # A pipe or a file gets the whole table, not one squeezed to 80 columns.
+    wide = out if out.is_terminal else Console(highlight=False, width=width)
+    wide.print(table)
+
+
+def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: bool) -> None:
+    """The compare table: a rich table, JSON Lines (one per spec), or CSV."""
     verdict = ("all solvers agreed on every verdict" if summary.all_agreed
                else f"{len(summary.disagreements)} puzzles with DISAGREEMENTS")
-    table = Table(title=f"{', '.join(map(os.path.basename, sources))}: {verdict}")
-    for key, heading, _ in COMPARE_COLUMNS:
-        table.add_column(heading, justify="left" if key == "spec" else "right", no_wrap=True)
-    for row in rows:
-        table.add_row(*(str(row[key]) if digits is None else _fmt(row[key], digits)
-                        for key, _, digits in COMPARE_COLUMNS))
-    table.caption = ("nodes: native search nodes, or sat/cpsat decisions; confl.: native "
-                     "backtracks, or conflicts; prop.%: solved by propagation alone")
-    # A pipe or a file gets the whole table, not one squeezed to 80 columns.
-    wide = out if out.is_terminal else Console(highlight=False, width=200)
-    wide.print(table)
+    print_table([row.as_dict() for row in summary.rows], COMPARE_COLUMNS,
+                title=f"{', '.join(map(os.path.basename, sources))}: {verdict}",
+                caption="nodes: native search nodes, or sat/cpsat decisions; confl.: native "
+                        "backtracks, or conflicts; prop.%: solved by propagation alone",
+                as_json=as_json, as_csv=as_csv, left=("spec",))

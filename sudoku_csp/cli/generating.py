@@ -1,0 +1,151 @@
+"""The command that makes puzzles: generate (the library's request, rendered)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Annotated
+
+import typer
+
+from sudoku_csp.cli.app import app
+from sudoku_csp.cli.exits import Exit, guarded
+from sudoku_csp.cli.options import (
+    BoxOpt,
+    RegionsOpt,
+    SplitRegionsOpt,
+    SymmetryOpt,
+    VariantOpt,
+    geometry_options,
+)
+from sudoku_csp.cli.output import Bar
+from sudoku_csp.constraints import makers
+from sudoku_csp.generate import DEFAULT_ATTEMPTS, DEFAULT_DIFFICULTY_ATTEMPTS
+from sudoku_csp.generate.killer import (
+    DEFAULT_KILLER_ATTEMPTS,
+    DEFAULT_KILLER_CHECK,
+    DEFAULT_MAX_CAGE,
+    DEFAULT_MERGES,
+    DEFAULT_MIN_CAGE,
+)
+from sudoku_csp.generate.kinds import (
+    DEFAULT_NEGATIVE,
+    DEFAULT_VARIANT_ATTEMPTS,
+    DEFAULT_VARIANT_CHECK,
+)
+from sudoku_csp.io import to_line
+from sudoku_csp.logic import TIERS
+
+__all__ = ["generate"]
+
+
+@app.command()
+def generate(
+    count: Annotated[int, typer.Option("--count", "-c", min=1, help="How many.")] = 1,
+    size: Annotated[int, typer.Option("--size", "-n", help="Grid size N.")] = 9,
+    box: BoxOpt = None,
+    variant: VariantOpt = None,
+    regions: RegionsOpt = None,
+    split_regions: SplitRegionsOpt = False,
+    symmetry: SymmetryOpt = "none",
+    minimal: Annotated[bool, typer.Option(
+        "--minimal", help="Every given necessary (removing any one makes it ambiguous).")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same puzzles.")] = 0,
+    difficulty: Annotated[str | None, typer.Option(
+        "--difficulty", metavar="TIER",
+        help="Only puzzles the explainer rates in this tier (ER as `rate` reports it): "
+             + ", ".join(f"{name} (ER ≤ {top})" if top < float("inf") else
+                         f"{name} (above; logic must finish it unless --allow-search)"
+                         for name, top in TIERS) + ".")] = None,
+    min_rating: Annotated[float | None, typer.Option(
+        "--min-rating", metavar="ER", help="Only puzzles rated at least ER (with "
+                                           "--difficulty: both hold).")] = None,
+    max_rating: Annotated[float | None, typer.Option(
+        "--max-rating", metavar="ER", help="Only puzzles rated at most ER (with "
+                                           "--difficulty: both hold).")] = None,
+    allow_search: Annotated[bool, typer.Option(
+        "--allow-search", help="Also accept puzzles the techniques cannot finish (they count "
+                               "as harder than every rating: no --max-rating).")] = False,
+    kind: Annotated[list[str] | None, typer.Option(
+        "--kind", "-k", metavar="KIND",
+        help="Puzzles with typed constraints read off a random grid, repeatable to combine: "
+             f"{', '.join(makers())} (givens cleared, then constraints dropped, while SAT finds "
+             f"one solution; each re-checked by {DEFAULT_VARIANT_CHECK}; printed as JSON "
+             "lines), or killer alone (given-free cages, reshaped until unique; each "
+             f"re-checked by {DEFAULT_KILLER_CHECK}; printed as killer lines).")] = None,
+    killer: Annotated[bool, typer.Option(
+        "--killer", help="The same as --kind killer.")] = False,
+    negative: Annotated[bool | None, typer.Option(
+        "--negative/--no-negative",
+        help="--kind kropki or xv: every dot (mark) the grid implies is given, so neighbours "
+             f"without one are neither (default {'on' if DEFAULT_NEGATIVE else 'off'}); off, "
+             "dots are dropped while the puzzle stays unique.")] = None,
+    max_givens: Annotated[int | None, typer.Option(
+        "--max-givens", metavar="K", min=0,
+        help="--kind (not killer): only puzzles with at most K givens (0: given-free); "
+             "grids that leave more are drawn again.")] = None,
+    min_cage: Annotated[int | None, typer.Option(
+        "--min-cage", metavar="K", help=f"--kind killer: the fewest cells of a cage (default "
+                                        f"{DEFAULT_MIN_CAGE}; 1 allows single-cell cages)."
+    )] = None,
+    max_cage: Annotated[int | None, typer.Option(
+        "--max-cage", metavar="K", help=f"--kind killer: the most cells of a cage (default "
+                                        f"{DEFAULT_MAX_CAGE}, at most the grid size).")
+    ] = None,
+    merges: Annotated[int | None, typer.Option(
+        "--merges", metavar="K", help=f"--kind killer: neighbouring cages merged, of K tries, "
+                                      "where the puzzle stays unique: fewer, larger cages, "
+                                      f"much harder (default {DEFAULT_MERGES}).")] = None,
+    attempts: Annotated[int | None, typer.Option(
+        "--attempts", min=1, help=f"Grids tried per puzzle before giving up (exit 6): "
+                                  f"default {DEFAULT_ATTEMPTS}, {DEFAULT_DIFFICULTY_ATTEMPTS} "
+                                  "with a difficulty, each searched locally, "
+                                  f"{DEFAULT_KILLER_ATTEMPTS} with --kind killer, "
+                                  f"{DEFAULT_VARIANT_ATTEMPTS} with other kinds.")] = None,
+    output: Annotated[str | None, typer.Option(
+        "--out", "-o", help="Write the puzzles to this file (one per line) instead of "
+                            "standard output.")] = None,
+) -> None:
+    """Generate unique puzzles (each re-checked by a second backend), minimal and
+    symmetric when asked, of a chosen difficulty when asked, reproducibly from a seed;
+    with --kind, puzzles of typed constraints (thermometers, kropki, XV, odd/even,
+    non-consecutive; killer: given-free killers).
+
+    Each line is the puzzle, a tab, and how it was made; with a difficulty, its ER and tier.
+    Without --minimal a puzzle of a difficulty may keep givens that make it easier.
+    """
+    from sudoku_csp.generate import Request, make
+
+    def action() -> Exit:
+        options = geometry_options(size, box, variant, regions, split_regions)
+        request = Request(
+            count=count, size=options["size"], box=options.get("box"),
+            variants=tuple(options["variants"]), regions=options.get("regions"),
+            contiguous=options.get("contiguous", True), seed=seed, attempts=attempts,
+            symmetry=symmetry, minimal=minimal, difficulty=difficulty, min_rating=min_rating,
+            max_rating=max_rating, allow_search=allow_search,
+            kinds=(*(kind or ()), *(["killer"] if killer else [])), negative=negative,
+            max_givens=max_givens, min_cage=min_cage, max_cage=max_cage, merges=merges)
+        puzzles = make(request)
+        # The first puzzle before the file: a request that cannot be met leaves no file.
+        first = next(puzzles, None)
+        puzzles = itertools.chain([] if first is None else [first], puzzles)
+        handle = open(output, "w", encoding="utf-8") if output else None
+        try:
+            if handle:
+                handle.write(f"# sudoku-csp generate {' '.join(request.words())}\n")
+            with Bar(count if count > 1 else None, "generating", always=True) as bar:
+                for puzzle in puzzles:
+                    line = f"{to_line(puzzle)}\t{puzzle.metadata}"
+                    if handle:
+                        handle.write(line + "\n")
+                        handle.flush()
+                    else:
+                        typer.echo(line)
+                    bar.advance()
+        finally:
+            if handle:
+                handle.close()
+        return Exit.OK
+
+    guarded(action)
