@@ -1,0 +1,238 @@
+"""The measurements of one method over a file of puzzles: unit propagation, probing and
+search on loaded solvers (:mod:`sudoku_csp.study.table` names what they fill in)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pysat.solvers import Solver
+
+from sudoku_csp.encodings import cnf
+from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.native.search import Searcher
+from sudoku_csp.native.state import State
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.satsolver import (
+    Capabilities,
+    Propagator,
+    SolverSession,
+    capabilities,
+    load,
+    probe,
+    propagating_solver,
+    stats_delta,
+)
+from sudoku_csp.study.table import Method, decisions_of
+from sudoku_csp.verify import check_solutions
+
+Progress = Callable[[int], object]
+
+
+def _placed(literals: Iterable[int], x_vars: int) -> int:
+    return sum(1 for lit in literals if 0 < lit <= x_vars)
+
+
+class _Compact:
+    """A clue-reduced formula renumbered ``1..k`` over the variables that occur in it, for
+    search: the variables the givens fixed occur in no clause, yet a solver numbering by
+    DIMACS would still decide each of them (hundreds of decisions per puzzle that say nothing
+    about the formula). Cell variables keep their order and come first."""
+
+    def __init__(self, clauses: Sequence[Sequence[int]], x_count: int) -> None:
+        self.old = sorted({abs(lit) for clause in clauses for lit in clause})
+        self.new = {v: i for i, v in enumerate(self.old, start=1)}
+        self.clauses = [self.to(clause) for clause in clauses]
+        self.x_vars = sum(v <= x_count for v in self.old)
+
+    def to(self, literals: Iterable[int]) -> list[int]:
+        return [self.new[lit] if lit > 0 else -self.new[-lit] for lit in literals]
+
+    def back(self, literals: Iterable[int]) -> list[int]:
+        return [self.old[lit - 1] if lit > 0 else -self.old[-lit - 1] for lit in literals]
+
+
+@dataclass
+class Tally:
+    """Per-puzzle figures of one method (and one solver for the search figures)."""
+
+    propagated: set[int] = field(default_factory=set)
+    probed: set[int] = field(default_factory=set)
+    probe_seconds: float = 0.0
+    decisions: list[int] = field(default_factory=list)
+    conflicts: list[int] = field(default_factory=list)
+    propagations: list[int] = field(default_factory=list)
+    search_seconds: float = 0.0
+    not_unique: int = 0
+    sizes: list[tuple[int, int, int]] = field(default_factory=list)
+
+
+def _propagation(tally: Tally, index: int, solver: Solver, assumptions: list[int],
+                 every: Sequence[int], probing: bool, solved: Callable[[Sequence[int]], bool]
+                 ) -> None:
+    """Unit propagation, then (``probing``) failed-literal probing, of one puzzle."""
+    ok, literals = solver.propagate(assumptions=assumptions)
+    if ok and solved(literals):
+        tally.propagated.add(index)
+    if probing:
+        start = time.perf_counter()
+        found = probe(solver, assumptions, every)
+        tally.probe_seconds += time.perf_counter() - start
+        if found.consistent and solved(found.literals):
+            tally.probed.add(index)
+
+
+def _search(tally: Tally, solver: Solver, name: str, caps: Capabilities, puzzle: Puzzle,
+            assumptions: list[int], read: Callable[[list[int]], Grid],
+            exclusion: Callable[[Grid], list[int]], spec: str) -> None:
+    """Find a solution, block it, look for another; the solver's counts into ``tally``."""
+    before = solver.accum_stats() if caps.stats else None
+    models = 0
+    if solver.solve(assumptions=assumptions):
+        grid = read(solver.get_model())
+        check_solutions(puzzle, [grid], spec)
+        models = 1
+        solver.add_clause(exclusion(grid))
+        if solver.solve(assumptions=assumptions):
+            models = 2
+    stats = stats_delta(before, solver.accum_stats() if caps.stats else None)
+    tally.not_unique += models != 1
+    if stats:
+        tally.decisions.append(decisions_of(name, stats, models))
+        tally.conflicts.append(stats.get("conflicts", 0))
+        tally.propagations.append(stats.get("propagations", 0))
+
+
+def measure_cnf(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, propagator: str,
+         probing: bool, solvers: Sequence[str], recycle: int, progress: Progress | None
+         ) -> tuple[Tally, dict[str, Tally]]:
+    """One encoding: propagation and probing on one loaded solver, givens as assumptions;
+    then, per search solver, one loaded solver per ``recycle`` puzzles."""
+    formula = cnf.build(geometry, method.name, method.amo or cnf.DEFAULT_AMO)
+    numbering, ncells = formula.vars, geometry.ncells
+    tally = Tally(sizes=[(formula.nv, len(formula.clauses), formula.literals)])
+    every = range(1, formula.nv + 1)
+
+    def solved(literals: Sequence[int]) -> bool:
+        return _placed(literals, formula.x_vars) == ncells
+
+    shared = Propagator(propagator, formula)  # only ever propagates: no learnt units
+    try:
+        for index, puzzle in enumerate(puzzles):
+            _propagation(tally, index, shared.solver, [*shared.units, *cnf.givens(puzzle)],
+                         every, probing, solved)
+            if progress:
+                progress(1)
+    finally:
+        shared.close()
+    searched = {}
+    for name in solvers:
+        found = searched[name] = Tally()
+        caps = capabilities(name)
+        session = SolverSession(name, formula, recycle)
+        spec = f"sat:solver={name},encoding={method.name},amo={formula.amo}"
+        try:
+            for puzzle in puzzles:
+                begin = time.perf_counter()
+                loaded = session.get()  # (re)built first: selectors are numbered above it
+                selector = session.selector()  # guards this puzzle's blocking clause
+
+                def exclusion(grid: Grid, givens: Sequence[int] = puzzle.givens,
+                              guard: int = -selector) -> list[int]:
+                    return numbering.exclusion(grid, givens, guard)
+
+                _search(found, loaded, name, caps, puzzle,
+                        [*cnf.givens(puzzle), selector], numbering.read_model, exclusion, spec)
+                session.retire(selector)
+                found.search_seconds += time.perf_counter() - begin
+                if progress:
+                    progress(1)
+        finally:
+            session.close()
+    return tally, searched
+
+
+def measure_reduced(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, propagator: str,
+             probing: bool, solvers: Sequence[str], progress: Progress | None
+             ) -> tuple[Tally, dict[str, Tally]]:
+    """One clue-reduced encoding: per puzzle, its formula, then a new solver for
+    propagation and probing and one per search solver (puzzles/s counts building it)."""
+    amo = method.amo or cnf.DEFAULT_AMO
+    numbering = cnf.build(geometry, method.name, amo).vars
+    tally = Tally()
+    searched = {name: Tally() for name in solvers}
+    for index, puzzle in enumerate(puzzles):
+        begin = time.perf_counter()
+        clauses = cnf.clue_reduced(puzzle, method.name, amo).clauses
+        built = time.perf_counter() - begin
+        tally.sizes.append((len({abs(lit) for c in clauses for lit in c}), len(clauses),
+                            sum(map(len, clauses))))
+        givens = puzzle.givens
+
+        def solved(literals: Sequence[int], givens: Sequence[int] = givens) -> bool:
+            # the givens decide their cells and the digits they rule out (not in the formula)
+            return min(numbering.decode(literals, givens)) >= 0
+
+        solver, units = propagating_solver(propagator, clauses)
+        try:
+            # the variables the givens fixed occur in no clause: nothing to probe there
+            every = sorted({abs(lit) for clause in clauses for lit in clause})
+            _propagation(tally, index, solver, units, every, probing, solved)
+        finally:
+            solver.delete()
+        if progress:
+            progress(1)
+        for name in solvers:
+            begin = time.perf_counter()
+            compact = _Compact(clauses, numbering.x_count)
+            s = load(name, compact.clauses, compact.x_vars)
+
+            def read(model: list[int], compact: _Compact = compact,
+                     givens: Sequence[int] = givens) -> Grid:
+                return numbering.decode(compact.back(model), givens)
+
+            def exclusion(grid: Grid, compact: _Compact = compact,
+                          givens: Sequence[int] = givens) -> list[int]:
+                return compact.to(numbering.exclusion(grid, givens))
+
+            try:
+                _search(searched[name], s, name, capabilities(name), puzzle, [], read,
+                        exclusion, f"sat:solver={name},encoding={method.name},mode=reduced")
+            finally:
+                s.delete()
+            searched[name].search_seconds += built + time.perf_counter() - begin
+            if progress:
+                progress(1)
+    return tally, searched
+
+
+def measure_native(method: Method, puzzles: Sequence[Puzzle], search: bool,
+            progress: Progress | None) -> Tally:
+    """Propagation alone, then (``search``) solving with uniqueness, with one preset."""
+    tally = Tally()
+    searcher = Searcher(method.name)
+    for index, puzzle in enumerate(puzzles):
+        if searcher.propagate_only(State.from_puzzle(puzzle)).stats.solved_by_propagation:
+            tally.propagated.add(index)
+        if search:
+            start = time.perf_counter()
+            out = searcher.solve(puzzle, limit=2)  # the engine the native backend uses
+            tally.search_seconds += time.perf_counter() - start
+            check_solutions(puzzle, out.solutions, f"native:rules={method.name}")
+            stats = out.stats.as_dict()
+            tally.not_unique += len(out.solutions) != 1
+            tally.decisions.append(int(stats["decisions"]))  # type: ignore[call-overload]
+            tally.conflicts.append(int(stats["conflicts"]))  # type: ignore[call-overload]
+        if progress:
+            progress(1 + search)
+    return tally
+
+
+def mean(values: Sequence[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def median(values: Sequence[float]) -> float | None:
+    return float(statistics.median(values)) if values else None
