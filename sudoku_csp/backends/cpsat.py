@@ -5,13 +5,10 @@ Spec: ``cpsat:model=alldiff|boolean,workers=N,presolve=auto|on|off``.
 How a puzzle is solved, and why:
 
 - One template model per geometry (and thread) is built for the empty grid; each puzzle
-  only narrows the domains of its givens in place, and a ``finally`` widens them again.
-  Measured per 9×9 puzzle (CPU ms, 1 worker, first 200 of seventeen_clue_1000 / top95):
-  alldiff (presolve on) in place 2.0 / 3.9, solution hints + ``fix_variables_to_their_
-  hinted_value`` 2.2 / 4.0, cloning the template 2.4 / 4.5, rebuilding 3.2 / 4.9; boolean
-  (presolve off) in place 0.9 / 1.0, hints 0.9 / 1.0, assumptions 0.9 / 1.0 (but 15 / 15
-  with presolve on), cloning 1.4 / 1.6, rebuilding 5.1 / 5.0 (building 729 literals in
-  Python is the cost). In place is the fastest or tied, and works with both models.
+  only narrows the domains of its givens in place, and a ``finally`` widens them again:
+  the fastest or tied of narrowing in place, solution hints, assumptions, cloning the
+  template and rebuilding, for both models, and it works with both (README: Design
+  choices, measured).
 - ``limit=1`` is a plain solve (no callback). Any other limit enumerates with
   ``enumerate_all_solutions`` and ``keep_all_feasible_solutions_in_presolve`` (so that
   presolve drops no solution), through a callback that keeps only *distinct* grids (CP-SAT
@@ -21,35 +18,20 @@ How a puzzle is solved, and why:
   CP-SAT 9.15 returned OPTIMAL ("everything enumerated") after 168 of the 288 solutions of
   the empty 4×4, one of them twice.
 - A puzzle with typed constraints (:mod:`sudoku_csp.constraints`) gets a copy of the
-  template (:meth:`~sudoku_csp.encodings.cpsat.CpSatModel.copy`; CP-SAT cannot take a
+  template (:meth:`~sudoku_csp.encodings.cpsat_model.CpSatModel.copy`; CP-SAT cannot take a
   constraint out again), the constraints added through the model-neutral helpers of
-  :class:`~sudoku_csp.encodings.cpsat.CpSatModel`, and presolve off under ``auto``.
-- Killer cages (measured deciding uniqueness of given-free 9×9 killers, interleaved, the
-  figures in :mod:`sudoku_csp.constraints.cage` and :mod:`sudoku_csp.encodings.cpsat`):
-  what made CP-SAT fast was the model, not its parameters. Cage sums as digit-set selectors
-  on the Boolean model (not a linear sum over one-hot literals), the 45 rule's innies and
-  band leftovers as extra cages and sums, presolve off, a template copy instead of a new
-  model: HEAD's backend took 147 ms (alldiff) / 647 ms (boolean) per puzzle on the first
-  60 of examples/killer9_200.txt, this one 21 / 16.5 ms (31 / 63 -> 13 / 14 ms on
-  examples/killer9.txt). Left as they were, measured: ``linearization_level`` 1 (1.1x the
-  time on the Boolean model; 35-107x before the selectors replaced the linear sums) and 2
-  (worse), ``search_branching`` FIXED (10x) or PORTFOLIO, ``use_sat_inprocessing`` (1.3x),
-  polarity, minimization; uniqueness by a second solve with the first grid excluded (1.5x
-  enumeration: every solve pays the model's loading again).
-- Where the time goes on a killer (Boolean model, first 30 of killer9_200.txt, about 15 ms
-  a puzzle): the solve call 7.3 ms (565 branches, 200 conflicts); in Python the template
-  copy 0.8 ms, the cages 1.8 ms, the 45-rule sums up to 3 ms (finding them 0.9 ms), then
-  the callback and the check of the grid. Half of it is Python writing the model.
-- Plain 17-clue puzzles (examples/benchmark.py, 300 of seventeen_clue_1000, ratio to
-  Norvig's solver in the same run): boolean 1.5x, alldiff 0.9x, unchanged by any parameter
-  tried (presolve knobs, ``expand_alldiff_constraints``, branching, polarity; the best,
-  ``max_presolve_iterations=1`` for alldiff, gave 0.92-0.94x the time, within noise).
-  The floor is CP-SAT's own: loading the 729-literal Boolean model and propagating costs
-  1.3 ms per solve (a model per puzzle with only the candidates left is no faster: 1.2 ms
-  plus 3.4 ms to build it in Python), and for alldiff 70% of the solve is presolve's
-  AllDifferent propagation (perf), which settles most 17-clue puzzles before search.
-  Channelling both models together costs 9-16 ms per solve. So 2x Norvig is out of reach
-  for both models as long as a solve costs about 1.5 ms of fixed work.
+  :class:`~sudoku_csp.encodings.cpsat_model.CpSatModel`, and presolve off under ``auto``.
+- Killer cages: what made CP-SAT fast was the model, not its parameters: cage sums as
+  digit-set selectors on the Boolean model (not a linear sum over one-hot literals), the
+  45 rule's innies and band leftovers as extra cages and sums, presolve off, a template
+  copy instead of a new model. Parameters tried and left as they were: the LP relaxation
+  (``linearization_level`` 1 and 2), ``search_branching``, ``use_sat_inprocessing``,
+  polarity, minimization; uniqueness by a second solve with the first grid excluded lost
+  to enumeration (README: Design choices, measured).
+- Plain puzzles: no parameter tried moved either model; the floor is CP-SAT's fixed cost
+  per solve (loading the Boolean model and propagating; presolve's AllDifferent
+  propagation for alldiff), which keeps it well under the native and SAT backends on
+  millisecond puzzles (README: Design choices, measured).
 - CP-SAT statuses pass through an explicit table; a status outside it (``MODEL_INVALID``)
   raises :class:`CpSatError`. A search cut by the time limit gives ``UNKNOWN``.
 """
@@ -91,12 +73,8 @@ catching."""
 AUTO_PRESOLVE = {("alldiff", False): True, ("alldiff", True): False,
                  ("boolean", False): False, ("boolean", True): False}
 """``presolve=auto``: per (model, whether the puzzle has typed constraints), what measured
-faster (ms per puzzle, 1 worker, interleaved). Plain puzzles (examples/benchmark.py):
-alldiff on 2.4 vs off 3.0 on seventeen_clue_1000 (presolve decides most of them before
-search), but on 5.3 vs off 3.2 on top95; boolean off wins on both (1.3 vs 2.2, 1.5 vs 3.2).
-Given-free 9×9 killers, uniqueness, with the 45-rule sums: alldiff off 12.3 vs on 13.9 on
-examples/killer9.txt and 28 vs 45 on the first 30 of killer9_200.txt; boolean off 11.3 vs
-15.1 and 16.8 vs 21.6."""
+faster: presolve on only for the integer model on plain puzzles, where it decides most
+17-clue puzzles before search (README: Design choices, measured)."""
 
 MAX_TEMPLATES = 16
 """Templates kept per thread (jigsaw files bring a new geometry with every puzzle)."""

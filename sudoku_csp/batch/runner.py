@@ -253,7 +253,7 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
     if jobs == 1 and scheduler is None:
         # In this process, one puzzle per chunk by default: each record is yielded (and
         # written) as soon as its puzzle is done, with no executor between (a Future per
-        # puzzle cost a 9x9 SAT solve about 5 %).
+        # puzzle measured slower: README, Design choices, measured).
         while chunk := list(itertools.islice(items, chunksize or 1)):
             yield from _solve_chunk(specs, chunk, limit, time_limit)
         return

@@ -30,8 +30,8 @@ def random_grid(geometry: Geometry, seed: int, *, method: str = "sat",
       solution is a solution, in every variant; not under constraints that compare
       values). A fresh solver keeps the result independent of what was solved before.
     - ``native``: the native solver with a seeded random value order at each branch. As
-      random, but on tightly constrained variants it backtracks for long: 2 s for a
-      diagonal + anti-knight 9×9, against 0.1-0.2 s by SAT.
+      random, but on tightly constrained variants it backtracks for long, where SAT does
+      not (README: Design choices, measured).
 
     :class:`NoGridError` when no grid keeps them (a 4×4 non-consecutive grid).
 

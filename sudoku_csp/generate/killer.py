@@ -71,9 +71,9 @@ DEFAULT_MERGES = 0
 merge makes the puzzle much harder for every solver (measured on 9×9: 20 tries leave 21
 cages instead of 25, and the native solver needs seconds to minutes a puzzle)."""
 DEFAULT_KILLER_CHECK = "cpsat"
-"""The second backend that confirms each killer: measured on generated 9×9 killers, CP-SAT
-takes a tenth of the native solver's time (about 0.25 s against 2 s, with tails of minutes
-for native)."""
+"""The second backend that confirms each killer: on generated 9×9 killers CP-SAT takes a
+fraction of the native solver's time, which has tails of minutes (README: Design choices,
+measured)."""
 DEFAULT_KILLER_ATTEMPTS = 20
 """Grids tried per puzzle before :class:`~sudoku_csp.generate.GenerationError`."""
 RESHAPE_STEPS = 2
@@ -384,8 +384,7 @@ def generate_killers(geometry: Geometry | None = None, *, count: int = 1, seed: 
       solution; ``solver``: the PySAT solver of the session.
 
     Bad arguments are :class:`~sudoku_csp.errors.InputError`. Each puzzle's ``metadata``
-    records its seed, index, cage count and sizes. Measured on 9×9 (one core of the
-    shared 2-core machine): about 0.3 s a puzzle.
+    records its seed, index, cage count and sizes.
 
     >>> p = next(generate_killers(make_geometry(6), seed=1))
     >>> p.clue_count, p.metadata

@@ -43,17 +43,16 @@ def generate(geometry: Geometry | None = None, *, count: int = 1, seed: int = 0,
       minimal anyway (see the module notes). With one, ``minimal=False`` gives puzzles
       where no *group* can be cleared; ``minimal=True`` searches for a symmetric puzzle
       whose every single given is necessary, over at most ``attempts`` grids
-      (GenerationError after that; rot90 on 9×9 takes about 1.4 s a puzzle).
+      (GenerationError after that; rot90 is the slowest symmetry).
     - ``difficulty``: a :class:`Difficulty` (or a tier name): only puzzles that
       :func:`sudoku_csp.logic.explain` rates in it. For each grid, the greedy clearing
       gives a candidate; when it is too hard and ``minimal`` is False, givens are put back
       (the puzzle is then not minimal); while it is out of range, a local search moves a
       given at a time (:data:`CLIMB_STEPS` moves), keeping moves that come no farther from
-      the range. Without an upper bound on ER every candidate is fully rated (up to ~1 s
-      for a very hard 9×9, far more on 16×16 and tight variants); with one, the techniques
-      above it are never tried, so too hard candidates cost little. Measured on 9×9
-      (one core): about 0.2 s a puzzle for ``hard``, 0.05 s for ``easy``, several seconds
-      for ``diabolical``.
+      the range. Without an upper bound on ER every candidate is fully rated (slow for a
+      very hard one, far more on 16×16 and tight variants); with one, the techniques
+      above it are never tried, so too hard candidates cost little (README: Design
+      choices, measured).
     - ``attempts``: grids tried per puzzle before :class:`GenerationError` (default
       :data:`DEFAULT_ATTEMPTS`, or :data:`DEFAULT_DIFFICULTY_ATTEMPTS` with a difficulty):
       a bound on work, not time, so that the same seed gives the same puzzles or the same
