@@ -64,8 +64,9 @@ def timed_run(path: str, repeat: int, specs: list[str], jobs: int, limit: int,
     before = children_cpu()
     start, cpu = time.perf_counter(), time.process_time()
     outcomes = [(r.index, r.spec, r.status, r.verdict, r.solution)
-                for r in run_batch(repeated(path, repeat), specs, limit=limit, jobs=jobs,
-                                   chunksize=chunksize)]
+                for outcome in run_batch(repeated(path, repeat), specs, limit=limit, jobs=jobs,
+                                         chunksize=chunksize)
+                for r in outcome.records]
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     time.sleep(0.1)  # let the forkserver reap the workers that just exited
     after = children_cpu()

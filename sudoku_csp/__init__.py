@@ -48,8 +48,8 @@ puzzles (in worker processes or on a Dask cluster) and compares their verdicts;
 ['mixed9', 'sixteen']
 >>> from sudoku_csp.batch import run_batch
 >>> sixteen = sudoku_csp.datasets.load("sixteen")[:1]
->>> [(r.spec, r.status) for r in run_batch(sixteen, ["native", "sat"])]
-[('native', 'unique'), ('sat', 'unique')]
+>>> [(str(o.verdict), o.agreed) for o in run_batch(sixteen, ["native", "sat"])]
+[('unique', True)]
 
 **Certificates.** :func:`sudoku_csp.certify.certify` writes a proof that a puzzle is unique
 (the solution, the CNF, a DRUP proof) and :func:`sudoku_csp.certify.verify_certificate`

@@ -19,11 +19,12 @@ Glossary:
 >>> check = crosscheck(parse("1..." "..1." ".1.." "...1"),
 ...                    ["native", "native:rules=singles,branch=first"])
 >>> check.status, check.agreed
-('multiple', True)
+(<Verdict.MULTIPLE: 'multiple'>, True)
 """
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,14 +39,50 @@ from sudoku_csp.result import Result, Status
 from sudoku_csp.verify import WrongSolutionError
 
 __all__ = [
-    "DISAGREEMENT", "ERROR", "Claim", "CrossCheck", "Judgement", "crosscheck", "judge",
-    "resolve", "run_claims", "verdict_dict",
+    "DISAGREEMENT", "ERROR", "Claim", "CrossCheck", "Judgement", "Verdict", "crosscheck",
+    "judge", "resolve", "run_claims", "verdict_dict",
 ]
 
-DISAGREEMENT = "disagreement"
-"""The status of a cross-check whose specs contradict each other (or one of them failed)."""
 
-ERROR = "error"
+class Verdict(str, enum.Enum):
+    """A status as records and cross-checks report it: a backend's :class:`Status`, or
+    ``error`` (what a spec whose backend returned a wrong answer says) or ``disagreement``
+    (the verdict on a puzzle whose specs contradict each other). Its values are the words
+    records and JSON carry.
+
+    >>> Verdict.of(Status.UNIQUE), Verdict.ERROR.status
+    (<Verdict.UNIQUE: 'unique'>, None)
+    """
+
+    SOLVED = "solved"
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
+    UNKNOWN = "unknown"
+    ERROR = "error"
+    DISAGREEMENT = "disagreement"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def of(cls, status: Status) -> Verdict:
+        """The verdict of a backend's status."""
+        return _OF_STATUS[status]
+
+    @property
+    def status(self) -> Status | None:
+        """The backend status this verdict is (None for ``error`` and ``disagreement``)."""
+        return _STATUS_OF.get(self)
+
+
+_OF_STATUS = {status: Verdict(status.value) for status in Status}
+_STATUS_OF = {verdict: status for status, verdict in _OF_STATUS.items()}
+
+DISAGREEMENT = Verdict.DISAGREEMENT
+"""The verdict of a cross-check whose specs contradict each other (or one of them failed)."""
+
+ERROR = Verdict.ERROR
 """The verdict shown for a spec whose backend raised :class:`WrongSolutionError`."""
 
 
@@ -78,9 +115,9 @@ class Claim:
                    complete=result.complete)
 
     @property
-    def verdict(self) -> str:
-        """The status value, or ``"error"``."""
-        return ERROR if self.status is None else self.status.value
+    def verdict(self) -> Verdict:
+        """The status as a verdict, or ``error``."""
+        return ERROR if self.status is None else Verdict.of(self.status)
 
     @property
     def bounds(self) -> tuple[int, float] | None:
@@ -104,11 +141,11 @@ class Judgement:
     """The outcome of comparing claims: the agreed ``status`` (or ``"disagreement"``) and,
     for a disagreement, one human-readable ``reasons`` line per contradiction found."""
 
-    status: str
+    status: Verdict
     reasons: tuple[str, ...] = ()
 
 
-_ALONE = {s: Judgement(s.value) for s in (Status.UNIQUE, Status.SOLVED, Status.NONE)}
+_ALONE = {s: Judgement(Verdict.of(s)) for s in (Status.UNIQUE, Status.SOLVED, Status.NONE)}
 
 
 def _names(specs: Sequence[str]) -> str:
@@ -118,13 +155,14 @@ def _names(specs: Sequence[str]) -> str:
 def judge(claims: Mapping[str, Claim]) -> Judgement:
     """Compare the claims of several specs on one puzzle (see the module docstring).
 
-    Never raises on a contradiction: it is reported as ``Judgement("disagreement", ...)``.
+    Never raises on a contradiction: it is reported as ``Judgement(DISAGREEMENT, ...)``.
 
     >>> judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.NONE)}).reasons
     ('b says none, but a found a solution',)
-    >>> judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.UNKNOWN)}).status
+    >>> str(judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.UNKNOWN)}).status)
     'unique'
-    >>> judge({"a": Claim(Status.UNKNOWN, 1, "12"), "b": Claim(Status.UNKNOWN, 1, "21")}).status
+    >>> judge({"a": Claim(Status.UNKNOWN, 1, "12"),
+    ...        "b": Claim(Status.UNKNOWN, 1, "21")}).status.value
     'multiple'
     """
     if len(claims) == 1:
@@ -168,21 +206,21 @@ def judge(claims: Mapping[str, Claim]) -> Judgement:
     if reasons:
         return Judgement(DISAGREEMENT, tuple(reasons))
     if not decided:  # every spec ran out of time; what they found may still settle it
-        return Judgement(Status.MULTIPLE.value if evidence >= 2 else Status.UNKNOWN.value)
+        return Judgement(Verdict.MULTIPLE if evidence >= 2 else Verdict.UNKNOWN)
     if high == 0:
-        return Judgement(Status.NONE.value)
+        return Judgement(Verdict.NONE)
     if low >= 2:
-        return Judgement(Status.MULTIPLE.value)
+        return Judgement(Verdict.MULTIPLE)
     if high == 1:
-        return Judgement(Status.UNIQUE.value)
-    return Judgement(Status.SOLVED.value)
+        return Judgement(Verdict.UNIQUE)
+    return Judgement(Verdict.SOLVED)
 
 
 def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement, *,
                  metadata: str = "", index: int | None = None) -> dict[str, Any]:
     """One puzzle's verdict as a JSON-ready dict: the one shape printed by ``sudoku-csp check
-    --json``, whether the claims were just made (:meth:`CrossCheck.as_dict`) or read back
-    from batch records (:func:`sudoku_csp.batch.verdict_of`).
+    --json``, whether the claims come from one cross-check (:meth:`CrossCheck.as_dict`) or
+    from a batch run (:meth:`sudoku_csp.batch.Outcome.as_dict`).
 
     Keys, in this order: ``index`` (only when given: the puzzle's place in its input),
     ``puzzle`` (its line), ``status`` (``judgement.status``), ``agreed`` (the status is not
@@ -191,7 +229,7 @@ def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement,
     disagreement, and always then) and ``metadata`` (only when not empty).
 
     >>> verdict_dict("12", {"a": Claim(Status.UNIQUE, 1, "12", seconds=0.25)},
-    ...              Judgement("unique"), index=3)  # doctest: +NORMALIZE_WHITESPACE
+    ...              Judgement(Verdict.UNIQUE), index=3)  # doctest: +NORMALIZE_WHITESPACE
     {'index': 3, 'puzzle': '12', 'status': 'unique', 'agreed': True,
      'specs': {'a': {'status': 'unique', 'seconds': 0.25}}}
     >>> verdict_dict("12", {"a": Claim(None, error="wrong solution")},
@@ -201,12 +239,12 @@ def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement,
     out: dict[str, Any] = {} if index is None else {"index": index}
     specs: dict[str, dict[str, Any]] = {}
     for spec, claim in claims.items():
-        specs[spec] = {"status": claim.verdict, "seconds": round(claim.seconds, 6)}
+        specs[spec] = {"status": claim.verdict.value, "seconds": round(claim.seconds, 6)}
         if claim.status is None:
             specs[spec]["error"] = claim.error
-    out.update(puzzle=puzzle, status=judgement.status,
-               agreed=judgement.status != DISAGREEMENT, specs=specs)
-    if judgement.status == DISAGREEMENT:
+    out.update(puzzle=puzzle, status=judgement.status.value,
+               agreed=judgement.status is not DISAGREEMENT, specs=specs)
+    if judgement.status is DISAGREEMENT:
         out["reasons"] = list(judgement.reasons)
     if metadata:
         out["metadata"] = metadata
@@ -230,7 +268,7 @@ class CrossCheck:
 
     puzzle: Puzzle
     limit: int | None
-    status: str
+    status: Verdict
     claims: dict[str, Claim]
     results: dict[str, Result] = field(default_factory=dict)
     reasons: tuple[str, ...] = ()
@@ -245,8 +283,8 @@ class CrossCheck:
         return tuple(self.claims)
 
     @property
-    def verdicts(self) -> dict[str, str]:
-        """spec -> its own status value, or ``"error"``."""
+    def verdicts(self) -> dict[str, Verdict]:
+        """spec -> its own verdict (``error`` for a spec that failed)."""
         return {spec: c.verdict for spec, c in self.claims.items()}
 
     @property
@@ -262,7 +300,7 @@ class CrossCheck:
     @property
     def solution(self) -> str | None:
         """The agreed solution (as a line) when the status is ``unique``, else ``None``."""
-        if self.status != Status.UNIQUE.value:
+        if self.status is not Verdict.UNIQUE:
             return None
         return next((c.solution for c in self.claims.values() if c.solution), None)
 
@@ -350,7 +388,7 @@ def crosscheck(
 
     >>> from sudoku_csp import parse
     >>> c = crosscheck(parse("3.1...4.2......."), ["native", "native:rules=full"])
-    >>> c.status, c.solution
+    >>> str(c.status), c.solution
     ('unique', '3412124321344321')
     """
     backends = resolve(specs)

@@ -1,4 +1,5 @@
-"""The batch runner: records, parallel runs (processes, Dask), resume, summary, cactus plot."""
+"""The batch runner: outcomes and records, parallel runs (processes, Dask), resume, summary,
+cactus plot."""
 
 from __future__ import annotations
 
@@ -17,15 +18,15 @@ from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.batch import (
     RECORD_FIELDS,
     Finished,
+    Outcome,
     Record,
     RecordWriter,
+    Verdict,
     cactus_plot,
-    group_by_puzzle,
     iter_records,
     run_batch,
     run_to_file,
     summarize,
-    verdict_of,
 )
 from sudoku_csp.crosscheck import crosscheck
 from sudoku_csp.errors import InputError
@@ -43,7 +44,12 @@ def quick_puzzles(times: int = 1) -> list[Puzzle]:
     return [c.puzzle() for c in QUICK] * times
 
 
-def outcome(record: Record) -> Record:
+def records(outcomes) -> list[Record]:
+    """Every record of a run's outcomes, in order."""
+    return [record for outcome in outcomes for record in outcome.records]
+
+
+def untimed(record: Record) -> Record:
     """A record without its timings (CP-SAT, for one, reports its ``wall_time``)."""
     stats = {k: v for k, v in record.stats.items() if "time" not in k and "seconds" not in k}
     return dataclasses.replace(record, seconds=0.0, stats=stats)
@@ -68,14 +74,17 @@ class Wrong:
 
 
 # -- records ----------------------------------------------------------------------------------
-def test_one_record_per_puzzle_and_spec_in_input_order():
-    records = list(run_batch(quick_puzzles(), SPECS))
-    assert [(r.index, r.spec) for r in records] == [
+def test_one_outcome_per_puzzle_one_record_per_spec_in_input_order():
+    outcomes = list(run_batch(quick_puzzles(), SPECS))
+    assert [(r.index, r.spec) for r in records(outcomes)] == [
         (i, s) for i in range(1, len(QUICK) + 1) for s in SPECS]
-    for (index, group), case in zip(group_by_puzzle(records), QUICK, strict=True):
-        assert [r.index for r in group] == [index, index]
-        for r in group:
-            assert r.status == r.verdict == case.expected.value
+    for index, (outcome, case) in enumerate(zip(outcomes, QUICK, strict=True), start=1):
+        assert isinstance(outcome, Outcome) and outcome.index == index
+        assert outcome.verdict is Verdict.of(case.expected) and outcome.agreed
+        assert outcome.puzzle == to_line(case.puzzle()) and outcome.reasons == ()
+        assert [r.index for r in outcome.records] == [index, index]
+        for r in outcome.records:
+            assert r.status is r.verdict is outcome.verdict
             assert r.agreed
             assert r.puzzle == to_line(case.puzzle())
             assert r.seconds >= 0
@@ -86,12 +95,13 @@ def test_one_record_per_puzzle_and_spec_in_input_order():
 
 def test_broken_backend_shows_as_disagreement_in_records_and_summary():
     puzzles = [BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()]
-    records = list(run_batch(puzzles, ["native", SaysNone()]))
-    assert [(r.spec, r.status, r.agreed) for r in records] == [
+    outcomes = list(run_batch(puzzles, ["native", SaysNone()]))
+    assert [(r.spec, r.status, r.agreed) for r in records(outcomes)] == [
         ("native", "unique", False), ("broken", "none", False),
         ("native", "none", True), ("broken", "none", True)]
-    assert records[0].verdict == "disagreement"
-    summary = summarize(records)
+    assert outcomes[0].records[0].verdict is Verdict.DISAGREEMENT
+    assert [o.agreed for o in outcomes] == [False, True]
+    summary = summarize(outcomes)
     assert not summary.all_agreed
     assert summary.disagreements == [1]
     assert [row.agreed for row in summary.rows] == [False, False]
@@ -100,11 +110,11 @@ def test_broken_backend_shows_as_disagreement_in_records_and_summary():
 def test_a_time_limit_gives_unknown_not_a_disagreement():
     # hard1 takes this configuration about half a second; a millisecond cannot settle it.
     puzzles = [BY_NAME["hard1"].puzzle(), BY_NAME["clash"].puzzle()]
-    records = list(run_batch(puzzles, ["native:rules=singles"], time_limit=0.001))
-    assert [(r.status, r.verdict, r.agreed) for r in records] == [
+    found = records(run_batch(puzzles, ["native:rules=singles"], time_limit=0.001))
+    assert [(r.status, r.verdict, r.agreed) for r in found] == [
         ("unknown", "unknown", True), ("none", "none", True)]
-    assert "time limit" in records[0].message
-    assert summarize(records).rows[0].unknown == 1
+    assert "time limit" in found[0].message
+    assert summarize(found).rows[0].unknown == 1
 
 
 def test_specs_and_options_are_checked_before_any_work():
@@ -125,9 +135,9 @@ def test_two_processes_give_the_same_records_as_one(start, monkeypatch):
         pytest.skip("this test process runs other threads now: forking it is unsafe")
     monkeypatch.setattr(batch.runner, "START_METHOD", start)
     puzzles = quick_puzzles(3)
-    one = [outcome(r) for r in run_batch(puzzles, SPECS, jobs=1)]
+    one = [untimed(r) for r in records(run_batch(puzzles, SPECS, jobs=1))]
     # Small chunks: many tasks in flight, finishing out of order, yielded in order.
-    two = [outcome(r) for r in run_batch(puzzles, SPECS, jobs=2, chunksize=3)]
+    two = [untimed(r) for r in records(run_batch(puzzles, SPECS, jobs=2, chunksize=3))]
     assert two == one
     assert len(one) == len(puzzles) * len(SPECS)
 
@@ -143,8 +153,8 @@ def test_default_trio_in_worker_processes():
     def verdict(r: Record) -> tuple:
         return r.index, r.spec, r.status, r.verdict, r.agreed, r.solutions
 
-    one = [verdict(r) for r in run_batch(puzzles, trio)]
-    two = [verdict(r) for r in run_batch(puzzles, trio, jobs=2, chunksize=4)]
+    one = [verdict(r) for r in records(run_batch(puzzles, trio))]
+    two = [verdict(r) for r in records(run_batch(puzzles, trio, jobs=2, chunksize=4))]
     assert two == one
     assert all(agreed and v == c.expected.value for (_, _, _, v, agreed, _), c
                in zip(one, (c for c in QUICK for _ in trio), strict=True))
@@ -161,9 +171,9 @@ def test_input_is_consumed_lazily():
 
     for jobs, chunksize in ((1, None), (2, 2)):
         taken = 0
-        records = run_batch(endless(), ["native"], jobs=jobs, chunksize=chunksize)
-        first = list(itertools.islice(records, 5))
-        records.close()
+        outcomes = run_batch(endless(), ["native"], jobs=jobs, chunksize=chunksize)
+        first = list(itertools.islice(outcomes, 5))
+        outcomes.close()
         assert [r.index for r in first] == [1, 2, 3, 4, 5]
         # At most the look-ahead window (2 chunks per worker) beyond what was yielded.
         assert taken <= 5 + 2 * jobs * (chunksize or 1) + (chunksize or 1)
@@ -173,9 +183,9 @@ def test_puzzle_texts_are_parsed_in_the_workers():
     text = "# cases\n" + "".join(f"{c.text}\n" for c in QUICK if not c.options)
     items = list(puzzle_texts([io.StringIO(text)]))
     assert isinstance(items[0], Puzzle) and all(isinstance(p, PuzzleText) for p in items[1:])
-    from_texts = [outcome(r) for r in run_batch(items, ["native"], jobs=2, chunksize=2)]
+    from_texts = [untimed(r) for r in records(run_batch(items, ["native"], jobs=2, chunksize=2))]
     parsed = [p if isinstance(p, Puzzle) else p.parse() for p in items]
-    assert from_texts == [outcome(r) for r in run_batch(parsed, ["native"])]
+    assert from_texts == [untimed(r) for r in records(run_batch(parsed, ["native"]))]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -190,15 +200,15 @@ def test_a_bad_line_raises_parse_error_naming_it(jobs):
 def test_dask_local_cluster_gives_the_same_records(processes):
     distributed = pytest.importorskip("distributed")
     puzzles = quick_puzzles(2)
-    expected = [outcome(r) for r in run_batch(puzzles, SPECS)]
+    expected = [untimed(r) for r in records(run_batch(puzzles, SPECS))]
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=processes,
                                   host="127.0.0.1", protocol="tcp://", scheduler_port=0,
                                   dashboard_address=None) as cluster:
         # By address, as `--scheduler tcp://...` does: the runner opens and closes a client.
-        by_address = [outcome(r) for r in run_batch(puzzles, SPECS, chunksize=4,
-                                                     scheduler=cluster.scheduler_address)]
+        by_address = [untimed(r) for r in records(run_batch(puzzles, SPECS, chunksize=4,
+                                                     scheduler=cluster.scheduler_address))]
         with distributed.Client(cluster) as client:
-            with_client = [outcome(r) for r in run_batch(puzzles, SPECS, scheduler=client)]
+            with_client = [untimed(r) for r in records(run_batch(puzzles, SPECS, scheduler=client))]
     assert by_address == expected
     assert with_client == expected
 
@@ -211,15 +221,17 @@ def test_missing_extra_is_a_clear_error():
 # -- writing and resuming ---------------------------------------------------------------------
 @pytest.mark.parametrize("ext", [".jsonl", ".csv"])
 def test_records_round_trip(tmp_path, ext):
-    records = list(run_batch([BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()],
-                             ["native", SaysNone()]))
-    records.append(dataclasses.replace(records[0], metadata="from, \"somewhere\"",
+    written = records(run_batch([BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()],
+                                ["native", SaysNone()]))
+    written.append(dataclasses.replace(written[0], metadata="from, \"somewhere\"",
                                        message="a, b", index=3))
     path = tmp_path / f"r{ext}"
     with RecordWriter(path) as writer:
-        for record in records:
+        for record in written:
             writer.write(record)
-    assert list(iter_records(path)) == records
+    back = list(iter_records(path))
+    assert back == written
+    assert all(type(r.status) is Verdict and type(r.verdict) is Verdict for r in back)
     if ext == ".csv":
         assert path.read_text().splitlines()[0] == ",".join(RECORD_FIELDS)
     else:
@@ -229,15 +241,23 @@ def test_records_round_trip(tmp_path, ext):
 @pytest.mark.parametrize("ext", [".jsonl", ".csv"])
 def test_resume_after_an_interrupted_run_matches_a_full_run(tmp_path, ext):
     puzzles = quick_puzzles(2)
-    full = [outcome(r) for r in run_to_file(puzzles, SPECS, tmp_path / f"full{ext}")]
+    whole = tmp_path / f"full{ext}"
+    full = [untimed(r) for r in records(run_to_file(puzzles, SPECS, whole))]
 
     out = tmp_path / f"part{ext}"
     run = run_to_file(puzzles, SPECS, out)
-    first = list(itertools.islice(run, 7))  # stops halfway through puzzle 4: "Ctrl-C"
+    done = list(itertools.islice(run, 3))  # "Ctrl-C" after puzzle 3
     run.close()
-    with open(out, "a", encoding="utf-8") as handle:
-        handle.write('{"index": 4, "puz' if ext == ".jsonl" else "4,3.1..")  # a cut write
-    assert [(r.index, r.spec) for r in iter_records(out)] == [(r.index, r.spec) for r in first]
+    # Each outcome's records are in the file before the caller sees it.
+    assert [(r.index, r.spec) for r in iter_records(out)] == [
+        (r.index, r.spec) for r in records(done)]
+    # A run killed halfway through puzzle 4: its first record written, the next one cut.
+    lines = whole.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = 1 if ext == ".csv" else 0
+    out.write_text("".join(lines[:header + 7]) + (
+        '{"index": 4, "puz' if ext == ".jsonl" else "4,3.1.."), encoding="utf-8")
+    assert [(r.index, r.spec) for r in iter_records(out)] == [
+        (r.index, r.spec) for r in full[:7]]
 
     finished = Finished.load(out, SPECS)
     assert len(finished) == 7
@@ -245,13 +265,15 @@ def test_resume_after_an_interrupted_run_matches_a_full_run(tmp_path, ext):
     assert finished.todo(3) == () and finished.todo(5) == tuple(SPECS)
 
     resumed = list(run_to_file(puzzles, SPECS, out, resume=True))
-    assert [(r.index, r.spec) for r in resumed] == [(r.index, r.spec) for r in full[7:]]
-    assert [outcome(r) for r in resumed] == full[7:]  # puzzle 4 cross-checked with its known claim
-    assert [outcome(r) for r in iter_records(out)] == full
+    assert [o.index for o in resumed] == list(range(4, len(puzzles) + 1))
+    assert len(resumed[0].records) == 1  # puzzle 4: only the spec left to do ...
+    # ... cross-checked with the claim read back for it.
+    assert [untimed(r) for r in records(resumed)] == full[7:]
+    assert [untimed(r) for r in iter_records(out)] == full
 
     # Resuming a complete file does nothing.
     assert list(run_to_file(puzzles, SPECS, out, resume=True)) == []
-    assert [outcome(r) for r in iter_records(out)] == full
+    assert [untimed(r) for r in iter_records(out)] == full
 
 
 def test_resume_with_an_added_spec_runs_only_that_spec(tmp_path):
@@ -259,9 +281,12 @@ def test_resume_with_an_added_spec_runs_only_that_spec(tmp_path):
     out = tmp_path / "r.jsonl"
     list(run_to_file(puzzles, ["native"], out))
     added = list(run_to_file(puzzles, ["native", SaysNone()], out, resume=True))
-    assert {r.spec for r in added} == {"broken"}
+    assert {r.spec for r in records(added)} == {"broken"}
     # Agreement is judged against the native records already in the file.
-    assert [r.agreed for r in added] == [c.expected is Status.NONE for c in QUICK]
+    assert [o.agreed for o in added] == [c.expected is Status.NONE for c in QUICK]
+    assert [r.agreed for r in records(added)] == [o.agreed for o in added]
+    reasons = next(o.reasons for o in added if not o.agreed)
+    assert reasons == ("broken says none, but native found a solution",)
 
 
 def test_without_resume_the_output_is_replaced(tmp_path):
@@ -332,7 +357,8 @@ def test_read_records_without_pandas_says_what_to_install(tmp_path, monkeypatch)
 
 # -- summary and plot -------------------------------------------------------------------------
 def fake(index: int, spec: str, status: str, ms: float, **stats) -> Record:
-    return Record(index, "." * 16, spec, status, status, True, ms / 1000, stats)
+    return Record(index, "." * 16, spec, Verdict(status), Verdict(status), True, ms / 1000,
+                  stats)
 
 
 def test_summary_rows():
@@ -373,9 +399,9 @@ def test_summary_of_a_real_run():
 @pytest.mark.parametrize("ext", [".png", ".svg"])
 def test_cactus_plot_is_written(tmp_path, ext):
     pytest.importorskip("matplotlib")
-    records = list(run_batch(quick_puzzles(), SPECS))
+    found = records(run_batch(quick_puzzles(), SPECS))
     path = tmp_path / f"cactus{ext}"
-    cactus_plot(records, path, title="quick cases")
+    cactus_plot(found, path, title="quick cases")
     data = path.read_bytes()
     if ext == ".png":
         assert data.startswith(b"\x89PNG\r\n\x1a\n")
@@ -383,7 +409,7 @@ def test_cactus_plot_is_written(tmp_path, ext):
         text = data.decode()
         assert text.lstrip().startswith("<?xml") and "<svg" in text
         assert "native:rules=singles,branch=first" in text
-    cactus_plot(summarize(records), tmp_path / f"transposed{ext}", solved_axis="y")
+    cactus_plot(summarize(found), tmp_path / f"transposed{ext}", solved_axis="y")
 
 
 def test_cactus_plot_format_is_checked(tmp_path):
@@ -394,8 +420,7 @@ def test_cactus_plot_format_is_checked(tmp_path):
 # -- verdicts per puzzle (check) --------------------------------------------------------------
 def test_puzzle_verdicts_for_check():
     puzzles = [BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle()]
-    records = run_batch(puzzles, ["native", SaysNone()])
-    first, second = (verdict_of(group) for _, group in group_by_puzzle(records))
+    first, second = (o.as_dict() for o in run_batch(puzzles, ["native", SaysNone()]))
     assert first["index"] == 1 and first["status"] == "disagreement" and not first["agreed"]
     assert first["specs"]["broken"]["status"] == "none"
     assert first["reasons"] == ["broken says none, but native found a solution"]
@@ -417,8 +442,7 @@ def test_a_batch_verdict_is_the_crosscheck_of_that_puzzle(limit):
     puzzles = [BY_NAME["4x4"].puzzle(), BY_NAME["clash"].puzzle(), BY_NAME["empty4"].puzzle(),
                parse("3.1...4.2.......\tfrom the tests")]
     for specs in (["native", "native:rules=singles"], ["native", SaysNone(), Wrong()]):
-        records = run_batch(puzzles, specs, limit=limit)
-        verdicts = [verdict_of(group, limit=limit) for _, group in group_by_puzzle(records)]
+        verdicts = [o.as_dict(limit) for o in run_batch(puzzles, specs, limit=limit)]
         assert [v.pop("index") for v in verdicts] == [1, 2, 3, 4]
         for puzzle, verdict in zip(puzzles, verdicts, strict=True):
             expected = crosscheck(puzzle, specs, limit=limit).as_dict()
@@ -434,10 +458,10 @@ def test_records_say_whether_the_time_limit_cut_the_count(tmp_path, suffix):
     # Counting every solution of an empty 9x9 never ends: the count is a lower bound.
     out = tmp_path / f"r{suffix}"
     open_grid, closed = parse("." * 81), parse("." * 16)
-    records = list(run_to_file([open_grid, closed], ["native"], out, limit=None,
-                               time_limit=0.2))
-    assert [(r.status, r.complete) for r in records] == [("multiple", False), ("multiple", True)]
-    assert records[0].solutions >= 2
+    found = records(run_to_file([open_grid, closed], ["native"], out, limit=None,
+                                time_limit=0.2))
+    assert [(r.status, r.complete) for r in found] == [("multiple", False), ("multiple", True)]
+    assert found[0].solutions >= 2
     assert [r.complete for r in iter_records(out)] == [False, True]
 
 
@@ -450,5 +474,5 @@ def test_resume_refuses_records_written_for_another_input(tmp_path):
         list(run_to_file(other + first, ["native"], out, resume=True))
     # The same input resumes (nothing left to do), a longer one goes on where it stopped.
     assert list(run_to_file(first, ["native"], out, resume=True)) == []
-    assert [r.index for r in run_to_file(first + other, ["native"], out, resume=True)] \
+    assert [r.index for r in records(run_to_file(first + other, ["native"], out, resume=True))] \
         == [4, 5, 6]

@@ -21,7 +21,7 @@ from sudoku_csp import (
     make_geometry,
     parse,
 )
-from sudoku_csp.backends.cpsat import STATUS_TABLE, CpSatBackend, CpSatError, Outcome, outcome_of
+from sudoku_csp.backends.cpsat import STATUS_TABLE, CpSatBackend, CpSatError, SearchEnd, search_end
 from sudoku_csp.encodings.cpsat import (
     EXPORT_SIZES,
     MODELS,
@@ -230,10 +230,10 @@ def test_threads_share_a_backend():
 
 
 def test_status_table():
-    assert outcome_of(cp_model.OPTIMAL) is Outcome.FINISHED
-    assert set(STATUS_TABLE.values()) == set(Outcome)
+    assert search_end(cp_model.OPTIMAL) is SearchEnd.FINISHED
+    assert set(STATUS_TABLE.values()) == set(SearchEnd)
     with pytest.raises(CpSatError, match="MODEL_INVALID"):
-        outcome_of(cp_model.MODEL_INVALID)
+        search_end(cp_model.MODEL_INVALID)
 
 
 @pytest.mark.parametrize("spec,message", [

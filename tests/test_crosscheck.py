@@ -221,7 +221,7 @@ def test_as_dict_is_json():
 
 
 def test_as_dict_shape():
-    # The line `sudoku-csp check --json` prints (batch.verdict_of gives the same, plus index).
+    # The line `sudoku-csp check --json` prints (batch.Outcome.as_dict gives the same, plus index).
     check = crosscheck(parse("3.1...4.2.......\tfrom the tests"), ["native"])
     data = check.as_dict()
     assert list(data) == ["puzzle", "status", "agreed", "specs", "metadata"]

@@ -84,8 +84,8 @@ class CpSatError(BackendError):
     """CP-SAT answered something this backend cannot interpret (a bug, not a verdict)."""
 
 
-class Outcome(enum.Enum):
-    """What a CP-SAT status says about the search that returned it."""
+class SearchEnd(enum.Enum):
+    """How the CP-SAT search that returned a status ended."""
 
     FINISHED = "finished"  # OPTIMAL: a solution (plain solve) / every solution (enumeration)
     STOPPED = "stopped"  # FEASIBLE: solutions found, search cut (stop_search or a limit)
@@ -93,20 +93,20 @@ class Outcome(enum.Enum):
     UNDECIDED = "undecided"  # UNKNOWN: cut by a limit before anything was decided
 
 
-STATUS_TABLE: dict[Any, Outcome] = {
-    cp_model.OPTIMAL: Outcome.FINISHED,
-    cp_model.FEASIBLE: Outcome.STOPPED,
-    cp_model.INFEASIBLE: Outcome.NO_SOLUTION,
-    cp_model.UNKNOWN: Outcome.UNDECIDED,
+STATUS_TABLE: dict[Any, SearchEnd] = {
+    cp_model.OPTIMAL: SearchEnd.FINISHED,
+    cp_model.FEASIBLE: SearchEnd.STOPPED,
+    cp_model.INFEASIBLE: SearchEnd.NO_SOLUTION,
+    cp_model.UNKNOWN: SearchEnd.UNDECIDED,
 }
-"""CP-SAT status -> :class:`Outcome`. ``MODEL_INVALID`` is deliberately absent."""
+"""CP-SAT status -> :class:`SearchEnd`. ``MODEL_INVALID`` is deliberately absent."""
 
 
-def outcome_of(status: Any, model: cp_model.CpModel | None = None) -> Outcome:
-    """The :class:`Outcome` of a CP-SAT status; :class:`CpSatError` for any other status.
+def search_end(status: Any, model: cp_model.CpModel | None = None) -> SearchEnd:
+    """How the search ended, by its CP-SAT status; :class:`CpSatError` for any other status.
 
-    >>> outcome_of(cp_model.INFEASIBLE)
-    <Outcome.NO_SOLUTION: 'no solution'>
+    >>> search_end(cp_model.INFEASIBLE)
+    <SearchEnd.NO_SOLUTION: 'no solution'>
     """
     try:
         return STATUS_TABLE[status]
@@ -240,22 +240,22 @@ class CpSatBackend(BackendBase):
                 status = solver.solve(template.model, collector)
         finally:
             template.release(fixed)
-        outcome = outcome_of(status, template.model)
+        end = search_end(status, template.model)
         response = solver.response_proto
 
         if collector is not None:
             reported, duplicates = collector.reported, collector.duplicates
             # OPTIMAL after enumeration: every solution was reported.
-            complete = outcome in (Outcome.FINISHED, Outcome.NO_SOLUTION)
+            complete = end in (SearchEnd.FINISHED, SearchEnd.NO_SOLUTION)
             stopped_by_us = collector.stopped
         else:
-            if outcome in (Outcome.FINISHED, Outcome.STOPPED):
+            if end in (SearchEnd.FINISHED, SearchEnd.STOPPED):
                 tally.add(template.decode(response.solution))
             reported, duplicates = tally.count, 0
             # OPTIMAL after a plain solve: one solution, nothing said about others.
-            complete = outcome is Outcome.NO_SOLUTION
+            complete = end is SearchEnd.NO_SOLUTION
             stopped_by_us = False
-        timed_out = outcome in (Outcome.STOPPED, Outcome.UNDECIDED) and not stopped_by_us
+        timed_out = end in (SearchEnd.STOPPED, SearchEnd.UNDECIDED) and not stopped_by_us
         stats = {
             "decisions": response.num_branches,
             "conflicts": response.num_conflicts,

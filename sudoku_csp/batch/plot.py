@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable
 from typing import Literal
 
-from sudoku_csp.batch.records import Record
+from sudoku_csp.batch.records import Outcome, Record
 from sudoku_csp.batch.summary import Summary, summarize
 from sudoku_csp.errors import InputError
 from sudoku_csp.extras import require_extra
@@ -41,7 +41,7 @@ def check_plot_path(path: str | os.PathLike, what: str = "cactus plot") -> None:
 
 
 def cactus_plot(
-    data: Summary | Iterable[Record],
+    data: Summary | Iterable[Outcome | Record],
     path: str | os.PathLike,
     *,
     title: str | None = None,

@@ -1,5 +1,7 @@
 """Batch records: one per (puzzle, spec), written to ``.jsonl`` or ``.csv`` as they finish,
-read back, and the resume set of pairs already done (:class:`Finished`).
+read back, and the resume set of pairs already done (:class:`Finished`); and the
+per-puzzle :class:`Outcome` the runner yields: a puzzle's records with its cross-checked
+verdict, which ``check``, ``compare`` and the record writer each consume as it is.
 """
 
 from __future__ import annotations
@@ -12,9 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, TextIO
 
-from sudoku_csp.crosscheck import ERROR, Claim
+from sudoku_csp.crosscheck import DISAGREEMENT, ERROR, Claim, Judgement, Verdict, verdict_dict
 from sudoku_csp.errors import InputError
-from sudoku_csp.result import Status
 
 
 # -- records ----------------------------------------------------------------------------------
@@ -23,10 +24,11 @@ class Record:
     """One spec on one puzzle.
 
     ``index`` is the puzzle's 1-based position in the input; ``puzzle`` its line;
-    ``status`` the spec's own verdict (a :class:`Status` value, or ``"error"`` when the
-    backend returned a wrong answer: ``message`` says what); ``verdict`` the cross-checked
-    status of the puzzle over all specs run on it (``"disagreement"`` if they contradict
-    each other) and ``agreed`` whether they agree; ``solutions`` how many solutions the spec
+    ``status`` the spec's own :class:`~sudoku_csp.crosscheck.Verdict` (its backend's status,
+    or ``error`` when the backend returned a wrong answer: ``message`` says what);
+    ``verdict`` the cross-checked verdict on the puzzle over all specs run on it
+    (``disagreement`` if they contradict each other; None in a file that has no such
+    column) and ``agreed`` whether they agree; ``solutions`` how many solutions the spec
     returned, ``solution`` the first as a line; ``seconds`` the backend's own solve time;
     ``complete`` False when the time limit cut the search short (the status is then
     ``unknown``, or ``solutions`` is only a lower bound on the count).
@@ -35,8 +37,8 @@ class Record:
     index: int
     puzzle: str
     spec: str
-    status: str
-    verdict: str
+    status: Verdict
+    verdict: Verdict | None
     agreed: bool
     seconds: float
     stats: dict[str, Any] = field(default_factory=dict)
@@ -46,10 +48,18 @@ class Record:
     metadata: str = ""
     complete: bool = True
 
+    def __post_init__(self) -> None:
+        # Records read back from JSON (or made by hand) carry the words; the runner's, the
+        # verdicts themselves. A word that is no verdict raises ValueError here.
+        if type(self.status) is not Verdict:
+            object.__setattr__(self, "status", Verdict(self.status))
+        if self.verdict is not None and type(self.verdict) is not Verdict:
+            object.__setattr__(self, "verdict", Verdict(self.verdict))
+
     @property
     def decided(self) -> bool:
         """The spec gave a verdict: neither unknown (time limit) nor an error."""
-        return self.status not in (Status.UNKNOWN.value, ERROR)
+        return self.status not in (Verdict.UNKNOWN, ERROR)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready, fields in declaration order."""
@@ -63,10 +73,44 @@ class Record:
 
     def claim(self, limit: int | None) -> Claim:
         """What this record says, for comparing with other specs (see :mod:`crosscheck`)."""
-        status = None if self.status == ERROR else Status(self.status)
+        status = self.status.status
         return Claim(status, self.solutions, self.solution, self.message if status is None
                      else "", self.seconds, exact=limit is None and self.complete,
                      complete=self.complete)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One puzzle of a batch run: its ``records`` (one per spec run on it here, in the order
+    of the specs), the ``verdict`` cross-checked over them (and over the claims a resumed run
+    read back for this puzzle), and for a disagreement the ``reasons``.
+
+    >>> from sudoku_csp import parse
+    >>> from sudoku_csp.batch import run_batch
+    >>> (outcome,) = run_batch([parse("3.1...4.2.......")], ["native", "native:rules=singles"])
+    >>> str(outcome.verdict), outcome.agreed, [r.spec for r in outcome.records]
+    ('unique', True, ['native', 'native:rules=singles'])
+    """
+
+    index: int
+    puzzle: str
+    metadata: str
+    records: tuple[Record, ...]
+    verdict: Verdict
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def agreed(self) -> bool:
+        """No spec failed and no claim contradicts another."""
+        return self.verdict is not DISAGREEMENT
+
+    def as_dict(self, limit: int | None = 2) -> dict[str, Any]:
+        """The puzzle's verdict as ``sudoku-csp check --json`` prints it (the shape of
+        :func:`~sudoku_csp.crosscheck.verdict_dict`, with the puzzle's ``index``);
+        ``limit`` is the run's: it decides whether a ``multiple`` claim was an exact count."""
+        return verdict_dict(self.puzzle, {r.spec: r.claim(limit) for r in self.records},
+                            Judgement(self.verdict, self.reasons), metadata=self.metadata,
+                            index=self.index)
 
 
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))
@@ -80,8 +124,8 @@ def _record_from_row(row: dict[str, str]) -> Record:
         index=int(row["index"]),
         puzzle=row["puzzle"],
         spec=row["spec"],
-        status=row["status"],
-        verdict=row.get("verdict", ""),
+        status=Verdict(row["status"]),
+        verdict=Verdict(row["verdict"]) if row.get("verdict") else None,
         agreed=row.get("agreed", "True") == "True",
         seconds=float(row.get("seconds") or 0.0),
         stats=json.loads(row["stats"]) if row.get("stats") else {},
@@ -183,6 +227,7 @@ def iter_records(path: str | os.PathLike) -> Iterator[Record]:
 
 
 _DTYPES = {"int": "int64", "float": "float64", "bool": "bool", "str": "string",
+           "Verdict": "string", "Verdict | None": "string",
            "str | None": "string"}
 """pandas dtype of each kind of :class:`Record` field (by its annotation); ``stats`` keeps
 its dicts. Text is ``string``, so that no grid of digits ever becomes a number."""
@@ -253,7 +298,7 @@ class RecordWriter:
     >>> path = pathlib.Path(tmp.name) / "r.csv"
     >>> with RecordWriter(path) as w:
     ...     w.write(Record(1, "1" * 16, "native", "none", "none", True, 0.001))
-    >>> [r.status for r in iter_records(path)]
+    >>> [str(r.status) for r in iter_records(path)]
     ['none']
     >>> tmp.cleanup()
     """

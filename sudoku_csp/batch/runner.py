@@ -1,5 +1,6 @@
 """The batch runner: puzzles in chunks through one executor interface (this process, worker
-processes, or a Dask cluster), records back in input order, written as they arrive.
+processes, or a Dask cluster), one outcome per puzzle back in input order, its records
+written as they arrive.
 
 Its settings are module attributes read at each run, so they are set (or patched) here, on
 ``sudoku_csp.batch.runner``: :data:`START_METHOD` (how worker processes start) and
@@ -23,7 +24,7 @@ from typing import Any
 
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
-from sudoku_csp.batch.records import Finished, Record, RecordWriter, record_format
+from sudoku_csp.batch.records import Finished, Outcome, Record, RecordWriter, record_format
 from sudoku_csp.crosscheck import DISAGREEMENT, Claim, judge, resolve, run_claims
 from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals
@@ -63,26 +64,30 @@ def _start_worker(specs: Sequence[Spec]) -> None:
 
 
 def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
-                 time_limit: float | None) -> list[Record]:
-    """Run the specs on each puzzle of a chunk: the records, in order."""
+                 time_limit: float | None) -> list[Outcome]:
+    """Run the specs on each puzzle of a chunk: the outcomes, in order."""
     backends = resolve(specs)  # cached per process: built once, then looked up
-    records: list[Record] = []
+    outcomes: list[Outcome] = []
     for index, puzzle, todo, known in items:
         if isinstance(puzzle, PuzzleText):
             puzzle = puzzle.parse()
         chosen = backends if todo is None else {s: backends[s] for s in todo}
         claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
         judgement = judge({**known, **claims} if known else claims)
-        agreed = judgement.status != DISAGREEMENT
+        verdict = judgement.status
+        agreed = verdict is not DISAGREEMENT
         line = to_line(puzzle)
+        records = []
         for spec, claim in claims.items():
             result = results.get(spec)
             records.append(Record(
-                index, line, spec, claim.verdict, judgement.status, agreed, claim.seconds,
+                index, line, spec, claim.verdict, verdict, agreed, claim.seconds,
                 dict(result.stats) if result else {}, claim.found, claim.solution,
                 claim.error or (result.message if result else ""), puzzle.metadata,
                 claim.complete))
-    return records
+        outcomes.append(Outcome(index, line, puzzle.metadata, tuple(records), verdict,
+                                judgement.reasons))
+    return outcomes
 
 
 # -- executors --------------------------------------------------------------------------------
@@ -191,9 +196,9 @@ def run_batch(
     scheduler: Any = None,
     chunksize: int | None = None,
     finished: Finished | None = None,
-) -> Iterator[Record]:
-    """Run every spec on every puzzle; yield one :class:`Record` per (puzzle, spec), in
-    input order (puzzle by puzzle, specs in the order given).
+) -> Iterator[Outcome]:
+    """Run every spec on every puzzle; yield one :class:`Outcome` per puzzle, in input
+    order: its :class:`Record` per spec (in the order given) and its cross-checked verdict.
 
     - ``limit``: solutions looked for (2 decides uniqueness); ``time_limit``: seconds per
       puzzle per spec, after which that spec's status is ``unknown``.
@@ -212,8 +217,8 @@ def run_batch(
     the native solver is pure Python, and a worker's threads share its backends.
 
     Specs are checked here before any work starts (SpecError). The puzzles are consumed
-    lazily, a few chunks ahead of the records yielded. A backend returning a wrong solution
-    gives a record with status ``"error"``; any other exception in a backend propagates.
+    lazily, a few chunks ahead of the outcomes yielded. A backend returning a wrong solution
+    gives a record with status ``error``; any other exception in a backend propagates.
     Spec objects (not strings) must be picklable for ``jobs > 1`` or a scheduler.
     """
     if jobs < 1:
@@ -248,10 +253,10 @@ def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) ->
 
 def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit: int | None,
          time_limit: float | None, jobs: int, scheduler: Any, chunksize: int | None,
-         finished: Finished | None) -> Iterator[Record]:
+         finished: Finished | None) -> Iterator[Outcome]:
     items = _items(puzzles, finished)
     if jobs == 1 and scheduler is None:
-        # In this process, one puzzle per chunk by default: each record is yielded (and
+        # In this process, one puzzle per chunk by default: each outcome is yielded (and
         # written) as soon as its puzzle is done, with no executor between (a Future per
         # puzzle measured slower: README, Design choices, measured).
         while chunk := list(itertools.islice(items, chunksize or 1)):
@@ -274,7 +279,7 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
                     future.cancel()
 
 
-def _result(future: Future) -> list[Record]:
+def _result(future: Future) -> list[Outcome]:
     return future.result()  # a worker's ParseError pickles whole (ParseError.__reduce__)
 
 
@@ -289,12 +294,14 @@ def run_to_file(
     jobs: int = 1,
     scheduler: Any = None,
     chunksize: int | None = None,
-) -> Iterator[Record]:
-    """:func:`run_batch`, writing each record to ``out`` (``.jsonl`` or ``.csv``) as it
-    arrives, then yielding it. Without ``resume`` the file is replaced; with it, the
-    (puzzle index, spec) pairs already in the file are skipped and new records appended —
-    run with the same puzzles, in the same order, and the same ``limit``. Yields only the
-    new records: :func:`summarize` the file (:func:`iter_records`) for the whole run.
+) -> Iterator[Outcome]:
+    """:func:`run_batch`, writing each outcome's records to ``out`` (``.jsonl`` or
+    ``.csv``) as it arrives, then yielding it. Without ``resume`` the file is replaced;
+    with it, the (puzzle index, spec) pairs already in the file are skipped and new records
+    appended — run with the same puzzles, in the same order, and the same ``limit``. Yields
+    only the new outcomes (a resumed puzzle's holds the records of the specs run now, its
+    verdict judged over those read back too): :func:`summarize` the file
+    (:func:`iter_records`) for the whole run.
 
     >>> import tempfile, pathlib
     >>> from sudoku_csp import parse
@@ -310,14 +317,15 @@ def run_to_file(
     record_format(out)  # ValueError before any work
     names = tuple(resolve(specs))
     finished = Finished.load(out, names, limit=limit) if resume else None
-    records = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=jobs,
-                        scheduler=scheduler, chunksize=chunksize, finished=finished)
-    return _write_each(records, out, resume)
+    outcomes = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=jobs,
+                         scheduler=scheduler, chunksize=chunksize, finished=finished)
+    return _write_each(outcomes, out, resume)
 
 
-def _write_each(records: Iterator[Record], out: str | os.PathLike,
-                append: bool) -> Iterator[Record]:
+def _write_each(outcomes: Iterator[Outcome], out: str | os.PathLike,
+                append: bool) -> Iterator[Outcome]:
     with RecordWriter(out, append=append) as writer:
-        for record in records:
-            writer.write(record)  # written before the caller sees it: Ctrl-C keeps it
-            yield record
+        for outcome in outcomes:
+            for record in outcome.records:
+                writer.write(record)  # written before the caller sees it: Ctrl-C keeps it
+            yield outcome

@@ -1,48 +1,16 @@
-"""Batch summaries: records grouped per puzzle (one cross-checked verdict each, for
-``sudoku-csp check``) and per spec (the rows of ``sudoku-csp compare``).
+"""Batch summaries: records aggregated per spec (the rows of ``sudoku-csp compare``).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sudoku_csp.batch.records import Record
-from sudoku_csp.crosscheck import DISAGREEMENT, ERROR, Judgement, judge, verdict_dict
-from sudoku_csp.result import Status
-
-
-def group_by_puzzle(records: Iterable[Record]) -> Iterator[tuple[int, list[Record]]]:
-    """(index, that puzzle's records) from records in input order (as :func:`run_batch`
-    yields them): one verdict per puzzle for ``sudoku-csp check``."""
-    for index, group in itertools.groupby(records, key=lambda r: r.index):
-        yield index, list(group)
-
-
-def verdict_of(records: Sequence[Record], *, limit: int | None = 2) -> dict[str, Any]:
-    """One puzzle's verdict from its records (one group of :func:`group_by_puzzle`, from one
-    run), in the shape of :meth:`CrossCheck.as_dict <sudoku_csp.crosscheck.CrossCheck.as_dict>`
-    plus the puzzle's ``index`` (see :func:`~sudoku_csp.crosscheck.verdict_dict`).
-    ``limit`` is the run's: it decides whether a ``multiple`` claim was an exact count.
-
-    >>> from sudoku_csp import parse
-    >>> from sudoku_csp.batch import run_batch
-    >>> records = run_batch([parse("3.1...4.2.......")], ["native", "native:rules=singles"])
-    >>> verdict_of(list(records))["status"]
-    'unique'
-    """
-    first = records[0]
-    claims = {r.spec: r.claim(limit) for r in records}
-    # Records carry the status the run judged (on a resumed run, also over the claims read
-    # back from the file, which are not among these records) but not the reasons of a
-    # disagreement: those are judged again from these records alone.
-    reasons = judge(claims).reasons if first.verdict == DISAGREEMENT else ()
-    return verdict_dict(first.puzzle, claims, Judgement(first.verdict, reasons),
-                        metadata=first.metadata, index=first.index)
+from sudoku_csp.batch.records import Outcome, Record
+from sudoku_csp.crosscheck import ERROR, Verdict
 
 
 @dataclass(frozen=True)
@@ -100,13 +68,16 @@ class _Tally:
                  "agreed")
 
     def __init__(self) -> None:
-        self.statuses: dict[str, int] = {}
+        self.statuses: dict[Verdict, int] = {}
         self.times = array("d")  # 8 bytes a record: medians need every time
         self.decided_times = array("d")
         self.nodes = [0.0, 0]
         self.conflicts = [0.0, 0]
         self.propagated = [0, 0]
         self.agreed = True
+
+
+_HAS_SOLUTION = tuple(v for v in Verdict if v.status is not None and v.status.has_solution)
 
 
 def _percentile(ordered: Sequence[float], q: float) -> float:
@@ -117,7 +88,8 @@ def _percentile(ordered: Sequence[float], q: float) -> float:
 class Summary:
     """Aggregates records into one :class:`SpecSummary` per spec (in first-seen order).
 
-    Streams: :meth:`add` one record at a time (8 bytes a record are kept, for medians).
+    Streams: :meth:`add` one record at a time, :meth:`update` with records (read back from
+    a file) or the outcomes of a run (8 bytes a record are kept, for medians).
 
     >>> from sudoku_csp import parse
     >>> from sudoku_csp.batch import run_batch
@@ -153,9 +125,14 @@ class Summary:
             tally.agreed = False
             self._disagreements.add(record.index)
 
-    def update(self, records: Iterable[Record]) -> Summary:
-        for record in records:
-            self.add(record)
+    def update(self, items: Iterable[Outcome | Record]) -> Summary:
+        """Add records, or every record of each outcome."""
+        for item in items:
+            if isinstance(item, Outcome):
+                for record in item.records:
+                    self.add(record)
+            else:
+                self.add(item)
         return self
 
     @property
@@ -190,11 +167,11 @@ class Summary:
         return SpecSummary(
             spec=spec,
             puzzles=n,
-            solved=sum(count(s.value, 0) for s in Status if s.has_solution),
-            unique=count(Status.UNIQUE.value, 0),
-            multiple=count(Status.MULTIPLE.value, 0),
-            none=count(Status.NONE.value, 0),
-            unknown=count(Status.UNKNOWN.value, 0),
+            solved=sum(count(v, 0) for v in _HAS_SOLUTION),
+            unique=count(Verdict.UNIQUE, 0),
+            multiple=count(Verdict.MULTIPLE, 0),
+            none=count(Verdict.NONE, 0),
+            unknown=count(Verdict.UNKNOWN, 0),
             errors=count(ERROR, 0),
             puzzles_per_s=n / total if total > 0 else None,
             mean_ms=sum(ms) / n if n else None,
@@ -209,6 +186,6 @@ class Summary:
         )
 
 
-def summarize(records: Iterable[Record]) -> Summary:
-    """A :class:`Summary` of ``records`` (streamed)."""
-    return Summary().update(records)
+def summarize(items: Iterable[Outcome | Record]) -> Summary:
+    """A :class:`Summary` of records or outcomes (streamed)."""
+    return Summary().update(items)

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from sudoku_csp.backends.registry import parse_spec
-from sudoku_csp.batch import Record, RecordFormat, run_batch, run_to_file
+from sudoku_csp.batch import Outcome, RecordFormat, run_batch, run_to_file
 from sudoku_csp.batch.runner import Spec
 from sudoku_csp.certify import PROOF_SOLVERS
 from sudoku_csp.constraints import encoding_options
@@ -151,10 +151,11 @@ class BatchOptions:
     resume: bool = False
 
 
-def records(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
-            time_limit: float | None, opts: BatchOptions) -> Iterator[Record]:
-    """Every (puzzle, spec) record, through the one batch runner (here, in processes, or on
-    a Dask cluster), written to ``opts.out`` as they finish when asked."""
+def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
+             time_limit: float | None, opts: BatchOptions) -> Iterator[Outcome]:
+    """Every puzzle's outcome (its record per spec, its verdict), through the one batch
+    runner (here, in processes, or on a Dask cluster), the records written to ``opts.out``
+    as they finish when asked."""
     puzzles = [src.single] if src.single else puzzle_texts(src.files, **options)
     if opts.out:
         return run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,

@@ -19,15 +19,7 @@ from sudoku_csp.backends.registry import (
     get_backend,
     list_backends,
 )
-from sudoku_csp.batch import (
-    Record,
-    RecordFormat,
-    Summary,
-    cactus_plot,
-    group_by_puzzle,
-    iter_records,
-    verdict_of,
-)
+from sudoku_csp.batch import Record, RecordFormat, Summary, Verdict, cactus_plot, iter_records
 from sudoku_csp.batch.plot import check_plot_path
 from sudoku_csp.batch.runner import Spec
 from sudoku_csp.cli.app import app
@@ -52,8 +44,8 @@ from sudoku_csp.cli.options import (
     TimeOpt,
     VariantOpt,
     geometry_options,
+    outcomes,
     output_format,
-    records,
     solver_spec,
 )
 from sudoku_csp.cli.output import (
@@ -72,7 +64,6 @@ from sudoku_csp.cli.output import (
 from sudoku_csp.crosscheck import ERROR
 from sudoku_csp.io import Source, first_puzzle, not_a_file, resolve_source
 from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
-from sudoku_csp.result import Status
 
 BUNDLED = ("mixed9", "sixteen")  # sudoku_csp.datasets names: compare's default puzzle sets
 
@@ -102,13 +93,14 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
     if fmt:
         print_records_header(fmt)
     with Bar(src.total, label) as bar:
-        for record in records(src, options, [spec], limit, time_limit, opts):
+        for outcome in outcomes(src, options, [spec], limit, time_limit, opts):
+            (record,) = outcome.records
             if fmt:
                 print_record_as(record, fmt)
             else:
                 line(record)
             bar.advance()
-            wrong += record.status == ERROR
+            wrong += record.status is ERROR
             if len(seen) < 2:
                 seen.append(record)
     if wrong:  # the batch runner keeps going past a wrong answer; the exit code may not
@@ -117,8 +109,16 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
                   markup=False)
         return Exit.INTERNAL
     if len(seen) == 1:
-        return STATUS_EXIT[Status(seen[0].status)]
+        return _exit_of(seen[0].status)
     return Exit.OK
+
+
+def _exit_of(verdict: Verdict) -> Exit:
+    """The exit code of a one-puzzle input's verdict (never ``error`` or ``disagreement``:
+    those are told apart before)."""
+    status = verdict.status
+    assert status is not None, verdict
+    return STATUS_EXIT[status]
 
 
 @app.command()
@@ -265,33 +265,33 @@ def check(
 
     def action() -> Exit:
         specs = list(solver or BACKENDS)
-        last: dict = {}
+        last = Verdict.UNKNOWN
         options = geometry_options(size, box, variant, regions, split_regions,
                                    constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
-        counts: dict[str, int] = {}
+        counts: dict[Verdict, int] = {}
         disagreements = 0
-        found = records(src, options, specs, limit, time_limit,
-                        BatchOptions(jobs, scheduler, out_file, resume))
+        found = outcomes(src, options, specs, limit, time_limit,
+                         BatchOptions(jobs, scheduler, out_file, resume))
         if fmt == "csv":
             print_records_header(fmt)
         with Bar(src.total, "checking") as bar:
-            for _, group in group_by_puzzle(found):
-                verdict = verdict_of(group, limit=limit)
-                counts[verdict["status"]] = counts.get(verdict["status"], 0) + 1
-                disagreements += not verdict["agreed"]
-                last = verdict
+            for outcome in found:
+                last = outcome.verdict
+                counts[last] = counts.get(last, 0) + 1
+                disagreements += not outcome.agreed
                 if fmt == "jsonl":
-                    emit(json.dumps(verdict) + "\n")
+                    emit(json.dumps(outcome.as_dict(limit)) + "\n")
                 elif fmt == "csv":
-                    for record in group:
+                    for record in outcome.records:
                         print_record_as(record, fmt)
                 else:
-                    print_verdict(verdict)
+                    print_verdict(outcome.as_dict(limit))
                 bar.advance()
         if fmt is None:
             total = sum(counts.values())
-            tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+            tally = ", ".join(f"{n} {verdict}" for verdict, n in
+                              sorted(counts.items(), key=lambda item: item[0].value))
             agreement = ("all verdicts agreed" if not disagreements
                          else f"{disagreements} DISAGREEMENTS")
             err.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
@@ -299,7 +299,7 @@ def check(
         if disagreements:
             return Exit.DISAGREEMENT
         if sum(counts.values()) == 1:  # one puzzle: its verdict, as solve and count do
-            return STATUS_EXIT[Status(last["status"])]
+            return _exit_of(last)
         return Exit.OK
 
     guarded(action)
@@ -353,10 +353,9 @@ def compare(
             raise not_a_file(sources[0])
         opts = BatchOptions(jobs, scheduler, out_file, resume)
         summary = Summary()
-        total = src.total * len(specs) if src.total is not None else None
-        with Bar(total, "comparing") as bar:
-            for record in records(src, options, specs, limit, time_limit, opts):
-                summary.add(record)
+        with Bar(src.total, "comparing") as bar:
+            for outcome in outcomes(src, options, specs, limit, time_limit, opts):
+                summary.update([outcome])
                 bar.advance()
         if out_file and resume:  # the table covers the whole run, not only this part
             summary = Summary().update(iter_records(out_file))
