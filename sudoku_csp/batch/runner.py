@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
@@ -178,11 +178,17 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now (Ctrl-C, SIGTERM, an error): pending chunks cancelled, workers
     terminated mid-chunk, its threads joined, so that nothing it started outlives the run
     and no thread of it prints a traceback at exit."""
+    # No public way to stop busy workers before Python 3.14 (terminate_workers), nor to
+    # join the pool's manager thread after shutdown(wait=False), which lets go of both:
+    # take them first. A manager thread still running at exit races Python's exit hook for
+    # its wake-up pipe ("Bad file descriptor" printed after Ctrl-C).
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
-    # No public way to stop busy workers before Python 3.14 (terminate_workers).
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in processes:
         process.terminate()
-    pool.shutdown(wait=True)
+    if manager is not None:
+        manager.join()
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -196,7 +202,7 @@ def run_batch(
     scheduler: Any = None,
     chunksize: int | None = None,
     finished: Finished | None = None,
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """Run every spec on every puzzle; yield one :class:`Outcome` per puzzle, in input
     order: its :class:`Record` per spec (in the order given) and its cross-checked verdict.
 
@@ -253,7 +259,7 @@ def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) ->
 
 def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit: int | None,
          time_limit: float | None, jobs: int, scheduler: Any, chunksize: int | None,
-         finished: Finished | None) -> Iterator[Outcome]:
+         finished: Finished | None) -> Generator[Outcome, None, None]:
     items = _items(puzzles, finished)
     if jobs == 1 and scheduler is None:
         # In this process, one puzzle per chunk by default: each outcome is yielded (and
@@ -294,7 +300,7 @@ def run_to_file(
     jobs: int = 1,
     scheduler: Any = None,
     chunksize: int | None = None,
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """:func:`run_batch`, writing each outcome's records to ``out`` (``.jsonl`` or
     ``.csv``) as it arrives, then yielding it. Without ``resume`` the file is replaced;
     with it, the (puzzle index, spec) pairs already in the file are skipped and new records
@@ -322,8 +328,8 @@ def run_to_file(
     return _write_each(outcomes, out, resume)
 
 
-def _write_each(outcomes: Iterator[Outcome], out: str | os.PathLike,
-                append: bool) -> Iterator[Outcome]:
+def _write_each(outcomes: Iterable[Outcome], out: str | os.PathLike,
+                append: bool) -> Generator[Outcome, None, None]:
     with RecordWriter(out, append=append) as writer:
         for outcome in outcomes:
             for record in outcome.records:

@@ -10,7 +10,8 @@ the library's own message.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -151,16 +152,27 @@ class BatchOptions:
     resume: bool = False
 
 
+@contextmanager
 def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
-             time_limit: float | None, opts: BatchOptions) -> Iterator[Outcome]:
+             time_limit: float | None,
+             opts: BatchOptions) -> Iterator[Generator[Outcome, None, None]]:
     """Every puzzle's outcome (its record per spec, its verdict), through the one batch
     runner (here, in processes, or on a Dask cluster), the records written to ``opts.out``
-    as they finish when asked."""
+    as they finish when asked.
+
+    A context: leaving it closes the run there and then, whatever ends the command (the
+    last outcome, an error, Ctrl-C while an outcome is printed), so worker processes are
+    stopped and the records file closed before the interpreter exits, not whenever the
+    garbage collector gets to the run (a pool still running at exit races Python's own
+    exit hook and may print its traceback)."""
     puzzles = [src.single] if src.single else puzzle_texts(src.files, **options)
     if opts.out:
-        return run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,
-                           time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler)
-    if opts.resume:
+        run = run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,
+                          time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler)
+    elif opts.resume:
         raise InputError("--resume needs --out FILE (the records to resume from)")
-    return run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=opts.jobs,
-                     scheduler=opts.scheduler)
+    else:
+        run = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=opts.jobs,
+                        scheduler=opts.scheduler)
+    with closing(run):
+        yield run

@@ -92,8 +92,9 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
     wrong = 0
     if fmt:
         print_records_header(fmt)
-    with Bar(src.total, label) as bar:
-        for outcome in outcomes(src, options, [spec], limit, time_limit, opts):
+    with outcomes(src, options, [spec], limit, time_limit, opts) as run, \
+            Bar(src.total, label) as bar:
+        for outcome in run:
             (record,) = outcome.records
             if fmt:
                 print_record_as(record, fmt)
@@ -275,8 +276,8 @@ def check(
                          BatchOptions(jobs, scheduler, out_file, resume))
         if fmt == "csv":
             print_records_header(fmt)
-        with Bar(src.total, "checking") as bar:
-            for outcome in found:
+        with found as run, Bar(src.total, "checking") as bar:
+            for outcome in run:
                 last = outcome.verdict
                 counts[last] = counts.get(last, 0) + 1
                 disagreements += not outcome.agreed
@@ -353,8 +354,9 @@ def compare(
             raise not_a_file(sources[0])
         opts = BatchOptions(jobs, scheduler, out_file, resume)
         summary = Summary()
-        with Bar(src.total, "comparing") as bar:
-            for outcome in outcomes(src, options, specs, limit, time_limit, opts):
+        with outcomes(src, options, specs, limit, time_limit, opts) as run, \
+                Bar(src.total, "comparing") as bar:
+            for outcome in run:
                 summary.update([outcome])
                 bar.advance()
         if out_file and resume:  # the table covers the whole run, not only this part
