@@ -6,9 +6,13 @@ counting to 2. Backends are checked against these through the registry.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 from sudoku_csp import Puzzle, Status, parse
 
@@ -132,3 +136,32 @@ def random_cages(geometry, grid, rng, largest: int, unsummed: float) -> list:
         total = None if rng.random() < unsummed else sum(grid[c] + 1 for c in cage)
         cages.append(Cage(tuple(cage), total))
     return cages
+
+
+@functools.cache
+def latin_squares_4() -> tuple[tuple[int, ...], ...]:
+    """All 576 Latin squares of order 4 (rows built one by one, none clashing in a column
+    with a row above): every 4×4 solution of any variant or constraint is among them."""
+    rows = list(itertools.permutations(range(4)))
+
+    def squares(above: tuple[tuple[int, ...], ...]):
+        if len(above) == 4:
+            yield sum(above, ())
+            return
+        for row in rows:
+            if all(row[c] != other[c] for other in above for c in range(4)):
+                yield from squares((*above, row))
+
+    return tuple(squares(()))
+
+
+def slow_if(values, is_slow) -> list:
+    """``values`` to parametrize a test with (a tuple: the values of several arguments),
+    those ``is_slow`` picks marked slow: the inner loop (``pytest -m "not slow"``) runs the
+    rest, the full suite all of them.
+
+    >>> [getattr(v, "marks", ()) != () for v in slow_if([4, 9, 16], lambda n: n > 9)]
+    [False, False, True]
+    """
+    return [pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow)
+            if is_slow(v) else v for v in values]

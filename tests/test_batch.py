@@ -11,7 +11,7 @@ import multiprocessing
 import sys
 
 import pytest
-from cases import BY_NAME, CASES
+from cases import BY_NAME, CASES, slow_if
 
 from sudoku_csp import ParseError, Result, SpecError, Status, batch
 from sudoku_csp.backends.registry import BACKENDS
@@ -127,7 +127,7 @@ def test_specs_and_options_are_checked_before_any_work():
 
 
 # -- parallel ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("start", [None, "fork", "forkserver"])
+@pytest.mark.parametrize("start", slow_if([None, "fork", "forkserver"], lambda m: m is not None))
 def test_two_processes_give_the_same_records_as_one(start, monkeypatch):
     if start and start not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no {start} start method here")
@@ -142,6 +142,7 @@ def test_two_processes_give_the_same_records_as_one(start, monkeypatch):
     assert len(one) == len(puzzles) * len(SPECS)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not {"native", "sat", "cpsat"} <= BACKENDS.keys(),
                     reason="default trio not registered yet")
 def test_default_trio_in_worker_processes():
@@ -196,7 +197,9 @@ def test_a_bad_line_raises_parse_error_naming_it(jobs):
     assert str(info.value).startswith("line 4, column 12: ")
 
 
-@pytest.mark.parametrize("processes", [False, True], ids=["thread-worker", "process-worker"])
+@pytest.mark.parametrize("processes", [
+    pytest.param(False, id="thread-worker"),
+    pytest.param(True, id="process-worker", marks=pytest.mark.slow)])
 def test_dask_local_cluster_gives_the_same_records(processes):
     distributed = pytest.importorskip("distributed")
     puzzles = quick_puzzles(2)
@@ -396,7 +399,7 @@ def test_summary_of_a_real_run():
         assert row.mean_nodes is not None and row.propagation_pct is not None
 
 
-@pytest.mark.parametrize("ext", [".png", ".svg"])
+@pytest.mark.parametrize("ext", slow_if([".png", ".svg"], lambda ext: ext == ".png"))
 def test_cactus_plot_is_written(tmp_path, ext):
     pytest.importorskip("matplotlib")
     found = records(run_batch(quick_puzzles(), SPECS))

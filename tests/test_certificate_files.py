@@ -241,6 +241,7 @@ def test_manifest_nested_too_deeply_is_invalid(copy):
 
 
 # -- real certificates stay well inside the limits ------------------------------------------
+@pytest.mark.slow
 def test_a_16x16_certificate_is_well_inside_the_limits(tmp_path):
     certify(BY_NAME["16x16"].puzzle(), tmp_path)
     formula_cap, proof_cap = _limits(tmp_path)

@@ -311,6 +311,7 @@ class Liar(BackendBase):
         return Result(Status.NONE, solver=self.spec)
 
 
+@pytest.mark.slow  # compare's bundled sets
 def test_check_exits_7_on_disagreement(monkeypatch):
     monkeypatch.setitem(BACKENDS, "liar", "test_cli:Liar")  # registered like any backend
     result = run("check", GRID2, "-s", "native", "-s", "liar")
@@ -320,6 +321,7 @@ def test_check_exits_7_on_disagreement(monkeypatch):
     assert result.exit_code == Exit.DISAGREEMENT, result.output
 
 
+@pytest.mark.slow  # the README's first command: 210 bundled puzzles
 def test_compare_on_bundled_sets_and_outputs(tmp_path):
     result = run("compare", "-s", "native", "--json")  # no file: the bundled sets
     assert result.exit_code == Exit.OK, result.output

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from cases import CONSTRAINED_CASES, KILLER4, random_cages
+from cases import CONSTRAINED_CASES, KILLER4, random_cages, slow_if
 from typer.testing import CliRunner
 
 from sudoku_csp import (
@@ -264,7 +264,8 @@ def _brute_count(puzzle: Puzzle) -> int:
     return sum(not violations(puzzle, g) for g in all_grids(puzzle.size))
 
 
-@pytest.mark.parametrize("kind", [k.kind for k in KINDS])
+@pytest.mark.parametrize("kind", slow_if([k.kind for k in KINDS], lambda kind: kind in (
+    "parity", "kropki", "thermometer")))
 def test_minimality_with_constraints_matches_brute_force(kind):
     # Status and redundant givens of random constrained 4x4 puzzles, against the checker's
     # count of every grid (the SAT session shares nothing with it).

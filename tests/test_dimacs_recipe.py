@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cases import BY_NAME
+from cases import BY_NAME, slow_if
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
@@ -136,7 +136,8 @@ def solve(text: str) -> list[int]:
 @pytest.mark.parametrize(("encoding", "amo"), [
     *((e.value, "pairwise") for e in Encoding), ("minimal", "ladder"),
     ("augmented", "seqcounter")])
-@pytest.mark.parametrize("puzzle", PUZZLES, ids=PUZZLE_IDS)
+@pytest.mark.parametrize("puzzle", slow_if(  # one of top95 in the inner loop, the 16x16 slow
+    PUZZLES, lambda p: p.size == 16 or p in PUZZLES[1:len(TOP95)]), ids=PUZZLE_IDS)
 def test_readme_recipe_decodes_a_model_of_a_reduced_file(puzzle, encoding, amo):
     text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=True)
     header, clauses = read_text(text)

@@ -37,6 +37,7 @@ SMALL_RUNS = {
 }
 
 
+@pytest.mark.slow  # subprocesses that time things: about 15 s for the set
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_example_runs(script, small_file):
     proc = subprocess.run([sys.executable, str(script), str(small_file),

@@ -98,6 +98,7 @@ def _targets():
             + [Difficulty(min_rating=middle)])
 
 
+@pytest.mark.slow
 def test_quick_assessment_agrees_with_explain(plain_puzzles):
     # _assess leaves out the techniques above the range; its verdict must be explain's.
     for puzzle in plain_puzzles:
@@ -140,6 +141,7 @@ def test_same_seed_same_puzzles():
     assert len(set(first)) == 3
 
 
+@pytest.mark.slow
 def test_symmetric_minimal_and_rated():
     for puzzle in generate(count=2, seed=5, symmetry="rot180", minimal=True,
                            difficulty=NAMES[2]):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from cases import slow_if
 from typer.testing import CliRunner
 
 from sudoku_csp import datasets, get_backend, make_geometry, parse
@@ -40,7 +41,7 @@ def violations(puzzle: Puzzle, techniques=None) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", slow_if(range(4), lambda chunk: chunk > 0))
 def test_every_step_is_sound_on_the_bundled_9x9(chunk):
     bad = [v for p in HARD[chunk::4] for v in violations(p)]
     assert bad == []
@@ -54,9 +55,12 @@ VARIANT_CASES = [
     ("anti-knight", make_geometry(9, variants=["anti-knight"])),
     ("8x8 (2x4 boxes)", make_geometry(8, box=(2, 4))),
 ]
+SLOW_VARIANTS = {"diagonal", "windoku", "anti-knight"}  # 2 to 7 s each
 
 
-@pytest.mark.parametrize(("name", "geometry"), VARIANT_CASES, ids=[n for n, _ in VARIANT_CASES])
+@pytest.mark.parametrize(("name", "geometry"),
+                         slow_if(VARIANT_CASES, lambda case: case[0] in SLOW_VARIANTS),
+                         ids=[n for n, _ in VARIANT_CASES])
 def test_every_step_is_sound_on_other_sizes_and_variants(name, geometry):
     bad = [v for p in generate(geometry, count=3, seed=11) for v in violations(p)]
     assert bad == [], name
@@ -93,7 +97,8 @@ ISOLATED = ["turbot_fish", "three_strong_links", "four_strong_links", "five_stro
             "six_strong_links", "wxyz_wing", "vwxyz_wing", "uvwxyz_wing", "tuvwxyz_wing"]
 
 
-@pytest.mark.parametrize("key", ISOLATED)
+@pytest.mark.parametrize("key", slow_if(  # one chain and one wing in the inner loop
+    ISOLATED, lambda key: key not in ("turbot_fish", "wxyz_wing")))
 def test_each_rarer_technique_alone_after_singles_is_sound_and_fires(key):
     """With only singles before it, a technique meets many more positions than in the full
     ladder (where simpler ones get there first): every step it makes must still be true."""
@@ -152,6 +157,7 @@ def test_wing_ratings_follow_the_widest_cell():
 
 
 # -- techniques on positions where each must fire -------------------------------------------
+@pytest.mark.slow
 def test_harder_techniques_appear_on_hard_puzzles():
     used: set[str] = set()
     for p in HARD[::3]:
@@ -161,6 +167,7 @@ def test_harder_techniques_appear_on_hard_puzzles():
         assert key in used, key
 
 
+@pytest.mark.slow
 def test_uniqueness_techniques_only_on_unique_puzzles():
     two = parse("1..." "..1." ".1.." "...1")  # several solutions
     e = explain(two)
@@ -193,6 +200,7 @@ def test_rating_ed_ep_er_and_tiers():
     assert [length_bonus(n) for n in (4, 6, 8, 12, 16, 24)] == [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
 
 
+@pytest.mark.slow
 def test_ratings_are_base_plus_pattern_bonus_plus_length_bonus():
     for p in HARD[:60]:
         for step in explain(p).steps:
@@ -292,7 +300,8 @@ def _constrained_cases():
     return CONSTRAINED_CASES
 
 
-@pytest.mark.parametrize("case", _constrained_cases(), ids=lambda c: c.name)
+@pytest.mark.parametrize("case", slow_if(_constrained_cases(), lambda c: c.name in (
+    "killer9-diagonal", "kropki9", "xv9")), ids=lambda c: c.name)  # the slowest, 0.4 to 1.3 s
 def test_constrained_puzzles_are_explained_soundly_and_proved(case):
     puzzle = case.puzzle()
     e = explain(puzzle)

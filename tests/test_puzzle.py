@@ -301,6 +301,7 @@ def test_format_line_and_grid():
     assert format_line(make_geometry(16), list(range(16)) * 16)[:17] == "123456789ABCDEFG1"
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from([4, 6, 8, 9, 12, 16, 25, 35]).flatmap(lambda n: st.tuples(
     st.just(n), st.lists(st.integers(EMPTY, n - 1), min_size=n * n, max_size=n * n))),
@@ -397,6 +398,7 @@ texts = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(texts, st.sampled_from([None, 4, 9, 16]))
 def test_parse_raises_only_parse_error(text, size):

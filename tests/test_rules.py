@@ -406,6 +406,7 @@ def keeps_truth(s: State, solution) -> bool:
     return all(s.cand[c] >> d & 1 for c, d in enumerate(solution))
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(st.sampled_from(SOLVED), st.randoms(use_true_random=False), st.floats(0.0, 1.0),
        st.floats(0.0, 0.6))

@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from cases import BY_NAME, CASES
+from cases import BY_NAME, CASES, slow_if
 
 from sudoku_csp import (
     EMPTY,
@@ -78,7 +78,8 @@ def test_unknown_solver_error_lists_only_available_solvers():
 
 # -- verdicts in every mode ---------------------------------------------------------------------
 @pytest.mark.parametrize("spec", CONFIGS)
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", slow_if(CASES, lambda c: c.name in (
+    "16x16", "12x12", "anti-knight")), ids=lambda c: c.name)
 def test_configurations_agree_with_the_expected_verdicts(spec, case):
     puzzle = case.puzzle()
     result = get_backend(spec).solve(puzzle, limit=2, time_limit=60)

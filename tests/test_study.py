@@ -111,6 +111,7 @@ def test_refusals():
 
 
 # -- outputs ----------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_json_and_csv_have_one_row_per_method_and_solver():
     args = ["study", FILE, "--limit", "4", "-e", "extended", "-e", "tdoku", "--amo",
             "pairwise", "--amo", "ladder", "--rules", "singles", "-s", "minisat22",
