@@ -16,12 +16,12 @@ highlights of an explanation keep their colours). It knows no constraint kind.
 from __future__ import annotations
 
 import enum
+import html
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
 __all__ = ["CAGE_COLOUR", "DOT_COLOUR", "MARGIN", "SHAPE_EDGE", "SHAPE_FILL", "Canvas",
-           "Layer", "Pad", "text"]
+           "Layer", "Pad", "escape", "text"]
 
 MARGIN = 3
 FONT = "sans-serif"
@@ -49,6 +49,17 @@ class Layer(enum.IntEnum):
 
 UNDER = (Layer.FILLS, Layer.PATHS, Layer.OUTLINES)
 OVER = (Layer.MARKS, Layer.LABELS)
+
+
+def escape(content: str) -> str:
+    """Text for an SVG element: ``&``, ``<`` and ``>`` as entities, quotes kept (what
+    ``xml.sax.saxutils.escape`` does, which would import urllib and ssl into every command's
+    start: constraint kinds import this module).
+
+    >>> escape("a < b & c")
+    'a &lt; b &amp; c'
+    """
+    return html.escape(content, quote=False)
 
 
 def text(x: float, y: float, content: str, size: float, cls: str, colour: str,

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterable, Sequence
-from xml.sax.saxutils import escape
 
-from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, text
+from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, escape, text
 from sudoku_csp.constraints import KINDS, Constraint
 from sudoku_csp.constraints import check_all as check_constraints
 from sudoku_csp.geometry import EMPTY, Candidate, Geometry, UnitKind

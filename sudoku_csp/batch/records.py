@@ -79,7 +79,7 @@ class Record:
                      complete=self.complete)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: one is made per puzzle, and a frozen one costs 4x as much
 class Outcome:
     """One puzzle of a batch run: its ``records`` (one per spec run on it here, in the order
     of the specs), the ``verdict`` cross-checked over them (and over the claims a resumed run

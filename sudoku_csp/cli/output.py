@@ -100,7 +100,7 @@ def print_single(puzzle: Puzzle, result: Result, *, counted_all: bool = False) -
 
 def print_record(record: Record) -> None:
     """One tab-separated line per puzzle of a file: index, status, solution, time."""
-    line = (f"{record.index}\t{record.status}\t{record.solution or record.puzzle}\t"
+    line = (f"{record.index}\t{record.status.value}\t{record.solution or record.puzzle}\t"
             f"{1000 * record.seconds:.2f} ms")
     if record.message:
         line += f"\t{record.message}"
