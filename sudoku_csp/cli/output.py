@@ -138,15 +138,22 @@ class _RateColumn(ProgressColumn):
 
 class Bar:
     """A progress bar on stderr for long inputs, refreshed by hand: an auto-refreshing bar
-    runs a thread, and worker processes are only forked from a single-threaded process."""
+    runs a thread, and worker processes are only forked from a single-threaded process.
+
+    Results never go through it: standard output is left alone unless it is the same kind
+    of thing as the bar's screen (a terminal), where rich prints the lines above the bar
+    instead of through it. A pipe or a file gets every line (rich's default would send
+    them to stderr, the screen)."""
 
     def __init__(self, total: int | None, what: str, always: bool = False) -> None:
         self.bar: Progress | None = None
         if total is not None and (always or total > PROGRESS_AFTER) and err.is_terminal:
+            on_screen = sys.stdout.isatty()
             self.bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
                                 _RateColumn(),
                                 TimeElapsedColumn(), TimeRemainingColumn(), console=err,
-                                transient=True, auto_refresh=False)
+                                transient=True, auto_refresh=False,
+                                redirect_stdout=on_screen, redirect_stderr=False)
             self.task = self.bar.add_task(what, total=total)
             self.shown = 0.0
 
