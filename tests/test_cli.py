@@ -355,7 +355,7 @@ def test_compare_out_resume_and_plot(tmp_path):
     assert result.exit_code == Exit.OK, result.output
     assert json.loads(result.stdout)["puzzles"] == 2  # the whole run, nothing redone
     assert len(out_file.read_text().splitlines()) == 2
-    assert run("compare", str(path), "--resume").exit_code == Exit.INPUT
+    assert run("compare", str(path), "--resume").exit_code == 2  # a usage error
 
 
 def test_count_file_with_two_jobs_matches_one(tmp_path):

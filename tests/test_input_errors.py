@@ -419,3 +419,30 @@ def test_a_named_pipe_is_not_read_as_a_puzzle_file(tmp_path):
     result = run("count", str(fifo))
     assert_input_error(result, "not a regular file")
     assert "- to read standard input" in result.stderr
+
+
+# -- usage errors are usage errors (exit 2, typer's usage line), bad paths input errors -------
+def assert_usage_error(result, expected: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Usage: " in result.output and expected in result.output, result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["count", "{file}", "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"], "not both"),
+    (["check", "{file}", "--resume"], "--resume needs --out"),
+    (["explain"], "give a puzzle"),
+])
+def test_conflicting_or_missing_arguments_are_usage_errors(tmp_path, args, expected):
+    path = tmp_path / "p.txt"
+    path.write_text(GRID2 + "\n")
+    assert_usage_error(run(*(a.format(file=path) for a in args)), expected)
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "rate", "check"])
+def test_an_out_path_that_cannot_be_a_file_is_refused_before_any_work(tmp_path, command):
+    folder = tmp_path / "r.jsonl"
+    folder.mkdir()
+    assert_input_error(run(command, GRID2, "--out", str(folder)), "is a directory")
+    assert_input_error(run(command, GRID2, "--out", str(tmp_path / "no" / "r.jsonl")),
+                       "no directory")

@@ -31,7 +31,6 @@ from sudoku_csp.cli.options import (
 )
 from sudoku_csp.cli.output import emit
 from sudoku_csp.cli.solving import stream_records
-from sudoku_csp.errors import InputError
 from sudoku_csp.io import first_puzzle, resolve_source
 from sudoku_csp.logic import TECHNIQUES, Explanation, explain
 from sudoku_csp.logic.backend import LogicBackend
@@ -108,8 +107,9 @@ def explain_command(
         if list_all:
             _list_techniques()
             return Exit.OK
-        if source is None:
-            raise InputError("give a puzzle, a file or - (see --help)")
+        if source is None:  # a usage error, as every command's missing argument is
+            raise typer.BadParameter("give a puzzle, a file or - (or --list)",
+                                     param_hint="'PUZZLE|FILE|-'")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques))

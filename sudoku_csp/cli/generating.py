@@ -15,6 +15,7 @@ from sudoku_csp.cli.options import (
     SplitRegionsOpt,
     SymmetryOpt,
     VariantOpt,
+    completes,
     geometry_options,
 )
 from sudoku_csp.cli.output import Bar
@@ -52,7 +53,7 @@ def generate(
     ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same puzzles.")] = 0,
     difficulty: Annotated[str | None, typer.Option(
-        "--difficulty", metavar="TIER",
+        "--difficulty", metavar="TIER", autocompletion=completes(name for name, _ in TIERS),
         help="Only puzzles the explainer rates in this tier (ER as `rate` reports it): "
              + ", ".join(f"{name} (ER ≤ {top})" if top < float("inf") else
                          f"{name} (above; logic must finish it unless --allow-search)"
@@ -67,7 +68,7 @@ def generate(
         "--allow-search", help="Also accept puzzles the techniques cannot finish (they count "
                                "as harder than every rating: no --max-rating).")] = False,
     kind: Annotated[list[str] | None, typer.Option(
-        "--kind", "-k", metavar="KIND",
+        "--kind", "-k", metavar="KIND", autocompletion=completes([*makers(), "killer"]),
         help="Puzzles with typed constraints read off a random grid, repeatable to combine: "
              f"{', '.join(makers())} (givens cleared, then constraints dropped, while SAT finds "
              f"one solution; each re-checked by {DEFAULT_VARIANT_CHECK}; printed as JSON "

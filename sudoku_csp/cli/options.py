@@ -10,9 +10,11 @@ the library's own message.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Sequence
+import os
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -35,6 +37,14 @@ def _listed(names: Any) -> str:
     return ", ".join(map(str, names))
 
 
+def completes(names: Iterable[Any]) -> Callable[[str], list[str]]:
+    """Shell completion for an option of fixed values (``autocompletion=``): the names that
+    start with what was typed. The values themselves are checked by the library, whose
+    message lists them (exit 6), and every such option's help lists them too."""
+    values = [str(name) for name in names]
+    return lambda incomplete: [v for v in values if v.startswith(incomplete)]
+
+
 SourceArg = Annotated[str, typer.Argument(
     metavar="PUZZLE|FILE|-",
     help="A puzzle (one line, or a grid in quotes; a killer line 'CAGEMAP SUMS [GIVENS]'; "
@@ -45,7 +55,8 @@ SizeOpt = Annotated[int | None, typer.Option(
 BoxOpt = Annotated[str | None, typer.Option(
     "--box", help="Box shape ROWSxCOLS, e.g. 2x3 for 6x6 (default: as square as possible).")]
 VariantOpt = Annotated[list[str] | None, typer.Option(
-    "--variant", "-v", help=f"Extra rule, repeatable: {_listed(VARIANTS)}.")]
+    "--variant", "-v", autocompletion=completes(VARIANTS),
+    help=f"Extra rule, repeatable: {_listed(VARIANTS)}.")]
 RegionsOpt = Annotated[str | None, typer.Option(
     "--regions", help="Jigsaw region map: N*N region symbols, or a file holding them.")]
 SplitRegionsOpt = Annotated[bool, typer.Option(
@@ -57,10 +68,12 @@ SolverOpt = Annotated[str, typer.Option(
 SpecsOpt = Annotated[list[str] | None, typer.Option(
     "--solver", "-s", help="Backend spec, repeatable (see `sudoku-csp solvers`).")]
 RulesOpt = Annotated[str | None, typer.Option(
-    "--rules", help=f"Native rules: a preset ({_listed(PRESETS)}; default {DEFAULT_RULES}), "
+    "--rules", autocompletion=completes([*PRESETS, *RULES]),
+    help=f"Native rules: a preset ({_listed(PRESETS)}; default {DEFAULT_RULES}), "
                     f"or rule names joined by + ({_listed(RULES)}).")]
 BranchOpt = Annotated[str | None, typer.Option(
-    "--branch", help=f"Native branching: {_listed(BRANCHING)} (default {DEFAULT_BRANCH}).")]
+    "--branch", autocompletion=completes(BRANCHING),
+    help=f"Native branching: {_listed(BRANCHING)} (default {DEFAULT_BRANCH}).")]
 TimeOpt = Annotated[float | None, typer.Option(
     "--time-limit", "-t", min=0.0, help="Seconds per puzzle; past it the verdict is unknown.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON Lines, one per puzzle.")]
@@ -77,17 +90,22 @@ OutOpt = Annotated[str | None, typer.Option(
 ResumeOpt = Annotated[bool, typer.Option(
     "--resume", help="Skip the (puzzle, solver) pairs already in the --out file.")]
 EncodingOpt = Annotated[str, typer.Option(
-    "--encoding", "-e", help=f"CNF encoding: {_listed(e.value for e in Encoding)}.")]
+    "--encoding", "-e", autocompletion=completes(e.value for e in Encoding),
+    help=f"CNF encoding: {_listed(e.value for e in Encoding)}.")]
 AmoOpt = Annotated[str, typer.Option(
-    "--amo", help=f"At-most-one encoding from pysat.card: {_listed(AMO_CHOICES)}.")]
+    "--amo", autocompletion=completes(AMO_CHOICES),
+    help=f"At-most-one encoding from pysat.card: {_listed(AMO_CHOICES)}.")]
 SUMS = encoding_options()["sums"]
 """The encoding option ``--sums`` sets (the kinds declare their options; cages this one)."""
 SumsOpt = Annotated[str, typer.Option(
-    "--sums", help=f"Encoding of killer cage sums: {_listed(SUMS.choices)}.")]
+    "--sums", autocompletion=completes(SUMS.choices),
+    help=f"Encoding of killer cage sums: {_listed(SUMS.choices)}.")]
 ProofSolverOpt = Annotated[str, typer.Option(
-    "--proof-solver", help=f"PySAT solver that logs the DRUP proof: {_listed(PROOF_SOLVERS)}.")]
+    "--proof-solver", autocompletion=completes(PROOF_SOLVERS),
+    help=f"PySAT solver that logs the DRUP proof: {_listed(PROOF_SOLVERS)}.")]
 SymmetryOpt = Annotated[str, typer.Option(
-    "--symmetry", help=f"Clues removed in symmetric groups: {_listed(SYMMETRIES)}.")]
+    "--symmetry", autocompletion=completes(SYMMETRIES),
+    help=f"Clues removed in symmetric groups: {_listed(SYMMETRIES)}.")]
 
 
 
@@ -144,12 +162,38 @@ def solver_spec(solver: str, rules: str | None, branch: str | None) -> str:
 
 @dataclass(frozen=True)
 class BatchOptions:
-    """How file inputs are run: processes, a Dask cluster, an output file to resume."""
+    """How file inputs are run: processes, a Dask cluster, an output file to resume.
+
+    Checked when made, before any work: options that contradict each other or lack their
+    partner are usage errors (exit 2, as typer's own), an output path that cannot be a
+    file is an input error (exit 6)."""
 
     jobs: int = 1
     scheduler: str | None = None
     out: str | None = None
     resume: bool = False
+
+    def __post_init__(self) -> None:
+        if self.scheduler is not None and self.jobs != 1:
+            raise typer.BadParameter("give --jobs (processes here) or --scheduler (a Dask "
+                                     "cluster), not both", param_hint="'--jobs'")
+        if self.resume and not self.out:
+            raise typer.BadParameter("--resume needs --out FILE (the records to resume "
+                                     "from)", param_hint="'--resume'")
+        if self.out:
+            check_output_path(self.out, "--out")
+
+
+def check_output_path(path: str | os.PathLike, option: str) -> None:
+    """InputError unless ``path`` can be a file this command writes: not a directory, in a
+    directory that exists (``-``, standard output, always can)."""
+    if os.fspath(path) == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"{option} {os.fspath(path)}: is a directory, not a file")
+    if not target.parent.is_dir():
+        raise InputError(f"{option} {os.fspath(path)}: no directory {target.parent}")
 
 
 @contextmanager
@@ -169,8 +213,6 @@ def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit:
     if opts.out:
         run = run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,
                           time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler)
-    elif opts.resume:
-        raise InputError("--resume needs --out FILE (the records to resume from)")
     else:
         run = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=opts.jobs,
                         scheduler=opts.scheduler)
