@@ -446,3 +446,22 @@ def test_an_out_path_that_cannot_be_a_file_is_refused_before_any_work(tmp_path, 
     assert_input_error(run(command, GRID2, "--out", str(folder)), "is a directory")
     assert_input_error(run(command, GRID2, "--out", str(tmp_path / "no" / "r.jsonl")),
                        "no directory")
+
+
+# -- numbers and nesting no reader can convert are input errors, named ------------------------
+@pytest.mark.parametrize(("text", "expected"), [
+    ("AABBCCDDEEFFGGHH " + "9" * 5000 + ",7,7,3,4,6,6,4",
+     "a sum of 5000 digits is beyond any cage"),
+    ('{"givens": "' + "." * 16 + '", "cages": [{"cells": ["A1", "A2"], "sum": ' + "9" * 5000
+     + "}]}", "a number of thousands of digits"),
+    ('{"givens": "' + "." * 16 + '", "cages": [{"cells": ["A1", "A2"], "sum": ' + "9" * 4000
+     + "}]}", "cannot sum to a number of 4000 digits"),
+    ('{"givens": "3.1...4.2.......", "metadata": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}",
+     "nested hundreds of levels deep"),
+])
+def test_numbers_and_nesting_beyond_any_puzzle_are_input_errors(tmp_path, text, expected):
+    with pytest.raises(ParseError, match=expected):
+        parse(text)
+    path = tmp_path / "p.jsonl"
+    path.write_text(text + "\n")
+    assert_input_error(run("count", str(path)), expected)

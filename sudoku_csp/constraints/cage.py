@@ -134,8 +134,10 @@ class Cage(Constraint):
                                       part="sum")
             low, high = sum_range(k, n)
             if not low <= self.total <= high:
+                shown = (self.total if abs(self.total) < 10**12
+                         else f"a number of {len(str(abs(self.total)))} digits")
                 raise ConstraintError(
-                    f"a cage of {k} cells cannot sum to {self.total} on a {n}x{n} grid: "
+                    f"a cage of {k} cells cannot sum to {shown} on a {n}x{n} grid: "
                     f"expected {low} to {high}", part="sum")
 
     @classmethod

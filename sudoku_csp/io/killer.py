@@ -41,6 +41,11 @@ _SUMS = re.compile(r"^(\d+|\?)(,(\d+|\?))*$")
 _TOKEN = re.compile(r"\S+")
 
 
+MAX_SUM_DIGITS = 6
+"""Digits a cage sum may have in a killer line: the largest cage (35 different digits of a
+35x35 grid) sums to 630, so a longer number is refused as such, not converted."""
+
+
 def killer_tokens(text: str) -> list[re.Match[str]] | None:
     """The map, sums (and givens) tokens of a killer line, or None when ``text`` is not one.
 
@@ -97,6 +102,10 @@ def parse_killer(text: str, tokens: list[re.Match[str]], options: ReadOptions, l
                          "first appears in the map", line=line, column=sums.start() + 1)
     cages: list[Constraint] = []
     for (symbol, members), entry in zip(cells.items(), entries, strict=True):
+        if len(entry.group()) > MAX_SUM_DIGITS:  # before int(): Python refuses 4300 digits
+            raise ParseError(f"cage {symbol!r}: a sum of {len(entry.group())} digits is beyond "
+                             f"any cage of a {side}x{side} grid", line=line,
+                             column=sums.start() + entry.start() + 1)
         total = None if entry.group() == "?" else int(entry.group())
         cage = Cage(tuple(members), total)
         try:

@@ -54,6 +54,10 @@ def parse_json(text: str, options: ReadOptions, line: int = 1, metadata: str = "
     except json.JSONDecodeError as exc:
         raise ParseError(f"not valid JSON: {exc.msg}", line=line + exc.lineno - 1,
                          column=exc.colno + (offset if exc.lineno == 1 else 0)) from None
+    except ValueError:  # a number of thousands of digits, which Python will not convert
+        raise ParseError("not a puzzle: a number of thousands of digits", line=line) from None
+    except RecursionError:
+        raise ParseError("not a puzzle: JSON nested hundreds of levels deep", line=line) from None
     if not isinstance(data, dict):
         raise ParseError("expected a JSON object holding a puzzle", line=line)
     try:
