@@ -170,3 +170,14 @@ def test_plot_without_matplotlib(monkeypatch, tmp_path):
     assert not (tmp_path / "study.png").exists()
     with pytest.raises(InputError, match="written as"):
         check_plot_path(tmp_path / "study.gif")
+
+
+def test_a_solver_without_assumptions_is_refused_before_any_work():
+    from sudoku_csp.satsolver import capabilities
+
+    if not capabilities("kissat404").available:
+        pytest.skip("no kissat404 in this PySAT")
+    with pytest.raises(InputError, match="kissat404 cannot take assumptions"):
+        run_study(PUZZLES[:1], solvers=["kissat404"])
+    result = runner.invoke(app, ["study", FILE, "-s", "kissat404"])
+    assert result.exit_code == Exit.INPUT and "cannot take assumptions" in result.stderr

@@ -65,6 +65,10 @@ def run_study(
             raise InputError("the study needs puzzles of one geometry (one formula per "
                              f"encoding): {geometry.name} and {puzzle.geometry.name}")
     solver_list = [canonical_solver(s) for s in solvers]
+    for name in solver_list:  # one solver per encoding, each puzzle's givens as assumptions
+        if not capabilities(name).assumptions:
+            raise InputError(f"solver {name} cannot take assumptions, which the study gives "
+                             "each puzzle's givens as: choose another solver")
     propagator = canonical_solver(propagator)
     if not capabilities(propagator).propagate:
         raise InputError(f"solver {propagator} cannot propagate alone in PySAT")
