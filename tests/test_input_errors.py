@@ -465,3 +465,10 @@ def test_numbers_and_nesting_beyond_any_puzzle_are_input_errors(tmp_path, text, 
     path = tmp_path / "p.jsonl"
     path.write_text(text + "\n")
     assert_input_error(run("count", str(path)), expected)
+
+
+@pytest.mark.parametrize("args", [["encode", GRID2], ["certify", GRID2, "{dir}"]])
+def test_every_option_value_is_checked_even_where_nothing_uses_it(tmp_path, args):
+    # A plain puzzle has no cage to write with --sums: a bad value is still refused.
+    result = run(*(a.format(dir=tmp_path / "cert") for a in args), "--sums", "bogus")
+    assert_input_error(result, "unknown cage-sum encoding 'bogus'")

@@ -195,6 +195,7 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
     """
     start = time.perf_counter()
     solver = proof_solver(solver)
+    chosen = encoding_choices(options)  # checked even where no constraint uses them
     solution, nv, clauses, proof = prove(puzzle, solver=solver, encoding=encoding, amo=amo,
                                          solution=solution, options=options)
     folder = Path(directory)
@@ -208,7 +209,7 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
         "solution": format_line(g, solution),
         "encoding": str(encoding),
         "amo": amo,
-        **(encoding_choices(options) if puzzle.constraints else {}),
+        **(chosen if puzzle.constraints else {}),
         "solver": solver,
         "formula": FORMULA,
         "proof": PROOF,

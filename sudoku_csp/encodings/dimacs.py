@@ -157,6 +157,7 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     """
     if reduce and puzzle.constraints:
         refuse_constraints(puzzle, "the clue-reduced DIMACS form")
+    chosen = encoding_choices(options)  # checked even where no constraint uses them
     formula = build(puzzle.geometry, encoding, amo)
     line = f"c puzzle: {to_line(puzzle)}"
     nv = None
@@ -184,10 +185,10 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
         if puzzle.constraints:
             kinds = Counter(c.kind for c in puzzle.constraints)
             added = len(cnf.clauses) - len(formula.clauses) - units
-            chosen = ", ".join(f"{k}: {v}" for k, v in encoding_choices(options).items())
+            named = ", ".join(f"{k}: {v}" for k, v in chosen.items())
             given_lines.append(
                 "c constraints: " + ", ".join(f"{k} {kind}" for kind, k in kinds.items())
-                + (f" ({chosen})" if chosen else "") + f": {added} clauses after the givens")
+                + (f" ({named})" if named else "") + f": {added} clauses after the givens")
     return _dimacs(formula, clauses, len(clauses), [line, *given_lines, *notes], nv)
 
 
