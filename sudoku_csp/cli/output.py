@@ -28,6 +28,7 @@ from rich.text import Text
 
 from sudoku_csp.batch import Record, RecordFormat, Summary, csv_header, record_line
 from sudoku_csp.cli.exits import err
+from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io import format_cells, format_grid
 from sudoku_csp.native import State
@@ -175,28 +176,101 @@ class Bar:
             self.bar.stop()
 
 
-COMPARE_COLUMNS = (
-    ("spec", "solver", None), ("puzzles", "puzzles", None), ("solved", "solved", None),
-    ("unique", "unique", None), ("multiple", "multi", None), ("none", "none", None),
-    ("unknown", "unknown", None), ("puzzles_per_s", "puz/s", 0),
-    ("mean_ms", "mean ms", 2), ("median_ms", "median", 2), ("p95_ms", "p95", 2),
-    ("max_ms", "max", 1), ("mean_nodes", "nodes", 1),
-    ("mean_conflicts", "confl.", 1), ("propagation_pct", "prop.%", 0),
-    ("agreed", "agreed", None),
+Column = tuple[str, str, int | None, int]
+"""A table column: (the row's field, its heading, decimals or None to show the value as it
+is, rank). Rank 0 is kept first when the terminal is too narrow for every column."""
+
+COMPARE_COLUMNS: tuple[Column, ...] = (
+    ("spec", "solver", None, 0), ("puzzles", "puzzles", None, 1),
+    ("solved", "solved", None, 1), ("unique", "unique", None, 0),
+    ("multiple", "multi", None, 3), ("none", "none", None, 3),
+    ("unknown", "unknown", None, 3), ("puzzles_per_s", "puz/s", 0, 2),
+    ("mean_ms", "mean ms", 2, 0), ("median_ms", "median", 2, 1), ("p95_ms", "p95", 2, 1),
+    ("max_ms", "max", 1, 2), ("mean_nodes", "nodes", 1, 4),
+    ("mean_conflicts", "confl.", 1, 4), ("propagation_pct", "prop.%", 0, 4),
+    ("agreed", "agreed", None, 0),
 )
-"""The compare table: (SpecSummary field, heading, decimals or None for as-is)."""
+"""The compare table: what a solver got right and how fast first, search effort last."""
+
+COMPARE_NOTES = (
+    (("mean_nodes",), "nodes: native search nodes, or sat/cpsat decisions"),
+    (("mean_conflicts",), "confl.: native backtracks, or conflicts"),
+    (("propagation_pct",), "prop.%: solved by propagation alone"),
+)
+"""The compare table's caption, a part per column it explains (shown with that column)."""
+
+Note = tuple[tuple[str, ...], str]
+"""A part of a table's caption: (the fields it explains, its text)."""
+
+TEXT_FOLD = 12  # characters: a text column narrower than its longest word folds the word
+FOLD_FOR = 1  # rank: columns this telling may fold a text column to fit the terminal
 
 
-Column = tuple[str, str, int | None]
-"""A table column: (the row's field, its heading, decimals, or None to show it as it is)."""
+def pick_columns(columns: tuple[Column, ...], names: str | None) -> tuple[Column, ...] | None:
+    """The columns ``--columns`` names (comma-separated fields, in that order), or None when
+    it was not given. Checked before a command runs, so a typo costs no run."""
+    if names is None:
+        return None
+    by_field = {column[0]: column for column in columns}
+    asked = [name.strip() for name in names.split(",") if name.strip()]
+    unknown = [name for name in asked if name not in by_field]
+    if unknown or not asked:
+        what = f"unknown column '{unknown[0]}'" if unknown else "name at least one column"
+        raise InputError(f"--columns: {what}; choose from {', '.join(by_field)}")
+    return tuple(by_field[name] for name in dict.fromkeys(asked))
+
+
+def _cell(value: Any, digits: int | None) -> str:
+    return "-" if value is None else str(value) if digits is None else f"{value:,.{digits}f}"
+
+
+def _span(heading: str, cells: list[str], text: bool) -> tuple[int, int]:
+    """(narrowest, natural) width of a column. A heading wraps between its words and a text
+    cell too (a word longer than :data:`TEXT_FOLD` folds); a number never wraps."""
+    natural = max([len(heading), *map(len, cells)])
+    word = max(map(len, heading.split()), default=1)
+    if text:
+        longest = max((len(w) for cell in cells for w in cell.split()), default=0)
+        return min(natural, max(word, min(longest, TEXT_FOLD))), natural
+    return max([word, *map(len, cells)]), natural
+
+
+def _layout(columns: tuple[Column, ...], cells: list[list[str]], text: list[bool],
+            width: int, fit: bool) -> dict[int, int]:
+    """Which columns to show and how wide: {index: width}. With ``fit``, the best-ranked
+    columns that fit ``width`` (the first-ranked one always): those of rank
+    :data:`FOLD_FOR` or better at their narrowest, the others only where the text columns
+    keep their natural width, since a folded name costs more than a minor column is worth.
+    The room left widens text columns first, then headings."""
+    spans = [_span(column[1], col, t)
+             for column, col, t in zip(columns, cells, text, strict=True)]
+    shown: list[int] = []
+    for i in sorted(range(len(columns)), key=lambda i: columns[i][3]):
+        squeeze = columns[i][3] <= FOLD_FOR
+        need = sum(spans[j][0 if squeeze or not text[j] else 1] + 3 for j in [*shown, i]) + 1
+        if not fit or not shown or need <= width:
+            shown.append(i)
+    widths = {i: spans[i][0] for i in shown}
+    room = width - sum(widths.values()) - 3 * len(widths) - 1
+    for i in sorted(shown, key=lambda i: (not text[i], columns[i][3], i)):
+        more = max(0, min(room, spans[i][1] - widths[i]))
+        widths[i] += more
+        room -= more
+    return dict(sorted(widths.items()))
 
 
 def print_table(rows: list[dict[str, Any]], columns: tuple[Column, ...], *, title: str,
-                caption: str, as_json: bool, as_csv: bool, left: tuple[str, ...] = (),
-                wrap: tuple[str, ...] = (), width: int = 200) -> None:
-    """Rows as a rich table (``columns``; fields in ``left`` left-aligned, the others right;
-    only fields in ``wrap`` may wrap; ``-`` for a missing value), as JSON Lines (``as_json``,
-    every field of each row) or as CSV (``as_csv``, the same fields with a header)."""
+                notes: tuple[Note, ...], as_json: bool, as_csv: bool,
+                left: tuple[str, ...] = (), chosen: tuple[Column, ...] | None = None,
+                width: int = 200) -> None:
+    """Rows as a rich table, as JSON Lines (``as_json``, every field of each row) or as CSV
+    (``as_csv``, the same fields with a header).
+
+    The table shows ``chosen`` (``--columns``) if given, else ``columns``: on a terminal
+    those of the best rank that fit its width, and the caption names the others; a pipe or a
+    file gets all of them, at least ``width`` wide. Numbers are never cut or wrapped:
+    headings wrap between words, and text columns (fields in ``left``) wrap or fold. The
+    caption joins the ``notes`` of the columns shown; ``-`` stands for a missing value."""
     if as_json:
         for row in rows:
             typer.echo(json.dumps(row))
@@ -207,25 +281,41 @@ def print_table(rows: list[dict[str, Any]], columns: tuple[Column, ...], *, titl
         writer.writeheader()
         writer.writerows(rows)
         return
+    candidates = columns if chosen is None else chosen
+    cells = [[_cell(row[key], digits) for row in rows] for key, _, digits, _ in candidates]
+    text = [key in left for key, *_ in candidates]
+    fit = chosen is None and out.is_terminal
+    screen = out.width if out.is_terminal else width
+    shown = _layout(candidates, cells, text, screen, fit)
     table = Table(title=title)
-    for key, heading, _ in columns:
-        table.add_column(heading, justify="left" if key in left else "right",
-                         no_wrap=key not in wrap)
-    for row in rows:
-        table.add_row(*("-" if row[key] is None else str(row[key]) if digits is None
-                        else f"{row[key]:,.{digits}f}" for key, _, digits in columns))
-    table.caption = caption
-    # A pipe or a file gets the whole table, not one squeezed to 80 columns.
-    wide = out if out.is_terminal else Console(highlight=False, width=width)
-    wide.print(table)
+    for i, w in shown.items():
+        table.add_column(candidates[i][1], justify="left" if text[i] else "right", width=w,
+                         overflow="fold" if text[i] else "ellipsis")
+    for r in range(len(rows)):
+        table.add_row(*(cells[i][r] for i in shown))
+    fields = {candidates[i][0] for i in shown}
+    lines = ["; ".join(words for keys, words in notes if fields.intersection(keys))]
+    hidden = [key for i, (key, *_) in enumerate(candidates) if i not in shown]
+    if hidden:
+        lines.append(f"{len(hidden)} column{'s' if len(hidden) > 1 else ''} hidden to fit "
+                     f"{screen} columns: {', '.join(hidden)} (--columns chooses, --json "
+                     "shows all)")
+    table.caption = "\n".join(line for line in lines if line) or None
+    needed = sum(shown.values()) + 3 * len(shown) + 1
+    if out.is_terminal and needed <= screen:
+        out.print(table, soft_wrap=False)
+    else:  # the whole table: wider than the screen, or a pipe, not squeezed to 80 columns
+        Console(highlight=False, width=max(screen, needed), file=out.file,
+                force_terminal=out.is_terminal).print(table, soft_wrap=False)
 
 
-def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: bool) -> None:
-    """The compare table: a rich table, JSON Lines (one per spec), or CSV."""
+def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: bool,
+                  chosen: tuple[Column, ...] | None = None) -> None:
+    """The compare table (``chosen``: the columns ``--columns`` named, in its order): a rich
+    table, JSON Lines (one per spec), or CSV."""
     verdict = ("all solvers agreed on every verdict" if summary.all_agreed
                else f"{len(summary.disagreements)} puzzles with DISAGREEMENTS")
     print_table([row.as_dict() for row in summary.rows], COMPARE_COLUMNS,
                 title=f"{', '.join(map(os.path.basename, sources))}: {verdict}",
-                caption="nodes: native search nodes, or sat/cpsat decisions; confl.: native "
-                        "backtracks, or conflicts; prop.%: solved by propagation alone",
-                as_json=as_json, as_csv=as_csv, left=("spec",))
+                notes=COMPARE_NOTES, as_json=as_json, as_csv=as_csv, left=("spec",),
+                chosen=chosen)

@@ -30,7 +30,7 @@ from sudoku_csp.cli.options import (
     VariantOpt,
     geometry_options,
 )
-from sudoku_csp.cli.output import Bar, out, print_table
+from sudoku_csp.cli.output import Bar, Column, out, pick_columns, print_table
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
 from sudoku_csp.io import first_puzzle, read_puzzle_files, resolve_source, to_line
@@ -254,16 +254,29 @@ def canon(
 
 
 # -- the encodings study (sudoku_csp.study) ---------------------------------------------------
-_STUDY_COLUMNS = (
-    ("method", "method", None), ("solver", "solver", None), ("variables", "vars", 0),
-    ("clauses", "clauses", 0), ("literals", "literals", 0), ("propagation_pct", "UP %", 1),
-    ("same_as", "UP solves what … does", None), ("probing_pct", "probe %", 1),
-    ("probe_ms", "probe ms", 2), ("no_decision_pct", "no dec. %", 1),
-    ("decisions_mean", "dec.", 2), ("decisions_median", "med.", 1),
-    ("conflicts_mean", "confl.", 2), ("conflicts_median", "med.", 1),
-    ("propagations_mean", "props", 0), ("puzzles_per_s", "puz/s", 0),
+_STUDY_COLUMNS: tuple[Column, ...] = (
+    ("method", "method", None, 0), ("solver", "solver", None, 0), ("variables", "vars", 0, 2),
+    ("clauses", "clauses", 0, 2), ("literals", "literals", 0, 5),
+    ("propagation_pct", "UP %", 1, 1), ("same_as", "UP solves what … does", None, 5),
+    ("probing_pct", "probe %", 1, 2), ("probe_ms", "probe ms", 2, 5),
+    ("no_decision_pct", "no dec. %", 1, 3), ("decisions_mean", "dec.", 2, 1),
+    ("decisions_median", "dec. med.", 1, 4), ("conflicts_mean", "confl.", 2, 3),
+    ("conflicts_median", "confl. med.", 1, 4), ("propagations_mean", "props", 0, 5),
+    ("puzzles_per_s", "puz/s", 0, 3),
 )
-"""The study's table: (Row field, heading, decimals or None for as-is)."""
+"""The study's table: tdoku's columns (size, UP %, probing, decisions) first on a narrow
+terminal, then what searching cost."""
+
+_STUDY_NOTES = (
+    (("propagation_pct", "same_as"), "UP: unit propagation alone (native: the preset's rules)"),
+    (("probing_pct", "probe_ms"), "probe: failed-literal probing"),
+    (("decisions_mean", "decisions_median", "conflicts_mean", "conflicts_median",
+      "propagations_mean"), "dec./confl./props: per puzzle, finding the solution and proving "
+                            "it unique (MiniSat: tdoku's guesses)"),
+    (("no_decision_pct",), "no dec.: puzzles solved with no decision"),
+    (("puzzles_per_s",), "puz/s: that search, clue-reduced rows with building the formula"),
+)
+"""The study table's caption, a part per column it explains (shown with that column)."""
 
 
 @app.command()
@@ -305,6 +318,12 @@ def study(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
+    columns: Annotated[str | None, typer.Option(
+        "--columns", metavar="NAME,...",
+        help="The table's columns, in this order, even if wider than the terminal (default: "
+             "the most telling that fit it): "
+             f"{', '.join(key for key, *_ in _STUDY_COLUMNS)}. --json and --csv keep every "
+             "field.")] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg|pdf",
         help="Also write a plot: share solved without search, and decisions per puzzle, per "
@@ -326,6 +345,7 @@ def study(
                                  param_hint="'--json' / '--csv'")
 
     def action() -> Exit:
+        chosen = pick_columns(_STUDY_COLUMNS, columns)  # now, not after the whole run
         if plot:
             check_plot_path(plot, "study plot")  # now, not after the whole run
         options = geometry_options(size, box, variant, regions, split_regions)
@@ -356,22 +376,19 @@ def study(
                 probing=not no_probing, progress=bar.advance)
         if plot:
             studies.plot_study(found, plot, title=", ".join(map(os.path.basename, files)))
-        _print_study(found, files, as_json, as_csv)
+        _print_study(found, files, as_json, as_csv, chosen)
         return Exit.OK
 
     guarded(action)
 
 
-def _print_study(found: Study, sources: list[str], as_json: bool, as_csv: bool) -> None:
-    """The study's rows as a rich table, JSON Lines or CSV."""
+def _print_study(found: Study, sources: list[str], as_json: bool, as_csv: bool,
+                 chosen: tuple[Column, ...] | None = None) -> None:
+    """The study's rows as a rich table (``chosen``: the columns ``--columns`` named), JSON
+    Lines or CSV."""
     rows = [row.as_dict() for row in found.rows]
     n = rows[0]["puzzles"] if rows else 0
     print_table(rows, _STUDY_COLUMNS,
                 title=f"{', '.join(map(os.path.basename, sources))}: {n} puzzles",
-                caption="UP: unit propagation alone (native: the preset's rules); probe: "
-                        "failed-literal probing; dec./confl./props: per puzzle, finding the "
-                        "solution and proving it unique (MiniSat: tdoku's guesses); no dec.: "
-                        "puzzles solved with no decision; puz/s: that search, clue-reduced "
-                        "rows with building the formula",
-                as_json=as_json, as_csv=as_csv, left=("method", "solver", "same_as"),
-                wrap=("same_as",), width=220)
+                notes=_STUDY_NOTES, as_json=as_json, as_csv=as_csv,
+                left=("method", "solver", "same_as"), chosen=chosen, width=220)

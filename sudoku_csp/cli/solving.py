@@ -49,10 +49,12 @@ from sudoku_csp.cli.options import (
     solver_spec,
 )
 from sudoku_csp.cli.output import (
+    COMPARE_COLUMNS,
     Bar,
     candidate_grid,
     emit,
     out,
+    pick_columns,
     print_record,
     print_record_as,
     print_records_header,
@@ -325,6 +327,12 @@ def compare(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per solver.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
+    columns: Annotated[str | None, typer.Option(
+        "--columns", metavar="NAME,...",
+        help="The table's columns, in this order, even if wider than the terminal (default: "
+             "the most telling that fit it): "
+             f"{', '.join(key for key, *_ in COMPARE_COLUMNS)}. --json and --csv keep every "
+             "field.")] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg",
         help="Write a cactus plot: puzzles solved against time, one line per solver "
@@ -343,6 +351,7 @@ def compare(
     output_format(as_json, as_csv)  # not both
 
     def action() -> Exit:
+        chosen = pick_columns(COMPARE_COLUMNS, columns)  # now, not after the whole run
         specs = list(solver or compare_specs())
         options = geometry_options(size, box, variant, regions, split_regions,
                                    constraints=True)
@@ -363,7 +372,7 @@ def compare(
             summary = Summary().update(iter_records(out_file))
         if plot:
             cactus_plot(summary, plot, title=f"{', '.join(map(os.path.basename, sources))}")
-        print_summary(summary, sources, as_json, as_csv)
+        print_summary(summary, sources, as_json, as_csv, chosen)
         return Exit.OK if summary.all_agreed else Exit.DISAGREEMENT
 
     guarded(action)
