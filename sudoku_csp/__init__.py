@@ -62,25 +62,65 @@ inside a solver from :class:`BackendError`. The command line is ``sudoku-csp --h
 
 from __future__ import annotations
 
-from sudoku_csp import datasets, io
-from sudoku_csp.backends import Backend, get_backend, make_backend
-from sudoku_csp.backends.registry import DEFAULT_SPEC
-from sudoku_csp.batch import read_records
-from sudoku_csp.canon import canonical, equivalent
-from sudoku_csp.errors import BackendError, InputError, ParseError, SpecError
-from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Unit
-from sudoku_csp.io import format_grid, format_line, parse, read_puzzles, to_grid, to_line
-from sudoku_csp.puzzle import InvalidPuzzleError, Puzzle
-from sudoku_csp.result import Result, Status
-from sudoku_csp.variants import VARIANTS, make_geometry
-from sudoku_csp.verify import WrongSolutionError, is_solution, violations
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# The names below are loaded when first used (PEP 562), so that importing the package, or
+# one light module of it, loads nothing heavy: the command line owns Ctrl-C from its first
+# line (sudoku_csp.__main__) and starts without the solvers it will not run.
+_EXPORTS = {
+    "sudoku_csp": ("datasets", "io"),
+    "sudoku_csp.backends": ("Backend", "get_backend", "make_backend"),
+    "sudoku_csp.backends.registry": ("DEFAULT_SPEC",),
+    "sudoku_csp.batch": ("read_records",),
+    "sudoku_csp.canon": ("canonical", "equivalent"),
+    "sudoku_csp.errors": ("BackendError", "InputError", "ParseError", "SpecError"),
+    "sudoku_csp.geometry": ("EMPTY", "Geometry", "GeometryError", "Unit"),
+    "sudoku_csp.io": ("format_grid", "format_line", "parse", "read_puzzles", "to_grid",
+                      "to_line"),
+    "sudoku_csp.puzzle": ("InvalidPuzzleError", "Puzzle"),
+    "sudoku_csp.result": ("Result", "Status"),
+    "sudoku_csp.variants": ("VARIANTS", "make_geometry"),
+    "sudoku_csp.verify": ("WrongSolutionError", "is_solution", "violations"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+if TYPE_CHECKING:  # the same names, for type checkers (tests/test_packaging.py compares)
+    from sudoku_csp import datasets, io
+    from sudoku_csp.backends import Backend, get_backend, make_backend
+    from sudoku_csp.backends.registry import DEFAULT_SPEC
+    from sudoku_csp.batch import read_records
+    from sudoku_csp.canon import canonical, equivalent
+    from sudoku_csp.errors import BackendError, InputError, ParseError, SpecError
+    from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Unit
+    from sudoku_csp.io import format_grid, format_line, parse, read_puzzles, to_grid, to_line
+    from sudoku_csp.puzzle import InvalidPuzzleError, Puzzle
+    from sudoku_csp.result import Result, Status
+    from sudoku_csp.variants import VARIANTS, make_geometry
+    from sudoku_csp.verify import WrongSolutionError, is_solution, violations
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sudoku_csp' has no attribute {name!r}")
+    value = (importlib.import_module(f"sudoku_csp.{name}") if module == "sudoku_csp"
+             else getattr(importlib.import_module(module), name))
+    globals()[name] = value  # once: later look-ups are plain attributes
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})
+
 
 __version__ = "0.1.0"
 
 
-def solve(puzzle: Puzzle | str, solver: str = DEFAULT_SPEC, *, limit: int | None = 1,
+def solve(puzzle: Puzzle | str, solver: str | None = None, *, limit: int | None = 1,
           time_limit: float | None = None) -> Result:
-    """Solve ``puzzle`` (a Puzzle or puzzle text) with the backend named by ``solver``.
+    """Solve ``puzzle`` (a Puzzle or puzzle text) with the backend named by ``solver``
+    (default :data:`DEFAULT_SPEC`).
 
     ``limit`` solutions are looked for: 1 solves, 2 decides uniqueness, ``None`` counts all.
 
@@ -88,12 +128,16 @@ def solve(puzzle: Puzzle | str, solver: str = DEFAULT_SPEC, *, limit: int | None
     >>> result.solver, len(result.solutions)
     ('sat', 1)
     """
+    from sudoku_csp.backends import get_backend
+    from sudoku_csp.backends.registry import DEFAULT_SPEC
+    from sudoku_csp.io import parse
+
     if isinstance(puzzle, str):
         puzzle = parse(puzzle)
-    return get_backend(solver).solve(puzzle, limit=limit, time_limit=time_limit)
+    return get_backend(solver or DEFAULT_SPEC).solve(puzzle, limit=limit, time_limit=time_limit)
 
 
-def count(puzzle: Puzzle | str, solver: str = DEFAULT_SPEC, *, limit: int | None = 2,
+def count(puzzle: Puzzle | str, solver: str | None = None, *, limit: int | None = 2,
           time_limit: float | None = None) -> Result:
     """Decide uniqueness (``limit=2``): status UNIQUE, MULTIPLE, NONE or UNKNOWN.
 

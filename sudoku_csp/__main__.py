@@ -1,6 +1,48 @@
-"""``python -m sudoku_csp`` runs the command-line interface."""
+"""``python -m sudoku_csp`` and the ``sudoku-csp`` command.
 
-from sudoku_csp.cli import main
+The entry point owns Ctrl-C and SIGTERM from its first line: the command line and the
+solvers are imported after the handler is in place, so a signal while they load ends the
+program as one during a command does ("interrupted", exit 130; "terminated", 143), not
+with a traceback from inside an import. A command installs its own handlers while it runs
+(:func:`sudoku_csp.interrupts.handling`) and gives these back when it ends.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from types import FrameType
+
+_EXITS = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
+_received: list[int] = []
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
+    raise SystemExit(_EXITS[signal.Signals(signum)][1])
+
+
+def _end() -> None:
+    message, code = _EXITS[signal.Signals(_received[0])]
+    sys.stderr.write(f"{message}\n")
+    raise SystemExit(code)
+
+
+def main() -> None:
+    """Console-script entry point: the handlers first, then the command line."""
+    for signum in _EXITS:
+        signal.signal(signum, _stop)
+    try:
+        from sudoku_csp.cli import main as run
+
+        run()
+    except BaseException:
+        # A signal can surface as another error inside a compiled module's import
+        # ("initialization failed"); what was received decides.
+        if _received:
+            _end()
+        raise
+
 
 if __name__ == "__main__":  # worker processes that re-import this module must not run it
     main()

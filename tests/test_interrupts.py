@@ -167,6 +167,27 @@ def _wait_for_cpu(proc: subprocess.Popen, seconds: float) -> None:
     pytest.fail(f"the run used no {seconds} s of CPU (exit {proc.poll()})")
 
 
+@pytest.mark.parametrize("after", slow_if([0.0, 0.05, 0.15, 0.3], lambda after: after > 0.1))
+@pytest.mark.parametrize("entry", ["module", "script"])
+def test_ctrl_c_while_the_program_starts_is_an_interrupt_not_a_traceback(after, entry):
+    # Whenever the signal lands (loading the command line, the solvers, or searching an
+    # empty grid that never ends), the program says "interrupted" and exits 130; only a
+    # signal before Python runs its first line kills it silently, as any program (-2).
+    script = Path(sys.executable).with_name("sudoku-csp")
+    if entry == "script" and not script.exists():
+        pytest.skip("no sudoku-csp script beside this Python")
+    command = [sys.executable, "-m", "sudoku_csp"] if entry == "module" else [str(script)]
+    proc = subprocess.Popen([*command, "count", "." * 81, "--limit", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode == -signal.SIGINT:
+        assert (err, out) == (b"", b"")  # no traceback: nothing of ours had run
+    else:
+        assert (proc.returncode, err.decode(), out.decode()) == (130, "interrupted\n", "")
+
+
 # -- the pieces, in this process ----------------------------------------------------------
 def _signal_soon(signum: int, after: float) -> threading.Timer:
     timer = threading.Timer(after, os.kill, (os.getpid(), signum))
