@@ -198,3 +198,22 @@ def test_path_gives_a_real_file_when_the_package_runs_from_a_zip(tmp_path):
     copy, count = run.stdout.split()
     assert count == "10"
     assert not Path(copy).exists()  # the temporary copy went away with the process
+
+
+def test_the_lazy_names_are_the_ones_type_checkers_see_and_all_lists():
+    # sudoku_csp/__init__.py names its exports twice: the table that loads them when first
+    # used, and the imports under TYPE_CHECKING. They must not drift apart.
+    source = (Path(sudoku_csp.__file__)).read_text(encoding="utf-8")
+    block = next(node for node in ast.parse(source).body if isinstance(node, ast.If)
+                 and getattr(node.test, "id", None) == "TYPE_CHECKING")
+    seen = {(node.module, alias.name) for node in block.body
+            if isinstance(node, ast.ImportFrom) for alias in node.names}
+    lazy = {(module, name) for module, names in sudoku_csp._EXPORTS.items() for name in names}
+    assert seen == lazy
+    assert set(sudoku_csp.__all__) == {name for _, name in lazy} | {"solve", "count"}
+    # Importing the package loads none of them until asked.
+    code = ("import sys, sudoku_csp; "
+            "print(sorted(m for m in sys.modules if m.startswith('sudoku_csp')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "['sudoku_csp']"
