@@ -16,9 +16,11 @@ from sudoku_csp.generate import generate
 from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, explain, hint, length_bonus, tier_of
 from sudoku_csp.logic.backend import LogicBackend
+from sudoku_csp.logic.explain import NOT_UNIQUE
 from sudoku_csp.logic.prove import UnprovenStepError, prove_steps
 from sudoku_csp.logic.step import Step
 from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.result import Status
 
 runner = CliRunner()
 HARD = datasets.load("mixed9")
@@ -178,11 +180,44 @@ def test_uniqueness_techniques_only_on_unique_puzzles():
         assert all(not s.uniqueness for s in e.steps)
 
 
+SINGLES = ["full_house", "naked_single"]
+
+
 def test_explain_never_guesses_and_says_so():
-    e = explain(parse("." * 81))
-    assert not e.solved and e.steps == ()
+    e = explain(HARD[0], techniques=SINGLES)  # unique, beyond naked singles
+    assert not e.solved and e.verdict is Status.UNIQUE
     assert "no technique applies" in e.stuck
     assert e.rating.needs_search and e.rating.tier == "diabolical"
+
+
+# -- the verdict first --------------------------------------------------------------------------
+MULTIPLE = "1..." "..1." ".1.." "...1"  # four solutions
+
+
+def test_a_puzzle_with_several_solutions_is_said_so_not_explained():
+    e = explain(parse(MULTIPLE))
+    assert (e.verdict, e.steps, e.stuck) == (Status.MULTIPLE, (), NOT_UNIQUE)
+    assert e.not_unique and not e.solved and not e.no_solution
+    assert (e.rating.tier, e.rating.needs_search, e.rating.er) == ("not unique", None, None)
+    assert hint(parse(MULTIPLE)) is None
+    empty = explain(parse("." * 625))  # an empty 25x25: decided at once, not searched
+    assert empty.verdict is Status.MULTIPLE
+
+
+@pytest.mark.parametrize("command", ["explain", "hint", "rate"])
+def test_commands_say_several_solutions_and_exit_3(command):
+    result = runner.invoke(app, [command, MULTIPLE])
+    assert result.exit_code == 3, result.output
+    assert ("more than one solution" in result.output if command != "rate"
+            else "not unique" in result.output)
+
+
+def test_the_rating_record_carries_the_verdict():
+    r = LogicBackend().solve(parse(MULTIPLE), limit=2)
+    assert r.status is Status.MULTIPLE and len(r.solutions) == 2
+    assert r.stats["tier"] == "not unique"
+    none = LogicBackend().solve(parse("11" + "." * 14), limit=2)
+    assert none.status is Status.NONE and none.stats["tier"] == "no solution"
 
 
 def test_contradiction_is_reported():
@@ -226,8 +261,9 @@ def test_unknown_technique_is_an_input_error():
 def test_logic_backend_status_and_stats():
     r = LogicBackend().solve(HARD[0], limit=2)
     assert r.status.value == "unique" and r.stats["er"] >= 1.0
-    stuck = LogicBackend().solve(parse("." * 16), limit=2)
-    assert stuck.status.value == "unknown" and stuck.stats["needs_search"]
+    stuck = LogicBackend(uniqueness="off").solve(HARD[0], limit=2)
+    assert stuck.status.value == "unique"  # the whole ladder finishes it
+    assert LogicBackend().solve(parse(MULTIPLE), limit=2).status.value == "multiple"
 
 
 # -- CLI ----------------------------------------------------------------------------------------
@@ -242,7 +278,9 @@ def test_cli_explain_text_json_and_exit_codes(tmp_path):
     result = runner.invoke(app, ["explain", line(HARD[5]), "--json"])
     rows = [json.loads(x) for x in result.output.splitlines()]
     assert rows[0]["step"] == 1 and rows[-1]["solved"] is True
-    assert runner.invoke(app, ["explain", "." * 81]).exit_code == 5
+    assert runner.invoke(app, ["explain", "." * 81]).exit_code == 3  # several solutions
+    assert runner.invoke(app, ["explain", line(HARD[0]), "--techniques",
+                               ",".join(SINGLES)]).exit_code == 5
     assert runner.invoke(app, ["explain", "x" * 81]).exit_code == 6
     assert "x_wing" in runner.invoke(app, ["explain", "--list"]).output
 

@@ -53,6 +53,8 @@ def _techniques(text: str | None) -> list[str] | None:
 def _explain_exit(e: Explanation) -> Exit:
     if e.solved:
         return Exit.OK
+    if e.not_unique:
+        return Exit.MULTIPLE
     return Exit.NONE if e.no_solution else Exit.UNKNOWN
 
 
@@ -99,8 +101,10 @@ def explain_command(
 ) -> None:
     """Solve a puzzle the way a person would, one named step per line, and rate it.
 
-    Cells are named by row letter and column (E4: row E, column 4). Exit codes: 0 solved by
-    the techniques, 5 they could not finish it, 4 no solution, 6 input error.
+    The puzzle's verdict comes first: one with several solutions, or none, says so (and is
+    not rated). Cells are named by row letter and column (E4: row E, column 4). Exit codes:
+    0 solved by the techniques, 5 they could not finish it, 3 several solutions, 4 no
+    solution, 6 input error.
     """
 
     def action() -> Exit:
@@ -127,7 +131,8 @@ def explain_command(
         if as_json:
             for i, step in enumerate(e.steps, 1):
                 typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False))
-            typer.echo(json.dumps({"solved": e.solved, "stuck": e.stuck,
+            typer.echo(json.dumps({"solved": e.solved, "verdict": e.verdict.value,
+                                   "stuck": e.stuck,
                                    "uniqueness": e.uniqueness, **e.rating.as_dict()},
                                   ensure_ascii=False))
         else:
@@ -155,7 +160,9 @@ def hint(
 ) -> None:
     """The next step only: the simplest technique that makes progress.
 
-    Exit codes: 0 a step was found, 5 none applies, 4 no solution, 6 input error.
+    The puzzle's verdict comes first: one with several solutions, or none, says so and
+    gets no step. Exit codes: 0 a step was found, 5 none applies, 3 several solutions,
+    4 no solution, 6 input error.
     """
 
     def action() -> Exit:
@@ -203,8 +210,9 @@ def rate(
     """Rate puzzles on Sudoku Explainer's scale: one line per puzzle, index, ER/EP/ED, tier.
 
     Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
-    looked at between steps (past it: tier unknown). Exit codes: one puzzle: 0 rated,
-    5 the techniques could not finish it (or the time limit), 4 no solution; files: 0.
+    looked at between steps (past it: tier unknown). A puzzle with several solutions or none
+    is not rated: its tier says which. Exit codes: one puzzle: 0 rated, 5 the techniques
+    could not finish it (or the time limit), 3 several solutions, 4 no solution; files: 0.
     """
 
     def action() -> Exit:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from sudoku_csp.backends.base import BackendBase, Option, make_result
-from sudoku_csp.logic.explain import explain
+from sudoku_csp.logic.explain import explain, verdict_of
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 
@@ -20,7 +20,9 @@ class LogicBackend(BackendBase):
     """Solve by human-style techniques; the record's stats carry the rating.
 
     Solved by logic alone, the puzzle is unique (each step was forced) and the status says
-    so; stuck, the status is ``unknown`` and ``stats["needs_search"]`` is true. A time limit
+    so; stuck, the status is ``unknown`` and ``stats["needs_search"]`` is true. A puzzle
+    with several solutions or none is not explained: its status says which (the tier
+    ``not unique`` or ``no solution``). A time limit
     is looked at between steps; reached, the status is ``unknown`` with the message every
     backend gives, and ``needs_search`` is ``None``. The one solution is checked against
     the rules like every backend's.
@@ -48,6 +50,10 @@ class LogicBackend(BackendBase):
         if e.solved:
             # Every step was forced, so the grid reached is the only solution.
             return make_result(puzzle, [e.grid], limit=limit, complete=True, timed_out=False,
+                               solver=self.spec, seconds=seconds, stats=stats)
+        if e.not_unique:  # decided before any step: the solutions that show it
+            found = verdict_of(puzzle).solutions
+            return make_result(puzzle, found, limit=limit, complete=True, timed_out=False,
                                solver=self.spec, seconds=seconds, stats=stats)
         if e.no_solution:
             return Result(Status.NONE, (), stats, seconds, self.spec, e.stuck or "",

@@ -20,11 +20,20 @@ from sudoku_csp.logic.constraints import check_constraints
 from sudoku_csp.logic.step import Step
 from sudoku_csp.logic.techniques import TECHNIQUES, Technique
 from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.result import Result, Status
 
 __all__ = ["TIERS", "Explanation", "Rating", "explain", "hint", "tier_of"]
 
 NO_SOLUTION = "the puzzle has no solution"
-"""How ``Explanation.stuck`` begins when the pencil marks contradict themselves."""
+"""How ``Explanation.stuck`` begins when the puzzle has no solution."""
+
+NOT_UNIQUE = "the puzzle has more than one solution"
+"""How ``Explanation.stuck`` begins for a puzzle with several solutions: no step is made,
+since no technique can force what the puzzle leaves open."""
+
+VERDICT_SOLVER = "sat"
+"""The backend that decides a puzzle's verdict before it is explained (counting to two
+solutions: quick at every size, typed constraints included)."""
 
 TIME_LIMIT = "time limit"
 """How ``Explanation.stuck`` begins when ``explain``'s time limit ended it."""
@@ -61,7 +70,9 @@ class Rating:
     first placement; ``ed``: the first step's rating (all ``None`` if there is no step).
     ``needs_search``: the techniques could not finish the grid (``er`` is then the hardest
     rating reached, and the tier ``diabolical``); ``None`` with the tier ``unknown`` when a
-    time limit stopped the explanation first. ``techniques``: how often each was used.
+    time limit stopped the explanation first. A puzzle without exactly one solution is not
+    rated: the tier is ``not unique`` or ``no solution``, ``needs_search`` ``None``.
+    ``techniques``: how often each was used.
     """
 
     er: float | None
@@ -79,16 +90,18 @@ class Rating:
 class Explanation:
     """The steps that solve a puzzle (as far as the techniques go).
 
-    ``candidates[i]`` are the pencil marks (one bitmask per cell) before ``steps[i]``;
-    ``grid`` is the final grid (``EMPTY`` where unsolved); ``stuck`` says why it stopped
-    short (no technique applies, or the puzzle contradicts itself), ``None`` when solved.
-    ``uniqueness`` says whether uniqueness techniques were allowed (only on puzzles
-    checked to have one solution).
+    ``verdict`` is decided first, by counting solutions to two (:data:`VERDICT_SOLVER`):
+    ``unique``, ``multiple``, ``none``, or ``unknown`` when the time limit came first; a
+    puzzle with several solutions gets no step. ``candidates[i]`` are the pencil marks (one
+    bitmask per cell) before ``steps[i]``; ``grid`` is the final grid (``EMPTY`` where
+    unsolved); ``stuck`` says why it stopped short (not unique, no solution, no technique
+    applies), ``None`` when solved. ``uniqueness`` says whether uniqueness techniques were
+    allowed (only on puzzles found to have one solution).
 
     >>> from sudoku_csp import parse
     >>> e = explain(parse("1..." "..1." ".1.." "...1"))   # four solutions
-    >>> e.solved, len(e.steps), e.stuck
-    (False, 0, 'no technique applies (the rest needs search)')
+    >>> e.verdict.value, e.solved, len(e.steps), e.stuck
+    ('multiple', False, 0, 'the puzzle has more than one solution')
     """
 
     puzzle: Puzzle
@@ -97,6 +110,7 @@ class Explanation:
     grid: Grid
     stuck: str | None
     uniqueness: bool
+    verdict: Status = Status.UNIQUE
 
     @property
     def solved(self) -> bool:
@@ -113,7 +127,15 @@ class Explanation:
         return self.stuck is not None and self.stuck.startswith(NO_SOLUTION)
 
     @property
+    def not_unique(self) -> bool:
+        """The puzzle has more than one solution (and so no explanation)."""
+        return self.verdict is Status.MULTIPLE
+
+    @property
     def rating(self) -> Rating:
+        if self.verdict in (Status.MULTIPLE, Status.NONE):
+            return Rating(None, None, None, "not unique" if self.not_unique else "no solution",
+                          None, {})
         ratings = [s.rating for s in self.steps]
         first_place = next((i for i, s in enumerate(self.steps) if s.placements), None)
         return Rating(
@@ -152,10 +174,12 @@ def next_step(board: Board, ladder: list[Technique]) -> Step | None:
     return None
 
 
-def _is_unique(puzzle: Puzzle) -> bool:
+def verdict_of(puzzle: Puzzle, time_limit: float | None = None) -> Result:
+    """The puzzle's verdict, counting to two solutions with :data:`VERDICT_SOLVER` (each
+    solution checked against the rules, as every backend's is)."""
     from sudoku_csp.backends import get_backend
 
-    return get_backend("native").solve(puzzle, limit=2).count == 1
+    return get_backend(VERDICT_SOLVER).solve(puzzle, limit=2, time_limit=time_limit)
 
 
 def explain(puzzle: Puzzle, *, uniqueness: bool = True,
@@ -179,15 +203,16 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
     if unknown:
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
-    # The uniqueness check costs a search: only when a uniqueness technique could be used.
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    verdict = verdict_of(puzzle, time_limit).status
+    if verdict is Status.MULTIPLE:
+        return Explanation(puzzle, (), (), puzzle.givens, NOT_UNIQUE, False, verdict)
     # Typed constraints (a cage, a dot) can forbid the swap uniqueness techniques rely on.
-    allowed = (uniqueness and not puzzle.constraints
-               and any(t.uniqueness for t in _ladder(True, techniques)) and _is_unique(puzzle))
+    allowed = uniqueness and not puzzle.constraints and verdict is Status.UNIQUE
     ladder = _ladder(allowed, techniques)
     steps: list[Step] = []
     before: list[tuple[int, ...]] = []
     stuck: str | None = None
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         board = Board.from_puzzle(puzzle)
         board.check()
@@ -211,7 +236,10 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
     except Contradiction as exc:
         stuck = f"{NO_SOLUTION}: {exc}"
         grid = puzzle.givens
-    return Explanation(puzzle, tuple(steps), tuple(before), grid, stuck, allowed)
+    if verdict is Status.NONE and not (stuck or "").startswith(NO_SOLUTION):
+        # The count proved it; the techniques stopped before reaching a contradiction.
+        stuck = f"{NO_SOLUTION} (found by search; the techniques stop short of showing why)"
+    return Explanation(puzzle, tuple(steps), tuple(before), grid, stuck, allowed, verdict)
 
 
 def hint(puzzle: Puzzle, *, uniqueness: bool = True,
