@@ -130,11 +130,10 @@ def solve(puzzle: Puzzle | str, solver: str | None = None, *, limit: int | None 
     """
     from sudoku_csp.backends import get_backend
     from sudoku_csp.backends.registry import DEFAULT_SPEC
-    from sudoku_csp.io import parse
+    from sudoku_csp.io import as_puzzle
 
-    if isinstance(puzzle, str):
-        puzzle = parse(puzzle)
-    return get_backend(solver or DEFAULT_SPEC).solve(puzzle, limit=limit, time_limit=time_limit)
+    return get_backend(solver or DEFAULT_SPEC).solve(as_puzzle(puzzle), limit=limit,
+                                                     time_limit=time_limit)
 
 
 def count(puzzle: Puzzle | str, solver: str | None = None, *, limit: int | None = 2,

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
+from sudoku_csp.io import as_puzzle
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
@@ -212,8 +213,9 @@ class Canonical:
     explored: int
 
 
-def canonicalize(puzzle: Puzzle) -> Canonical:
-    """The minlex form of ``puzzle`` (module docstring), with a transformation reaching it.
+def canonicalize(puzzle: Puzzle | str) -> Canonical:
+    """The minlex form of ``puzzle`` (a :class:`Puzzle` or its text; module docstring), with
+    a transformation reaching it.
 
     Raises :class:`UnsupportedGeometryError` for variants, jigsaws, typed constraints and
     grids larger than 9×9.
@@ -223,13 +225,14 @@ def canonicalize(puzzle: Puzzle) -> Canonical:
     >>> found.transformation.apply(parse("3.1...4.2.......")) == found.puzzle
     True
     """
+    puzzle = as_puzzle(puzzle)
     height, width = check_supported(puzzle)
     rows, transformation, explored = _Search(puzzle.size, height, width).run(puzzle.givens)
     givens = tuple(label - 1 if label else EMPTY for row in rows for label in row)
     return Canonical(Puzzle(puzzle.geometry, givens), transformation, explored)
 
 
-def canonical(puzzle: Puzzle) -> Puzzle:
+def canonical(puzzle: Puzzle | str) -> Puzzle:
     """The minlex form of ``puzzle``: the same for two puzzles exactly when they are
     equivalent (see the module docstring for the order and what is supported). A Puzzle of
     the same geometry, without metadata; :func:`~sudoku_csp.io.to_line` writes blanks as
@@ -244,9 +247,10 @@ def canonical(puzzle: Puzzle) -> Puzzle:
     return canonicalize(puzzle).puzzle
 
 
-def equivalent(a: Puzzle, b: Puzzle) -> Transformation | None:
-    """A transformation mapping ``a`` exactly onto ``b`` (``t.apply(a) == b`` up to
-    metadata), or None when the two are not equivalent (different geometries included).
+def equivalent(a: Puzzle | str, b: Puzzle | str) -> Transformation | None:
+    """A transformation mapping ``a`` exactly onto ``b`` (puzzles or their text;
+    ``t.apply(a) == b`` up to metadata), or None when the two are not equivalent (different
+    geometries included).
 
     >>> from sudoku_csp import parse
     >>> a, b = parse("3.1...4.2......."), parse("....2.1.......43")
@@ -256,6 +260,7 @@ def equivalent(a: Puzzle, b: Puzzle) -> Transformation | None:
     >>> equivalent(a, parse("3.1...4.2......1")) is None
     True
     """
+    a, b = as_puzzle(a), as_puzzle(b)
     check_supported(a)
     check_supported(b)
     if a.geometry != b.geometry:

@@ -33,7 +33,7 @@ from typing import Any
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.errors import SpecError
-from sudoku_csp.io import format_line, to_line
+from sudoku_csp.io import as_puzzle, format_line, to_line
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 from sudoku_csp.verify import WrongSolutionError
@@ -370,15 +370,15 @@ def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | 
 
 
 def crosscheck(
-    puzzle: Puzzle,
+    puzzle: Puzzle | str,
     specs: Sequence[str | Backend],
     *,
     limit: int | None = 2,
     time_limit: float | None = None,
     known: Mapping[str, Claim] | None = None,
 ) -> CrossCheck:
-    """Run every spec on ``puzzle`` with the same ``limit`` and ``time_limit`` (each spec
-    gets the whole time limit) and compare their claims.
+    """Run every spec on ``puzzle`` (a :class:`Puzzle` or its text) with the same ``limit``
+    and ``time_limit`` (each spec gets the whole time limit) and compare their claims.
 
     ``specs`` are spec strings (``"native:rules=singles"``) or backend objects. ``known``
     adds claims made earlier by other specs (say, read back from a results file); they are
@@ -391,6 +391,7 @@ def crosscheck(
     >>> str(c.status), c.solution
     ('unique', '3412124321344321')
     """
+    puzzle = as_puzzle(puzzle)
     backends = resolve(specs)
     claims, results = run_claims(puzzle, backends, limit=limit, time_limit=time_limit)
     if known:

@@ -217,3 +217,22 @@ def test_the_lazy_names_are_the_ones_type_checkers_see_and_all_lists():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.strip()
     assert loaded == "['sudoku_csp']"
+
+
+def test_every_public_entry_point_taking_a_puzzle_takes_its_text_too(tmp_path):
+    from sudoku_csp.canon import canonicalize
+    from sudoku_csp.certify import certify
+    from sudoku_csp.crosscheck import crosscheck
+    from sudoku_csp.logic import explain, hint
+
+    text = "3.1...4.2......."
+    puzzle = sudoku_csp.parse(text)
+    assert sudoku_csp.solve(text).solutions == sudoku_csp.solve(puzzle).solutions
+    assert sudoku_csp.count(text).status is sudoku_csp.Status.UNIQUE
+    assert explain(text).lines() == explain(puzzle).lines()
+    assert hint(text) == hint(puzzle)
+    assert crosscheck(text, ["native"]).solution == crosscheck(puzzle, ["native"]).solution
+    assert certify(text, tmp_path / "c").puzzle == puzzle
+    assert sudoku_csp.canonical(text) == sudoku_csp.canonical(puzzle)
+    assert canonicalize(text).puzzle == sudoku_csp.canonical(puzzle)
+    assert sudoku_csp.equivalent(text, "....2.1.......43") is not None

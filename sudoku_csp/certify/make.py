@@ -17,7 +17,7 @@ from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
-from sudoku_csp.io import format_line, to_line
+from sudoku_csp.io import as_puzzle, format_line, to_line
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.satsolver import capabilities, load, solve_until
@@ -180,12 +180,13 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
     return solution, nv, clauses, proof
 
 
-def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAULT_PROOF_SOLVER,
-            encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+def certify(puzzle: Puzzle | str, directory: str | os.PathLike, *,
+            solver: str = DEFAULT_PROOF_SOLVER, encoding: str = DEFAULT_ENCODING,
+            amo: str = DEFAULT_AMO,
             solution: Sequence[int] | None = None, options: cnf.Options = None
             ) -> Certificate:
-    """Write a uniqueness certificate for ``puzzle`` into ``directory`` (created if needed;
-    its three files are overwritten).
+    """Write a uniqueness certificate for ``puzzle`` (a :class:`Puzzle` or its text) into
+    ``directory`` (created if needed; its three files are overwritten).
 
     ``solver`` must be one of :data:`PROOF_SOLVERS`; ``encoding`` and ``amo`` choose the
     CNF (:mod:`sudoku_csp.encodings.cnf`), ``options`` the constraint kinds' encoding options
@@ -194,6 +195,7 @@ def certify(puzzle: Puzzle, directory: str | os.PathLike, *, solver: str = DEFAU
     for the witness. Raises :class:`NotUniqueError` when the puzzle is not unique.
     """
     start = time.perf_counter()
+    puzzle = as_puzzle(puzzle)
     solver = proof_solver(solver)
     chosen = encoding_choices(options)  # checked even where no constraint uses them
     solution, nv, clauses, proof = prove(puzzle, solver=solver, encoding=encoding, amo=amo,

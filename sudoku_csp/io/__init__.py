@@ -44,10 +44,11 @@ from sudoku_csp.io.grid import (
 from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.io.record import puzzle_record
 from sudoku_csp.io.sources import Source, first_puzzle, not_a_file, resolve_source
-from sudoku_csp.io.text import is_constrained_text, parse, to_grid, to_line
+from sudoku_csp.io.text import as_puzzle, is_constrained_text, parse, to_grid, to_line
 
 __all__ = [
-    "MAX_LINE", "PuzzleText", "ReadOptions", "Source", "first_puzzle", "format_cells",
+    "MAX_LINE", "PuzzleText", "ReadOptions", "Source", "as_puzzle", "first_puzzle",
+    "format_cells",
     "format_grid", "format_line", "from_dict", "grid_to_dict", "is_constrained_text",
     "not_a_file", "parse", "parse_many", "puzzle_entries", "puzzle_record", "puzzle_texts",
     "read_puzzle_files", "read_puzzles", "resolve_source", "to_grid", "to_line",

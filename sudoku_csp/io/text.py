@@ -27,7 +27,7 @@ from sudoku_csp.io.record import is_json, json_line, parse_json
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import looks_like_path, parse_regions
 
-__all__ = ["is_constrained_text", "parse", "to_grid", "to_line"]
+__all__ = ["as_puzzle", "is_constrained_text", "parse", "to_grid", "to_line"]
 
 
 def parse(
@@ -89,6 +89,16 @@ def parse(
         # its letters are counted as cells of a map.
         parse_regions(regions, contiguous=contiguous)
     return parse_grid(text, options, line, metadata)
+
+
+def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
+    """``puzzle`` itself, or the puzzle its text reads as (:func:`parse`): what every public
+    entry point taking a puzzle accepts.
+
+    >>> as_puzzle("3.1...4.2.......").clue_count
+    4
+    """
+    return puzzle if isinstance(puzzle, Puzzle) else parse(puzzle)
 
 
 def is_constrained_text(text: str) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
+from sudoku_csp.io import as_puzzle
 from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.constraints import check_constraints
 from sudoku_csp.logic.step import Step
@@ -182,10 +183,10 @@ def verdict_of(puzzle: Puzzle, time_limit: float | None = None) -> Result:
     return get_backend(VERDICT_SOLVER).solve(puzzle, limit=2, time_limit=time_limit)
 
 
-def explain(puzzle: Puzzle, *, uniqueness: bool = True,
+def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
             techniques: Iterable[str] | None = None, max_steps: int | None = None,
             time_limit: float | None = None) -> Explanation:
-    """Explain ``puzzle`` step by step.
+    """Explain ``puzzle`` (a :class:`Puzzle` or its text) step by step.
 
     ``uniqueness``: allow unique rectangles and BUG+1; they are used only if the puzzle is
     found (by the native solver) to have exactly one solution. ``techniques``: keys of
@@ -198,6 +199,7 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
     >>> e.lines()[0], e.rating.tier
     ('Hidden single: 4 in box 1 → A2', 'easy')
     """
+    puzzle = as_puzzle(puzzle)
     techniques = list(techniques) if techniques is not None else None
     unknown = sorted(set(techniques or ()) - TECHNIQUES.keys())
     if unknown:
@@ -242,7 +244,7 @@ def explain(puzzle: Puzzle, *, uniqueness: bool = True,
     return Explanation(puzzle, tuple(steps), tuple(before), grid, stuck, allowed, verdict)
 
 
-def hint(puzzle: Puzzle, *, uniqueness: bool = True,
+def hint(puzzle: Puzzle | str, *, uniqueness: bool = True,
          techniques: Iterable[str] | None = None) -> Step | None:
     """The next step of :func:`explain`, or None when the puzzle is solved or stuck."""
     steps = explain(puzzle, uniqueness=uniqueness, techniques=techniques, max_steps=1).steps
