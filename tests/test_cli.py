@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from cases import BY_NAME, GRID2, HARD1, JIGSAW_MAP
@@ -530,3 +531,12 @@ def test_record_lines_are_buffered_and_flushed_at_least_every_half_second(monkey
     output.emit("1\n")  # the last flush is long past: this line goes out at once
     output.emit("2\n")  # just after: it waits in the buffer
     assert (sys.stdout.getvalue(), Out.flushes) == ("1\n2\n", 1)
+
+
+def test_show_svg_dash_writes_only_the_picture_to_stdout(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a file named '-' would land here
+    result = run("show", GRID2, "--candidates", "--svg", "-")
+    assert result.exit_code == Exit.OK, result.output
+    assert result.stdout.startswith("<svg") and result.stdout.rstrip().endswith("</svg>")
+    ElementTree.fromstring(result.stdout)  # one well-formed picture, nothing around it
+    assert not (tmp_path / "-").exists()

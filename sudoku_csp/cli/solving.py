@@ -43,6 +43,7 @@ from sudoku_csp.cli.options import (
     SplitRegionsOpt,
     TimeOpt,
     VariantOpt,
+    check_output_path,
     geometry_options,
     outcomes,
     output_format,
@@ -198,27 +199,32 @@ def show(
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
     rules: RulesOpt = None,
-    svg: Annotated[Path | None, typer.Option(
-        "--svg", metavar="FILE", help="Also write the grid as an SVG picture, typed "
-                                      "constraints drawn (with --candidates, the candidates "
-                                      "left).")] = None,
+    svg: Annotated[str | None, typer.Option(
+        "--svg", metavar="FILE|-", help="Also write the grid as an SVG picture, typed "
+                                        "constraints drawn (with --candidates, the candidates "
+                                        "left); - writes only the picture, to standard "
+                                        "output.")] = None,
 ) -> None:
     """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
 
     def action() -> Exit:
+        if svg is not None:
+            check_output_path(svg, "--svg")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
-        out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
-        out.print(styled_grid(puzzle, puzzle.givens))
         preset = rules or DEFAULT_RULES
         state = propagate_puzzle(puzzle, preset) if candidates else None
         if svg is not None:
             from sudoku_csp.render import grid_svg
 
-            svg.write_text(grid_svg(puzzle.geometry, puzzle.givens,
-                                    state.grid() if state else None,
-                                    state.cand if state else None,
-                                    constraints=puzzle.constraints), encoding="utf-8")
+            picture = grid_svg(puzzle.geometry, puzzle.givens, state.grid() if state else None,
+                               state.cand if state else None, constraints=puzzle.constraints)
+            if svg == "-":  # the picture alone: a stream another program reads
+                emit(picture)
+                return Exit.NONE if candidates and state is None else Exit.OK
+            Path(svg).write_text(picture, encoding="utf-8")
+        out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
+        out.print(styled_grid(puzzle, puzzle.givens))
         if not candidates:
             return Exit.OK
         out.print()
