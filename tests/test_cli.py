@@ -540,3 +540,12 @@ def test_show_svg_dash_writes_only_the_picture_to_stdout(tmp_path, monkeypatch):
     assert result.stdout.startswith("<svg") and result.stdout.rstrip().endswith("</svg>")
     ElementTree.fromstring(result.stdout)  # one well-formed picture, nothing around it
     assert not (tmp_path / "-").exists()
+
+
+def test_every_command_has_a_one_line_summary_in_help():
+    import typer.main
+
+    commands = typer.main.get_command(app).commands
+    for name, command in commands.items():
+        summary = (command.help or "").split("\n\n")[0]
+        assert summary and "\n" not in summary and len(summary) <= 76, (name, summary)

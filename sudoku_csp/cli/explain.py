@@ -207,7 +207,9 @@ def rate(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Rate puzzles on Sudoku Explainer's scale: one line per puzzle, index, ER/EP/ED, tier.
+    """Rate puzzles on Sudoku Explainer's scale: ER/EP/ED and a tier per puzzle.
+
+    One line per puzzle: index, ER/EP/ED, tier.
 
     Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
     looked at between steps (past it: tier unknown). A puzzle with several solutions or none

@@ -38,6 +38,11 @@ from sudoku_csp.logic import TIERS
 
 __all__ = ["generate"]
 
+# generate --help groups its many options; the rest stay under "Options".
+DIFFICULTY = "Difficulty"
+CONSTRAINTS = "Typed constraints (--kind)"
+SEARCH = "Search"
+
 
 @app.command()
 def generate(
@@ -57,60 +62,74 @@ def generate(
         help="Only puzzles the explainer rates in this tier (ER as `rate` reports it): "
              + ", ".join(f"{name} (ER ≤ {top})" if top < float("inf") else
                          f"{name} (above; logic must finish it unless --allow-search)"
-                         for name, top in TIERS) + ".")] = None,
+                         for name, top in TIERS) + ".",
+        rich_help_panel=DIFFICULTY)] = None,
     min_rating: Annotated[float | None, typer.Option(
         "--min-rating", metavar="ER", help="Only puzzles rated at least ER (with "
-                                           "--difficulty: both hold).")] = None,
+                                           "--difficulty: both hold).",
+        rich_help_panel=DIFFICULTY)] = None,
     max_rating: Annotated[float | None, typer.Option(
         "--max-rating", metavar="ER", help="Only puzzles rated at most ER (with "
-                                           "--difficulty: both hold).")] = None,
+                                           "--difficulty: both hold).",
+        rich_help_panel=DIFFICULTY)] = None,
     allow_search: Annotated[bool, typer.Option(
         "--allow-search", help="Also accept puzzles the techniques cannot finish (they count "
-                               "as harder than every rating: no --max-rating).")] = False,
+                               "as harder than every rating: no --max-rating).",
+        rich_help_panel=DIFFICULTY)] = False,
     kind: Annotated[list[str] | None, typer.Option(
         "--kind", "-k", metavar="KIND", autocompletion=completes([*makers(), "killer"]),
         help="Puzzles with typed constraints read off a random grid, repeatable to combine: "
              f"{', '.join(makers())} (givens cleared, then constraints dropped, while SAT finds "
              f"one solution; each re-checked by {DEFAULT_VARIANT_CHECK}; printed as JSON "
              "lines), or killer alone (given-free cages, reshaped until unique; each "
-             f"re-checked by {DEFAULT_KILLER_CHECK}; printed as killer lines).")] = None,
+             f"re-checked by {DEFAULT_KILLER_CHECK}; printed as killer lines).",
+        rich_help_panel=CONSTRAINTS)] = None,
     killer: Annotated[bool, typer.Option(
-        "--killer", help="The same as --kind killer.")] = False,
+        "--killer", help="The same as --kind killer.",
+        rich_help_panel=CONSTRAINTS)] = False,
     negative: Annotated[bool | None, typer.Option(
         "--negative/--no-negative",
         help="--kind kropki or xv: every dot (mark) the grid implies is given, so neighbours "
              f"without one are neither (default {'on' if DEFAULT_NEGATIVE else 'off'}); off, "
-             "dots are dropped while the puzzle stays unique.")] = None,
+             "dots are dropped while the puzzle stays unique.",
+        rich_help_panel=CONSTRAINTS)] = None,
     max_givens: Annotated[int | None, typer.Option(
         "--max-givens", metavar="K", min=0,
         help="--kind (not killer): only puzzles with at most K givens (0: given-free); "
-             "grids that leave more are drawn again.")] = None,
+             "grids that leave more are drawn again.",
+        rich_help_panel=CONSTRAINTS)] = None,
     min_cage: Annotated[int | None, typer.Option(
         "--min-cage", metavar="K", help=f"--kind killer: the fewest cells of a cage (default "
                                         f"{DEFAULT_MIN_CAGE}; 1 allows single-cell cages)."
-    )] = None,
+    ,
+        rich_help_panel=CONSTRAINTS)] = None,
     max_cage: Annotated[int | None, typer.Option(
         "--max-cage", metavar="K", help=f"--kind killer: the most cells of a cage (default "
-                                        f"{DEFAULT_MAX_CAGE}, at most the grid size).")
+                                        f"{DEFAULT_MAX_CAGE}, at most the grid size).",
+        rich_help_panel=CONSTRAINTS)
     ] = None,
     merges: Annotated[int | None, typer.Option(
         "--merges", metavar="K", help=f"--kind killer: neighbouring cages merged, of K tries, "
                                       "where the puzzle stays unique: fewer, larger cages, "
-                                      f"much harder (default {DEFAULT_MERGES}).")] = None,
+                                      f"much harder (default {DEFAULT_MERGES}).",
+        rich_help_panel=CONSTRAINTS)] = None,
     attempts: Annotated[int | None, typer.Option(
         "--attempts", min=1, help=f"Grids tried per puzzle before giving up (exit 6): "
                                   f"default {DEFAULT_ATTEMPTS}, {DEFAULT_DIFFICULTY_ATTEMPTS} "
                                   "with a difficulty, each searched locally, "
                                   f"{DEFAULT_KILLER_ATTEMPTS} with --kind killer, "
-                                  f"{DEFAULT_VARIANT_ATTEMPTS} with other kinds.")] = None,
+                                  f"{DEFAULT_VARIANT_ATTEMPTS} with other kinds.",
+        rich_help_panel=SEARCH)] = None,
     output: Annotated[str | None, typer.Option(
         "--out", "-o", help="Write the puzzles to this file (one per line) instead of "
                             "standard output.")] = None,
 ) -> None:
-    """Generate unique puzzles (each re-checked by a second backend), minimal and
-    symmetric when asked, of a chosen difficulty when asked, reproducibly from a seed;
-    with --kind, puzzles of typed constraints (thermometers, kropki, XV, odd/even,
-    non-consecutive; killer: given-free killers).
+    """Generate unique puzzles: minimal, symmetric, rated or constrained.
+
+    Each re-checked by a second backend, minimal and symmetric when asked, of a chosen
+    difficulty when asked, reproducibly from a seed; with --kind, puzzles of typed
+    constraints (thermometers, kropki, XV, odd/even, non-consecutive; killer: given-free
+    killers).
 
     Each line is the puzzle, a tab, and how it was made; with a difficulty, its ER and tier.
     Without --minimal a puzzle of a difficulty may keep givens that make it easier.

@@ -61,8 +61,10 @@ def encode(
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
 ) -> None:
-    """Write a puzzle as DIMACS CNF (givens as unit clauses, or clue-reduced), with the
-    clauses of its killer cages and other constraints (--sums: the cage-sum encoding)."""
+    """Write a puzzle as DIMACS CNF, with the clauses of its typed constraints.
+
+    Givens as unit clauses, or clue-reduced; killer cages and other constraints add their
+    clauses (--sums: the cage-sum encoding)."""
 
     def action() -> Exit:
         from sudoku_csp.encodings import cnf, cpsat, dimacs
@@ -104,9 +106,10 @@ def certify(
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
 ) -> None:
-    """Write a uniqueness certificate: the solution, the CNF that excludes it (with the
-    clauses of killer cages and other constraints), and a DRUP proof that this CNF is
-    unsatisfiable.
+    """Write a uniqueness certificate: the solution, a CNF and a DRUP proof.
+
+    The CNF excludes the solution (with the clauses of killer cages and other
+    constraints); the proof shows it unsatisfiable.
 
     Exit codes: 0 written, 3 multiple solutions, 4 none, 6 input error.
     """
@@ -132,8 +135,10 @@ def certify(
 def verify_certificate(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="A certificate folder.")],
 ) -> None:
-    """Check a certificate with this project's own RUP checker, trusting no solver: the
-    formula is rebuilt from the puzzle and the witness, then every proof lemma is checked.
+    """Check a certificate with this project's own RUP checker, trusting no solver.
+
+    The formula is rebuilt from the puzzle and the witness, then every proof lemma is
+    checked.
 
     Exit codes: 0 valid, 8 invalid (read, and wrong), 6 unreadable (the folder or a file is
     missing, not a regular file directly inside it, or over its size limit).
@@ -166,8 +171,10 @@ def minimal(
     split_regions: SplitRegionsOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Is each puzzle unique, and is every given necessary? Lists the redundant givens
-    (one incremental SAT solver per geometry, givens as assumptions). Killer cages and
+    """Is each puzzle unique, and is every given necessary?
+
+    Lists the redundant givens (one incremental SAT solver per geometry, givens as
+    assumptions). Killer cages and
     other constraints (killer lines, JSON) are in force: a given they imply is redundant.
 
     Exit codes (one puzzle): 0 unique and minimal, 3 multiple, 4 none, 9 unique but not
@@ -214,10 +221,11 @@ def canon(
     split_regions: SplitRegionsOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print each puzzle's minlex canonical form, one line per puzzle (blanks as '.'): the
-    smallest grid its symmetries reach (transposition; band, stack, row-in-band and
-    column-in-stack orders; digit relabelling). Equivalent puzzles, and only they, print
-    the same line.
+    """Print each puzzle's minlex canonical form, one line per puzzle.
+
+    Blanks as '.': the smallest grid its symmetries reach (transposition; band, stack, row-
+    in-band and column-in-stack orders; digit relabelling). Equivalent puzzles, and only
+    they, print the same line.
 
     --json: a record per puzzle (index, puzzle, canonical; with --dedupe, duplicate_of: the
     index of the first equivalent puzzle, null for a kept one). Standard grids up to 9x9;
@@ -329,10 +337,12 @@ def study(
         help="Also write a plot: share solved without search, and decisions per puzzle, per "
              "encoding (extra 'plot').")] = None,
 ) -> None:
-    """The encodings study (tdoku's benchmark table, and more): per CNF encoding and
-    at-most-one, its size, the share of puzzles unit propagation alone solves, and failed-
-    literal probing; then, per PySAT solver, decisions, conflicts and propagations to solve
-    and prove uniqueness, and puzzles per second; beside them the native presets.
+    """The encodings study: propagation and search per CNF encoding and solver.
+
+    tdoku's benchmark table, and more: per CNF encoding and at-most-one, its size, the share
+    of puzzles unit propagation alone solves, and failed- literal probing; then, per PySAT
+    solver, decisions, conflicts and propagations to solve and prove uniqueness, and puzzles
+    per second; beside them the native presets.
 
     Exit codes: 0 done, 6 input error (also: --plot without matplotlib).
     """

@@ -260,8 +260,10 @@ def check(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Cross-check: run several solvers (default: every backend, i.e. native, sat and
-    cpsat) on each puzzle and print the verdict they agree on, or the disagreement.
+    """Cross-check puzzles on several solvers: the verdict they agree on, or not.
+
+    Every backend by default (native, sat and cpsat); a disagreement is printed with what
+    contradicts what.
 
     --json prints one verdict per puzzle, the specs nested; --csv the flat records, one row
     per puzzle and solver, as --out FILE.csv writes them.
@@ -348,8 +350,9 @@ def compare(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Compare solver strategies on puzzle files: one table row per solver, and whether
-    every verdict agreed.
+    """Compare solver strategies on puzzle files: one table row per solver.
+
+    The title says whether every verdict agreed.
 
     Default solvers: native, native:rules=singles, sat (cadical195, extended), sat
     (minimal), cpsat (alldiff). Exit codes: 0 all agreed, 7 some disagreed, 6 input error.
