@@ -11,6 +11,7 @@ Reading and writing puzzle text is :mod:`sudoku_csp.io`'s job (``parse``, ``to_l
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -134,6 +135,19 @@ class Puzzle:
         g = self.geometry
         return (f"givens clash: {g.label(clash.a)} and {g.label(clash.b)} both hold "
                 f"{symbol(clash.digit)} in {clash.where}")
+
+    def __repr__(self) -> str:
+        """The grid as a line of symbols (digits 1-based, ``.`` blank), as text shows it.
+
+        >>> from sudoku_csp import parse
+        >>> parse("3.1...4.2.......")
+        <Puzzle 4x4, 4 givens: 3.1...4.2.......>
+        """
+        kinds = Counter(c.kind for c in self.constraints)
+        extra = "".join(f", {n} {kind}" for kind, n in kinds.items())
+        about = f" ({self.metadata})" if self.metadata else ""
+        return (f"<Puzzle {self.geometry.name}, {self.clue_count} givens{extra}: "
+                f"{''.join(map(symbol, self.givens))}{about}>")
 
     def _repr_svg_(self) -> str:
         from sudoku_csp.render import grid_svg  # a display hook: only notebooks draw

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from sudoku_csp.geometry import Grid
+from sudoku_csp.geometry import Grid, symbol
 
 if TYPE_CHECKING:
     from sudoku_csp.puzzle import Puzzle
@@ -102,6 +102,23 @@ class Result:
     total: int | None = None  # solutions found, when more than those kept
     complete: bool = True
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        """The verdict, the solver, the solutions as lines of symbols (digits 1-based).
+
+        >>> from sudoku_csp import count
+        >>> count("3.1...4.2.......")  # doctest: +ELLIPSIS
+        <Result unique by native: 1 solution 3412124321344321, ... ms>
+        """
+        found = f"{self.count} solution{'' if self.count == 1 else 's'}"
+        if self.solutions:
+            shown = " ".join("".join(map(symbol, grid)) for grid in self.solutions[:2])
+            found += f" {shown}" + (" ..." if self.count > 2 else "")
+        if not self.complete:
+            found += " (search cut short)"
+        message = f"; {self.message}" if self.message else ""
+        return (f"<Result {self.status.value} by {self.solver or '?'}: {found}, "
+                f"{1000 * self.seconds:.2f} ms{message}>")
 
     @property
     def solution(self) -> Grid | None:

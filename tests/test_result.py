@@ -40,3 +40,18 @@ def test_html_without_a_solution_draws_the_puzzle_and_escapes_the_message():
     assert "time <limit> & more" in "".join(bare.itertext())
     assert "search cut short" in "".join(bare.itertext())
     assert bare.find(f"{SVG}svg") is None  # no puzzle known, nothing to draw
+
+
+def test_reprs_name_cells_and_digits_as_text_does():
+    # Digits 1-based, blanks as '.', the verdict in words: not raw internal tuples.
+    from sudoku_csp import count, parse
+    from sudoku_csp.logic import explain
+
+    puzzle = parse("3.1...4.2.......")
+    assert repr(puzzle) == "<Puzzle 4x4, 4 givens: 3.1...4.2.......>"
+    assert repr(count(puzzle)).startswith("<Result unique by native: 1 solution "
+                                          "3412124321344321, ")
+    several = repr(count("1..." "..1." ".1.." "...1"))
+    assert several.startswith("<Result multiple by native: 2 solutions 1") and "(-1" not in several
+    assert repr(explain(puzzle)).startswith("<Explanation of a 4x4 puzzle (unique): ")
+    assert "cage" in repr(parse("AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4"))

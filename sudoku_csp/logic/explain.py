@@ -127,6 +127,18 @@ class Explanation:
         """The explanation ended on a contradiction: the puzzle has no solution."""
         return self.stuck is not None and self.stuck.startswith(NO_SOLUTION)
 
+    def __repr__(self) -> str:
+        """The verdict, how it ended and the rating, in words.
+
+        >>> explain("3.1...4.2.......")
+        <Explanation of a 4x4 puzzle (unique): 12 steps, solved, ER 1.2 easy>
+        """
+        ended = "solved" if self.solved else f"stopped: {self.stuck}"
+        rating = self.rating
+        rated = f", ER {rating.er:.1f} {rating.tier}" if rating.er is not None else ""
+        return (f"<Explanation of a {self.puzzle.geometry.name} puzzle ({self.verdict.value}): "
+                f"{len(self.steps)} steps, {ended}{rated}>")
+
     @property
     def not_unique(self) -> bool:
         """The puzzle has more than one solution (and so no explanation)."""
