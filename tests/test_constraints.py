@@ -34,6 +34,7 @@ from sudoku_csp.constraints import (
     Kropki,
     NonConsecutive,
     Parity,
+    PencilMarks,
     Thermo,
     UnsupportedError,
     cnf_clauses,
@@ -96,12 +97,18 @@ def random_constraints(kind: str, geometry, rng: random.Random) -> list:
         cells = rng.sample(range(geometry.ncells), 4)
         return [Parity(tuple(c for c in cells if grid[c] % 2 == 0),
                        tuple(c for c in cells if grid[c] % 2 == 1 and rng.random() < 0.7))]
+    if kind == "pencil marks":  # the grid's digit kept, mostly, among two or three
+        cells = sorted(rng.sample(range(geometry.ncells), 5))
+        return [PencilMarks(tuple(
+            (c, (1 << grid[c] if rng.random() < 0.8 else 0)
+             | sum(1 << d for d in rng.sample(range(n), 2)))
+            for c in cells))]
     raise AssertionError(kind)
 
 
 def test_every_kind_is_tested_here():
     assert {k.kind for k in KINDS} == {"cage", "thermometer", "kropki", "xv", "nonconsecutive",
-                                        "parity"}
+                                        "parity", "pencil marks"}
 
 
 @pytest.mark.parametrize("variants", [(), ("diagonal",)], ids=["plain", "diagonal"])

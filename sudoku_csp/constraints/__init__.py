@@ -44,6 +44,7 @@ from sudoku_csp.constraints.fields import FieldError
 from sudoku_csp.constraints.kropki import Kropki
 from sudoku_csp.constraints.nonconsecutive import NonConsecutive
 from sudoku_csp.constraints.parity import Parity
+from sudoku_csp.constraints.pencilmarks import PencilMarks
 from sudoku_csp.constraints.thermo import Thermo
 from sudoku_csp.constraints.xv import XV
 from sudoku_csp.geometry import Geometry
@@ -126,7 +127,7 @@ def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]
     return chosen
 
 
-for _kind in (Cage, Thermo, Kropki, XV, NonConsecutive, Parity):
+for _kind in (Cage, Thermo, Kropki, XV, NonConsecutive, Parity, PencilMarks):
     register(_kind)
 
 
@@ -204,7 +205,8 @@ def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN
 
 __all__ = [
     "HANDLED_BY", "KINDS", "XV", "Cage", "CnfContext", "Constraint", "ConstraintError",
-    "EncodingOption", "FieldError", "Kropki", "Link", "NonConsecutive", "Parity", "Thermo",
+    "EncodingOption", "FieldError", "Kropki", "Link", "NonConsecutive", "Parity",
+    "PencilMarks", "Thermo",
     "UnsupportedError", "add_to_cpsat", "check_all", "cnf_clauses", "encoding_choices",
     "encoding_options", "fields", "makers", "native_links", "refuse_constraints", "register",
 ]

@@ -196,6 +196,10 @@ class Constraint(abc.ABC):
     reads it off a grid; :meth:`read_off` and the hooks after it are then never called)."""
     negative_rule: ClassVar[bool] = False
     """Whether the generator may give this kind under its negative rule (every mark given)."""
+    starting: ClassVar[bool] = False
+    """Whether the constraint says where a solver starts (pencil marks already written)
+    rather than a rule of the puzzle: an explanation applies its native links before the
+    first step, not as steps of its own."""
 
     # -- data -------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -38,7 +38,7 @@ from sudoku_csp.errors import NoPuzzleError, ParseError
 from sudoku_csp.geometry import EMPTY, MAX_SIZE
 from sudoku_csp.io.grid import scan
 from sudoku_csp.io.options import ReadOptions
-from sudoku_csp.io.text import is_constrained_text, parse
+from sudoku_csp.io.text import UnhandledConstraintsError, is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["MAX_LINE", "PuzzleText", "parse_many", "puzzle_entries", "puzzle_texts",
@@ -277,6 +277,8 @@ def _grids(lines: _Lines, options: dict, first_error: ParseError | None) -> Iter
         grid_options = {**options, "size": size} if complete and fixed is None else options
         try:
             puzzle = parse("\n".join(body), line=entry[0], **grid_options)
+        except UnhandledConstraintsError:
+            raise  # a whole grid was read: what it holds is the news, not its first line
         except ParseError:
             if first and first_error is not None and not complete:
                 raise first_error from None

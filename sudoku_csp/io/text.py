@@ -23,11 +23,13 @@ from sudoku_csp.geometry import Geometry, check_size
 from sudoku_csp.io.grid import format_grid, format_line, parse_grid, plain_line
 from sudoku_csp.io.killer import killer_line, killer_tokens, parse_killer, writes
 from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.io.pencilmarks import parse_pencil_marks, pencil_tokens
 from sudoku_csp.io.record import is_json, json_line, parse_json
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import looks_like_path, parse_regions
 
-__all__ = ["as_puzzle", "is_constrained_text", "parse", "to_grid", "to_line"]
+__all__ = ["UnhandledConstraintsError", "as_puzzle", "is_constrained_text", "parse", "to_grid",
+           "to_line"]
 
 
 def parse(
@@ -79,16 +81,30 @@ def parse(
         if tokens is not None or is_json(text):
             puzzle = (parse_killer(text, tokens, options, line, metadata) if tokens is not None
                       else parse_json(text, options, line, metadata))
-            if not constraints and puzzle.constraints:
-                kinds = ", ".join(sorted({c.kind for c in puzzle.constraints}))
-                raise ParseError(f"this command does not handle {kinds} constraints yet "
-                                 f"({HANDLED_BY})", line=line)
-            return puzzle
+            return _handled(puzzle, constraints, line)
+    marks = pencil_tokens(text)
+    if marks is not None:
+        return _handled(parse_pencil_marks(text, marks, options, line, metadata), constraints,
+                        line)
     if geometry is None and isinstance(regions, str) and looks_like_path(regions):
         # A file name passed as the map (a --regions file that is missing): say so, before
         # its letters are counted as cells of a map.
         parse_regions(regions, contiguous=contiguous)
     return parse_grid(text, options, line, metadata)
+
+
+class UnhandledConstraintsError(ParseError):
+    """Puzzle text with typed constraints, read for a command that cannot honour them."""
+
+
+def _handled(puzzle: Puzzle, constraints: bool, line: int) -> Puzzle:
+    """``puzzle``, unless it has typed constraints a command that cannot honour them asked
+    for (``constraints`` False): then :class:`UnhandledConstraintsError` naming them."""
+    if not constraints and puzzle.constraints:
+        kinds = ", ".join(sorted({c.kind for c in puzzle.constraints}))
+        raise UnhandledConstraintsError(f"this command does not handle {kinds} constraints "
+                                        f"yet ({HANDLED_BY})", line=line)
+    return puzzle
 
 
 def as_puzzle(puzzle: Puzzle | str) -> Puzzle:

@@ -85,7 +85,23 @@ class Board:
         for cell, digit in enumerate(puzzle.givens):
             if digit != EMPTY:
                 board.place(cell, digit)
+        for constraint in puzzle.constraints:
+            if constraint.starting:  # pencil marks: where the solver stands, not a step
+                board.narrow_by(constraint)
         return board
+
+    def narrow_by(self, constraint: Constraint) -> None:
+        """Remove what ``constraint``'s native links rule out (Contradiction if one cannot
+        be met)."""
+        for link in constraint.native(self.geometry):
+            masks = tuple(self.cand[c] for c in link.cells)
+            narrowed = link.narrow(masks)
+            if narrowed is None:
+                raise Contradiction(f"{constraint.describe(self.geometry)} cannot be met")
+            for cell, old, new in zip(link.cells, masks, narrowed, strict=True):
+                if self.is_open(cell):
+                    for digit in bits(old & ~new):
+                        self.remove(cell, digit)
 
     def copy(self) -> Board:
         return Board(self.state.copy(), self.constraints)

@@ -1,0 +1,84 @@
+"""Candidate grids read back as puzzles with pencil marks: hint and explain go on from a
+partly solved grid, and every backend honours the marks."""
+
+from __future__ import annotations
+
+import pytest
+from cases import GRID2
+from typer.testing import CliRunner
+
+from sudoku_csp import ParseError, count, datasets, get_backend, parse, to_line
+from sudoku_csp.cli import app
+from sudoku_csp.constraints import PencilMarks
+from sudoku_csp.io import format_cells
+from sudoku_csp.logic import explain, hint
+from sudoku_csp.logic.board import Board
+from sudoku_csp.native.state import bits
+from sudoku_csp.verify import violations
+
+runner = CliRunner()
+TRIO = ["native", "sat", "cpsat"]
+
+
+def candidate_text(board: Board) -> str:
+    """The board as a candidate grid, the way ``show -c`` lays one out."""
+    return format_cells(board.geometry, ["".join(str(d + 1) for d in bits(m))
+                                         for m in board.cand])
+
+
+def test_show_candidates_reads_back_as_the_same_puzzle():
+    result = runner.invoke(app, ["show", "-c", "--rules", "none", GRID2])
+    grid = result.stdout.split("propagation:\n", 1)[1]
+    puzzle = parse(grid)
+    assert puzzle.givens == parse(GRID2).givens
+    (marks,) = puzzle.constraints
+    assert isinstance(marks, PencilMarks) and len(marks.marks) == 81 - 17
+    assert count(puzzle).solutions == count(GRID2).solutions
+    assert parse(to_line(puzzle)) == puzzle  # its JSON line keeps the marks
+
+
+@pytest.mark.parametrize("done", [3, 10, 25])
+def test_hint_goes_on_from_a_partly_solved_grid(done):
+    # Apply the first steps of an explanation, write the pencil marks out as text, read them
+    # back: the hint there is a true step from where the marks stand (a cell down to one
+    # candidate reads back as placed, so it need not be the explanation's own next step).
+    puzzle = datasets.load("mixed9")[5]
+    e = explain(puzzle)
+    board = Board.from_puzzle(puzzle)
+    for step in e.steps[:done]:
+        board.apply(step)
+    partial = parse(candidate_text(board))
+    assert all(board.cand[c] >> d & 1 for c, d in enumerate(e.grid))  # the marks hold it
+    nxt = hint(partial)
+    assert nxt is not None and (nxt.placements or nxt.eliminations)
+    assert all(partial.givens[c] == -1 and e.grid[c] == d for c, d in nxt.placements)
+    assert all(e.grid[c] != d for c, d in nxt.eliminations)
+    rest = explain(partial)
+    assert rest.solved and rest.grid == e.grid
+    assert len(rest.steps) < len(e.steps)  # it went on from there, not from the start
+
+
+def test_every_backend_honours_the_marks():
+    # Strike the true digit from one cell's marks: no solution, on every backend, and the
+    # independent check names the cell.
+    puzzle = parse(GRID2)
+    solution = count(puzzle).solution
+    assert solution is not None
+    cell = puzzle.givens.index(-1)
+    wrong = PencilMarks(((cell, ((1 << 9) - 1) & ~(1 << solution[cell])),))
+    struck = type(puzzle)(puzzle.geometry, puzzle.givens, "", (wrong,))
+    for spec in TRIO:
+        assert get_backend(spec).solve(struck, limit=2).status.value == "none", spec
+    assert "not one of its pencil marks" in violations(struck, solution)[0]
+
+
+def test_a_token_that_repeats_a_digit_names_its_place():
+    text = "12 3 4 1234\n" + "11 3 4 1234\n" * 3
+    with pytest.raises(ParseError, match=r"line 2, column 1: '11' names a digit twice"):
+        parse(text)
+
+
+def test_commands_that_ignore_constraints_refuse_pencil_marks():
+    grid = runner.invoke(app, ["show", "-c", "--rules", "none", GRID2]).stdout
+    result = runner.invoke(app, ["canon", "-"], input=grid.split("propagation:\n", 1)[1])
+    assert result.exit_code == 6 and "pencil marks" in result.stderr
