@@ -20,15 +20,19 @@ import html
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["CAGE_COLOUR", "DOT_COLOUR", "MARGIN", "SHAPE_EDGE", "SHAPE_FILL", "Canvas",
-           "Layer", "Pad", "escape", "text"]
+__all__ = ["CAGE_COLOUR", "CELL_SHAPE_OPACITY", "DOT_COLOUR", "MARGIN", "SHAPE_EDGE",
+           "SHAPE_FILL", "Canvas", "Layer", "Pad", "escape", "text"]
 
 MARGIN = 3
 FONT = "sans-serif"
 # Typed constraints: setters' conventions, in greys so that the highlights keep their colours.
 CAGE_COLOUR = "#000000"
-SHAPE_FILL = "#d9d9d9"  # thermometers, odd and even cells: candidates (#555) keep 5:1 on it
-SHAPE_EDGE = "#a6a6a6"
+SHAPE_FILL = "#cccccc"  # thermometers (solid) and odd/even cells: candidates (#555) keep 4.6:1
+SHAPE_EDGE = "#8c8c8c"  # the outline of odd circles and even squares, which bulbs lack
+CELL_SHAPE_OPACITY = 0.45
+"""Odd circles and even squares are :data:`SHAPE_FILL` at this opacity, a paler grey than a
+thermometer's, so that a bulb on an odd or even cell shows as a darker disc inside the pale
+outlined shape (and a highlighted cell shows through)."""
 DOT_COLOUR = "#000000"
 
 Pad = tuple[float, float, float, float]
@@ -81,10 +85,12 @@ def label_height(size: float) -> float:
 
 @dataclass
 class Canvas:
-    """Cells of ``side`` pixels after the margin of an ``n``×``n`` grid, and in each cell a
-    ``sub_rows`` × ``sub_cols`` sub-grid of candidate spots, spread over the whole cell but
-    for the ``pads`` (top, right, bottom, left) that constraint marks keep clear; and the
-    SVG elements constraints add, by :class:`Layer`."""
+    """Cells of ``side`` pixels of an ``n``×``n`` grid whose top-left corner is ``origin``
+    pixels from the picture's left and top edges (the margin, and room for the row and
+    column coordinates), and in each cell a ``sub_rows`` × ``sub_cols`` sub-grid of
+    candidate spots, spread over the whole cell but for the ``pads`` (top, right, bottom,
+    left) that constraint marks keep clear; and the SVG elements constraints add, by
+    :class:`Layer`."""
 
     n: int
     side: int
@@ -92,13 +98,14 @@ class Canvas:
     sub_cols: int
     pads: dict[int, Pad] = field(default_factory=dict)
     layers: dict[Layer, list[str]] = field(default_factory=dict)
+    origin: int = MARGIN
 
     # -- places -----------------------------------------------------------------------------
     def x0(self, col: int) -> int:
-        return MARGIN + col * self.side
+        return self.origin + col * self.side
 
     def y0(self, row: int) -> int:
-        return MARGIN + row * self.side
+        return self.origin + row * self.side
 
     def corner(self, cell: int) -> tuple[int, int]:
         """The top-left corner of a cell."""
@@ -118,6 +125,11 @@ class Canvas:
         """Left, top, width and height of a spot of the cell's sub-grid."""
         x, y = self.corner(cell)
         top, right, bottom, left = self.pads.get(cell, NO_PAD)
+        if cell in self.pads:
+            # The candidates of a padded cell are squeezed towards its sides without a pad:
+            # keep them off the lines there (a box border reaches 1.5 px into the cell).
+            clear = self.edge_clearance
+            top, right, bottom, left = (max(pad, clear) for pad in (top, right, bottom, left))
         return (x + left, y + top, (self.side - left - right) / self.sub_cols,
                 (self.side - top - bottom) / self.sub_rows)
 
@@ -200,6 +212,11 @@ class Canvas:
 
     # -- sizes of marks in cells of this side -------------------------------------------
     @property
+    def edge_clearance(self) -> float:
+        """The least room between a padded cell's candidates and its sides."""
+        return round(self.side * 0.06, 1)
+
+    @property
     def outline_inset(self) -> float:
         """How far inside its cells an outline (a cage's) runs."""
         return round(self.side * 0.1, 1)
@@ -217,6 +234,22 @@ class Canvas:
     @property
     def corner_label_bottom(self) -> float:
         return self.corner_label_top + label_height(self.corner_label_size)
+
+    @property
+    def cell_shape_half(self) -> float:
+        """The radius of an odd circle and half the side of an even square: bigger than a
+        thermometer's bulb, so that a bulb on the same cell sits inside the shape."""
+        return self.side * 0.43
+
+    @property
+    def cell_shape_opacity(self) -> float:
+        """See :data:`CELL_SHAPE_OPACITY`."""
+        return CELL_SHAPE_OPACITY
+
+    @property
+    def bulb_radius(self) -> float:
+        """The radius of a thermometer's bulb."""
+        return self.side * 0.31
 
     @property
     def dot_radius(self) -> float:

@@ -4,6 +4,8 @@ Used by ``Puzzle._repr_svg_`` and ``State._repr_svg_``, so a puzzle or a candida
 shows as a picture in Jupyter, and by :mod:`sudoku_csp.logic.html` for the steps of an
 explanation. What is drawn:
 
+- row letters down the left and column numbers across the top (``A``, ``B``, … ``AI``;
+  ``1`` … ``35``), the names the text uses for cells (``E4``: row E, column 4);
 - thin lines between cells, thick lines wherever two neighbouring cells lie in different
   boxes (read from ``geometry.boxes``, so jigsaw regions get thick borders too);
 - givens in bold black, filled-in digits in blue;
@@ -23,6 +25,11 @@ pale yellow background, its units outlined in orange just inside their cells, it
 on a sky-blue disc, placed digits in white on a green disc in a green-tinted cell,
 eliminated candidates in vermillion and crossed out, and chain links as blue curves, solid
 for a strong link and dashed for a weak one.
+
+A page of many pictures of one puzzle (:mod:`sudoku_csp.logic.html`) passes a
+:class:`SharedDefs`: what its pictures have in common (the grid's lines, coordinates and
+constraint marks, the givens, each cell's plain candidates) is then defined once, in one
+hidden ``<svg>`` of the page, and each picture refers to it with ``<use>``.
 """
 
 from __future__ import annotations
@@ -33,10 +40,12 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, escape, text
 from sudoku_csp.constraints import KINDS, Constraint
 from sudoku_csp.constraints import check_all as check_constraints
-from sudoku_csp.geometry import EMPTY, Candidate, Geometry, UnitKind
+from sudoku_csp.geometry import EMPTY, Candidate, Geometry, UnitKind, row_label
 
-__all__ = ["HIGHLIGHT_FILL", "LINK_COLOUR", "MARGIN", "MARK_FILL", "PLACED_COLOUR", "STRUCK_COLOUR",
-           "UNIT_COLOUR", "ChainLink", "candidate_layout", "cell_pixels", "grid_svg"]
+__all__ = ["COORDINATE_COLOUR", "HIGHLIGHT_FILL", "LINK_COLOUR", "MARGIN", "MARK_FILL",
+           "PLACED_COLOUR", "STRUCK_COLOUR", "UNIT_COLOUR", "ChainLink", "SharedDefs",
+           "candidate_layout", "candidate_size", "cell_pixels", "coordinate_size", "grid_origin",
+           "grid_svg", "picture_width"]
 
 ChainLink = tuple[Candidate, Candidate, bool]
 """Two candidates of a chain and whether the link between them is strong."""
@@ -46,6 +55,7 @@ VALUE_COLOUR = "#1f5fbf"
 CANDIDATE_COLOUR = "#555555"
 LINE_COLOUR = "#999999"
 BORDER_COLOUR = "#000000"
+COORDINATE_COLOUR = "#595959"  # 7:1 on white, quieter than the digits
 WINDOW_FILL = "#e8e8e8"
 DEAD_FILL = "#f8d0d0"
 # Highlights (Okabe-Ito: orange, sky blue, bluish green, vermillion, blue; yellow, tinted).
@@ -63,12 +73,38 @@ _Where = Callable[[Candidate], tuple[float, float, float]]
 
 
 def cell_pixels(size: int) -> int:
-    """The side of one cell in pixels: smaller cells for larger grids."""
+    """The side of one cell in pixels: 40 up to 9×9; 44 up to 16×16, whose cells hold up to
+    4×4 candidates (8.8 px type); 30 beyond, to keep the picture on a screen."""
     if size <= 9:
         return 40
     if size <= 16:
-        return 34
+        return 44
     return 30
+
+
+def candidate_size(geometry: Geometry) -> float:
+    """The font size of a candidate in a cell that no constraint mark squeezes."""
+    rows, cols = candidate_layout(geometry)
+    side = cell_pixels(geometry.size)
+    return min(side / cols, side / rows) * 0.8
+
+
+def coordinate_size(size: int) -> float:
+    """The font size of the row letters and column numbers of an ``size``×``size`` grid."""
+    return min(13.0, max(9.0, cell_pixels(size) * 0.3))
+
+
+def grid_origin(size: int) -> int:
+    """Pixels from the picture's left (and top) edge to the grid's: the margin and the room
+    of the row letters (``AA`` … ``AI`` beyond 26 rows) and column numbers."""
+    font = coordinate_size(size)
+    widest = 1.45 if size > 26 else 0.95  # em: "AH", "W"
+    return MARGIN + math.ceil(max(font + 4, widest * font + 5))
+
+
+def picture_width(size: int) -> int:
+    """The width (and height) of the picture of an ``size``×``size`` grid in pixels."""
+    return grid_origin(size) + size * cell_pixels(size) + MARGIN
 
 
 def candidate_layout(geometry: Geometry) -> tuple[int, int]:
@@ -122,6 +158,43 @@ def _check_candidates(geometry: Geometry, name: str, candidates: Iterable[Candid
                              f"{geometry.name} grid")
 
 
+class SharedDefs:
+    """The parts that several pictures of one page have in common, each defined once.
+
+    :meth:`use` returns a ``<use>`` element that draws ``content`` (SVG elements), defining
+    it on first use; :meth:`svg` is the hidden ``<svg>`` holding the definitions, which must
+    come before or after the pictures in the same HTML document. ``prefix`` starts every id
+    (a letter, then letters, digits or ``-``): pages shown together (a notebook) need
+    different prefixes unless their definitions are the same. A drawn ``<use>`` inherits
+    fill, font and alignment from where it stands, so a definition holds only what differs
+    between its elements.
+
+    >>> shared = SharedDefs("p")
+    >>> shared.use('<circle r="2"/>'), shared.use('<circle r="2"/>'), shared.use("<g/>")
+    ('<use href="#p0"/>', '<use href="#p0"/>', '<use href="#p1"/>')
+    """
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self._ids: dict[str, str] = {}
+
+    def use(self, content: str) -> str:
+        ident = self._ids.get(content)
+        if ident is None:
+            ident = self._ids[content] = f"{self.prefix}{len(self._ids):x}"
+        return f'<use href="#{ident}"/>'
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def svg(self) -> str:
+        """The definitions, in a zero-sized ``<svg>`` that takes no room on the page."""
+        parts = "".join(f'<g id="{ident}">{content}</g>' for content, ident in self._ids.items())
+        return ('<svg xmlns="http://www.w3.org/2000/svg" class="sudoku-defs" width="0" '
+                'height="0" aria-hidden="true" style="position:absolute;overflow:hidden">'
+                f"<defs>{parts}</defs></svg>")
+
+
 def grid_svg(
     geometry: Geometry,
     givens: Sequence[int],
@@ -137,6 +210,7 @@ def grid_svg(
     digits: Collection[int] | None = None,
     compact: bool = False,
     constraints: Iterable[Constraint] = (),
+    shared: SharedDefs | None = None,
 ) -> str:
     """An SVG picture of a grid.
 
@@ -154,7 +228,11 @@ def grid_svg(
     kind share (size, colour, alignment) once, on a group around them, for pages that hold
     many pictures (a third of the bytes). ``constraints``: the puzzle's typed constraints
     (:mod:`sudoku_csp.constraints`), drawn as the module docstring says; a caller drawing a
-    :class:`~sudoku_csp.puzzle.Puzzle` passes ``puzzle.constraints``.
+    :class:`~sudoku_csp.puzzle.Puzzle` passes ``puzzle.constraints``. ``shared``: draw what
+    does not change from one picture of the page to the next (everything but the
+    highlights, the digits in a highlight's colour and the shading of cells) with ``<use>``
+    of its definitions there (implies ``compact``); the picture then shows only on a page
+    that also holds ``shared.svg()``.
 
     >>> from sudoku_csp import make_geometry
     >>> g = make_geometry(4)
@@ -173,6 +251,8 @@ def grid_svg(
     >>> svg = grid_svg(killer.geometry, killer.givens, constraints=killer.constraints)
     >>> svg.count('class="cage"'), svg.count('class="cage-sum"')
     (8, 8)
+    >>> svg.count('class="row-label"'), svg.count('class="col-label"')
+    (4, 4)
     """
     n, ncells = geometry.size, geometry.ncells
     for name, grid in (("givens", givens), ("values", values), ("candidates", candidates)):
@@ -190,11 +270,13 @@ def grid_svg(
     constraints = tuple(constraints)
     check_constraints(geometry, constraints)
 
+    compact = compact or shared is not None
     side = cell_pixels(n)
-    width = n * side + 2 * MARGIN
+    width = picture_width(n)
+    origin = grid_origin(n)
     thin = 1.0
     thick = 3.0 if n <= 16 else 2.5
-    frame = Canvas(n, side, *candidate_layout(geometry))
+    frame = Canvas(n, side, *candidate_layout(geometry), origin=origin)
     for constraint in constraints:  # before the digits: the pads they keep move candidates
         constraint.draw(frame)
     x0, y0 = frame.x0, frame.y0
@@ -203,13 +285,20 @@ def grid_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" '
         f'viewBox="0 0 {width} {width}" font-family="{FONT}">',
         f"<title>{escape(_title(geometry, constraints))}</title>",
-        f'<rect x="0" y="0" width="{width}" height="{width}" fill="#ffffff"/>',
     ]
 
+    def static(elements: list[str]) -> list[str]:
+        """Elements every picture of the page shares: a ``<use>`` of them when shared."""
+        if shared is None or not elements:
+            return elements
+        return [shared.use("".join(elements))]
+
     # Shading first, so that lines and digits are drawn over it.
+    ground = [f'<rect x="0" y="0" width="{width}" height="{width}" fill="#ffffff"/>']
     for unit in geometry.units:
         if unit.kind == UnitKind.WINDOW:
-            out += _cell_rects(frame, unit.cells, "window", WINDOW_FILL)
+            ground += _cell_rects(frame, unit.cells, "window", WINDOW_FILL)
+    out += static(ground)
     if candidates is not None:
         out += _cell_rects(frame, (c for c, m in enumerate(candidates) if m == 0), "dead",
                            DEAD_FILL)
@@ -217,11 +306,12 @@ def grid_svg(
     out += _cell_rects(frame, (c for c in dict.fromkeys(highlight_cells)
                                if c not in placed_cells), "highlight", HIGHLIGHT_FILL)
     out += _cell_rects(frame, sorted(placed_cells), "placed", PLACED_FILL)
+    skeleton = []
     if geometry.units_of_kind(UnitKind.DIAGONAL):
-        far = MARGIN + n * side
-        out.append(f'<path class="diagonal" d="M{MARGIN} {MARGIN}L{far} {far}M{far} {MARGIN}'
-                   f'L{MARGIN} {far}" stroke="{LINE_COLOUR}" stroke-width="{thin}" '
-                   'stroke-dasharray="4 4" fill="none"/>')
+        far = origin + n * side
+        skeleton.append(f'<path class="diagonal" d="M{origin} {origin}L{far} {far}'
+                        f'M{far} {origin}L{origin} {far}" stroke="{LINE_COLOUR}" '
+                        f'stroke-width="{thin}" stroke-dasharray="4 4" fill="none"/>')
 
     # Cell edges: each inner edge once, thin inside a box and thick between boxes.
     boxes = geometry.boxes
@@ -237,16 +327,18 @@ def grid_svg(
                 edge = f"M{x0(c)} {y0(r + 1)}h{side}"
                 (thick_path if boxes[cell] != boxes[cell + n] else thin_path).append(edge)
     if thin_path:
-        out.append(f'<path class="cell-lines" d="{"".join(thin_path)}" stroke="{LINE_COLOUR}" '
-                   f'stroke-width="{thin}" fill="none"/>')
+        skeleton.append(f'<path class="cell-lines" d="{"".join(thin_path)}" '
+                        f'stroke="{LINE_COLOUR}" stroke-width="{thin}" fill="none"/>')
     if thick_path:
-        out.append(f'<path class="box-lines" d="{"".join(thick_path)}" '
-                   f'stroke="{BORDER_COLOUR}" stroke-width="{thick}" stroke-linecap="square" '
-                   'fill="none"/>')
-    out.append(f'<rect class="border" x="{MARGIN}" y="{MARGIN}" width="{n * side}" '
-               f'height="{n * side}" stroke="{BORDER_COLOUR}" stroke-width="{thick}" '
-               'fill="none"/>')
-    out += frame.elements(UNDER)
+        skeleton.append(f'<path class="box-lines" d="{"".join(thick_path)}" '
+                        f'stroke="{BORDER_COLOUR}" stroke-width="{thick}" '
+                        'stroke-linecap="square" fill="none"/>')
+    skeleton.append(f'<rect class="border" x="{origin}" y="{origin}" width="{n * side}" '
+                    f'height="{n * side}" stroke="{BORDER_COLOUR}" stroke-width="{thick}" '
+                    'fill="none"/>')
+    skeleton += _coordinates(frame, thick, compact)
+    skeleton += frame.elements(UNDER)
+    out += static(skeleton)
 
     # What each cell shows: a given, a value (a single candidate counts), or candidates.
     big = [EMPTY] * ncells
@@ -270,17 +362,18 @@ def grid_svg(
     marked, gone, new = set(marks), set(struck), set(placed)
     shown = set(highlight_cells) | marked | gone | new
     texts: list[_Digit] = []
-    small = min(frame.side / frame.sub_cols, frame.side / frame.sub_rows) * 0.8
+    small = candidate_size(geometry)
     for cell in range(ncells):
         mid_x, mid_y = frame.centre(cell)
         given = givens[cell]
         if given != EMPTY:
-            texts.append(("given", mid_x, mid_y, _symbol(geometry, given), GIVEN_COLOUR, None))
+            texts.append(("given", cell, mid_x, mid_y, _symbol(geometry, given), GIVEN_COLOUR,
+                          None))
             continue
         value = big[cell]
         if value != EMPTY:
             colour = _colour((cell, value), VALUE_COLOUR, marked, gone, new)
-            texts.append(("value", mid_x, mid_y, _symbol(geometry, value), colour, None))
+            texts.append(("value", cell, mid_x, mid_y, _symbol(geometry, value), colour, None))
             continue
         mask = candidates[cell] if candidates is not None else 0
         fitted = frame.fitted(cell, small)
@@ -289,29 +382,33 @@ def grid_svg(
                                   or (cell, d) in shown):
                 x, y = frame.spot(cell, d)
                 colour = _colour((cell, d), CANDIDATE_COLOUR, marked, gone, new)
-                texts.append(("candidate", x, y, _symbol(geometry, d), colour, fitted))
+                texts.append(("candidate", cell, x, y, _symbol(geometry, d), colour, fitted))
     out += _digit_texts(texts, {"given": (side * 0.6, GIVEN_COLOUR, True),
                                 "value": (side * 0.6, VALUE_COLOUR, False),
-                                "candidate": (small, CANDIDATE_COLOUR, False)}, compact)
-    out += _crosses(struck, where)
-    out += frame.elements(OVER)
+                                "candidate": (small, CANDIDATE_COLOUR, False)}, compact, shared, n)
+    out += _crosses(struck, where, compact)
+    out += static(frame.elements(OVER))
     out.append("</svg>")
     return "\n".join(out)
 
 
-_Digit = tuple[str, float, float, str, str, float | None]
-"""One digit to write: its kind (``given``, ``value``, ``candidate``), centre, symbol,
+_Digit = tuple[str, int, float, float, str, str, float | None]
+"""One digit to write: its kind (``given``, ``value``, ``candidate``), cell, centre, symbol,
 colour, and font size when it is not its kind's (candidates squeezed by constraint marks)."""
 
 
 def _digit_texts(texts: Sequence[_Digit], styles: dict[str, tuple[float, str, bool]],
-                 compact: bool) -> list[str]:
+                 compact: bool, shared: SharedDefs | None = None, n: int = 1) -> list[str]:
     """The text elements of the digits, in order; ``compact``: grouped by kind, each group
     carrying its kind's ``(font size, colour, bold)`` from ``styles``, and a digit only the
-    colour and size that differ from its group's."""
+    colour and size that differ from its group's. ``shared``: the digits in their kind's
+    colour as ``<use>`` of shared definitions: all the givens as one (every picture of a
+    page has them), the others one per row of the ``n``×``n`` grid, each made of one
+    per cell (a cell's candidates stay the same over many steps); a cell holding a digit of
+    another colour is written out."""
     if not compact:
         return [text(x, y, symbol, styles[cls][0] if size is None else size, cls, colour,
-                      bold=styles[cls][2]) for cls, x, y, symbol, colour, size in texts]
+                      bold=styles[cls][2]) for cls, _, x, y, symbol, colour, size in texts]
     out = []
     for kind, (font, plain, bold) in styles.items():
         group = [t for t in texts if t[0] == kind]
@@ -320,12 +417,72 @@ def _digit_texts(texts: Sequence[_Digit], styles: dict[str, tuple[float, str, bo
         weight = ' font-weight="bold"' if bold else ""
         out.append(f'<g class="{kind}s" font-size="{font:.1f}" fill="{plain}"{weight} '
                    'text-anchor="middle" dominant-baseline="central">')
-        out += [f'<text class="{kind}" x="{x:.1f}" y="{y:.1f}"'
-                + (f' fill="{colour}"' if colour != plain else "")
-                + (f' font-size="{size:.1f}"' if size is not None else "")
-                + f">{escape(symbol)}</text>" for _, x, y, symbol, colour, size in group]
+        cells: dict[int, list[_Digit]] = {}
+        for digit in group:
+            cells.setdefault(digit[1], []).append(digit)
+        coloured = {cell for _, cell, _, _, _, colour, _ in group if colour != plain}
+        if shared is None:
+            out += [_texts(kind, items, plain) for items in cells.values()]
+        elif kind == "given":
+            out.append(shared.use("".join(_lines(items) for items in cells.values())))
+        else:
+            rows: dict[int, list[str]] = {}
+            for cell, items in cells.items():
+                if cell in coloured:
+                    out.append(_texts(kind, items, plain))
+                else:
+                    rows.setdefault(cell // n, []).append(shared.use(_lines(items)))
+            # A row too is shared: most of a picture's rows are those of the step before.
+            out += [shared.use("".join(uses)) if len(uses) > 1 else uses[0]
+                    for uses in rows.values()]
         out.append("</g>")
     return out
+
+
+def _texts(kind: str, items: Sequence[_Digit], plain: str) -> str:
+    """One ``<text>`` per digit, with its kind's class, and the colour and size that differ
+    from those of its kind's group."""
+    return "".join(f'<text class="{kind}" x="{x:.1f}" y="{y:.1f}"'
+                   + (f' fill="{colour}"' if colour != plain else "")
+                   + (f' font-size="{size:.1f}"' if size is not None else "")
+                   + f">{escape(symbol)}</text>" for _, _, x, y, symbol, colour, size in items)
+
+
+def _lines(items: Sequence[_Digit]) -> str:
+    """The digits of a shared definition (all in their group's colour; no class: the
+    ``<use>`` stands in the kind's group): those on one line at one size as one ``<text>``
+    with an ``x`` per symbol, each of which starts a chunk of its own, centred there."""
+    lines: dict[tuple[float, ...], list[_Digit]] = {}
+    for digit in items:
+        _, _, x, y, symbol, _, size = digit
+        key: tuple[float, ...] = (y, -1.0 if size is None else size)
+        if len(symbol) != 1:  # an x per character: a longer symbol needs a <text> of its own
+            key += (x,)
+        lines.setdefault(key, []).append(digit)
+    out = []
+    for line in lines.values():
+        size = line[0][6]
+        xs = " ".join(f"{x:.1f}" for _, _, x, _, _, _, _ in line)
+        out.append(f'<text x="{xs}" y="{line[0][3]:.1f}"'
+                   + (f' font-size="{size:.1f}"' if size is not None else "")
+                   + f'>{escape("".join(digit[4] for digit in line))}</text>')
+    return "".join(out)
+
+
+def _coordinates(frame: Canvas, thick: float, compact: bool) -> list[str]:
+    """Row letters left of the grid and column numbers above it, centred on their row or
+    column and in the room :func:`grid_origin` keeps (clear of the thick border)."""
+    n, side, origin = frame.n, frame.side, frame.origin
+    font = coordinate_size(n)
+    away = (origin - thick / 2) / 2  # the middle of the room between the edge and the border
+    labels = [("row-label", away, frame.y0(r) + side / 2, row_label(r)) for r in range(n)]
+    labels += [("col-label", frame.x0(c) + side / 2, away, str(c + 1)) for c in range(n)]
+    if not compact:
+        return [text(x, y, label, font, cls, COORDINATE_COLOUR) for cls, x, y, label in labels]
+    return [f'<g class="coordinates" font-size="{font:.1f}" fill="{COORDINATE_COLOUR}" '
+            'text-anchor="middle" dominant-baseline="central">',
+            *(f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}">{label}</text>'
+              for cls, x, y, label in labels), "</g>"]
 
 
 def _colour(cand: Candidate, plain: str, marked: set[Candidate], gone: set[Candidate],
@@ -348,7 +505,7 @@ def _highlights(frame: Canvas, geometry: Geometry, units: Sequence[int],
         out.append(f'<path class="unit" d="{frame.outline(geometry.units[u].cells, inset)}" '
                    f'stroke="{UNIT_COLOUR}" stroke-width="2" stroke-linecap="square" '
                    'fill="none"/>')
-    middle = MARGIN + frame.n * frame.side / 2
+    middle = frame.origin + frame.n * frame.side / 2
     for a, b, strong in links:
         (ax, ay, ar), (bx, by, _) = where(a), where(b)
         dash = "" if strong else ' stroke-dasharray="4 3"'
@@ -366,15 +523,19 @@ def _highlights(frame: Canvas, geometry: Geometry, units: Sequence[int],
     return out
 
 
-def _crosses(struck: Sequence[Candidate], where: _Where) -> list[str]:
-    """A cross over each eliminated candidate."""
+def _crosses(struck: Sequence[Candidate], where: _Where, compact: bool) -> list[str]:
+    """A cross over each eliminated candidate; ``compact``: their stroke written once, on a
+    group around them."""
+    stroke = f'stroke="{STRUCK_COLOUR}" stroke-width="1.4" stroke-linecap="round"'
     out = []
     for cand in dict.fromkeys(struck):
         x, y, r = where(cand)
         r *= 0.8
         out.append(f'<path class="struck" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}'
-                   f'M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}" '
-                   f'stroke="{STRUCK_COLOUR}" stroke-width="1.4" stroke-linecap="round"/>')
+                   f'M{x + r:.1f} {y - r:.1f}L{x - r:.1f} {y + r:.1f}"'
+                   + ("/>" if compact else f" {stroke}/>"))
+    if compact and out:
+        return [f'<g class="crosses" {stroke}>', *out, "</g>"]
     return out
 
 

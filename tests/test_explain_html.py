@@ -15,14 +15,19 @@ from sudoku_csp import EMPTY, datasets, make_geometry, parse
 from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, Explanation, Step, explain
 from sudoku_csp.logic.html import chain_links, explanation_html, is_single, step_svg
-from sudoku_csp.render import MARGIN, cell_pixels, grid_svg
+from sudoku_csp.render import cell_pixels, grid_origin, grid_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 SVG_XMLNS = "http://www.w3.org/2000/svg"
 # top95 #4: singles, pointing, pairs, an XY-wing and a WXYZ-wing (5.5).
 TOP95_4 = "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5...."
 OLD_CLASSES = {None, "given", "value", "candidate", "window", "dead", "diagonal", "cell-lines",
-               "box-lines", "border"}
+               "box-lines", "border", "row-label", "col-label"}
+
+
+def pictures(page: str) -> int:
+    """The pictures of a page: its <svg> elements but the hidden one of shared definitions."""
+    return page.count("<svg") - page.count('class="sudoku-defs"')
 
 
 def classes(svg: str) -> Counter:
@@ -104,7 +109,8 @@ def test_struck_candidates_are_drawn_in_red(hard):
 
 def test_links_stay_inside_the_grid():
     g = make_geometry(9)
-    width = 9 * cell_pixels(9) + 2 * MARGIN
+    low = grid_origin(9)
+    high = low + 9 * cell_pixels(9)
     links = [((0, 1), (8, 1), True), ((72, 1), (80, 1), False), ((0, 4), (72, 4), True),
              ((8, 4), (80, 4), False), ((40, 0), (40, 8), True)]
     root = ET.fromstring(grid_svg(g, [EMPTY] * 81, candidates=[0x1FF] * 81, links=links))
@@ -112,7 +118,7 @@ def test_links_stay_inside_the_grid():
     assert len(paths) == len(links)
     for p in paths:
         numbers = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", p.get("d"))]
-        assert all(MARGIN <= x <= width - MARGIN for x in numbers), p.get("d")
+        assert all(low <= x <= high for x in numbers), p.get("d")
     assert [p.get("stroke-dasharray") is None for p in paths] == [s for _, _, s in links]
 
 
@@ -145,7 +151,7 @@ def test_other_sizes_and_variants(various, name):
     for i in range(len(e.steps)):
         check_step_picture(e, i, focus=is_single(e.steps[i]))
     page = explanation_html(e)
-    assert page.count("<svg") == len(e.steps) + 2  # the puzzle, each step, the final grid
+    assert pictures(page) == len(e.steps) + 2  # the puzzle, each step, the final grid
     fragment = explanation_html(e, standalone=False)
     ET.fromstring(fragment)  # well-formed: every tag closed, every text escaped
 
@@ -169,8 +175,12 @@ def test_page_is_one_self_contained_document(hard):
     assert page.startswith("<!DOCTYPE html>")
     assert page.count("<html") == 1 and page.count("</html>") == 1
     assert set(re.findall(r"https?://[^\s\"'<>]*", page)) == {SVG_XMLNS}
-    assert not re.search(r"<script|<link|<img|<iframe|\bsrc=|\bhref=|@import|url\(", page)
-    assert page.count("<svg") == len(hard.steps) + 2
+    assert not re.search(r"<script|<link|<img|<iframe|\bsrc=|@import|url\(", page)
+    # Links only to the page's own shared definitions, each defined once.
+    refs = set(re.findall(r'\bhref="([^"]*)"', page))
+    ids = re.findall(r'\bid="([^"]*)"', page)
+    assert refs and len(ids) == len(set(ids)) and refs <= {f"#{i}" for i in ids}
+    assert pictures(page) == len(hard.steps) + 2
     for n in range(1, len(hard.steps) + 1):
         assert f"<b>{n}.</b>" in page
     # The header: the puzzle, its rating and the techniques used; the end.
@@ -187,7 +197,7 @@ def test_fragment_for_jupyter(hard):
     assert "<!DOCTYPE" not in fragment and "<html" not in fragment
     assert fragment.startswith('<div class="sudoku-explanation"><style>')
     root = ET.fromstring(fragment)
-    assert len(list(root.iter(f"{NS}svg"))) == len(hard.steps) + 2
+    assert len(list(root.iter(f"{NS}svg"))) == len(hard.steps) + 3  # and the shared definitions
 
 
 def test_text_is_escaped():
@@ -210,7 +220,7 @@ def test_a_puzzle_without_steps():
     e = explain(BY_NAME["clash"].puzzle())
     assert not e.steps and not e.solved
     page = explanation_html(e)
-    assert page.count("<svg") == 2 and "Stopped: the puzzle has no solution" in page
+    assert pictures(page) == 2 and "Stopped: the puzzle has no solution" in page
     ET.fromstring(explanation_html(e, standalone=False))
 
 
@@ -302,4 +312,4 @@ def test_killer_steps_are_drawn_with_their_cages():
         if step.technique == "constraint":
             assert count["struck"] == len(step.eliminations)
     page = explanation_html(killer)
-    assert page.count('class="cage"') == 8 * (len(killer.steps) + 2)  # steps, head, final
+    assert page.count('class="cage"') == 8  # once, shared by the head, the steps and the end

@@ -99,15 +99,19 @@ class Parity(Constraint):
 
     # -- pictures ---------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
-        """A grey circle on each odd cell, a grey square on each even one (under digits)."""
-        r = canvas.side * 0.4
+        """A grey circle on each odd cell, a grey square on each even one (under digits and
+        thermometers), as setters draw them; pale and outlined, and bigger than a
+        thermometer's bulb, which is solid and has no outline, so that a bulb on a marked
+        cell stays in sight and an odd circle never passes for a bulb."""
+        r = canvas.cell_shape_half
+        paint = (f'fill="{SHAPE_FILL}" fill-opacity="{canvas.cell_shape_opacity}" '
+                 f'stroke="{SHAPE_EDGE}" stroke-width="1.2"')
         canvas.add(Layer.FILLS, [
-            f'<circle class="odd" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" '
-            f'fill="{SHAPE_FILL}" stroke="{SHAPE_EDGE}"/>'
+            f'<circle class="odd" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {paint}/>'
             for x, y in map(canvas.centre, self.odd)])
         canvas.add(Layer.FILLS, [
             f'<rect class="even" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
-            f'height="{2 * r:.1f}" fill="{SHAPE_FILL}" stroke="{SHAPE_EDGE}"/>'
+            f'height="{2 * r:.1f}" {paint}/>'
             for x, y in map(canvas.centre, self.even)])
 
     @classmethod

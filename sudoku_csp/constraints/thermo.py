@@ -123,17 +123,19 @@ class Thermo(Constraint):
 
     # -- pictures ---------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
-        """A thick grey line through the cells' centres and a grey bulb on the first."""
+        """A thick grey line through the cells' centres and a solid grey bulb, without an
+        outline, on the first: darker and smaller than an odd circle or even square, so that
+        it shows inside one on the same cell."""
         side = canvas.side
         points = [canvas.centre(cell) for cell in self.cells]
         d = "".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(points))
         x, y = points[0]
         canvas.add(Layer.PATHS, [
             f'<path class="thermo-line" d="{d}" stroke="{SHAPE_FILL}" '
-            f'stroke-width="{side * 0.24:.1f}" stroke-linecap="round" '
+            f'stroke-width="{side * 0.22:.1f}" stroke-linecap="round" '
             'stroke-linejoin="round" fill="none"/>',
-            f'<circle class="thermo-bulb" cx="{x:.1f}" cy="{y:.1f}" r="{side * 0.36:.1f}" '
-            f'fill="{SHAPE_FILL}"/>'])
+            f'<circle class="thermo-bulb" cx="{x:.1f}" cy="{y:.1f}" '
+            f'r="{canvas.bulb_radius:.1f}" fill="{SHAPE_FILL}"/>'])
 
     @classmethod
     def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:

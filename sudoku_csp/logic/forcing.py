@@ -19,6 +19,11 @@ Conclusions, simplest first, with their length (the facts the argument needs):
 - double implication: X ⇒ Y and not X ⇒ Y, so Y;
 - cell forcing: each candidate of a cell ⇒ Y, so Y; region forcing: each place of a digit in
   a unit ⇒ Y, so Y.
+
+A step records the implications its argument uses as links between candidates
+(:attr:`~sudoku_csp.logic.step.Step.links`): an off fact derived from an on fact is a weak
+link (both cannot be true), an on fact derived from off facts a strong one (one of them is
+true).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from dataclasses import dataclass
 
 from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.step import Step, unit_name
+from sudoku_csp.logic.step import Link, Step, unit_name
 from sudoku_csp.native.rules import eliminate, only_choice
 from sudoku_csp.native.state import bits
 
@@ -165,9 +170,8 @@ def _conclude(board: Board, lit: Lit) -> tuple[tuple[Candidate, ...], tuple[Cand
     return (((c, d),), ()) if lit & 1 else ((), ((c, d),))
 
 
-def _chain_of(board: Board, outcome: Implications, lits: list[Lit] | tuple[Lit, ...]
-              ) -> tuple[Candidate, ...]:
-    """The on-facts of an argument, in the order they were derived (for pictures)."""
+def _argument(outcome: Implications, lits: list[Lit] | tuple[Lit, ...]) -> list[Lit]:
+    """The facts the argument for ``lits`` rests on, in the order they were derived."""
     need: set[Lit] = set()
     todo = list(lits)
     while todo:
@@ -175,16 +179,39 @@ def _chain_of(board: Board, outcome: Implications, lits: list[Lit] | tuple[Lit, 
         if lit not in need:
             need.add(lit)
             todo.extend(outcome.facts.get(lit, ()))
+    return [lit for lit in outcome.facts if lit in need]
+
+
+def _chain_of(board: Board, outcome: Implications, lits: list[Lit] | tuple[Lit, ...]
+              ) -> tuple[Candidate, ...]:
+    """The on-facts of an argument, in the order they were derived (for pictures)."""
     n = board.size
-    return tuple(divmod(lit >> 1, n) for lit in outcome.facts if lit in need and lit & 1)
+    return tuple(divmod(lit >> 1, n) for lit in _argument(outcome, lits) if lit & 1)
+
+
+def _links_of(board: Board, outcome: Implications, lits: list[Lit] | tuple[Lit, ...]
+              ) -> tuple[Link, ...]:
+    """The implications of the argument for ``lits`` as links, in the order derived: from
+    each fact a fact came from to it, strong when it is an on fact (derived from off facts),
+    weak when an off fact. A contradiction's two facts about one candidate join no link."""
+    n = board.size
+    found: dict[Link, None] = {}
+    for lit in _argument(outcome, lits):
+        end = divmod(lit >> 1, n)
+        for source in outcome.facts[lit]:
+            start = divmod(source >> 1, n)
+            if start != end:
+                found[(start, end, bool(lit & 1))] = None
+    return tuple(found)
 
 
 def _step(board: Board, technique: str, text: str, conclusion: Lit, length: int,
-          chain: tuple[Candidate, ...]) -> Step:
+          chain: tuple[Candidate, ...], links: tuple[Link, ...]) -> Step:
     placements, eliminations = _conclude(board, conclusion)
     return Step(technique, 0.0, f"{text} → {_describe(board, conclusion)}",
                 placements=placements, eliminations=eliminations, chain=chain,
-                marks=chain, cells=tuple(dict.fromkeys(c for c, _ in chain)), length=length)
+                marks=chain, cells=tuple(dict.fromkeys(c for c, _ in chain)), length=length,
+                links=links)
 
 
 def _contradictions(board: Board, technique: str, name: str,
@@ -202,7 +229,8 @@ def _contradictions(board: Board, technique: str, name: str,
                  f"{name}: {_describe(board, lit)} leads to a contradiction "
                  f"({', '.join(_describe(board, x) for x in outcome.conflict[:2])}"
                  f"{', …' if len(outcome.conflict) > 2 else ''}) in {length} steps",
-                 lit ^ 1, length, _chain_of(board, outcome, outcome.conflict))
+                 lit ^ 1, length, _chain_of(board, outcome, outcome.conflict),
+                 _links_of(board, outcome, outcome.conflict))
 
 
 def _common(board: Board, technique: str, name: str, cases: list[Lit],
@@ -227,8 +255,9 @@ def _common(board: Board, technique: str, name: str, cases: list[Lit],
         return None
     length, lit = best
     chain = tuple(dict.fromkeys(x for r in runs for x in _chain_of(board, r, [lit])))
+    links = tuple(dict.fromkeys(x for r in runs for x in _links_of(board, r, [lit])))
     return length, _step(board, technique, f"{name}: {what} each imply {_describe(board, lit)}"
-                         f" ({length} steps)", lit, length, chain)
+                         f" ({length} steps)", lit, length, chain, links)
 
 
 def _outcomes(reasoner: Reasoner, lits: list[Lit]) -> dict[Lit, Implications]:

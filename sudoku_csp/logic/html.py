@@ -3,20 +3,27 @@ whole explanation as one HTML page (or, for Jupyter, one fragment).
 
 A step is drawn on the pencil marks before it (:func:`sudoku_csp.render.grid_svg` says
 what each colour and shape means): the pattern's cells, units and candidates highlighted,
-eliminations crossed out, placements on green, and the links of an alternating chain.
+eliminations crossed out, placements on green, and the links of a chain (an alternating
+chain, or each implication of a forcing chain or Nishio).
 
 The page is self-contained (inline CSS, inline SVG, no script, nothing fetched), and stays
 light on long explanations: the pictures flow several to a row, and singles, which say
 "this digit has one place", are drawn smaller and show only that digit's candidates (with
-all of the placed cell's), which is also what makes them read at a glance.
+all of the placed cell's), which is also what makes them read at a glance. What the
+pictures share (the grid, its coordinates and constraint marks, the givens, a cell's
+candidates while they stay the same) is defined once in a hidden ``<svg>`` and drawn with
+``<use>`` (:class:`~sudoku_csp.render.SharedDefs`), so a page of a hundred steps weighs
+little more than its differences.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 from html import escape
 from itertools import pairwise
 
-from sudoku_csp.geometry import EMPTY
+from sudoku_csp.geometry import EMPTY, Geometry
 from sudoku_csp.io import to_line
 from sudoku_csp.logic import forcing
 from sudoku_csp.logic.explain import TIERS, Explanation
@@ -25,20 +32,25 @@ from sudoku_csp.logic.techniques import TECHNIQUES
 from sudoku_csp.render import (
     HIGHLIGHT_FILL,
     LINK_COLOUR,
-    MARGIN,
     MARK_FILL,
     PLACED_COLOUR,
     STRUCK_COLOUR,
     UNIT_COLOUR,
     ChainLink,
-    cell_pixels,
+    SharedDefs,
+    candidate_size,
     grid_svg,
+    picture_width,
 )
 
-__all__ = ["chain_links", "explanation_html", "is_single", "step_svg", "technique_name"]
+__all__ = ["chain_links", "explanation_html", "is_single", "single_scale", "step_svg",
+           "technique_name"]
 
 SINGLE_SCALE = 0.7
-"""Singles are drawn at this fraction of the full size."""
+"""Singles are drawn at this fraction of the full size, or larger where their candidates
+would be smaller than :data:`LEAST_CANDIDATE_PX`."""
+LEAST_CANDIDATE_PX = 8.0
+"""The smallest a candidate is shown on a page (in CSS pixels, before the reader zooms)."""
 FULL_CANDIDATES_UP_TO = 9
 """The largest grid whose pages show every candidate in the pictures of steps other than
 singles; on larger grids their small print cannot be read at a glance, and those pictures
@@ -46,9 +58,13 @@ show only the digits each step is about."""
 
 
 def chain_links(step: Step) -> list[ChainLink]:
-    """The links of the step's alternating chain: strong, weak, strong, … between its
-    candidates in order. Empty for forcing chains, whose ``chain`` lists the facts the
-    argument derives (in the order found) rather than a path of links."""
+    """The links to draw for the step: those it records (forcing chains and Nishio: each
+    implication of the argument, :attr:`~sudoku_csp.logic.step.Step.links`), else those of
+    its alternating chain, strong, weak, strong, … between its candidates in order. Empty
+    for a forcing step that records no links, whose ``chain`` lists the facts the argument
+    derives rather than a path."""
+    if step.links:
+        return list(step.links)
     technique = TECHNIQUES.get(step.technique)
     if technique is not None and technique.find.__module__ == forcing.__name__:
         return []
@@ -73,31 +89,43 @@ def is_single(step: Step) -> bool:
     return bool(step.placements) and not step.eliminations and step.rating <= TIERS[0][1]
 
 
-def step_svg(explanation: Explanation, i: int, *, focus: bool = False) -> str:
+def step_svg(explanation: Explanation, i: int, *, focus: bool = False,
+             shared: SharedDefs | None = None) -> str:
     """The picture of ``explanation.steps[i]`` on the pencil marks before it. ``focus``:
     draw only the candidates of the digits the step is about (and all of its cells'), and
-    placed digits full size."""
+    placed digits full size. ``shared``: as :func:`~sudoku_csp.render.grid_svg` takes it,
+    for a page of many pictures."""
     step = explanation.steps[i]
     puzzle = explanation.puzzle
+    links = chain_links(step)
     digits, values = None, None
     if focus:
-        digits = {d for _, d in step.marks + step.eliminations + step.placements + step.chain}
+        ends = tuple(x for a, b, _ in links for x in (a, b))
+        digits = {d for _, d in step.marks + step.eliminations + step.placements + step.chain
+                  + ends}
         values = [EMPTY] * puzzle.geometry.ncells
         for cell, digit in step.placements:
             values[cell] = digit
     return grid_svg(puzzle.geometry, puzzle.givens, values, explanation.candidates[i],
                     highlight_cells=step.cells, marks=step.marks, struck=step.eliminations,
-                    placed=step.placements, links=chain_links(step), units=step.units,
-                    digits=digits, compact=True, constraints=puzzle.constraints)
+                    placed=step.placements, links=links, units=step.units,
+                    digits=digits, compact=True, constraints=puzzle.constraints, shared=shared)
 
 
 def _number(x: float | None) -> str:
     return "–" if x is None else f"{x:.1f}"
 
 
-def _css(size: int) -> str:
-    full = size * cell_pixels(size) + 2 * MARGIN
-    small = max(round(full * SINGLE_SCALE), 150)
+def single_scale(geometry: Geometry) -> float:
+    """The fraction of the full size singles are drawn at: :data:`SINGLE_SCALE`, or as much
+    more as keeps their candidates at :data:`LEAST_CANDIDATE_PX` (0.75 on 9×9, 0.91 on
+    16×16), at most 1."""
+    return min(1.0, max(SINGLE_SCALE, LEAST_CANDIDATE_PX / candidate_size(geometry)))
+
+
+def _css(geometry: Geometry) -> str:
+    full = picture_width(geometry.size)
+    small = max(math.ceil(full * single_scale(geometry)), 150)
     return f"""
 .sudoku-explanation {{ font-family: system-ui, -apple-system, "Segoe UI", sans-serif;
   color: #222; line-height: 1.35; }}
@@ -144,7 +172,7 @@ def _legend() -> str:
         + "</p>")
 
 
-def _header(explanation: Explanation) -> str:
+def _header(explanation: Explanation, shared: SharedDefs) -> str:
     puzzle, rating = explanation.puzzle, explanation.rating
     g = puzzle.geometry
     rows = [
@@ -163,7 +191,8 @@ def _header(explanation: Explanation) -> str:
         f'<p class="puzzle-line">{escape(to_line(puzzle))}</p>{metadata}'
         '<div class="head">'
         f'<figure class="single">'
-        f'{grid_svg(g, puzzle.givens, compact=True, constraints=puzzle.constraints)}</figure>'
+        f'{grid_svg(g, puzzle.givens, constraints=puzzle.constraints, shared=shared)}'
+        "</figure>"
         "<table><caption>Rating</caption>"
         + "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
         + "</table>"
@@ -172,13 +201,22 @@ def _header(explanation: Explanation) -> str:
     )
 
 
-def _step_figure(explanation: Explanation, i: int) -> str:
+def _step_figure(explanation: Explanation, i: int, shared: SharedDefs) -> str:
     step = explanation.steps[i]
     single = is_single(step)
     focus = single or explanation.puzzle.size > FULL_CANDIDATES_UP_TO
     return (f'<figure class="{"single" if single else "full"}"><figcaption>'
             f"<b>{i + 1}.</b> {escape(step.text)} <i>({_number(step.rating)})</i>"
-            f"</figcaption>{step_svg(explanation, i, focus=focus)}</figure>")
+            f"</figcaption>{step_svg(explanation, i, focus=focus, shared=shared)}</figure>")
+
+
+def _id_prefix(explanation: Explanation) -> str:
+    """The start of the ids of a page's shared definitions: a digest of what its pictures
+    show, so that two pages in one notebook share ids only when they draw the same."""
+    puzzle = explanation.puzzle
+    seen = repr((puzzle.geometry.name, puzzle.geometry.boxes, puzzle.givens, puzzle.constraints,
+                 explanation.steps, explanation.candidates, explanation.grid))
+    return "s" + hashlib.blake2s(seen.encode(), digest_size=3).hexdigest()
 
 
 def explanation_html(explanation: Explanation, standalone: bool = True) -> str:
@@ -188,19 +226,24 @@ def explanation_html(explanation: Explanation, standalone: bool = True) -> str:
     puzzle = explanation.puzzle
     g = puzzle.geometry
     end = explanation.lines()[-1]
-    body = (
-        '<div class="sudoku-explanation">'
-        + ("" if standalone else f"<style>{_css(g.size)}</style>")
-        + _header(explanation)
+    shared = SharedDefs(_id_prefix(explanation))
+    pictures = (
+        _header(explanation, shared)
         + "<h3>Steps</h3>"
         + '<div class="steps">'
-        + "".join(_step_figure(explanation, i) for i in range(len(explanation.steps)))
+        + "".join(_step_figure(explanation, i, shared) for i in range(len(explanation.steps)))
         + "</div>"
         + "<h3>Final grid</h3>"
         + '<figure class="full">'
-        + grid_svg(g, puzzle.givens, values=explanation.grid, compact=True,
-                   constraints=puzzle.constraints)
+        + grid_svg(g, puzzle.givens, values=explanation.grid, constraints=puzzle.constraints,
+                   shared=shared)
         + "</figure>"
+    )
+    body = (
+        '<div class="sudoku-explanation">'
+        + ("" if standalone else f"<style>{_css(g)}</style>")
+        + shared.svg()  # before the pictures: a browser drawing as the page loads finds it
+        + pictures
         + f'<p class="outcome">{escape(end)}</p>'
         + "</div>"
     )
@@ -208,5 +251,5 @@ def explanation_html(explanation: Explanation, standalone: bool = True) -> str:
         return body
     title = f"Explanation: {to_line(puzzle)}"
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{escape(title)}</title>\n<style>{_css(g.size)}</style>\n</head>\n"
+            f"<title>{escape(title)}</title>\n<style>{_css(g)}</style>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n")

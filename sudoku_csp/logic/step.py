@@ -12,7 +12,12 @@ from dataclasses import dataclass, field
 
 from sudoku_csp.geometry import Candidate, Geometry, UnitKind, row_label
 
-__all__ = ["Step", "cell_list", "digit_list", "unit_name"]
+__all__ = ["Link", "Step", "cell_list", "digit_list", "unit_name"]
+
+Link = tuple[Candidate, Candidate, bool]
+"""Two candidates an argument goes from and to, and whether the link is strong (at least
+one of them is true: the second follows from the first being false) or weak (at most one is
+true: the second is false because the first is true)."""
 
 @dataclass(frozen=True)
 class Step:
@@ -24,7 +29,10 @@ class Step:
     it), ``units`` (indices into ``geometry.units``) and, for chains, ``chain``: the
     candidates in order, linked alternately strongly (at least one is true) and weakly (at
     most one is true), starting with a strong link; for forcing chains and Nishio (no single
-    path) the "cell is digit" facts the argument derives, in the order found.
+    path) the "cell is digit" facts the argument derives, in the order found, and ``links``
+    each implication the argument uses (:data:`Link`), in the order found, from the
+    supposition to the contradiction or the shared conclusion, so that a picture can draw
+    it link by link (empty for other steps: their ``chain`` is the path).
     ``uniqueness`` is true for steps that are only valid on a puzzle with one solution.
 
     >>> from sudoku_csp import parse
@@ -48,6 +56,7 @@ class Step:
     bonus: float = field(default=0.0, compare=False)
     """Added to the technique's base rating where its published rating depends on the
     pattern found (the kinds of unit a strong-link chain uses, the size of a wing's cells)."""
+    links: tuple[Link, ...] = field(default=(), compare=False)
 
     def as_dict(self, geometry: Geometry) -> dict[str, object]:
         """A JSON-ready record of the step (labels and symbols, not indices)."""
