@@ -1,6 +1,8 @@
 """The ``sudoku-csp`` command line: thin commands that parse, call the library and render.
 
-- :mod:`~sudoku_csp.cli.app`: the typer application and ``--version``;
+- :mod:`~sudoku_csp.cli.app`: the typer application and ``--version``; it imports a
+  command's module when that command is first needed (:data:`~sudoku_csp.cli.app.COMMANDS`),
+  so that a command starts without the library the others use;
 - :mod:`~sudoku_csp.cli.exits`: the exit codes (:class:`Exit`) and the one error handler;
 - :mod:`~sudoku_csp.cli.options`: shared options, built from the library's tables;
 - :mod:`~sudoku_csp.cli.output`: grids, lines, tables and progress bars;
@@ -18,13 +20,7 @@ from __future__ import annotations
 
 import os
 
-from sudoku_csp.cli import (  # noqa: F401 - importing registers them
-    explain,
-    generating,
-    research,
-    solving,
-)
-from sudoku_csp.cli.app import app
+from sudoku_csp.cli.app import app  # the command modules are imported when needed
 from sudoku_csp.cli.exits import Exit, silence_stdout, stdout_identity, stdout_reader_gone
 
 

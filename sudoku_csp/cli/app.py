@@ -1,21 +1,143 @@
 """The typer application: its name, help (with the exit-code table) and ``--version``.
 
-The commands live in :mod:`sudoku_csp.cli.solving` and :mod:`sudoku_csp.cli.research` and
-register themselves on :data:`app` when imported (``sudoku_csp.cli`` imports both).
+The commands live in :mod:`sudoku_csp.cli.solving`, :mod:`sudoku_csp.cli.explain`,
+:mod:`sudoku_csp.cli.generating` and :mod:`sudoku_csp.cli.research`, and register
+themselves on :data:`app` when imported. A module is imported when a command of its is first
+needed (:data:`COMMANDS` says where each lives), so that ``sudoku-csp solve`` loads neither
+the explainer nor the generator, nor the tables their options' help is made of, and
+``sudoku-csp --help`` lists every command by its summary in :data:`COMMANDS`, loading none
+(issue 24.7: start-up; tests/test_startup.py).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+from collections.abc import Iterator, Mapping, MutableMapping
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
+from typer.main import get_command_from_info, get_command_name
 
 from sudoku_csp import __version__
 from sudoku_csp.cli.exits import exit_help
 from sudoku_csp.cli.output import out
 
+COMMANDS: dict[str, tuple[str, str]] = {
+    "solve": ("solving", "Solve puzzles: a boxed grid for one puzzle, one line per puzzle "
+                         "for files."),
+    "count": ("solving", "Decide uniqueness: unique, multiple, none or unknown for each "
+                         "puzzle."),
+    "show": ("solving", "Show a puzzle as a grid and, with --candidates, what propagation "
+                        "leaves."),
+    "check": ("solving", "Cross-check puzzles on several solvers: the verdict they agree on, "
+                         "or not."),
+    "compare": ("solving", "Compare solver strategies on puzzle files: one table row per "
+                           "solver."),
+    "solvers": ("solving", "List every backend, its options and their allowed values."),
+    "explain": ("explain", "Solve a puzzle the way a person would, one named step per line, "
+                           "and rate it."),
+    "hint": ("explain", "The next step only: the simplest technique that makes progress."),
+    "rate": ("explain", "Rate puzzles on Sudoku Explainer's scale: ER/EP/ED and a tier per "
+                        "puzzle."),
+    "generate": ("generating", "Generate unique puzzles: minimal, symmetric, rated or "
+                               "constrained."),
+    "encode": ("research", "Write a puzzle as DIMACS CNF, with the clauses of its typed "
+                           "constraints."),
+    "certify": ("research", "Write a uniqueness certificate: the solution, a CNF and a DRUP "
+                            "proof."),
+    "verify-certificate": ("research", "Check a certificate with this project's own RUP "
+                                       "checker, trusting no solver."),
+    "minimal": ("research", "Is each puzzle unique, and is every given necessary?"),
+    "canon": ("research", "Print each puzzle's minlex canonical form, one line per puzzle."),
+    "study": ("research", "The encodings study: propagation and search per CNF encoding and "
+                          "solver."),
+}
+"""Every command, in the order ``--help`` lists them: the module of :mod:`sudoku_csp.cli`
+that defines it, and its summary (the first paragraph of its docstring, which ``--help``
+shows without importing the module). tests/test_startup.py holds this table to what the
+modules register and to their docstrings."""
+
+
+class _Commands(MutableMapping[str, Any]):
+    """The group's commands by name: every name of :data:`COMMANDS` is there from the start,
+    and a command is built (its module imported, then typer's click command made from it)
+    the first time it is looked up."""
+
+    def __init__(self, built: Mapping[str, Any]) -> None:
+        self.built = dict(built)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.built:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            importlib.import_module(f"sudoku_csp.cli.{COMMANDS[name][0]}")
+            for info in app.registered_commands:
+                assert info.callback is not None
+                if (info.name or get_command_name(info.callback.__name__)) == name:
+                    self.built[name] = get_command_from_info(
+                        info, pretty_exceptions_short=app.pretty_exceptions_short,
+                        rich_markup_mode=app.rich_markup_mode)
+                    break
+            else:
+                raise KeyError(name)
+        return self.built[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in COMMANDS or name in self.built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*COMMANDS, *self.built]))
+
+    def __len__(self) -> int:
+        return len(dict.fromkeys([*COMMANDS, *self.built]))
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self.built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.built[name]
+
+
+class LazyGroup(TyperGroup):
+    """typer's group, with commands built when first looked up (see :class:`_Commands`), so
+    that running one command builds that command only. The group's own help and the shell's
+    completion of a command name show each command's summary: one not built yet stands
+    there as a command of that summary alone (:data:`COMMANDS`), which is what they read of
+    it, so the list costs no import."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.lazy = _Commands(self.commands)
+        self.commands = self.lazy
+        self.summaries = False  # while listing: commands not built yet stand as summaries
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.lazy)  # the names: nothing is built
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if self.summaries and cmd_name in COMMANDS and cmd_name not in self.lazy.built:
+            return TyperCommand(name=cmd_name, help=COMMANDS[cmd_name][1])
+        return self.lazy.get(cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.summaries = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.summaries = False
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> Any:
+        self.summaries = True
+        try:
+            return super().shell_complete(ctx, incomplete)
+        finally:
+            self.summaries = False
+
+
 app = typer.Typer(
     name="sudoku-csp",
+    cls=LazyGroup,
     help="Solve, count and study Sudoku puzzles with three independent solvers.\n\n"
          + exit_help(),
     context_settings={"help_option_names": ["-h", "--help"]},

@@ -20,7 +20,6 @@ from rich.console import Console
 
 from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.extras import MissingExtraError
-from sudoku_csp.interrupts import Terminated, handling, raise_requested, reraise_pysat
 from sudoku_csp.result import Status
 
 
@@ -80,6 +79,10 @@ def guarded(action: Callable[[], Exit]) -> None:
     are owned by :func:`~sudoku_csp.interrupts.handling` meanwhile: the solver running is
     stopped, cleanup runs (worker processes terminated, the records file closed), then
     "interrupted" (130) or "terminated" (143)."""
+    # Here, not at the top: sudoku_csp.interrupts loads PySAT's solvers, which --help and
+    # a usage error do without.
+    from sudoku_csp.interrupts import Terminated, handling, raise_requested, reraise_pysat
+
     try:
         with handling():
             try:

@@ -1,14 +1,15 @@
-"""Commands of human-style solving: explain, hint, rate (:mod:`sudoku_csp.logic`)."""
+"""Commands of human-style solving: explain, hint, rate (:mod:`sudoku_csp.logic`).
+
+The explainer is imported when a command runs (see :mod:`sudoku_csp.cli.app`)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sudoku_csp.batch import Record
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import Exit, err, guarded
 from sudoku_csp.cli.options import (
@@ -31,9 +32,10 @@ from sudoku_csp.cli.options import (
 )
 from sudoku_csp.cli.output import emit
 from sudoku_csp.cli.solving import stream_records
-from sudoku_csp.io import first_puzzle, resolve_source
-from sudoku_csp.logic import TECHNIQUES, Explanation, explain
-from sudoku_csp.logic.backend import LogicBackend
+
+if TYPE_CHECKING:
+    from sudoku_csp.batch import Record
+    from sudoku_csp.logic import Explanation
 
 NoUniquenessOpt = Annotated[bool, typer.Option(
     "--no-uniqueness", help="Never use unique rectangles or BUG+1 (they assume one solution; "
@@ -70,6 +72,8 @@ def _rating_line(e: Explanation) -> str:
 
 
 def _list_techniques() -> None:
+    from sudoku_csp.logic import TECHNIQUES
+
     for t in TECHNIQUES.values():
         extra = " (chain length adds)" if t.chained else ""
         extra += " (assumes a unique solution)" if t.uniqueness else ""
@@ -108,6 +112,9 @@ def explain_command(
     """
 
     def action() -> Exit:
+        from sudoku_csp.io import first_puzzle
+        from sudoku_csp.logic import explain
+
         if list_all:
             _list_techniques()
             return Exit.OK
@@ -166,6 +173,9 @@ def hint(
     """
 
     def action() -> Exit:
+        from sudoku_csp.io import first_puzzle
+        from sudoku_csp.logic import explain
+
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
@@ -218,6 +228,9 @@ def rate(
     """
 
     def action() -> Exit:
+        from sudoku_csp.io import resolve_source
+        from sudoku_csp.logic.backend import LogicBackend
+
         fmt = output_format(as_json, as_csv)
         options = geometry_options(size, box, variant, regions, split_regions,
                                    constraints=True)

@@ -1,4 +1,7 @@
-"""The command that makes puzzles: generate (the library's request, rendered)."""
+"""The command that makes puzzles: generate (the library's request, rendered).
+
+The generator's defaults and the explainer's tiers are imported here for the options' help;
+the generator itself when it runs (see :mod:`sudoku_csp.cli.app`)."""
 
 from __future__ import annotations
 
@@ -13,10 +16,10 @@ from sudoku_csp.cli.options import (
     BoxOpt,
     RegionsOpt,
     SplitRegionsOpt,
-    SymmetryOpt,
     VariantOpt,
     completes,
     geometry_options,
+    listed,
 )
 from sudoku_csp.cli.output import Bar
 from sudoku_csp.constraints import makers
@@ -33,10 +36,14 @@ from sudoku_csp.generate.kinds import (
     DEFAULT_VARIANT_ATTEMPTS,
     DEFAULT_VARIANT_CHECK,
 )
-from sudoku_csp.io import to_line
 from sudoku_csp.logic import TIERS
+from sudoku_csp.symmetry import SYMMETRIES
 
 __all__ = ["generate"]
+
+SymmetryOpt = Annotated[str, typer.Option(
+    "--symmetry", autocompletion=completes(SYMMETRIES),
+    help=f"Clues removed in symmetric groups: {listed(SYMMETRIES)}.")]
 
 # generate --help groups its many options; the rest stay under "Options".
 DIFFICULTY = "Difficulty"
@@ -134,9 +141,10 @@ def generate(
     Each line is the puzzle, a tab, and how it was made; with a difficulty, its ER and tier.
     Without --minimal a puzzle of a difficulty may keep givens that make it easier.
     """
-    from sudoku_csp.generate import Request, make
-
     def action() -> Exit:
+        from sudoku_csp.generate import Request, make
+        from sudoku_csp.io import to_line
+
         options = geometry_options(size, box, variant, regions, split_regions)
         request = Request(
             count=count, size=options["size"], box=options.get("box"),

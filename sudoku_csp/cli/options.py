@@ -1,11 +1,16 @@
 """The options the commands share, and turning them into library arguments.
 
 Every list of choices and every default in a help text is read from the library's own table
-(:data:`~sudoku_csp.variants.VARIANTS`, :data:`~sudoku_csp.native.PRESETS`,
-:class:`~sudoku_csp.encodings.cnf.Encoding`, :data:`~sudoku_csp.certify.PROOF_SOLVERS`,
-:data:`~sudoku_csp.symmetry.SYMMETRIES`, ...), so the help cannot drift from what the library
-accepts. Values are checked by the library, so a bad one is an input error (exit 6) with
-the library's own message.
+(:data:`~sudoku_csp.variants.VARIANTS`, :data:`~sudoku_csp.native.PRESETS`, ...), so the help
+cannot drift from what the library accepts. Values are checked by the library, so a bad one
+is an input error (exit 6) with the library's own message.
+
+Only the tables these help texts need are imported here; the batch runner and the readers
+are imported by the functions that use them (see :mod:`sudoku_csp.cli.app`). Options of one
+module's commands live in that module, with the tables they read
+(:class:`~sudoku_csp.encodings.cnf.Encoding` and :data:`~sudoku_csp.certify.PROOF_SOLVERS`
+in :mod:`~sudoku_csp.cli.research`, :data:`~sudoku_csp.symmetry.SYMMETRIES` in
+:mod:`~sudoku_csp.cli.generating`), so that the other commands start without them.
 """
 
 from __future__ import annotations
@@ -15,25 +20,23 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sudoku_csp.backends.registry import parse_spec
-from sudoku_csp.batch import Outcome, RecordFormat, run_batch, run_to_file
-from sudoku_csp.batch.runner import Spec
-from sudoku_csp.certify import PROOF_SOLVERS
-from sudoku_csp.constraints import encoding_options
-from sudoku_csp.encodings.cnf import AMO_CHOICES, Encoding
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import GeometryError, parse_box
-from sudoku_csp.io import Source, puzzle_texts
 from sudoku_csp.native import BRANCHING, DEFAULT_BRANCH, DEFAULT_RULES, PRESETS, RULES
-from sudoku_csp.symmetry import SYMMETRIES
 from sudoku_csp.variants import VARIANTS, load_regions
 
+if TYPE_CHECKING:
+    from sudoku_csp.batch import Outcome, RecordFormat
+    from sudoku_csp.batch.runner import Spec
+    from sudoku_csp.io import Source
 
-def _listed(names: Any) -> str:
+
+def listed(names: Any) -> str:
+    """Choices as a help text lists them: ``a, b, c``."""
     return ", ".join(map(str, names))
 
 
@@ -56,7 +59,7 @@ BoxOpt = Annotated[str | None, typer.Option(
     "--box", help="Box shape ROWSxCOLS, e.g. 2x3 for 6x6 (default: as square as possible).")]
 VariantOpt = Annotated[list[str] | None, typer.Option(
     "--variant", "-v", autocompletion=completes(VARIANTS),
-    help=f"Extra rule, repeatable: {_listed(VARIANTS)}.")]
+    help=f"Extra rule, repeatable: {listed(VARIANTS)}.")]
 RegionsOpt = Annotated[str | None, typer.Option(
     "--regions", help="Jigsaw region map: N*N region symbols, or a file holding them.")]
 SplitRegionsOpt = Annotated[bool, typer.Option(
@@ -69,11 +72,11 @@ SpecsOpt = Annotated[list[str] | None, typer.Option(
     "--solver", "-s", help="Backend spec, repeatable (see `sudoku-csp solvers`).")]
 RulesOpt = Annotated[str | None, typer.Option(
     "--rules", autocompletion=completes([*PRESETS, *RULES]),
-    help=f"Native rules: a preset ({_listed(PRESETS)}; default {DEFAULT_RULES}), "
-                    f"or rule names joined by + ({_listed(RULES)}).")]
+    help=f"Native rules: a preset ({listed(PRESETS)}; default {DEFAULT_RULES}), "
+                    f"or rule names joined by + ({listed(RULES)}).")]
 BranchOpt = Annotated[str | None, typer.Option(
     "--branch", autocompletion=completes(BRANCHING),
-    help=f"Native branching: {_listed(BRANCHING)} (default {DEFAULT_BRANCH}).")]
+    help=f"Native branching: {listed(BRANCHING)} (default {DEFAULT_BRANCH}).")]
 TimeOpt = Annotated[float | None, typer.Option(
     "--time-limit", "-t", min=0.0, help="Seconds per puzzle; past it the verdict is unknown.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON Lines, one per puzzle.")]
@@ -89,24 +92,6 @@ OutOpt = Annotated[str | None, typer.Option(
     "--out", "-o", help="Also write every record to this .jsonl or .csv file as it finishes.")]
 ResumeOpt = Annotated[bool, typer.Option(
     "--resume", help="Skip the (puzzle, solver) pairs already in the --out file.")]
-EncodingOpt = Annotated[str, typer.Option(
-    "--encoding", "-e", autocompletion=completes(e.value for e in Encoding),
-    help=f"CNF encoding: {_listed(e.value for e in Encoding)}.")]
-AmoOpt = Annotated[str, typer.Option(
-    "--amo", autocompletion=completes(AMO_CHOICES),
-    help=f"At-most-one encoding from pysat.card: {_listed(AMO_CHOICES)}.")]
-SUMS = encoding_options()["sums"]
-"""The encoding option ``--sums`` sets (the kinds declare their options; cages this one)."""
-SumsOpt = Annotated[str, typer.Option(
-    "--sums", autocompletion=completes(SUMS.choices),
-    help=f"Encoding of killer cage sums: {_listed(SUMS.choices)}.")]
-ProofSolverOpt = Annotated[str, typer.Option(
-    "--proof-solver", autocompletion=completes(PROOF_SOLVERS),
-    help=f"PySAT solver that logs the DRUP proof: {_listed(PROOF_SOLVERS)}.")]
-SymmetryOpt = Annotated[str, typer.Option(
-    "--symmetry", autocompletion=completes(SYMMETRIES),
-    help=f"Clues removed in symmetric groups: {_listed(SYMMETRIES)}.")]
-
 
 
 def output_format(as_json: bool, as_csv: bool) -> RecordFormat | None:
@@ -153,6 +138,8 @@ def solver_spec(solver: str, rules: str | None, branch: str | None) -> str:
     extra = {k: v for k, v in (("rules", rules), ("branch", branch)) if v}
     if not extra:
         return solver
+    from sudoku_csp.backends.registry import parse_spec
+
     name, options = parse_spec(solver)
     if name != "native":
         raise InputError(f"--rules and --branch apply to the native solver, not {name!r}")
@@ -209,6 +196,9 @@ def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit:
     stopped and the records file closed before the interpreter exits, not whenever the
     garbage collector gets to the run (a pool still running at exit races Python's own
     exit hook and may print its traceback)."""
+    from sudoku_csp.batch import run_batch, run_to_file
+    from sudoku_csp.io import puzzle_texts
+
     puzzles = [src.single] if src.single else puzzle_texts(src.files, **options)
     if opts.out:
         run = run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,

@@ -1,5 +1,8 @@
 """What the commands print: grids, one line per record or verdict, the compare table, and a
 progress bar. Nothing here computes a result; it only renders what the library returned.
+
+What only some output needs (the batch records, rich's tables and progress bars) is imported
+where it is used, so that a command starts without it (see :mod:`sudoku_csp.cli.app`).
 """
 
 from __future__ import annotations
@@ -9,31 +12,23 @@ import json
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 from rich.text import Text
 
-from sudoku_csp.batch import Record, RecordFormat, Summary, csv_header, record_line
 from sudoku_csp.cli.exits import err
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY
-from sudoku_csp.io import format_cells, format_grid
-from sudoku_csp.native import State
-from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, ProgressColumn
+
+    from sudoku_csp.batch import Record, RecordFormat, Summary
+    from sudoku_csp.native import State
+    from sudoku_csp.puzzle import Puzzle
 
 out = Console(highlight=False, soft_wrap=True)
 """Standard output (results)."""
@@ -66,6 +61,8 @@ emit = _Lines()
 
 def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:
     """The boxed grid with givens in bold and solved digits in colour."""
+    from sudoku_csp.io import format_grid
+
     plain = format_grid(puzzle.geometry, grid)
     text = Text()
     cells = iter(range(puzzle.geometry.ncells))
@@ -80,6 +77,8 @@ def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:
 
 def candidate_grid(state: State) -> str:
     """Each cell's candidate symbols (``-`` for none), aligned, with box borders."""
+    from sudoku_csp.io import format_cells
+
     symbols = state.geometry.symbols
     return format_cells(state.geometry, ["".join(symbols[d] for d in state.candidates(c)) or "-"
                                          for c in range(state.geometry.ncells)])
@@ -111,11 +110,15 @@ def print_record(record: Record) -> None:
 def print_records_header(fmt: RecordFormat) -> None:
     """What comes before the first record: the CSV header line (JSON Lines have none)."""
     if fmt == "csv":
+        from sudoku_csp.batch.records import csv_header
+
         typer.echo(csv_header(), nl=False)
 
 
 def print_record_as(record: Record, fmt: RecordFormat) -> None:
     """One record as a JSON line or a CSV row, exactly as ``--out`` writes it to a file."""
+    from sudoku_csp.batch.records import record_line
+
     emit(record_line(record, fmt))
 
 
@@ -130,11 +133,16 @@ def print_verdict(verdict: dict[str, Any]) -> None:
     emit(line + "\n")
 
 
-class _RateColumn(ProgressColumn):
-    """Items per second, as rich measures it over the last moments of the run."""
+def _rate_column() -> ProgressColumn:
+    """A column of items per second, as rich measures it over the last moments of the run."""
+    from rich.progress import ProgressColumn, Task
 
-    def render(self, task: Task) -> Text:
-        return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s", style="progress.data.speed")
+    class _RateColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s",
+                        style="progress.data.speed")
+
+    return _RateColumn()
 
 
 class Bar:
@@ -149,9 +157,18 @@ class Bar:
     def __init__(self, total: int | None, what: str, always: bool = False) -> None:
         self.bar: Progress | None = None
         if total is not None and (always or total > PROGRESS_AFTER) and err.is_terminal:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
             on_screen = sys.stdout.isatty()
             self.bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
-                                _RateColumn(),
+                                _rate_column(),
                                 TimeElapsedColumn(), TimeRemainingColumn(), console=err,
                                 transient=True, auto_refresh=False,
                                 redirect_stdout=on_screen, redirect_stderr=False)
@@ -281,6 +298,8 @@ def print_table(rows: list[dict[str, Any]], columns: tuple[Column, ...], *, titl
         writer.writeheader()
         writer.writerows(rows)
         return
+    from rich.table import Table
+
     candidates = columns if chosen is None else chosen
     cells = [[_cell(row[key], digits) for row in rows] for key, _, digits, _ in candidates]
     text = [key in left for key, *_ in candidates]

@@ -1,5 +1,8 @@
 """Commands for research and publishing: encode, certify, verify-certificate, minimal,
-canon, study."""
+canon, study.
+
+The tables of the options' help are imported here; what a command runs is imported when it
+runs (see :mod:`sudoku_csp.cli.app`)."""
 
 from __future__ import annotations
 
@@ -11,32 +14,43 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sudoku_csp.batch.plot import check_plot_path
-from sudoku_csp.certify import DEFAULT_PROOF_SOLVER
+from sudoku_csp.certify import DEFAULT_PROOF_SOLVER, PROOF_SOLVERS
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
-    SUMS,
-    AmoOpt,
     BoxOpt,
-    EncodingOpt,
     JsonOpt,
-    ProofSolverOpt,
     RegionsOpt,
     SizeOpt,
     SourceArg,
     SplitRegionsOpt,
-    SumsOpt,
     VariantOpt,
+    completes,
     geometry_options,
+    listed,
 )
 from sudoku_csp.cli.output import Bar, Column, out, pick_columns, print_table
-from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
+from sudoku_csp.constraints import encoding_options
+from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING, Encoding
 from sudoku_csp.errors import InputError
-from sudoku_csp.io import first_puzzle, read_puzzle_files, resolve_source, to_line
 
 if TYPE_CHECKING:  # the study's module is imported when a study runs
     from sudoku_csp.study import Study
+
+EncodingOpt = Annotated[str, typer.Option(
+    "--encoding", "-e", autocompletion=completes(e.value for e in Encoding),
+    help=f"CNF encoding: {listed(e.value for e in Encoding)}.")]
+AmoOpt = Annotated[str, typer.Option(
+    "--amo", autocompletion=completes(AMO_CHOICES),
+    help=f"At-most-one encoding from pysat.card: {listed(AMO_CHOICES)}.")]
+SUMS = encoding_options()["sums"]
+"""The encoding option ``--sums`` sets (the kinds declare their options; cages this one)."""
+SumsOpt = Annotated[str, typer.Option(
+    "--sums", autocompletion=completes(SUMS.choices),
+    help=f"Encoding of killer cage sums: {listed(SUMS.choices)}.")]
+ProofSolverOpt = Annotated[str, typer.Option(
+    "--proof-solver", autocompletion=completes(PROOF_SOLVERS),
+    help=f"PySAT solver that logs the DRUP proof: {listed(PROOF_SOLVERS)}.")]
 
 
 @app.command()
@@ -69,6 +83,7 @@ def encode(
     def action() -> Exit:
         from sudoku_csp.encodings import cnf, cpsat, dimacs
         from sudoku_csp.encodings import reference as reference_files
+        from sudoku_csp.io import first_puzzle
 
         if empty is not None:
             written = reference_files.write_reference_files(empty) + cpsat.export_models(empty)
@@ -113,9 +128,10 @@ def certify(
 
     Exit codes: 0 written, 3 multiple solutions, 4 none, 6 input error.
     """
-    from sudoku_csp import certify as certificates
-
     def action() -> Exit:
+        from sudoku_csp import certify as certificates
+        from sudoku_csp.io import first_puzzle
+
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
         try:
@@ -143,9 +159,9 @@ def verify_certificate(
     Exit codes: 0 valid, 8 invalid (read, and wrong), 6 unreadable (the folder or a file is
     missing, not a regular file directly inside it, or over its size limit).
     """
-    from sudoku_csp.certify import verify_certificate as check_certificate
-
     def action() -> Exit:
+        from sudoku_csp.certify import verify_certificate as check_certificate
+
         if not os.path.isdir(directory):
             raise InputError(f"no such certificate folder: {directory}")
         check = check_certificate(directory)
@@ -180,9 +196,10 @@ def minimal(
     Exit codes (one puzzle): 0 unique and minimal, 3 multiple, 4 none, 9 unique but not
     minimal, 6 input error; files: 0 when all processed.
     """
-    from sudoku_csp.generate import minimality
-
     def action() -> Exit:
+        from sudoku_csp.generate import minimality
+        from sudoku_csp.io import read_puzzle_files, resolve_source, to_line
+
         options = geometry_options(size, box, variant, regions, split_regions,
                                    constraints=True)
         src = resolve_source([source], options, count=False)
@@ -233,9 +250,10 @@ def canon(
 
     Exit codes: 0 every puzzle processed, 6 input error.
     """
-    from sudoku_csp.canon import canonical as canonical_form
-
     def action() -> Exit:
+        from sudoku_csp.canon import canonical as canonical_form
+        from sudoku_csp.io import read_puzzle_files, resolve_source, to_line
+
         options = geometry_options(size, box, variant, regions, split_regions)
         src = resolve_source([source], options, count=False)
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
@@ -348,13 +366,15 @@ def study(
     """
     from collections.abc import Sequence
 
-    from sudoku_csp import study as studies
-
     if as_json and as_csv:
         raise typer.BadParameter("give one of --json and --csv, not both",
                                  param_hint="'--json' / '--csv'")
 
     def action() -> Exit:
+        from sudoku_csp import study as studies
+        from sudoku_csp.batch.plot import check_plot_path
+        from sudoku_csp.io import read_puzzle_files
+
         chosen = pick_columns(_STUDY_COLUMNS, columns)  # now, not after the whole run
         if plot:
             check_plot_path(plot, "study plot")  # now, not after the whole run

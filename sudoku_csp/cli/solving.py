@@ -1,4 +1,8 @@
-"""Commands that run solvers on puzzles: solve, count, show, check, compare, solvers."""
+"""Commands that run solvers on puzzles: solve, count, show, check, compare, solvers.
+
+What a command runs is imported when it runs: ``solve PUZZLE`` loads the native solver and
+the readers, not the batch runner, the other backends or matplotlib (see
+:mod:`sudoku_csp.cli.app`)."""
 
 from __future__ import annotations
 
@@ -6,22 +10,11 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from sudoku_csp import datasets
-from sudoku_csp.backends.registry import (
-    BACKENDS,
-    DEFAULT_SPEC,
-    compare_specs,
-    get_backend,
-    list_backends,
-)
-from sudoku_csp.batch import Record, RecordFormat, Summary, Verdict, cactus_plot, iter_records
-from sudoku_csp.batch.plot import check_plot_path
-from sudoku_csp.batch.runner import Spec
+from sudoku_csp.backends.registry import DEFAULT_SPEC
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
@@ -64,9 +57,11 @@ from sudoku_csp.cli.output import (
     print_verdict,
     styled_grid,
 )
-from sudoku_csp.crosscheck import ERROR
-from sudoku_csp.io import Source, first_puzzle, not_a_file, resolve_source
-from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
+
+if TYPE_CHECKING:
+    from sudoku_csp.batch import Record, RecordFormat, Verdict
+    from sudoku_csp.batch.runner import Spec
+    from sudoku_csp.io import Source
 
 BUNDLED = ("mixed9", "sixteen")  # sudoku_csp.datasets names: compare's default puzzle sets
 
@@ -75,6 +70,9 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
          fmt: RecordFormat | None, opts: BatchOptions) -> Exit:
     """solve and count: a drawn grid for one puzzle, else one line per puzzle, or its record
     as JSON or CSV (``fmt``)."""
+    from sudoku_csp.backends.registry import get_backend
+    from sudoku_csp.io import resolve_source
+
     src = resolve_source([source], options, count=err.is_terminal)
     if src.single is not None and not opts.out and fmt is None:  # a grid to draw
         result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
@@ -91,6 +89,8 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
     as JSON or CSV (``fmt``), else by ``line``. The exit code: internal error if the spec
     gave a wrong answer, the verdict's for a one-puzzle input, else OK (solve, count,
     rate)."""
+    from sudoku_csp.crosscheck import ERROR
+
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
     wrong = 0
     if fmt:
@@ -208,6 +208,9 @@ def show(
     """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
 
     def action() -> Exit:
+        from sudoku_csp.io import first_puzzle
+        from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
+
         if svg is not None:
             check_output_path(svg, "--svg")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
@@ -275,6 +278,10 @@ def check(
     fmt = output_format(as_json, as_csv)
 
     def action() -> Exit:
+        from sudoku_csp.backends.registry import BACKENDS
+        from sudoku_csp.batch import Verdict
+        from sudoku_csp.io import resolve_source
+
         specs = list(solver or BACKENDS)
         last = Verdict.UNKNOWN
         options = geometry_options(size, box, variant, regions, split_regions,
@@ -360,6 +367,12 @@ def compare(
     output_format(as_json, as_csv)  # not both
 
     def action() -> Exit:
+        from sudoku_csp import datasets
+        from sudoku_csp.backends.registry import compare_specs
+        from sudoku_csp.batch import Summary, cactus_plot, iter_records
+        from sudoku_csp.batch.plot import check_plot_path
+        from sudoku_csp.io import not_a_file, resolve_source
+
         chosen = pick_columns(COMPARE_COLUMNS, columns)  # now, not after the whole run
         specs = list(solver or compare_specs())
         options = geometry_options(size, box, variant, regions, split_regions,
@@ -390,6 +403,10 @@ def compare(
 @app.command()
 def solvers() -> None:
     """List every backend, its options and their allowed values."""
+    from rich.table import Table
+
+    from sudoku_csp.backends.registry import list_backends
+
     table = Table(title="backends (spec: name:key=value,...)")
     table.add_column("backend", style="bold")
     table.add_column("what it is")

@@ -1,0 +1,145 @@
+"""Start-up (issue 24.7): ``sudoku-csp --help`` and ``sudoku-csp solve PUZZLE`` load only what
+they use.
+
+The command line imports a command's module when that command is first needed
+(:data:`sudoku_csp.cli.app.COMMANDS`), and each module imports the library it runs inside
+its commands. These tests pin that by what is loaded, not by the clock (a loaded machine
+would make a timing flaky): each runs the command line in a fresh interpreter and reads the
+modules it holds at exit. They also hold the table of commands to the modules, and the help
+and completion made from it to what the commands themselves give.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import subprocess
+import sys
+
+import pytest
+import typer.main
+from typer.core import TyperCommand, TyperGroup
+
+from sudoku_csp.cli import app
+from sudoku_csp.cli.app import COMMANDS
+
+PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+MODULES = sorted({module for module, _ in COMMANDS.values()})
+
+# Runs the command line as the console script does, then writes the loaded modules to
+# stderr. With every command module imported first when asked (``--eager``): as before
+# issue 24.7, every command built, which the lazy output must equal.
+_SCRIPT = f"""
+import importlib, sys
+args = sys.argv[1:]
+if args[:1] == ["--eager"]:
+    args = args[1:]
+    for module in {MODULES!r}:
+        importlib.import_module("sudoku_csp.cli." + module)
+sys.argv = ["sudoku-csp", *args]
+from sudoku_csp.__main__ import main
+try:
+    main()
+finally:
+    sys.stderr.write("\\nLOADED " + " ".join(sorted(sys.modules)) + "\\n")
+"""
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str, set[str]]:
+    """(exit code, stdout, stderr without the module list, modules loaded at exit)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, *args], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "COLUMNS": "100", "TERMINAL_WIDTH": "100", **(env or {})})
+    stderr, _, loaded = proc.stderr.rpartition("\nLOADED ")
+    assert loaded, proc.stderr
+    return proc.returncode, proc.stdout, stderr, set(loaded.split())
+
+
+def _among(loaded: set[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of ``loaded`` that are one of ``names`` or inside one of them."""
+    return sorted(m for m in loaded if any(m == n or m.startswith(n + ".") for n in names))
+
+
+HEAVY = (
+    "ortools", "matplotlib", "pandas", "numpy", "multiprocessing", "concurrent.futures",
+    "sudoku_csp.backends.sat", "sudoku_csp.backends.cpsat", "sudoku_csp.batch",
+    "sudoku_csp.crosscheck", "sudoku_csp.certify", "sudoku_csp.generate", "sudoku_csp.study",
+    "sudoku_csp.logic", "sudoku_csp.canon", "sudoku_csp.encodings", "sudoku_csp.satsolver",
+    "sudoku_csp.rup", "sudoku_csp.datasets", "sudoku_csp.render", "sudoku_csp.cli.explain",
+    "sudoku_csp.cli.generating", "sudoku_csp.cli.research",
+)
+"""What ``solve PUZZLE`` with the default native solver does without."""
+
+FOR_SOLVING = (
+    "pysat", "sudoku_csp.cli.solving", "sudoku_csp.io", "sudoku_csp.puzzle",
+    "sudoku_csp.constraints", "sudoku_csp.backends", "sudoku_csp.native",
+    "sudoku_csp.interrupts",
+)
+"""What a command needs but the list of commands does not."""
+
+
+@pytest.mark.parametrize(("args", "exit_code"), [
+    (("--help",), 0), (("-h",), 0), ((), 2), (("--version",), 0),
+], ids=["help", "h", "no-args", "version"])
+def test_help_and_version_load_no_command_and_no_solver(args, exit_code):
+    code, out, _, loaded = _run(*args)
+    assert code == exit_code and "sudoku-csp" in out
+    assert not _among(loaded, HEAVY + FOR_SOLVING)
+
+
+def test_solve_one_puzzle_loads_the_native_solver_and_nothing_else_heavy():
+    code, out, _, loaded = _run("solve", PUZZLE)
+    assert code == 0 and "5 3 4 | 6 7 8 | 9 1 2" in out
+    assert "sudoku_csp.backends.native" in loaded  # the check below looked in the right place
+    assert not _among(loaded, HEAVY)
+
+
+@pytest.mark.parametrize(("args", "env"), [
+    (("--help",), {}),
+    ((), {}),
+    (("solv",), {}),  # the suggestion names every command, none built
+    (("solve", "--help"), {}),
+    ((), {"_SUDOKU_CSP_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "sudoku-csp "}),
+    ((), {"_SUDOKU_CSP_COMPLETE": "complete_bash", "COMP_WORDS": "sudoku-csp s",
+          "COMP_CWORD": "1"}),
+    ((), {"_SUDOKU_CSP_COMPLETE": "complete_zsh",
+          "_TYPER_COMPLETE_ARGS": "sudoku-csp certify x y --proof-solver "}),
+], ids=["help", "no-args", "typo", "solve-help", "zsh-commands",
+        "bash-commands", "zsh-option-values"])
+def test_lazy_commands_print_what_every_command_built_prints(args, env):
+    lazy = _run(*args, env=env)
+    eager = _run("--eager", *args, env=env)
+    assert lazy[:3] == eager[:3]
+    assert lazy[1] or lazy[2]  # something was printed to compare
+
+
+def test_the_table_of_commands_is_what_the_modules_register():
+    for module in MODULES:
+        importlib.import_module(f"sudoku_csp.cli.{module}")
+    registered = {}
+    for info in app.registered_commands:
+        assert info.callback is not None
+        name = info.name or typer.main.get_command_name(info.callback.__name__)
+        registered[name] = info.callback
+    assert sorted(registered) == sorted(COMMANDS), (
+        "every command needs its line in sudoku_csp.cli.app.COMMANDS (name: module, summary), "
+        "or the command line never imports its module")
+    for name, (module, summary) in COMMANDS.items():
+        callback = registered[name]
+        assert callback.__module__ == f"sudoku_csp.cli.{module}", name
+        assert summary == (inspect.getdoc(callback) or "").split("\n\n")[0], (
+            f"{name}: the summary in sudoku_csp.cli.app.COMMANDS must be the first paragraph "
+            "of the command's docstring")
+
+
+def test_every_command_is_built_when_looked_up():
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    ctx = group.make_context("sudoku-csp", ["solve", PUZZLE])
+    assert group.list_commands(ctx) == list(COMMANDS)
+    for name in COMMANDS:
+        command = group.get_command(ctx, name)
+        assert isinstance(command, TyperCommand) and command.name == name, name
+        assert command.callback is not None
+    assert group.get_command(ctx, "nope") is None
