@@ -256,6 +256,10 @@ def _solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
             answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
             solver.clear_interrupt()
             return answer
+        if caps.budget and interrupts.active():
+            # No interrupt() (CaDiCaL): in slices, so that Python's signal handler runs
+            # between two of them and SIGTERM stops the search too, not only SIGINT.
+            return _sliced(solver, assumptions, None)
         return solver.solve(assumptions=assumptions)
     if time.monotonic() >= deadline:
         return None
@@ -267,16 +271,22 @@ def _solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
             _WATCHDOG.disarm(token)
             solver.clear_interrupt()  # an interrupt may land just after the call returned
     if caps.budget:
-        budget = _FIRST_SLICE
-        while True:
-            solver.conf_budget(budget)
-            answer = solver.solve_limited(assumptions=assumptions)
-            if answer is not None:
-                return answer
-            if time.monotonic() >= deadline:
-                return None
-            budget = min(2 * budget, _MAX_SLICE)
+        return _sliced(solver, assumptions, deadline)
     return solver.solve(assumptions=assumptions)
+
+
+def _sliced(solver: Solver, assumptions: list[int], deadline: float | None) -> bool | None:
+    """Solve in conflict-budget slices of growing size, looking at ``deadline`` (None: no
+    limit) between them; None when it passed first."""
+    budget = _FIRST_SLICE
+    while True:
+        solver.conf_budget(budget)
+        answer = solver.solve_limited(assumptions=assumptions)
+        if answer is not None:
+            return answer
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
+        budget = min(2 * budget, _MAX_SLICE)
 
 
 def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,

@@ -155,6 +155,26 @@ def test_ctrl_c_in_a_long_search_stops_it(spec):
     assert (proc.returncode, err.decode(), out.decode()) == (130, "interrupted\n", "")
 
 
+@pytest.mark.slow
+def test_sigterm_stops_a_long_search_by_a_solver_without_interrupt(tmp_path):
+    # CaDiCaL has no interrupt(): the search runs in slices, so that SIGTERM (which PySAT's
+    # own handler does not catch) still ends it. An empty 25x25 keeps it busy.
+    empty = tmp_path / "empty25.txt"
+    empty.write_text("." * 625 + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_csp", "study", str(empty), "-e", "minimal",
+         "--no-reduced", "--no-native", "--no-probing", "-s", "cadical195"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    _wait_for_cpu(proc, 3.0)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("SIGTERM did not stop the search")
+    assert (proc.returncode, err.decode()) == (143, "terminated\n")
+
+
 def _wait_for_cpu(proc: subprocess.Popen, seconds: float) -> None:
     """Until ``proc`` has used ``seconds`` of CPU (user + system, all its threads)."""
     tick = os.sysconf("SC_CLK_TCK")

@@ -23,6 +23,7 @@ from sudoku_csp.satsolver import (
     load,
     probe,
     propagating_solver,
+    solve_until,
     stats_delta,
 )
 from sudoku_csp.study.table import Method, decisions_of
@@ -90,12 +91,14 @@ def _search(tally: Tally, solver: Solver, name: str, caps: Capabilities, puzzle:
     """Find a solution, block it, look for another; the solver's counts into ``tally``."""
     before = solver.accum_stats() if caps.stats else None
     models = 0
-    if solver.solve(assumptions=assumptions):
+    # Through solve_until: a search that runs long (a large empty grid) stops at Ctrl-C or
+    # SIGTERM, where a plain solve() would hold the signal until it returned.
+    if solve_until(solver, caps, assumptions, None):
         grid = read(solver.get_model())
         check_solutions(puzzle, [grid], spec)
         models = 1
         solver.add_clause(exclusion(grid))
-        if solver.solve(assumptions=assumptions):
+        if solve_until(solver, caps, assumptions, None):
             models = 2
     stats = stats_delta(before, solver.accum_stats() if caps.stats else None)
     tally.not_unique += models != 1
