@@ -180,7 +180,8 @@ def test_decode_refuses_two_digits_and_lets_givens_decide():
 
 @pytest.mark.parametrize("case", slow_if([c for c in CASES if c.puzzle().size <= 9],
                                          lambda c: c.name == "empty9"), ids=lambda c: c.name)
-@pytest.mark.parametrize("encoding", list(Encoding), ids=str)
+@pytest.mark.parametrize("encoding", slow_if(list(Encoding), lambda e: e not in (
+    Encoding.MINIMAL, Encoding.EXTENDED)), ids=str)
 def test_clue_reduced_formula_has_the_same_solutions(case, encoding):
     puzzle = case.puzzle()
     reduced = cnf.clue_reduced(puzzle, encoding)
@@ -223,7 +224,8 @@ def test_clue_reduced_counts_like_the_full_formula():
 @pytest.mark.parametrize("options", [{}, {"variants": ["diagonal", "anti-knight"]},
                                      {"regions": BY_NAME["jigsaw"].options["regions"]},
                                      {"size": 6}, {"size": 8, "box": (4, 2)}], ids=str)
-@pytest.mark.parametrize("encoding", list(Encoding), ids=str)
+@pytest.mark.parametrize("encoding", slow_if(list(Encoding), lambda e: e is not Encoding.MINIMAL),
+                         ids=str)
 def test_dimacs_round_trip(options, encoding):
     options = dict(options)
     geometry = make_geometry(options.pop("size", 9), **options)

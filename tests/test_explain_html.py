@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import pytest
-from cases import BY_NAME, JIGSAW_MAP
+from cases import BY_NAME, JIGSAW_MAP, slow_if
 
 from sudoku_csp import EMPTY, datasets, make_geometry, parse
 from sudoku_csp.io import to_line
@@ -144,7 +144,8 @@ def test_singles_focus_on_their_digit(hard):
     assert [t.text for t in placed] == [symbol]
 
 
-@pytest.mark.parametrize("name", ["4x4", "jigsaw", "diagonal", "16x16", "16x16 pointing"])
+@pytest.mark.parametrize("name", slow_if(["4x4", "jigsaw", "diagonal", "16x16", "16x16 pointing"],
+                                         lambda name: name in ("diagonal", "16x16")))
 def test_other_sizes_and_variants(various, name):
     e = various[name]
     assert e.steps

@@ -134,6 +134,7 @@ def test_a_rating_range():
         assert minimality(puzzle).minimal
 
 
+@pytest.mark.slow
 def test_same_seed_same_puzzles():
     first = [to_line(p) for p in generate(count=3, seed=8, difficulty=NAMES[1])]
     assert first == [to_line(p) for p in generate(count=3, seed=8, difficulty=NAMES[1])]

@@ -12,7 +12,7 @@ import pickle
 from collections import Counter
 
 import pytest
-from cases import JIGSAW_MAP
+from cases import JIGSAW_MAP, slow_if
 
 from sudoku_csp import Geometry, GeometryError, Unit, make_geometry
 from sudoku_csp.geometry import default_box, row_label
@@ -134,7 +134,8 @@ def test_peers_match_reference(size, box, variants):
     assert list(g.peers) == reference_peers(size, box, variants)
 
 
-@pytest.mark.parametrize("variants", [[], ["diagonal", "anti-knight"], ["windoku", "anti-king"]],
+@pytest.mark.parametrize("variants", slow_if([[], ["diagonal", "anti-knight"],
+                                              ["windoku", "anti-king"]], lambda v: bool(v)),
                          ids=variant_id)
 def test_peers_match_reference_25x25(variants):
     g = make_geometry(25, variants=variants)

@@ -7,7 +7,7 @@ import io
 import os
 
 import pytest
-from cases import BY_NAME, GRID1, GRID2, JIGSAW_MAP
+from cases import BY_NAME, GRID1, GRID2, JIGSAW_MAP, slow_if
 from typer.testing import CliRunner
 
 from sudoku_csp import EMPTY, GeometryError, ParseError, make_geometry, parse, read_puzzles
@@ -357,7 +357,8 @@ SPLIT_COMMANDS = [  # every command that takes --regions; FILE is a file holding
 ]
 
 
-@pytest.mark.parametrize("command", SPLIT_COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("command", slow_if(SPLIT_COMMANDS, lambda c: c[0] not in (
+    "solve", "compare", "generate")), ids=lambda c: c[0])
 def test_regions_in_pieces_through_the_cli_only_with_split_regions(tmp_path, command):
     puzzles = tmp_path / "p.txt"
     puzzles.write_text(SPLIT_PUZZLE + "\n")

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cases import slow_if
 
 from sudoku_csp import EMPTY, datasets, make_geometry, parse
 from sudoku_csp.constraints import XV, Cage, Kropki, Parity, Thermo
@@ -165,7 +166,7 @@ def label_boxes(root: ET.Element) -> list[tuple[float, float, float, float, str]
     return found
 
 
-@pytest.mark.parametrize("size", [4, 6, 9, 16])
+@pytest.mark.parametrize("size", slow_if([4, 6, 9, 16], lambda size: size == 16))
 def test_letters_sums_and_dots_never_sit_on_candidates(size):
     rng = random.Random(size)
     g = make_geometry(size)

@@ -19,6 +19,7 @@ import sys
 
 import pytest
 import typer.main
+from cases import slow_if
 from typer.core import TyperCommand, TyperGroup
 
 from sudoku_csp.cli import app
@@ -95,7 +96,7 @@ def test_solve_one_puzzle_loads_the_native_solver_and_nothing_else_heavy():
     assert not _among(loaded, HEAVY)
 
 
-@pytest.mark.parametrize(("args", "env"), [
+@pytest.mark.parametrize(("args", "env"), slow_if([
     (("--help",), {}),
     ((), {}),
     (("solv",), {}),  # the suggestion names every command, none built
@@ -105,8 +106,9 @@ def test_solve_one_puzzle_loads_the_native_solver_and_nothing_else_heavy():
           "COMP_CWORD": "1"}),
     ((), {"_SUDOKU_CSP_COMPLETE": "complete_zsh",
           "_TYPER_COMPLETE_ARGS": "sudoku-csp certify x y --proof-solver "}),
-], ids=["help", "no-args", "typo", "solve-help", "zsh-commands",
-        "bash-commands", "zsh-option-values"])
+], lambda case: case[0] != ("--help",)), ids=["help", "no-args", "typo", "solve-help",
+                                              "zsh-commands", "bash-commands",
+                                              "zsh-option-values"])
 def test_lazy_commands_print_what_every_command_built_prints(args, env):
     lazy = _run(*args, env=env)
     eager = _run("--eager", *args, env=env)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cases import slow_if
 from rich.console import Console
 from test_terminal import MIXED9
 from typer.testing import CliRunner
@@ -148,7 +149,7 @@ def compared(tmp_path_factory) -> tuple[Path, list[dict]]:
 COMPARE = ["compare", "five.txt", *SPECS, "--out", "r.jsonl", "--resume"]
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", slow_if(WIDTHS, lambda width: width == 100))
 def test_compare_fits_the_terminal(compared, width):
     folder, rows = compared
     code, screen, err = on_screen(COMPARE, columns=width, cwd=folder)
@@ -167,7 +168,7 @@ def studied(compared) -> list[dict]:
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", slow_if(WIDTHS, lambda width: width != 80))
 def test_study_fits_the_terminal(compared, studied, width):
     folder, _ = compared
     code, screen, err = on_screen(["study", "five.txt", *STUDY], columns=width, cwd=folder)
