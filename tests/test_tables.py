@@ -6,24 +6,18 @@ measures the screen as a person's shell would."""
 from __future__ import annotations
 
 import csv
-import fcntl
 import io
 import json
-import os
-import pty
 import re
-import struct
 import subprocess
 import sys
-import termios
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cases import slow_if
 from rich.console import Console
-from test_terminal import MIXED9
+from test_terminal import MIXED9, on_terminal
 from typer.testing import CliRunner
 
 from sudoku_csp.cli import app
@@ -46,32 +40,8 @@ TEXT_HEADINGS = {"solver", "method", "UP solves what … does"}  # cells that ma
 def on_screen(args: list[str], *, columns: int, cwd: Path) -> tuple[int, str, str]:
     """(exit code, what the terminal showed, stderr) of ``sudoku-csp ARGS`` whose standard
     output is a ``columns``-wide terminal and whose stderr is a pipe (no progress bar)."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
-    env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", *args], stdout=slave,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, cwd=cwd)
-    os.close(slave)
-    screen: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: the last writer has gone
-                return
-            if not chunk:
-                return
-            screen.append(chunk)
-
-    reader = threading.Thread(target=drain)
-    reader.start()
-    _, err = proc.communicate(timeout=60)
-    reader.join(timeout=30)
-    os.close(master)
-    text = ANSI.sub("", b"".join(screen).decode()).replace("\r\n", "\n")
-    return proc.returncode, text, err.decode()
+    code, err, screen = on_terminal(args, columns=columns, cwd=cwd, terminal="stdout")
+    return code, ANSI.sub("", screen).replace("\r\n", "\n"), err
 
 
 def parse(screen: str) -> tuple[list[str], list[list[str]], str]:

@@ -26,16 +26,19 @@ MIXED9 = [line for line in (Path(sudoku_csp.__file__).parent / "data" / "mixed9.
 MANY = (MIXED9 * 3)[:400]
 
 
-def on_terminal(args: list[str], *, columns: int = 100, cwd: Path | None = None
-                ) -> tuple[int, str, str]:
-    """(exit code, standard output, what the terminal showed) of ``sudoku-csp ARGS`` whose
-    stderr is a ``columns``-wide terminal and whose stdout is a pipe, as in ``cmd | wc -l``."""
+def on_terminal(args: list[str], *, columns: int = 100, cwd: Path | None = None,
+                terminal: str = "stderr") -> tuple[int, str, str]:
+    """(exit code, the other stream, what the terminal showed) of ``sudoku-csp ARGS`` whose
+    ``terminal`` stream (``stderr``, as in ``cmd | wc -l``, or ``stdout``) is a
+    ``columns``-wide terminal and whose other stream is a pipe."""
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
     env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", *args], stdout=subprocess.PIPE,
-                            stderr=slave, stdin=subprocess.DEVNULL, env=env, cwd=cwd)
+    streams = ({"stdout": subprocess.PIPE, "stderr": slave} if terminal == "stderr"
+               else {"stdout": slave, "stderr": subprocess.PIPE})
+    proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", *args], **streams,
+                            stdin=subprocess.DEVNULL, env=env, cwd=cwd)
     os.close(slave)
     screen: list[bytes] = []
 
@@ -51,10 +54,11 @@ def on_terminal(args: list[str], *, columns: int = 100, cwd: Path | None = None
 
     reader = threading.Thread(target=drain)
     reader.start()
-    out, _ = proc.communicate(timeout=120)
+    out, err = proc.communicate(timeout=120)
     reader.join(timeout=30)
     os.close(master)
-    return proc.returncode, out.decode(), b"".join(screen).decode(errors="replace")
+    piped = out if terminal == "stderr" else err
+    return proc.returncode, piped.decode(), b"".join(screen).decode(errors="replace")
 
 
 @pytest.fixture(scope="module")
