@@ -370,3 +370,12 @@ def test_a_grid_that_breaks_a_cage_is_no_solution():
     e = explain(parse("...............A 2 321441321423234."))
     assert e.no_solution and e.stuck.endswith("cage 2 at D4 cannot be met")
     assert [s.technique for s in e.steps] == ["full_house"]
+
+
+@pytest.mark.parametrize("command", ["explain", "hint", "rate"])
+def test_a_time_limit_bounds_every_explaining_command(command):
+    # Each has a default bound (cli.explain.DEFAULT_EXPLAIN_SECONDS) and takes --time-limit;
+    # past it: tier unknown, exit 5, never a guess.
+    result = runner.invoke(app, [command, line(HARD[0]), "--time-limit", "0.000001"])
+    assert result.exit_code == 5, result.output
+    assert "time limit" in result.output or "unknown" in result.output

@@ -55,3 +55,10 @@ def test_reprs_name_cells_and_digits_as_text_does():
     assert several.startswith("<Result multiple by native: 2 solutions 1") and "(-1" not in several
     assert repr(explain(puzzle)).startswith("<Explanation of a 4x4 puzzle (unique): ")
     assert "cage" in repr(parse("AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4"))
+
+
+def test_a_step_repr_is_its_own_words():
+    from sudoku_csp.logic import hint
+
+    step = hint("3.1...4.2.......")
+    assert repr(step) == "<Step hidden_single_box 1.2: Hidden single: 4 in box 1 → A2>"

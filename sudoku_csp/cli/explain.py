@@ -25,7 +25,6 @@ from sudoku_csp.cli.options import (
     SizeOpt,
     SourceArg,
     SplitRegionsOpt,
-    TimeOpt,
     VariantOpt,
     geometry_options,
     output_format,
@@ -44,6 +43,13 @@ NoUniquenessOpt = Annotated[bool, typer.Option(
 TechniquesOpt = Annotated[str | None, typer.Option(
     "--techniques", metavar="KEY,KEY,...",
     help="Use only these techniques (see `sudoku-csp explain --list`).")]
+DEFAULT_EXPLAIN_SECONDS = 300.0
+"""The bound explain, hint and rate put on one puzzle unless told otherwise: forcing chains
+on a large grid can run for hours, and a command should end."""
+ExplainTimeOpt = Annotated[float, typer.Option(
+    "--time-limit", "-t", min=0.0,
+    help="Seconds per puzzle, looked at between steps; past it the explanation stops (tier "
+         "unknown, exit 5). 0: no limit.")]
 
 
 def _techniques(text: str | None) -> list[str] | None:
@@ -100,6 +106,7 @@ def explain_command(
                         "(assumptions on one incremental solver).")] = False,
     no_uniqueness: NoUniquenessOpt = False,
     techniques: TechniquesOpt = None,
+    time_limit: ExplainTimeOpt = DEFAULT_EXPLAIN_SECONDS,
     list_all: Annotated[bool, typer.Option(
         "--list", help="List the techniques, in the order they are tried, and exit.")] = False,
 ) -> None:
@@ -123,7 +130,8 @@ def explain_command(
                                      param_hint="'PUZZLE|FILE|-'")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
-        e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques))
+        e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
+                    time_limit=time_limit or None)
         if prove:
             from sudoku_csp.logic.prove import prove_steps
 
@@ -164,6 +172,7 @@ def hint(
                        ] = False,
     no_uniqueness: NoUniquenessOpt = False,
     techniques: TechniquesOpt = None,
+    time_limit: ExplainTimeOpt = DEFAULT_EXPLAIN_SECONDS,
 ) -> None:
     """The next step only: the simplest technique that makes progress.
 
@@ -179,7 +188,7 @@ def hint(
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
-                    max_steps=1)
+                    max_steps=1, time_limit=time_limit or None)
         if not e.steps:
             typer.echo(e.lines()[-1])
             return _explain_exit(e)
@@ -209,7 +218,7 @@ def rate(
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
     no_uniqueness: NoUniquenessOpt = False,
-    time_limit: TimeOpt = None,
+    time_limit: ExplainTimeOpt = DEFAULT_EXPLAIN_SECONDS,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
     jobs: JobsOpt = 1,
@@ -236,7 +245,7 @@ def rate(
                                    constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")
-        return stream_records(src, options, backend, 2, time_limit, fmt,
+        return stream_records(src, options, backend, 2, time_limit or None, fmt,
                               BatchOptions(jobs, scheduler, out_file, resume),
                               label="rating", line=_print_rating)
 

@@ -58,6 +58,16 @@ class Step:
     pattern found (the kinds of unit a strong-link chain uses, the size of a wing's cells)."""
     links: tuple[Link, ...] = field(default=(), compare=False)
 
+    def __repr__(self) -> str:
+        """The step in its own words (cells as labels, digits 1-based) and its rating; the
+        cell indices stay in the fields, and :meth:`as_dict` names them for a geometry.
+
+        >>> from sudoku_csp.logic import hint
+        >>> hint("3.1...4.2.......")
+        <Step hidden_single_box 1.2: Hidden single: 4 in box 1 → A2>
+        """
+        return f"<Step {self.technique} {self.rating:.1f}: {self.text}>"
+
     def as_dict(self, geometry: Geometry) -> dict[str, object]:
         """A JSON-ready record of the step (labels and symbols, not indices)."""
         sym = geometry.symbols
