@@ -376,6 +376,6 @@ def test_a_grid_that_breaks_a_cage_is_no_solution():
 def test_a_time_limit_bounds_every_explaining_command(command):
     # Each has a default bound (cli.explain.DEFAULT_EXPLAIN_SECONDS) and takes --time-limit;
     # past it: tier unknown, exit 5, never a guess.
-    result = runner.invoke(app, [command, line(HARD[0]), "--time-limit", "0.000001"])
+    result = runner.invoke(app, [command, line(HARD[0]), "--time-limit", "0"])
     assert result.exit_code == 5, result.output
     assert "time limit" in result.output or "unknown" in result.output

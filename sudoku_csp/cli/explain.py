@@ -49,7 +49,7 @@ on a large grid can run for hours, and a command should end."""
 ExplainTimeOpt = Annotated[float, typer.Option(
     "--time-limit", "-t", min=0.0,
     help="Seconds per puzzle, looked at between steps; past it the explanation stops (tier "
-         "unknown, exit 5). 0: no limit.")]
+         "unknown, exit 5).")]
 
 
 def _techniques(text: str | None) -> list[str] | None:
@@ -131,7 +131,7 @@ def explain_command(
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
-                    time_limit=time_limit or None)
+                    time_limit=time_limit)
         if prove:
             from sudoku_csp.logic.prove import prove_steps
 
@@ -188,7 +188,7 @@ def hint(
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
-                    max_steps=1, time_limit=time_limit or None)
+                    max_steps=1, time_limit=time_limit)
         if not e.steps:
             typer.echo(e.lines()[-1])
             return _explain_exit(e)
@@ -245,7 +245,7 @@ def rate(
                                    constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")
-        return stream_records(src, options, backend, 2, time_limit or None, fmt,
+        return stream_records(src, options, backend, 2, time_limit, fmt,
                               BatchOptions(jobs, scheduler, out_file, resume),
                               label="rating", line=_print_rating)
 
