@@ -195,6 +195,20 @@ class SharedDefs:
                 f"<defs>{parts}</defs></svg>")
 
 
+def _starting_candidates(geometry: Geometry, constraints: Sequence[Constraint]) -> list[int]:
+    """What constraints that say where a solver starts (pencil marks) leave of each cell:
+    the picture of such a puzzle shows them, as the grid it was read from did."""
+    full = (1 << geometry.size) - 1
+    masks = [full] * geometry.ncells
+    for constraint in constraints:
+        if constraint.starting:
+            for link in constraint.native(geometry):
+                narrowed = link.narrow(tuple(masks[c] for c in link.cells))
+                for cell, mask in zip(link.cells, narrowed or (), strict=False):
+                    masks[cell] = mask
+    return masks
+
+
 def grid_svg(
     geometry: Geometry,
     givens: Sequence[int],
@@ -269,6 +283,8 @@ def grid_svg(
         raise ValueError(f"units must be indices below {len(geometry.units)}")
     constraints = tuple(constraints)
     check_constraints(geometry, constraints)
+    if candidates is None and any(c.starting for c in constraints):
+        candidates = _starting_candidates(geometry, constraints)
 
     compact = compact or shared is not None
     side = cell_pixels(n)

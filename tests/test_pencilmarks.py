@@ -7,7 +7,7 @@ import pytest
 from cases import GRID2
 from typer.testing import CliRunner
 
-from sudoku_csp import ParseError, count, datasets, get_backend, parse, to_line
+from sudoku_csp import ParseError, count, datasets, get_backend, parse, render, to_line
 from sudoku_csp.cli import app
 from sudoku_csp.constraints import PencilMarks
 from sudoku_csp.io import format_cells
@@ -82,3 +82,11 @@ def test_commands_that_ignore_constraints_refuse_pencil_marks():
     grid = runner.invoke(app, ["show", "-c", "--rules", "none", GRID2]).stdout
     result = runner.invoke(app, ["canon", "-"], input=grid.split("propagation:\n", 1)[1])
     assert result.exit_code == 6 and "pencil marks" in result.stderr
+
+
+def test_a_picture_shows_the_pencil_marks():
+    grid = runner.invoke(app, ["show", "-c", "--rules", "none", GRID2]).stdout
+    puzzle = parse(grid.split("propagation:\n", 1)[1])
+    (marks,) = puzzle.constraints
+    svg = render.grid_svg(puzzle.geometry, puzzle.givens, constraints=puzzle.constraints)
+    assert svg.count('class="candidate"') == sum(m.bit_count() for _, m in marks.marks)
