@@ -41,11 +41,10 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType, TracebackType
-
-from pysat.solvers import pysolvers
 
 __all__ = ["Terminated", "active", "deferred", "handling", "requested", "reraise_pysat",
            "stoppable", "worker_signals"]
@@ -209,7 +208,11 @@ def raise_requested() -> None:
 def reraise_pysat(exc: BaseException) -> None:
     """Raise ``KeyboardInterrupt`` if ``exc`` is PySAT's report of a Ctrl-C caught inside a
     solver call (the solver is unusable afterwards: drop it); otherwise return."""
-    if isinstance(exc, pysolvers.error) and "keyboard interrupt" in str(exc).lower():
+    # Only a loaded PySAT can have raised its error: looked up, not imported, so that a
+    # command that runs no SAT solver (solve with native) never loads PySAT.
+    solvers = sys.modules.get("pysat.solvers")
+    if (solvers is not None and isinstance(exc, solvers.pysolvers.error)
+            and "keyboard interrupt" in str(exc).lower()):
         _mark(signal.SIGINT)
         raise KeyboardInterrupt() from None
 

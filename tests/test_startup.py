@@ -63,7 +63,7 @@ def _among(loaded: set[str], names: tuple[str, ...]) -> list[str]:
 
 
 HEAVY = (
-    "ortools", "matplotlib", "pandas", "numpy", "multiprocessing", "concurrent.futures",
+    "pysat", "ortools", "matplotlib", "pandas", "numpy", "multiprocessing", "concurrent.futures",
     "sudoku_csp.backends.sat", "sudoku_csp.backends.cpsat", "sudoku_csp.batch",
     "sudoku_csp.crosscheck", "sudoku_csp.certify", "sudoku_csp.generate", "sudoku_csp.study",
     "sudoku_csp.logic", "sudoku_csp.canon", "sudoku_csp.encodings", "sudoku_csp.satsolver",
@@ -73,7 +73,7 @@ HEAVY = (
 """What ``solve PUZZLE`` with the default native solver does without."""
 
 FOR_SOLVING = (
-    "pysat", "sudoku_csp.cli.solving", "sudoku_csp.io", "sudoku_csp.puzzle",
+    "sudoku_csp.cli.solving", "sudoku_csp.io", "sudoku_csp.puzzle",
     "sudoku_csp.constraints", "sudoku_csp.backends", "sudoku_csp.native",
     "sudoku_csp.interrupts",
 )
