@@ -181,3 +181,16 @@ def test_a_solver_without_assumptions_is_refused_before_any_work():
         run_study(PUZZLES[:1], solvers=["kissat404"])
     result = runner.invoke(app, ["study", FILE, "-s", "kissat404"])
     assert result.exit_code == Exit.INPUT and "cannot take assumptions" in result.stderr
+
+
+def test_a_search_out_of_reach_is_said_before_it_starts(tmp_path, monkeypatch):
+    import sudoku_csp.study as studies
+
+    monkeypatch.setattr(studies, "SEARCH_IN_REACH", 3)  # a 4x4 stands for a 25x25 here
+    path = tmp_path / "four.txt"
+    path.write_text("3.1...4.2.......\n")
+    args = ["study", str(path), "-e", "minimal", "--no-reduced", "--no-native", "--json"]
+    searched = runner.invoke(app, [*args, "-s", "minisat22"])
+    assert searched.exit_code == 0 and "note: searching 4x4 grids can take hours" in \
+        searched.stderr
+    assert "note:" not in runner.invoke(app, [*args, "--no-search"]).stderr

@@ -399,6 +399,11 @@ def study(
             "solvers": () if no_search else (solver or studies.STUDY_SOLVERS),
         }
         studies.methods(asked["encodings"], asked["amos"], asked["reduced"], asked["rules"])
+        side = puzzles[0].size if puzzles else 0
+        if asked["solvers"] and side > studies.SEARCH_IN_REACH:
+            err.print(f"note: searching {side}x{side} grids can take hours a puzzle: "
+                      "--no-search studies propagation alone; Ctrl-C stops the run",
+                      markup=False)
         with Bar(studies.work(len(puzzles), **asked), "studying", always=True) as bar:
             found = studies.run_study(
                 puzzles, encodings=asked["encodings"], amos=asked["amos"],

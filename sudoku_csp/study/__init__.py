@@ -55,6 +55,7 @@ from sudoku_csp.study.plot import plot_study
 from sudoku_csp.study.run import run_study, work
 from sudoku_csp.study.table import (
     ALL_ENCODINGS,
+    SEARCH_IN_REACH,
     STUDY_PRESETS,
     STUDY_PROPAGATOR,
     STUDY_RECYCLE,
@@ -68,7 +69,8 @@ from sudoku_csp.study.table import (
 )
 
 __all__ = [
-    "ALL_ENCODINGS", "STUDY_PRESETS", "STUDY_PROPAGATOR", "STUDY_RECYCLE", "STUDY_REDUCED",
-    "STUDY_SOLVERS", "Method", "Row", "Study", "check_plot_path", "decisions_of", "methods",
+    "ALL_ENCODINGS", "SEARCH_IN_REACH", "STUDY_PRESETS", "STUDY_PROPAGATOR", "STUDY_RECYCLE",
+    "STUDY_REDUCED", "STUDY_SOLVERS", "Method", "Row", "Study", "check_plot_path",
+    "decisions_of", "methods",
     "plot_study", "run_study", "work",
 ]

@@ -15,6 +15,11 @@ Kind = Literal["cnf", "reduced", "native"]
 STUDY_SOLVERS = ("minisat22", "cadical195")
 """Solvers the study searches with unless told otherwise: MiniSat to compare with tdoku's
 table, CaDiCaL as a modern solver."""
+
+SEARCH_IN_REACH = 16
+"""The largest grid size the study's searches finish on in reasonable time: beyond it, a
+search for the second solution of a sparse puzzle can run for hours (the command says so
+before it starts; Ctrl-C or SIGTERM stops it)."""
 ALL_ENCODINGS = tuple(encoding.value for encoding in cnf.Encoding)
 """Every named encoding: the study's rows unless told otherwise."""
 STUDY_PRESETS = ("eliminate", "singles", "locked", "pairs", "full")
