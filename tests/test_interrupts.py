@@ -172,7 +172,9 @@ def test_sigterm_stops_a_long_search_by_a_solver_without_interrupt(tmp_path):
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("SIGTERM did not stop the search")
-    assert (proc.returncode, err.decode()) == (143, "terminated\n")
+    # The study's note that such a search is out of reach comes first, then the signal's.
+    assert proc.returncode == 143 and err.decode().endswith("\nterminated\n")
+    assert "Traceback" not in err.decode()
 
 
 def _wait_for_cpu(proc: subprocess.Popen, seconds: float) -> None:
