@@ -39,6 +39,7 @@ import abc
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas
@@ -109,6 +110,21 @@ class Link:
 
     cells: tuple[int, ...]
     narrow: Narrow
+
+
+def _keep(mask: int, masks: Masks) -> Masks | None:
+    m = masks[0] & mask
+    return (m,) if m else None
+
+
+def keep_digits(cell: int, mask: int) -> Link:
+    """The link of a rule that allows ``cell`` only the digits of ``mask`` (an odd cell,
+    pencil marks).
+
+    >>> keep_digits(0, 0b0101).narrow((0b0011,)), keep_digits(0, 0b0100).narrow((0b0011,))
+    ((1,), None)
+    """
+    return Link((cell,), partial(_keep, mask))
 
 
 @dataclass(frozen=True)

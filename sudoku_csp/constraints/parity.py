@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import SHAPE_EDGE, SHAPE_FILL, Canvas, Layer
@@ -22,17 +21,13 @@ from sudoku_csp.constraints.base import (
     ConstraintError,
     Link,
     Pieces,
+    keep_digits,
 )
 from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
-
-
-def _keep(mask: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    m = masks[0] & mask
-    return (m,) if m else None
 
 
 def _digits(n: int, odd: bool) -> list[int]:
@@ -76,7 +71,7 @@ class Parity(Constraint):
                 yield cell, _digits(n, odd)
 
     def native(self, geometry: Geometry) -> list[Link]:
-        return [Link((cell, ), partial(_keep, sum(1 << d for d in digits)))
+        return [keep_digits(cell, sum(1 << d for d in digits))
                 for cell, digits in self._marks(geometry.size)]
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:

@@ -15,10 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, ConstraintError, Link
+from sudoku_csp.constraints.base import (
+    Clause,
+    CnfContext,
+    Constraint,
+    ConstraintError,
+    Link,
+    keep_digits,
+)
 from sudoku_csp.constraints.fields import FieldError, parse_cell
 from sudoku_csp.geometry import SYMBOLS, Geometry, symbol
 
@@ -26,11 +32,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from sudoku_csp.encodings.cpsat_model import CpSatModel
-
-
-def _keep(mask: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    m = masks[0] & mask
-    return (m,) if m else None
 
 
 def _digits(mask: int) -> list[int]:
@@ -76,7 +77,7 @@ class PencilMarks(Constraint):
                                       "one", part="candidates")
 
     def native(self, geometry: Geometry) -> list[Link]:
-        return [Link((cell,), partial(_keep, mask)) for cell, mask in self.marks]
+        return [keep_digits(cell, mask) for cell, mask in self.marks]
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
         for cell, mask in self.marks:
