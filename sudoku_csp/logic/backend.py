@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from sudoku_csp.backends.base import BackendBase, Option, make_result
-from sudoku_csp.logic.explain import explain, verdict_of
+from sudoku_csp.logic.explain import explain
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 
@@ -52,8 +52,7 @@ class LogicBackend(BackendBase):
             return make_result(puzzle, [e.grid], limit=limit, complete=True, timed_out=False,
                                solver=self.spec, seconds=seconds, stats=stats)
         if e.not_unique:  # decided before any step: the solutions that show it
-            found = verdict_of(puzzle).solutions
-            return make_result(puzzle, found, limit=limit, complete=True, timed_out=False,
+            return make_result(puzzle, e.witnesses, limit=limit, complete=True, timed_out=False,
                                solver=self.spec, seconds=seconds, stats=stats)
         if e.no_solution:
             return Result(Status.NONE, (), stats, seconds, self.spec, e.stuck or "",

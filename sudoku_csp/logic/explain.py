@@ -97,7 +97,8 @@ class Explanation:
     bitmask per cell) before ``steps[i]``; ``grid`` is the final grid (``EMPTY`` where
     unsolved); ``stuck`` says why it stopped short (not unique, no solution, no technique
     applies), ``None`` when solved. ``uniqueness`` says whether uniqueness techniques were
-    allowed (only on puzzles found to have one solution).
+    allowed (only on puzzles found to have one solution). ``witnesses``: for a puzzle with
+    several solutions, the two (verified) solutions the count found.
 
     >>> from sudoku_csp import parse
     >>> e = explain(parse("1..." "..1." ".1.." "...1"))   # four solutions
@@ -112,6 +113,7 @@ class Explanation:
     stuck: str | None
     uniqueness: bool
     verdict: Status = Status.UNIQUE
+    witnesses: tuple[Grid, ...] = ()
 
     @property
     def solved(self) -> bool:
@@ -218,9 +220,11 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    verdict = verdict_of(puzzle, time_limit).status
+    counted = verdict_of(puzzle, time_limit)
+    verdict = counted.status
     if verdict is Status.MULTIPLE:
-        return Explanation(puzzle, (), (), puzzle.givens, NOT_UNIQUE, False, verdict)
+        return Explanation(puzzle, (), (), puzzle.givens, NOT_UNIQUE, False, verdict,
+                           counted.solutions)
     # Typed constraints (a cage, a dot) can forbid the swap uniqueness techniques rely on.
     allowed = uniqueness and not puzzle.constraints and verdict is Status.UNIQUE
     ladder = _ladder(allowed, techniques)
