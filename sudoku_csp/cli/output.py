@@ -223,6 +223,16 @@ TEXT_FOLD = 12  # characters: a text column narrower than its longest word folds
 FOLD_FOR = 1  # rank: columns this telling may fold a text column to fit the terminal
 
 
+def columns_option(columns: tuple[Column, ...]) -> Any:
+    """The ``--columns`` option of a command printing a table of ``columns`` (its help lists
+    their names); :func:`pick_columns` reads its value."""
+    return typer.Option(
+        "--columns", metavar="NAME,...",
+        help="The table's columns, in this order, even if wider than the terminal (default: "
+             "the most telling that fit it): "
+             f"{', '.join(key for key, *_ in columns)}. --json and --csv keep every field.")
+
+
 def pick_columns(columns: tuple[Column, ...], names: str | None) -> tuple[Column, ...] | None:
     """The columns ``--columns`` names (comma-separated fields, in that order), or None when
     it was not given. Checked before a command runs, so a typo costs no run."""

@@ -29,7 +29,7 @@ from sudoku_csp.cli.options import (
     geometry_options,
     listed,
 )
-from sudoku_csp.cli.output import Bar, Column, out, pick_columns, print_table
+from sudoku_csp.cli.output import Bar, Column, columns_option, out, pick_columns, print_table
 from sudoku_csp.constraints import encoding_options
 from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING, Encoding
 from sudoku_csp.errors import InputError
@@ -344,12 +344,7 @@ def study(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
-    columns: Annotated[str | None, typer.Option(
-        "--columns", metavar="NAME,...",
-        help="The table's columns, in this order, even if wider than the terminal (default: "
-             "the most telling that fit it): "
-             f"{', '.join(key for key, *_ in _STUDY_COLUMNS)}. --json and --csv keep every "
-             "field.")] = None,
+    columns: Annotated[str | None, columns_option(_STUDY_COLUMNS)] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg|pdf",
         help="Also write a plot: share solved without search, and decisions per puzzle, per "

@@ -46,6 +46,7 @@ from sudoku_csp.cli.output import (
     COMPARE_COLUMNS,
     Bar,
     candidate_grid,
+    columns_option,
     emit,
     out,
     pick_columns,
@@ -342,12 +343,7 @@ def compare(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per solver.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
-    columns: Annotated[str | None, typer.Option(
-        "--columns", metavar="NAME,...",
-        help="The table's columns, in this order, even if wider than the terminal (default: "
-             "the most telling that fit it): "
-             f"{', '.join(key for key, *_ in COMPARE_COLUMNS)}. --json and --csv keep every "
-             "field.")] = None,
+    columns: Annotated[str | None, columns_option(COMPARE_COLUMNS)] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg",
         help="Write a cactus plot: puzzles solved against time, one line per solver "
