@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache, reduce
 from operator import or_
 
-from sudoku_csp.constraints import Constraint
+from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.geometry import BOX_KINDS, EMPTY, Candidate, Geometry, UnitKind
 from sudoku_csp.logic.step import Step
 from sudoku_csp.native.rules import assign
@@ -94,14 +94,18 @@ class Board:
         """Remove what ``constraint``'s native links rule out (Contradiction if one cannot
         be met)."""
         for link in constraint.native(self.geometry):
-            masks = tuple(self.cand[c] for c in link.cells)
-            narrowed = link.narrow(masks)
-            if narrowed is None:
-                raise Contradiction(f"{constraint.describe(self.geometry)} cannot be met")
-            for cell, old, new in zip(link.cells, masks, narrowed, strict=True):
-                if self.is_open(cell):
-                    for digit in bits(old & ~new):
-                        self.remove(cell, digit)
+            for cell, digit in self.ruled_out(constraint, link):
+                self.remove(cell, digit)
+
+    def ruled_out(self, constraint: Constraint, link: Link) -> list[Candidate]:
+        """The candidates of open cells that ``link`` (one of ``constraint``'s native links)
+        rules out now; Contradiction when it cannot be met at all."""
+        masks = tuple(self.cand[c] for c in link.cells)
+        narrowed = link.narrow(masks)
+        if narrowed is None:
+            raise Contradiction(f"{constraint.describe(self.geometry)} cannot be met")
+        return [(c, d) for c, old, new in zip(link.cells, masks, narrowed, strict=True)
+                if self.is_open(c) for d in bits(old & ~new)]
 
     def copy(self) -> Board:
         return Board(self.state.copy(), self.constraints)

@@ -19,10 +19,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from sudoku_csp.constraints import Constraint, Link
-from sudoku_csp.geometry import Candidate, Geometry
+from sudoku_csp.geometry import Geometry
 from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.step import Step, cell_list, eliminated
-from sudoku_csp.native.state import bits
 
 CONSTRAINT_RATING = 2.0
 """The rating of a constraint step (no published scale covers variant rules)."""
@@ -44,16 +43,10 @@ def _why(board: Board, constraint: Constraint) -> str:
 def constraint_step(board: Board) -> Step | None:
     """The first constraint whose native rule removes candidates, as a step; raises
     :class:`~sudoku_csp.logic.board.Contradiction` when one cannot be met at all."""
-    g, cand = board.geometry, board.cand
+    g = board.geometry
     for constraint in board.constraints:
         for link in _links(g, constraint):
-            masks = tuple(cand[c] for c in link.cells)
-            narrowed = link.narrow(masks)
-            if narrowed is None:
-                raise Contradiction(f"{constraint.describe(g)} cannot be met")
-            gone: list[Candidate] = [(c, d) for c, old, new in zip(link.cells, masks, narrowed,
-                                                                   strict=True)
-                                     if board.is_open(c) for d in bits(old & ~new)]
+            gone = board.ruled_out(constraint, link)
             if gone:
                 return Step("constraint", 0.0,
                             f"{_why(board, constraint)} → eliminates {eliminated(g, gone)}",
