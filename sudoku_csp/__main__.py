@@ -13,6 +13,8 @@ import signal
 import sys
 from types import FrameType
 
+# The words and codes of cli.exits (Exit.INTERRUPTED, Exit.TERMINATED), written out: that
+# module is part of what these handlers cover while it loads (test_interrupts holds both).
 _EXITS = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
 _received: list[int] = []
 

@@ -306,3 +306,12 @@ def test_an_error_a_ctrl_c_caused_is_reported_as_the_interrupt(capsys):
         guarded(action)
     assert exit_info.value.exit_code == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_the_entry_point_ends_a_signal_as_the_commands_do():
+    # sudoku_csp.__main__ cannot import cli.exits before its handlers are in place.
+    from sudoku_csp.__main__ import _EXITS
+    from sudoku_csp.cli.exits import Exit
+
+    assert _EXITS == {signal.SIGINT: ("interrupted", Exit.INTERRUPTED),
+                      signal.SIGTERM: ("terminated", Exit.TERMINATED)}
