@@ -8,6 +8,13 @@ of a shared edge, an outline just inside a set of cells, where a candidate sits)
 marks are drawn in cells of its size, and the setters' palette (greys, so that the
 highlights of an explanation keep their colours). It knows no constraint kind.
 
+Clues outside the grid (little killers, sandwich sums, ...) stand where f-puzzles puts them:
+in a ring of places one cell wide around the border, row or column ``-1`` or ``N``
+(:meth:`Canvas.outside_centre`). A constraint that asks for such a place marks the canvas
+(:attr:`Canvas.outside`), and the renderer then draws the picture again with the ring
+(:attr:`Canvas.ring`) between the grid and its coordinates; a picture without outside
+clues keeps no room for them.
+
 >>> canvas = Canvas(4, 40, 2, 2)
 >>> canvas.centre(5), canvas.edge_middle(0, 1)
 ((63.0, 63.0), (43.0, 23.0))
@@ -99,6 +106,10 @@ class Canvas:
     pads: dict[int, Pad] = field(default_factory=dict)
     layers: dict[Layer, list[str]] = field(default_factory=dict)
     origin: int = MARGIN
+    ring: int = 0
+    """Pixels kept around the grid, inside ``origin``, for clues outside it (0: none)."""
+    outside: bool = False
+    """Whether a constraint placed something outside the grid (:meth:`outside_centre`)."""
 
     # -- places -----------------------------------------------------------------------------
     def x0(self, col: int) -> int:
@@ -115,6 +126,19 @@ class Canvas:
     def centre(self, cell: int) -> tuple[float, float]:
         x, y = self.corner(cell)
         return x + self.side / 2, y + self.side / 2
+
+    def outside_centre(self, row: int, col: int) -> tuple[float, float]:
+        """The centre of a place of the ring outside the grid, where f-puzzles draws clues
+        outside it: ``row`` or ``col`` is ``-1`` (above, left) or ``N`` (below, right), the
+        other ``-1`` .. ``N`` (corners too). Asking marks the canvas (:attr:`outside`), so
+        that the picture keeps the ring's room.
+
+        >>> canvas = Canvas(4, 40, 2, 2, origin=43, ring=40)
+        >>> canvas.outside_centre(-1, 0), canvas.outside_centre(2, 4), canvas.outside
+        ((63.0, 23.0), (223.0, 143.0), True)
+        """
+        self.outside = True
+        return self.x0(col) + self.side / 2, self.y0(row) + self.side / 2
 
     def edge_middle(self, a: int, b: int) -> tuple[float, float]:
         """The middle of the side two neighbouring cells share."""
@@ -255,6 +279,11 @@ class Canvas:
     def dot_radius(self) -> float:
         """The radius of a dot on an edge."""
         return self.side * 0.12
+
+    @property
+    def outside_size(self) -> float:
+        """The font size of a clue outside the grid (a sandwich sum)."""
+        return self.side * 0.45
 
     @property
     def letter_size(self) -> float:

@@ -353,13 +353,17 @@ def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:
 def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | None,
                time_limit: float | None) -> tuple[dict[str, Claim], dict[str, Result]]:
     """Run each backend once on ``puzzle``; a :class:`WrongSolutionError` becomes that
-    spec's failed claim instead of propagating. Any other exception propagates."""
+    spec's failed claim instead of propagating. Any other exception propagates. Without a
+    ``time_limit``, each backend runs under its own
+    :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`."""
     claims: dict[str, Claim] = {}
     results: dict[str, Result] = {}
     for spec, backend in backends.items():
         start = time.perf_counter()
+        own = getattr(backend, "crosscheck_seconds", None)  # a Backend need not have one
+        seconds = time_limit if time_limit is not None or own is None else own(puzzle)
         try:
-            result = backend.solve(puzzle, limit=limit, time_limit=time_limit)
+            result = backend.solve(puzzle, limit=limit, time_limit=seconds)
         except WrongSolutionError as exc:
             claims[spec] = Claim(None, error=str(exc) or type(exc).__name__,
                                  seconds=time.perf_counter() - start, exact=limit is None)

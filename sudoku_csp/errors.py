@@ -76,3 +76,9 @@ class NoPuzzleError(ParseError):
 
 class SpecError(InputError):
     """A backend spec string that names no backend, option or allowed value."""
+
+
+class ReaderNote(UserWarning):
+    """What a reader left out of a puzzle's rules and says so (decoration f-puzzles draws
+    without a rule, keys the user asked to ignore), issued with :func:`warnings.warn`; the CLI
+    prints it as ``note: ...`` on stderr. The puzzle keeps the words in ``notes``."""

@@ -52,6 +52,7 @@ class UnitKind(str, enum.Enum):
     REGION = "region"  # a jigsaw region, where the boxes would be
     DIAGONAL = "diagonal"
     WINDOW = "window"
+    DISJOINT = "disjoint group"  # the cells at one position of every box
 
     def __str__(self) -> str:
         return self.value

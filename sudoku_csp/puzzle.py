@@ -12,7 +12,7 @@ Reading and writing puzzle text is :mod:`sudoku_csp.io`'s job (``parse``, ``to_l
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sudoku_csp.constraints import Constraint, ConstraintError, check_all
@@ -58,6 +58,9 @@ class Puzzle:
     givens: Grid
     metadata: str = ""
     constraints: tuple[Constraint, ...] = ()
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    """What a reader left out of the rules and says so (``ignored decoration: 15 lines``):
+    shown to the user, written in records, never part of what the puzzle is."""
 
     def __post_init__(self) -> None:
         givens = tuple(self.givens)

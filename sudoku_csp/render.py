@@ -16,6 +16,9 @@ explanation. What is drawn:
   draw themselves the way setters draw them, each kind in its own module
   (:meth:`~sudoku_csp.constraints.base.Constraint.draw`, on a :class:`~sudoku_csp.canvas.Canvas`):
   under the digits or over them, keeping the candidates of their cells clear of their marks.
+  Clues outside the grid (little killers, sandwich sums, ...) stand in a ring one cell wide
+  around it, as in f-puzzles; the ring, and the room for it, is there only when a
+  constraint draws in it (:meth:`~sudoku_csp.canvas.Canvas.outside_centre`).
   The picture's title names every rule the constraints add, marked in the picture or not
   (:meth:`~sudoku_csp.constraints.base.Constraint.summary`).
 
@@ -45,7 +48,7 @@ from sudoku_csp.geometry import EMPTY, Candidate, Geometry, UnitKind, row_label
 __all__ = ["COORDINATE_COLOUR", "HIGHLIGHT_FILL", "LINK_COLOUR", "MARGIN", "MARK_FILL",
            "PLACED_COLOUR", "STRUCK_COLOUR", "UNIT_COLOUR", "ChainLink", "SharedDefs",
            "candidate_layout", "candidate_size", "cell_pixels", "coordinate_size", "grid_origin",
-           "grid_svg", "picture_width"]
+           "grid_svg", "outside_ring", "picture_width"]
 
 ChainLink = tuple[Candidate, Candidate, bool]
 """Two candidates of a chain and whether the link between them is strong."""
@@ -102,9 +105,16 @@ def grid_origin(size: int) -> int:
     return MARGIN + math.ceil(max(font + 4, widest * font + 5))
 
 
-def picture_width(size: int) -> int:
-    """The width (and height) of the picture of an ``size``×``size`` grid in pixels."""
-    return grid_origin(size) + size * cell_pixels(size) + MARGIN
+def picture_width(size: int, ring: int = 0) -> int:
+    """The width (and height) of the picture of an ``size``×``size`` grid in pixels, with
+    ``ring`` pixels around the grid for clues outside it (:func:`outside_ring`)."""
+    return grid_origin(size) + size * cell_pixels(size) + 2 * ring + MARGIN
+
+
+def outside_ring(size: int) -> int:
+    """The room kept on every side of the grid when a puzzle has clues outside it: one
+    cell, as in f-puzzles (corners included: a little killer may stand there)."""
+    return cell_pixels(size)
 
 
 def candidate_layout(geometry: Geometry) -> tuple[int, int]:
@@ -288,13 +298,13 @@ def grid_svg(
 
     compact = compact or shared is not None
     side = cell_pixels(n)
-    width = picture_width(n)
-    origin = grid_origin(n)
     thin = 1.0
     thick = 3.0 if n <= 16 else 2.5
-    frame = Canvas(n, side, *candidate_layout(geometry), origin=origin)
-    for constraint in constraints:  # before the digits: the pads they keep move candidates
-        constraint.draw(frame)
+    frame = _drawn(geometry, constraints, 0)
+    if frame.outside:  # clues outside the grid: drawn again with the ring's room
+        frame = _drawn(geometry, constraints, outside_ring(n))
+    width = picture_width(n, frame.ring)
+    origin = frame.origin
     x0, y0 = frame.x0, frame.y0
 
     out = [
@@ -408,6 +418,17 @@ def grid_svg(
     return "\n".join(out)
 
 
+def _drawn(geometry: Geometry, constraints: Sequence[Constraint], ring: int) -> Canvas:
+    """The canvas of the picture, ``ring`` pixels kept around the grid, with every
+    constraint drawn on it (before the digits: the pads they keep move candidates)."""
+    n = geometry.size
+    frame = Canvas(n, cell_pixels(n), *candidate_layout(geometry),
+                   origin=grid_origin(n) + ring, ring=ring)
+    for constraint in constraints:
+        constraint.draw(frame)
+    return frame
+
+
 _Digit = tuple[str, int, float, float, str, str, float | None]
 """One digit to write: its kind (``given``, ``value``, ``candidate``), cell, centre, symbol,
 colour, and font size when it is not its kind's (candidates squeezed by constraint marks)."""
@@ -487,10 +508,11 @@ def _lines(items: Sequence[_Digit]) -> str:
 
 def _coordinates(frame: Canvas, thick: float, compact: bool) -> list[str]:
     """Row letters left of the grid and column numbers above it, centred on their row or
-    column and in the room :func:`grid_origin` keeps (clear of the thick border)."""
+    column and in the room :func:`grid_origin` keeps (clear of the thick border, or beyond
+    the ring of clues outside the grid)."""
     n, side, origin = frame.n, frame.side, frame.origin
     font = coordinate_size(n)
-    away = (origin - thick / 2) / 2  # the middle of the room between the edge and the border
+    away = (origin - frame.ring - thick / 2) / 2  # the middle of the room before the border
     labels = [("row-label", away, frame.y0(r) + side / 2, row_label(r)) for r in range(n)]
     labels += [("col-label", frame.x0(c) + side / 2, away, str(c + 1)) for c in range(n)]
     if not compact:

@@ -54,6 +54,29 @@ def _diagonals(size: int, box: tuple[int, int] | None) -> list[Unit]:
     return [Unit(UnitKind.DIAGONAL, 0, main), Unit(UnitKind.DIAGONAL, 1, anti)]
 
 
+def _main_diagonal(size: int, box: tuple[int, int] | None) -> list[Unit]:
+    return _diagonals(size, box)[:1]
+
+
+def _anti_diagonal(size: int, box: tuple[int, int] | None) -> list[Unit]:
+    return _diagonals(size, box)[1:]
+
+
+def _disjoint_groups(size: int, box: tuple[int, int] | None) -> list[Unit]:
+    # The cells at one position of every box: needs boxes (a jigsaw's regions have no
+    # positions in common).
+    if box is None:
+        raise GeometryError("disjoint groups need boxes, not jigsaw regions")
+    rows, cols = box
+    units: list[Unit] = []
+    for i in range(rows):
+        for j in range(cols):
+            cells = tuple((top + i) * size + left + j
+                          for top in range(0, size, rows) for left in range(0, size, cols))
+            units.append(Unit(UnitKind.DISJOINT, len(units), cells))
+    return units
+
+
 def _windows(size: int, box: tuple[int, int] | None) -> list[Unit]:
     # Windoku's extra boxes sit one cell in from the edge with one-cell gaps between them
     # (four windows on 9×9, nine on 16×16); that layout needs square boxes.
@@ -93,6 +116,12 @@ VARIANTS: dict[str, Variant] = {
     for v in (
         Variant("jigsaw", "irregular regions replace the boxes (needs a region map)"),
         Variant("diagonal", "both main diagonals hold every digit once (Sudoku X)", _diagonals),
+        Variant("main-diagonal", "the diagonal from top left to bottom right holds every "
+                "digit once (f-puzzles diagonal-)", _main_diagonal),
+        Variant("anti-diagonal", "the diagonal from bottom left to top right holds every "
+                "digit once (f-puzzles diagonal+)", _anti_diagonal),
+        Variant("disjoint", "cells at the same position in every box hold different digits "
+                "(disjoint groups)", _disjoint_groups),
         Variant("windoku", "extra windows, one cell in from the edges, hold every digit once",
                 _windows),
         Variant("anti-knight", "cells a chess knight's move apart differ", pairs=_knight_pairs),
@@ -102,7 +131,9 @@ VARIANTS: dict[str, Variant] = {
 """Every variant, in the canonical order used in geometry names."""
 
 ALIASES = {"x": "diagonal", "hyper": "windoku", "antiknight": "anti-knight",
-           "antiking": "anti-king", "regions": "jigsaw"}
+           "antiking": "anti-king", "regions": "jigsaw", "diagonal-": "main-diagonal",
+           "diagonal+": "anti-diagonal", "disjoint-groups": "disjoint",
+           "disjointgroups": "disjoint"}
 
 
 def variant_name(name: str) -> str:
@@ -280,6 +311,11 @@ def make_geometry(
             regions = tuple(regions)
     elif "jigsaw" in names:
         raise GeometryError("the jigsaw variant needs a region map (--regions)")
+    if {"main-diagonal", "anti-diagonal"} <= names:  # both single diagonals: Sudoku X
+        names -= {"main-diagonal", "anti-diagonal"}
+        names.add("diagonal")
+    if "diagonal" in names:
+        names -= {"main-diagonal", "anti-diagonal"}
     ordered = tuple(v for v in VARIANTS if v in names)
     return _make(size, shape, ordered, regions, contiguous)
 

@@ -6,16 +6,32 @@ of every `generate --kind` (killer too)."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from cases import slow_if
 from typer.testing import CliRunner
 
 from sudoku_csp import EMPTY, Puzzle, Status, get_backend, make_geometry, parse, violations
 from sudoku_csp.cli import app
-from sudoku_csp.constraints import KINDS, XV, Cage, Constraint, Kropki, Parity, Thermo, makers
+from sudoku_csp.constraints import (
+    KINDS,
+    XV,
+    Cage,
+    Constraint,
+    Dots,
+    Kropki,
+    LittleKiller,
+    MinMax,
+    Parity,
+    Thermo,
+    XSum,
+    check_all,
+    makers,
+)
 from sudoku_csp.constraints.fields import orthogonal_pairs
 from sudoku_csp.errors import InputError
-from sudoku_csp.generate import GenerationError, NoGridError, generate, minimality
+from sudoku_csp.generate import GenerationError, NoGridError, generate, minimality, random_grid
 from sudoku_csp.generate.kinds import generate_variants, maker_names
 from sudoku_csp.io import to_line
 from sudoku_csp.symmetry import is_symmetric
@@ -131,13 +147,56 @@ def test_same_seed_same_puzzles_whatever_ran_before():
 
 def test_every_kind_has_a_generator():
     # One registry: killer cages by generate_killer, every other rule by a maker here (pencil
-    # marks say where a solver stands, not a rule a puzzle is made of).
+    # marks say where a solver stands, not a rule a puzzle is made of), named by its maker or
+    # else its kind's name with "-" for spaces, in lower case.
     assert set(makers().values()) | {Cage} == {k for k in KINDS if not k.starting}
+    for name, kind in makers().items():
+        assert name == (kind.maker or kind.kind.replace(" ", "-").lower())
+    assert makers()["little-killer"] is LittleKiller and makers()["x-sum"] is XSum
     assert maker_names(["thermometer", "PARITY", "thermo"]) == ["thermo", "parity"]
+    assert maker_names(["X-sum", "little killer", "Little-Killer"]) == ["little-killer",
+                                                                        "x-sum"]
+
+
+SLOW_MAKERS = {"thermo"}
+"""Makers whose 6x6 puzzle takes more than about 0.05 s (thermometers: 0.05-0.2 s, and the
+fast tests above make them anyway); the others take 5-50 ms."""
+
+
+@pytest.mark.parametrize("name", slow_if(list(makers()), lambda name: name in SLOW_MAKERS))
+def test_every_maker_makes_a_unique_puzzle_on_6x6(name):
+    kind = makers()[name]
+    (puzzle,) = generate_variants(SIX, kinds=[name], seed=1, attempts=3)
+    result = get_backend("sat").solve(puzzle, limit=2)
+    assert result.count == 1, to_line(puzzle)
+    assert puzzle.constraints and all(isinstance(c, kind) for c in puzzle.constraints)
+    check_all(SIX, puzzle.constraints)  # a single kind's pieces merged into one constraint
+    assert violations(puzzle, result.solution) == []
+    assert puzzle.metadata.startswith(f"generated seed=1 #1: {name}, ")
+    assert parse(to_line(puzzle), geometry=SIX).constraints == puzzle.constraints
+
+
+@pytest.mark.parametrize("kind", [Dots, MinMax])
+def test_pieces_read_off_merge_into_what_they_say_together(kind):
+    # The default read_off keeps only pieces of a single kind that merge exactly: any of
+    # them kept, the one merged constraint rules the pairs they rule, and the grid keeps it.
+    rng = random.Random(4)
+    counts = []
+    for seed in range(6):
+        grid = random_grid(SIX, seed)
+        fixed, pieces = kind.read_off(SIX, grid, rng, False)
+        assert not fixed and pieces and len(set(pieces)) == len(pieces)
+        counts.append(len(pieces))
+        for _ in range(10):
+            kept = rng.sample(pieces, rng.randint(1, len(pieces)))
+            (merged,) = kind.merge(kept)
+            assert set(merged.rules(SIX)) == {r for p in kept for r in p.rules(SIX)}
+            assert merged.violations(SIX, grid) == []
+    assert max(counts) > 3, counts
 
 
 @pytest.mark.parametrize(("kwargs", "error", "words"), [
-    ({"kinds": ["sandwich"]}, InputError, "unknown constraint kind 'sandwich'"),
+    ({"kinds": ["pencil marks"]}, InputError, "unknown constraint kind 'pencil marks'"),
     ({"kinds": []}, InputError, "no constraint kind"),
     ({"kinds": ["xv"], "count": -1}, InputError, "count"),
     ({"kinds": ["xv"], "attempts": 0}, InputError, "attempts"),
@@ -179,6 +238,22 @@ def test_cli_generate_kind_prints_reproducible_json_lines(tmp_path):
     assert checked.exit_code == 0, checked.output
 
 
+def test_cli_generate_takes_the_new_kinds_by_either_name(tmp_path):
+    out = tmp_path / "k.jsonl"
+    args = ["generate", "--kind", "little killer", "--kind", "dots", "--size", "6", "--seed",
+            "3", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (line,) = out.read_text(encoding="utf-8").splitlines()[1:]
+    text, _, note = line.partition("\t")
+    assert note.startswith("generated seed=3 #1: little-killer and dots, ")
+    puzzle = parse(text)
+    # Dropping pieces while the puzzle stays unique may leave one kind out.
+    assert puzzle.constraints and {c.kind for c in puzzle.constraints} <= {"little killer",
+                                                                            "dots"}
+    assert get_backend("sat").solve(puzzle, limit=2).count == 1
+
+
 @pytest.mark.parametrize(("args", "words"), [
     # killer cages (sudoku_csp.generate.killer)
     (["--killer", "--minimal"], "generate --kind killer does not take --minimal"),
@@ -199,7 +274,7 @@ def test_cli_generate_kind_prints_reproducible_json_lines(tmp_path):
      "no unique parity puzzle with at most 0 givens found in 2 grids"),
     (["--kind", "thermo", "--negative"], "--negative: only with --kind kropki or --kind xv"),
     (["--kind", "xv", "--difficulty", "easy"], "generate --kind does not take --difficulty"),
-    (["--kind", "sandwich"], "unknown constraint kind 'sandwich'"),
+    (["--kind", "pencil-marks"], "unknown constraint kind 'pencil-marks'"),
     (["--max-givens", "2"], "--max-givens: only with --kind"),
     (["--no-negative"], "--no-negative: only with --kind"),
 ])

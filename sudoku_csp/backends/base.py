@@ -128,6 +128,12 @@ class BackendBase(abc.ABC):
               time_limit: float | None = None) -> Result:
         """Look for up to ``limit`` solutions (``None``: all) within ``time_limit`` seconds."""
 
+    def crosscheck_seconds(self, puzzle: Puzzle) -> float | None:
+        """The time limit this backend runs under in a cross-check given none (``check``,
+        ``compare``): ``None``, no bound, unless its search can stall on the puzzle where the
+        others answer at once; it then says "unknown", never holds up their verdicts."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 

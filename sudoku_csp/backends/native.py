@@ -12,6 +12,10 @@ from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 
+CROSSCHECK_SECONDS = 10.0
+"""The native solver's time limit in a cross-check of a puzzle with typed constraints when
+none is given (see :meth:`NativeBackend.crosscheck_seconds`)."""
+
 
 class NativeBackend(BackendBase):
     """Constraint propagation with named rules, then depth-first search.
@@ -43,6 +47,12 @@ class NativeBackend(BackendBase):
             self.searcher = Searcher(o["rules"], o["branch"], o["order"], o["seed"])
         except ValueError as exc:
             raise SpecError(f"native: {exc}") from None
+
+    def crosscheck_seconds(self, puzzle: Puzzle) -> float | None:
+        """:data:`CROSSCHECK_SECONDS` for a puzzle with typed constraints: the native
+        propagation of some kinds (sums over long lines, quadruples) leaves searches that
+        take minutes where SAT and CP-SAT answer in milliseconds."""
+        return CROSSCHECK_SECONDS if puzzle.constraints else None
 
     def propagate(self, puzzle: Puzzle) -> State | None:
         """The candidate state after running this backend's rules (None: contradiction)."""

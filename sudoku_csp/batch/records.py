@@ -98,6 +98,8 @@ class Outcome:
     records: tuple[Record, ...]
     verdict: Verdict
     reasons: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the reader left out of the puzzle's rules and said so (:attr:`Puzzle.notes`)."""
 
     @property
     def agreed(self) -> bool:
@@ -108,9 +110,12 @@ class Outcome:
         """The puzzle's verdict as ``sudoku-csp check --json`` prints it (the shape of
         :func:`~sudoku_csp.crosscheck.verdict_dict`, with the puzzle's ``index``);
         ``limit`` is the run's: it decides whether a ``multiple`` claim was an exact count."""
-        return verdict_dict(self.puzzle, {r.spec: r.claim(limit) for r in self.records},
-                            Judgement(self.verdict, self.reasons), metadata=self.metadata,
-                            index=self.index)
+        found = verdict_dict(self.puzzle, {r.spec: r.claim(limit) for r in self.records},
+                             Judgement(self.verdict, self.reasons), metadata=self.metadata,
+                             index=self.index)
+        if self.notes:
+            found["notes"] = list(self.notes)
+        return found
 
 
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))

@@ -86,7 +86,7 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
                 claim.error or (result.message if result else ""), puzzle.metadata,
                 claim.complete))
         outcomes.append(Outcome(index, line, puzzle.metadata, tuple(records), verdict,
-                                judgement.reasons))
+                                judgement.reasons, puzzle.notes))
     return outcomes
 
 

@@ -13,12 +13,14 @@ import enum
 import os
 import select
 import sys
+import warnings
 from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.console import Console
 
-from sudoku_csp.errors import BackendError, InputError
+from sudoku_csp.errors import BackendError, InputError, ReaderNote
 from sudoku_csp.extras import MissingExtraError
 from sudoku_csp.result import Status
 
@@ -84,7 +86,9 @@ def guarded(action: Callable[[], Exit]) -> None:
     from sudoku_csp.interrupts import Terminated, handling, raise_requested, reraise_pysat
 
     try:
-        with handling():
+        with handling(), warnings.catch_warnings():
+            warnings.simplefilter("always", ReaderNote)
+            warnings.showwarning = _show_note
             try:
                 code = action()
                 sys.stdout.flush()  # buffered record lines: a closed pipe shows here
@@ -111,6 +115,16 @@ def guarded(action: Callable[[], Exit]) -> None:
             _fail("interrupted", Exit.INTERRUPTED)
         _fail(f"internal error: {type(exc).__name__}: {exc}", Exit.INTERNAL)
     raise typer.Exit(int(code))
+
+
+def _show_note(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+               file: Any = None, line: str | None = None) -> None:
+    """A reader's note as one line on stderr; other warnings as Python shows them."""
+    if issubclass(category, ReaderNote):
+        err.print(f"note: {message}", markup=False)
+    else:
+        warnings._showwarnmsg_impl(warnings.WarningMessage(  # type: ignore[attr-defined]
+            message, category, filename, lineno, file, line))
 
 
 def silence_stdout() -> None:

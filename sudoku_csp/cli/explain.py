@@ -16,6 +16,7 @@ from sudoku_csp.cli.options import (
     BatchOptions,
     BoxOpt,
     CsvOpt,
+    IgnoreOpt,
     JobsOpt,
     JsonOpt,
     OutOpt,
@@ -25,6 +26,7 @@ from sudoku_csp.cli.options import (
     SizeOpt,
     SourceArg,
     SplitRegionsOpt,
+    TreatLineOpt,
     VariantOpt,
     geometry_options,
     output_format,
@@ -96,6 +98,8 @@ def explain_command(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON record per step, then one with the rating.")] = False,
     html: Annotated[Path | None, typer.Option(
@@ -129,7 +133,8 @@ def explain_command(
             raise typer.BadParameter("give a puzzle, a file or - (or --list)",
                                      param_hint="'PUZZLE|FILE|-'")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, constraints=True))
+                                                       split_regions, ignore, treat_line,
+                                                       constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
                     time_limit=time_limit)
         if prove:
@@ -168,6 +173,8 @@ def hint(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="The step as one JSON record.")
                        ] = False,
     no_uniqueness: NoUniquenessOpt = False,
@@ -186,7 +193,8 @@ def hint(
         from sudoku_csp.logic import explain
 
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, constraints=True))
+                                                       split_regions, ignore, treat_line,
+                                                       constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
                     max_steps=1, time_limit=time_limit)
         if not e.steps:
@@ -217,6 +225,8 @@ def rate(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     no_uniqueness: NoUniquenessOpt = False,
     time_limit: ExplainTimeOpt = DEFAULT_EXPLAIN_SECONDS,
     as_json: JsonOpt = False,
@@ -242,6 +252,7 @@ def rate(
 
         fmt = output_format(as_json, as_csv)
         options = geometry_options(size, box, variant, regions, split_regions,
+                                                  ignore, treat_line,
                                    constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")

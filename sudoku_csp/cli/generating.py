@@ -14,8 +14,10 @@ from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import Exit, guarded
 from sudoku_csp.cli.options import (
     BoxOpt,
+    IgnoreOpt,
     RegionsOpt,
     SplitRegionsOpt,
+    TreatLineOpt,
     VariantOpt,
     completes,
     geometry_options,
@@ -59,6 +61,8 @@ def generate(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     symmetry: SymmetryOpt = "none",
     minimal: Annotated[bool, typer.Option(
         "--minimal", help="Every given necessary (removing any one makes it ambiguous).")
@@ -85,11 +89,12 @@ def generate(
         rich_help_panel=DIFFICULTY)] = False,
     kind: Annotated[list[str] | None, typer.Option(
         "--kind", "-k", metavar="KIND", autocompletion=completes([*makers(), "killer"]),
-        help="Puzzles with typed constraints read off a random grid, repeatable to combine: "
-             f"{', '.join(makers())} (givens cleared, then constraints dropped, while SAT finds "
-             f"one solution; each re-checked by {DEFAULT_VARIANT_CHECK}; printed as JSON "
-             "lines), or killer alone (given-free cages, reshaped until unique; each "
-             f"re-checked by {DEFAULT_KILLER_CHECK}; printed as killer lines).",
+        help="Puzzles with typed constraints read off a random grid (givens cleared, then "
+             "constraints dropped, while SAT finds one solution; each re-checked by "
+             f"{DEFAULT_VARIANT_CHECK}; printed as JSON lines), repeatable to combine; KIND is "
+             f"any constraint kind: {', '.join(makers())}. Or killer alone (given-free cages, "
+             f"reshaped until unique; each re-checked by {DEFAULT_KILLER_CHECK}; printed as "
+             "killer lines).",
         rich_help_panel=CONSTRAINTS)] = None,
     killer: Annotated[bool, typer.Option(
         "--killer", help="The same as --kind killer.",
@@ -135,8 +140,8 @@ def generate(
 
     Each re-checked by a second backend, minimal and symmetric when asked, of a chosen
     difficulty when asked, reproducibly from a seed; with --kind, puzzles of typed
-    constraints (thermometers, kropki, XV, odd/even, non-consecutive; killer: given-free
-    killers).
+    constraints (thermometers, kropki, XV, arrows, lines, outside clues, dots, ...; killer:
+    given-free killers).
 
     Each line is the puzzle, a tab, and how it was made; with a difficulty, its ER and tier.
     Without --minimal a puzzle of a difficulty may keep givens that make it easier.
@@ -145,7 +150,7 @@ def generate(
         from sudoku_csp.generate import Request, make
         from sudoku_csp.io import to_line
 
-        options = geometry_options(size, box, variant, regions, split_regions)
+        options = geometry_options(size, box, variant, regions, split_regions, ignore, treat_line)
         request = Request(
             count=count, size=options["size"], box=options.get("box"),
             variants=tuple(options["variants"]), regions=options.get("regions"),

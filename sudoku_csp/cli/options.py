@@ -65,6 +65,12 @@ RegionsOpt = Annotated[str | None, typer.Option(
 SplitRegionsOpt = Annotated[bool, typer.Option(
     "--split-regions", help="Allow jigsaw regions in pieces (by default each region's cells "
                             "must be joined through orthogonal neighbours).")]
+IgnoreOpt = Annotated[list[str] | None, typer.Option(
+    "--ignore", metavar="KEY", help="f-puzzles: leave out this key although it is no rule "
+                                    "this tool knows (repeatable; by default it is refused).")]
+TreatLineOpt = Annotated[list[str] | None, typer.Option(
+    "--treat-line", metavar="COLOUR=KIND", help="f-puzzles: read decoration lines of this "
+    "colour as this line kind, e.g. '#FFCCAA=entropicline' (repeatable).")]
 SolverOpt = Annotated[str, typer.Option(
     "--solver", "-s", help="Backend spec, e.g. native, native:rules=singles,branch=first "
                             "(see `sudoku-csp solvers`).")]
@@ -108,7 +114,8 @@ def output_format(as_json: bool, as_csv: bool) -> RecordFormat | None:
 
 
 def geometry_options(size: int | None, box: str | None, variants: list[str] | None,
-                     regions: str | None, split_regions: bool = False, *,
+                     regions: str | None, split_regions: bool = False,
+                     ignore: list[str] | None = None, treat_line: list[str] | None = None, *,
                      constraints: bool = False) -> dict[str, Any]:
     """The geometry keywords of :func:`~sudoku_csp.puzzle.parse` from the shared options
     (``--regions`` may name a file holding the map; ``--split-regions`` allows regions in
@@ -130,6 +137,17 @@ def geometry_options(size: int | None, box: str | None, variants: list[str] | No
             raise InputError(f"--{exc}") from None
     if regions is not None:
         options["regions"] = load_regions(regions)  # a map, or the file holding one
+    if ignore:
+        options["ignore"] = tuple(ignore)
+    if treat_line:
+        pairs = {}
+        for item in treat_line:
+            colour, sep, kind = item.partition("=")
+            if not sep or not colour.strip() or not kind.strip():
+                raise InputError(f"--treat-line {item!r}: expected COLOUR=KIND, such as "
+                                 "'#FFCCAA=entropicline'")
+            pairs[colour.strip()] = kind.strip()
+        options["treat_line"] = pairs
     return options
 
 

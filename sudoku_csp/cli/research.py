@@ -19,11 +19,13 @@ from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
     BoxOpt,
+    IgnoreOpt,
     JsonOpt,
     RegionsOpt,
     SizeOpt,
     SourceArg,
     SplitRegionsOpt,
+    TreatLineOpt,
     VariantOpt,
     completes,
     geometry_options,
@@ -74,6 +76,8 @@ def encode(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
 ) -> None:
     """Write a puzzle as DIMACS CNF, with the clauses of its typed constraints.
 
@@ -95,7 +99,8 @@ def encode(
         cnf.encoding_of(encoding)  # before reading the puzzle: the option is wrong either way
         cnf.amo_of(amo)
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, constraints=True))
+                                                       split_regions, ignore, treat_line,
+                                                       constraints=True))
         text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce,
                                            options={SUMS.name: sums})
         if output:
@@ -120,6 +125,8 @@ def certify(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
 ) -> None:
     """Write a uniqueness certificate: the solution, a CNF and a DRUP proof.
 
@@ -133,7 +140,8 @@ def certify(
         from sudoku_csp.io import first_puzzle
 
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, constraints=True))
+                                                       split_regions, ignore, treat_line,
+                                                       constraints=True))
         try:
             made = certificates.certify(puzzle, directory, solver=proof_solver,
                                         encoding=encoding, options={SUMS.name: sums})
@@ -185,6 +193,8 @@ def minimal(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Is each puzzle unique, and is every given necessary?
@@ -201,6 +211,7 @@ def minimal(
         from sudoku_csp.io import read_puzzle_files, resolve_source, to_line
 
         options = geometry_options(size, box, variant, regions, split_regions,
+                                                  ignore, treat_line,
                                    constraints=True)
         src = resolve_source([source], options, count=False)
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
@@ -236,6 +247,8 @@ def canon(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print each puzzle's minlex canonical form, one line per puzzle.
@@ -254,7 +267,7 @@ def canon(
         from sudoku_csp.canon import canonical as canonical_form
         from sudoku_csp.io import read_puzzle_files, resolve_source, to_line
 
-        options = geometry_options(size, box, variant, regions, split_regions)
+        options = geometry_options(size, box, variant, regions, split_regions, ignore, treat_line)
         src = resolve_source([source], options, count=False)
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
         first: dict[str, int] = {}  # canonical line -> index of its first puzzle
@@ -341,6 +354,8 @@ def study(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
@@ -373,7 +388,7 @@ def study(
         chosen = pick_columns(_STUDY_COLUMNS, columns)  # now, not after the whole run
         if plot:
             check_plot_path(plot, "study plot")  # now, not after the whole run
-        options = geometry_options(size, box, variant, regions, split_regions)
+        options = geometry_options(size, box, variant, regions, split_regions, ignore, treat_line)
         sources = [sys.stdin if name == "-" else name for name in files]
         for name in files:
             if name != "-" and not os.path.isfile(name):

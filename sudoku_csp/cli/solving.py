@@ -22,6 +22,7 @@ from sudoku_csp.cli.options import (
     BoxOpt,
     BranchOpt,
     CsvOpt,
+    IgnoreOpt,
     JobsOpt,
     JsonOpt,
     OutOpt,
@@ -35,9 +36,12 @@ from sudoku_csp.cli.options import (
     SpecsOpt,
     SplitRegionsOpt,
     TimeOpt,
+    TreatLineOpt,
     VariantOpt,
     check_output_path,
+    completes,
     geometry_options,
+    listed,
     outcomes,
     output_format,
     solver_spec,
@@ -58,6 +62,7 @@ from sudoku_csp.cli.output import (
     print_verdict,
     styled_grid,
 )
+from sudoku_csp.io import WRITERS
 
 if TYPE_CHECKING:
     from sudoku_csp.batch import Record, RecordFormat, Verdict
@@ -134,6 +139,8 @@ def solve(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     solver: SolverOpt = DEFAULT_SPEC,
     rules: RulesOpt = None,
     branch: BranchOpt = None,
@@ -151,6 +158,7 @@ def solve(
     """
     fmt = output_format(as_json, as_csv)
     guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions,
+                                                  ignore, treat_line,
                                                   constraints=True),
                          solver_spec(solver, rules, branch), 1, time_limit, fmt,
                          BatchOptions(jobs, scheduler, out_file, resume)))
@@ -167,6 +175,8 @@ def count(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     solver: SolverOpt = DEFAULT_SPEC,
     rules: RulesOpt = None,
     branch: BranchOpt = None,
@@ -184,6 +194,7 @@ def count(
     """
     fmt = output_format(as_json, as_csv)
     guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions,
+                                                  ignore, treat_line,
                                                   constraints=True),
                          solver_spec(solver, rules, branch), limit or None, time_limit,
                          fmt, BatchOptions(jobs, scheduler, out_file, resume)))
@@ -199,14 +210,22 @@ def show(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     rules: RulesOpt = None,
     svg: Annotated[str | None, typer.Option(
         "--svg", metavar="FILE|-", help="Also write the grid as an SVG picture, typed "
                                         "constraints drawn (with --candidates, the candidates "
                                         "left); - writes only the picture, to standard "
                                         "output.")] = None,
+    to: Annotated[str | None, typer.Option(
+        "--to", metavar="FORMAT", autocompletion=completes(WRITERS),
+        help=f"Print the puzzle in another form instead: {listed(WRITERS)}.")] = None,
 ) -> None:
     """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
+
+    if to is not None and to not in WRITERS:
+        raise typer.BadParameter(f"{to!r}: choose from {listed(WRITERS)}", param_hint="'--to'")
 
     def action() -> Exit:
         from sudoku_csp.io import first_puzzle
@@ -215,7 +234,11 @@ def show(
         if svg is not None:
             check_output_path(svg, "--svg")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, constraints=True))
+                                                       split_regions, ignore, treat_line,
+                                                       constraints=True))
+        if to is not None:
+            emit(WRITERS[to](puzzle) + "\n")
+            return Exit.OK
         preset = rules or DEFAULT_RULES
         state = propagate_puzzle(puzzle, preset) if candidates else None
         if svg is not None:
@@ -256,6 +279,8 @@ def check(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     time_limit: TimeOpt = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
@@ -285,8 +310,8 @@ def check(
 
         specs = list(solver or BACKENDS)
         last = Verdict.UNKNOWN
-        options = geometry_options(size, box, variant, regions, split_regions,
-                                   constraints=True)
+        options = geometry_options(size, box, variant, regions, split_regions, ignore,
+                                   treat_line, constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[Verdict, int] = {}
         disagreements = 0
@@ -338,6 +363,8 @@ def compare(
     variant: VariantOpt = None,
     regions: RegionsOpt = None,
     split_regions: SplitRegionsOpt = False,
+    ignore: IgnoreOpt = None,
+    treat_line: TreatLineOpt = None,
     time_limit: Annotated[float | None, typer.Option(
         "--time-limit", "-t", min=0.0, help="Seconds per puzzle and solver.")] = 10.0,
     as_json: Annotated[bool, typer.Option(
@@ -371,8 +398,8 @@ def compare(
 
         chosen = pick_columns(COMPARE_COLUMNS, columns)  # now, not after the whole run
         specs = list(solver or compare_specs())
-        options = geometry_options(size, box, variant, regions, split_regions,
-                                   constraints=True)
+        options = geometry_options(size, box, variant, regions, split_regions, ignore,
+                                   treat_line, constraints=True)
         if plot:
             check_plot_path(plot)  # now, not after the whole run
         sources = list(files) if files else [str(datasets.path(name)) for name in BUNDLED]

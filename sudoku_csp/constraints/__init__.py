@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from sudoku_csp.constraints.arrow import Arrow
 from sudoku_csp.constraints.base import (
     HANDLED_BY,
     CnfContext,
@@ -39,14 +40,36 @@ from sudoku_csp.constraints.base import (
     UnsupportedError,
     refuse_constraints,
 )
+from sudoku_csp.constraints.between import BetweenLine
 from sudoku_csp.constraints.cage import Cage
+from sudoku_csp.constraints.clone import Clone
+from sudoku_csp.constraints.dots import Dots
+from sudoku_csp.constraints.doublearrow import DoubleArrow
+from sudoku_csp.constraints.entropic import EntropicLine
+from sudoku_csp.constraints.extraregion import ExtraRegion
 from sudoku_csp.constraints.fields import FieldError
+from sudoku_csp.constraints.indexer import Indexer
 from sudoku_csp.constraints.kropki import Kropki
+from sudoku_csp.constraints.littlekiller import LittleKiller
+from sudoku_csp.constraints.lockout import LockoutLine
+from sudoku_csp.constraints.minmax import MinMax
+from sudoku_csp.constraints.modular import ModularLine
+from sudoku_csp.constraints.nabner import Nabner
 from sudoku_csp.constraints.nonconsecutive import NonConsecutive
+from sudoku_csp.constraints.palindrome import Palindrome
 from sudoku_csp.constraints.parity import Parity
 from sudoku_csp.constraints.pencilmarks import PencilMarks
+from sudoku_csp.constraints.quadruple import Quadruple
+from sudoku_csp.constraints.regionsum import RegionSumLine
+from sudoku_csp.constraints.renban import Renban
+from sudoku_csp.constraints.sandwich import Sandwich
+from sudoku_csp.constraints.skyscraper import Skyscraper
+from sudoku_csp.constraints.slowthermo import SlowThermo
 from sudoku_csp.constraints.thermo import Thermo
+from sudoku_csp.constraints.whispers import Whispers
+from sudoku_csp.constraints.xsum import XSum
 from sudoku_csp.constraints.xv import XV
+from sudoku_csp.constraints.zipper import ZipperLine
 from sudoku_csp.geometry import Geometry
 
 KINDS: list[type[Constraint]] = []
@@ -79,12 +102,31 @@ def fields() -> dict[str, type[Constraint]]:
 
 def makers() -> dict[str, type[Constraint]]:
     """Generator name (``generate --kind``) -> the registered kind a generator reads off a
-    solution grid (:attr:`~sudoku_csp.constraints.base.Constraint.maker`).
+    solution grid: every kind but killer cages (their own generator,
+    :mod:`sudoku_csp.generate.killer`) and the :attr:`~Constraint.starting` ones (pencil marks
+    say where a solver stands, not a rule a puzzle is made of), by its
+    :attr:`~sudoku_csp.constraints.base.Constraint.maker` or else its name with ``-`` for
+    spaces, in lower case.
 
-    >>> list(makers())
-    ['thermo', 'kropki', 'xv', 'nonconsecutive', 'parity']
+    >>> names = list(makers())
+    >>> len(names), names[:5]
+    (28, ['thermo', 'kropki', 'xv', 'nonconsecutive', 'parity'])
+    >>> names[-5:]
+    ['dots', 'quadruple', 'extra-region', 'minmax', 'indexer']
+    >>> [name for name in names if "-" in name][:4]
+    ['double-arrow', 'zipper-line', 'region-sum-line', 'between-line']
     """
-    return {kind.maker: kind for kind in KINDS if kind.maker is not None}
+    return {maker_name(kind): kind for kind in KINDS
+            if kind is not Cage and not kind.starting}
+
+
+def maker_name(kind: type[Constraint]) -> str:
+    """The name ``generate --kind`` knows ``kind`` by (see :func:`makers`).
+
+    >>> maker_name(Thermo), maker_name(XSum), maker_name(LittleKiller)
+    ('thermo', 'x-sum', 'little-killer')
+    """
+    return kind.maker if kind.maker is not None else kind.kind.replace(" ", "-").lower()
 
 
 def encoding_options() -> dict[str, EncodingOption]:
@@ -127,8 +169,41 @@ def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]
     return chosen
 
 
-for _kind in (Cage, Thermo, Kropki, XV, NonConsecutive, Parity, PencilMarks):
-    register(_kind)
+register(Cage)
+register(Thermo)
+register(Kropki)
+register(XV)
+register(NonConsecutive)
+register(Parity)
+register(PencilMarks)
+# Sums along lines and circles (arrows, double arrows, zippers, region sums, between, lockout):
+register(Arrow)
+register(DoubleArrow)
+register(ZipperLine)
+register(RegionSumLine)
+register(BetweenLine)
+register(LockoutLine)
+# Clues outside the grid (little killers, sandwiches, X-sums, skyscrapers):
+register(LittleKiller)
+register(Sandwich)
+register(XSum)
+register(Skyscraper)
+# Pair rules along lines (whispers, renban, nabner, entropic, modular, palindromes, clones, slow
+# thermometers):
+register(Whispers)
+register(Renban)
+register(Nabner)
+register(EntropicLine)
+register(ModularLine)
+register(Palindrome)
+register(Clone)
+register(SlowThermo)
+# Cells, dots and regions (dots with values, quadruples, extra regions, min/max, indexers):
+register(Dots)
+register(Quadruple)
+register(ExtraRegion)
+register(MinMax)
+register(Indexer)
 
 
 def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
@@ -204,9 +279,19 @@ def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN
 
 
 __all__ = [
-    "HANDLED_BY", "KINDS", "XV", "Cage", "CnfContext", "Constraint", "ConstraintError",
-    "EncodingOption", "FieldError", "Kropki", "Link", "NonConsecutive", "Parity",
-    "PencilMarks", "Thermo",
-    "UnsupportedError", "add_to_cpsat", "check_all", "cnf_clauses", "encoding_choices",
-    "encoding_options", "fields", "makers", "native_links", "refuse_constraints", "register",
+    "HANDLED_BY", "KINDS", "XV",
+    "Arrow", "BetweenLine",
+    "Cage", "Clone", "CnfContext", "Constraint", "ConstraintError",
+    "Dots", "DoubleArrow", "EntropicLine", "ExtraRegion",
+    "EncodingOption", "FieldError", "Indexer", "Kropki", "Link",
+    "LittleKiller", "LockoutLine", "MinMax",
+    "ModularLine", "Nabner", "NonConsecutive", "Palindrome", "Parity", "PencilMarks",
+    "Quadruple", "RegionSumLine", "Renban",
+    "Sandwich", "Skyscraper", "SlowThermo",
+    "Thermo", "UnsupportedError", "Whispers",
+    "XSum",
+    "ZipperLine",
+    "add_to_cpsat", "check_all", "cnf_clauses", "encoding_choices",
+    "encoding_options", "fields", "maker_name", "makers", "native_links", "refuse_constraints",
+    "register",
 ]

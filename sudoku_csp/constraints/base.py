@@ -27,7 +27,11 @@ holds everything about it, and nothing else in the package names the kind:
 - how its deductions are worded in explanations (:meth:`Constraint.why`);
 - how a generator reads it off a solution grid (:attr:`Constraint.maker`,
   :meth:`Constraint.read_off`, :meth:`Constraint.merge`, :meth:`Constraint.made`,
-  :meth:`Constraint.grid_rule`).
+  :meth:`Constraint.grid_rule`);
+- its f-puzzles form (:attr:`Constraint.fpuzzles`, :meth:`Constraint.from_fpuzzles`,
+  :meth:`Constraint.to_fpuzzles`; the envelope of the format is :mod:`sudoku_csp.io.fpuzzles`);
+- random instances that hold on a grid (:meth:`Constraint.sample`), what the tests and
+  fuzzers over every registered kind draw.
 
 Digits are ``0..N-1`` inside, as everywhere; rules speak of the shown values ``1..N``
 (a cage's sum, a thermometer's order, an odd cell), so ``value = digit + 1``.
@@ -208,14 +212,26 @@ class Constraint(abc.ABC):
     encoding_options: ClassVar[tuple[EncodingOption, ...]] = ()
     """The CNF encoding choices this kind offers (see :class:`EncodingOption`)."""
     maker: ClassVar[str | None] = None
-    """The name ``generate --kind`` makes puzzles of this kind by (``None``: no generator
-    reads it off a grid; :meth:`read_off` and the hooks after it are then never called)."""
+    """The name ``generate --kind`` makes puzzles of this kind by; ``None``: the kind's name
+    with its spaces written ``-`` and in lower case (``little-killer``, ``x-sum``). Every
+    registered kind has one but killer cages (a generator of their own) and the
+    :attr:`starting` kinds (:func:`sudoku_csp.constraints.makers`)."""
     negative_rule: ClassVar[bool] = False
     """Whether the generator may give this kind under its negative rule (every mark given)."""
     starting: ClassVar[bool] = False
     """Whether the constraint says where a solver starts (pencil marks already written)
     rather than a rule of the puzzle: an explanation applies its native links before the
     first step, not as steps of its own."""
+    fpuzzles: ClassVar[tuple[str, ...]] = ()
+    """The top-level f-puzzles keys this kind reads (``killercage``); a key belongs to one
+    kind. Empty: f-puzzles cannot say it."""
+    fpuzzles_cell: ClassVar[tuple[str, ...]] = ()
+    """Keys of f-puzzles grid cells this kind reads (``givenPencilMarks``)."""
+    fpuzzles_negative: ClassVar[tuple[str, ...]] = ()
+    """The words of the f-puzzles ``negative`` list this kind honours (``ratio``)."""
+    sample_size: ClassVar[int] = 4
+    """The smallest grid size :meth:`sample` draws on (6 for clues outside the grid, which
+    say little on 4x4); the tests count solutions by brute force there."""
 
     # -- data -------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -318,8 +334,29 @@ class Constraint(abc.ABC):
                  negative: bool) -> Pieces:
         """The constraints of this kind read off a solution ``grid`` (every one true of it),
         as ``(fixed, droppable pieces)``; ``negative``: under the negative rule, where the
-        kind has one. Only for kinds with a :attr:`maker`."""
-        raise UnsupportedError(f"no generator reads {cls.kind} constraints off a grid")
+        kind has one (:attr:`negative_rule`).
+
+        By default, for a kind with its own :meth:`sample`: no fixed part, and as pieces the
+        distinct constraints :meth:`sample` draws on ``grid``, drawn again and again until
+        there are about twice as many as the grid has rows (or 30 draws), enough that a
+        puzzle can become unique with few givens. ``negative`` is not used (the samples
+        choose their own negative rules). A piece that cannot stand beside those kept
+        (:meth:`joint_validate`: two clues in one place) is not kept; for a :attr:`single`
+        kind, one that :meth:`merge` could not join to those kept without changing what they
+        say (:func:`_merges_exactly`), so the puzzle's one merged constraint says exactly
+        what its pieces said together.
+        """
+        if _inherited(cls, "sample"):
+            raise UnsupportedError(f"no generator reads {cls.kind} constraints off a grid")
+        wanted = 2 * geometry.size
+        pieces: list[Constraint] = []
+        for _ in range(_DRAWS):
+            for candidate in cls.sample(geometry, grid, rng):
+                if candidate not in pieces and _joins(cls, geometry, [*pieces, candidate]):
+                    pieces.append(candidate)
+            if len(pieces) >= wanted:
+                break
+        return [], pieces
 
     @classmethod
     def merge(cls, pieces: Sequence[Constraint]) -> list[Constraint]:
@@ -335,7 +372,92 @@ class Constraint(abc.ABC):
         return ""
 
     @classmethod
+    def sample(cls, geometry: Geometry, grid: Grid, rng: random.Random) -> list[Constraint]:
+        """A few random constraints of this kind that ``grid`` satisfies (so a puzzle made of
+        them has solutions), for the tests over every kind: backends counted against the
+        checker, links against :meth:`violations`. By default droppable pieces
+        :meth:`read_off` gives, merged, for a kind with a :meth:`read_off` of its own; every
+        other kind writes its own (the default :meth:`read_off` draws on it)."""
+        if _inherited(cls, "read_off"):
+            raise UnsupportedError(f"{cls.kind} has neither a sample nor a read_off of its own")
+        fixed, pieces = cls.read_off(geometry, grid, rng, rng.random() < 0.3)
+        kept = rng.sample(pieces, min(len(pieces), rng.randint(1, 4)))
+        return cls.merge([*fixed, *kept])
+
+    # -- f-puzzles ----------------------------------------------------------------------------
+    @classmethod
+    def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        """The constraints of this kind in an f-puzzles ``document`` (called when one of its
+        :attr:`fpuzzles` keys, or :attr:`fpuzzles_cell` keys in a grid cell, is present).
+        Raises :class:`~sudoku_csp.constraints.fields.FieldError` naming the element
+        (``killercage[3].value``) and what was expected. Cells are ``R1C1`` names
+        (:func:`~sudoku_csp.constraints.fields.parse_rc`)."""
+        return []
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        """The f-puzzles keys of a puzzle's constraints of this kind: lists (merged with
+        those other kinds write under the same key), ``true`` flags, and ``negative`` (a list
+        of words). :class:`UnsupportedError` when f-puzzles cannot say it."""
+        raise UnsupportedError(f"f-puzzles has no {cls.kind} constraint")
+
+    @classmethod
     def grid_rule(cls) -> tuple[Constraint, ...]:
         """Constraints every grid must keep before this kind is read off it (a grid that
         breaks non-consecutive cannot carry it); none by default."""
         return ()
+
+
+
+# -- the default read_off ---------------------------------------------------------------------
+_DRAWS = 30
+"""The most draws of :meth:`Constraint.sample` the default :meth:`Constraint.read_off` makes."""
+
+
+def _inherited(kind: type[Constraint], hook: str) -> bool:
+    """Whether ``kind`` keeps the base class's ``hook`` (a classmethod)."""
+    return getattr(kind, hook).__func__ is getattr(Constraint, hook).__func__
+
+
+def _joins(kind: type[Constraint], geometry: Geometry, pieces: Sequence[Constraint]) -> bool:
+    """Whether the pieces a generator reads off a grid (the last one new) may all be kept:
+    they stand together (:meth:`Constraint.joint_validate`) and, for a ``single`` kind, the
+    new one merges into one constraint that says what they say together: alone, with each
+    piece already kept, and with all of them (the failures of a merge are between two
+    pieces, so a subset the generator keeps merges as exactly)."""
+    try:
+        kind.joint_validate(geometry, pieces)
+    except ConstraintError:
+        return False
+    if not kind.single:
+        return True
+    new = pieces[-1]
+    return all(_merges_exactly(kind, geometry, group)
+               for group in ([new], *([old, new] for old in pieces[:-1]), pieces))
+
+
+def _merges_exactly(kind: type[Constraint], geometry: Geometry,
+                    pieces: Sequence[Constraint]) -> bool:
+    """Whether :meth:`Constraint.merge` joins ``pieces`` of a ``single`` kind into one valid
+    constraint ruling exactly the pairs of cells they rule together: the kind's pair rules
+    (:class:`~sudoku_csp.constraints.pairs.PairRules`, relations compared by name) are the
+    union of the pieces'. A single kind without pair rules cannot be compared so: only one
+    piece is then kept (merged, it is itself).
+
+    What it keeps out: two minimum cells side by side drawn apart (merged, they are no
+    longer compared), and dots of one piece that would widen another's negative rule (a
+    difference dot 2 beside "no other neighbours differ by 1")."""
+    merged = kind.merge(pieces)
+    if len(merged) != 1:
+        return False
+    (one,) = merged
+    try:
+        one.validate(geometry)
+    except ConstraintError:
+        return False
+    # Pair rules (PairRules.rules) are compared by duck typing: base.py sits below pairs.py.
+    if not hasattr(one, "rules"):
+        return len(pieces) == 1
+    ruled = {rule for piece in pieces if hasattr(piece, "rules") for rule in piece.rules(geometry)}
+    return set(one.rules(geometry)) == ruled

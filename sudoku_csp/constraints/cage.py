@@ -38,6 +38,7 @@ Killer cages have a generator of their own (:mod:`sudoku_csp.generate.killer`), 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -65,8 +66,16 @@ from sudoku_csp.constraints.cage_sums import (
     sum_link,
     sum_range,
 )
-from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
-from sudoku_csp.geometry import LINE_KINDS, Geometry
+from sudoku_csp.constraints.fields import (
+    FieldError,
+    entries,
+    labels,
+    parse_cells,
+    parse_number,
+    parse_rcs,
+    rcs,
+)
+from sudoku_csp.geometry import LINE_KINDS, Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
@@ -105,6 +114,7 @@ class Cage(Constraint):
 
     kind: ClassVar[str] = "cage"
     keys: ClassVar[tuple[str, ...]] = ("cages",)
+    fpuzzles: ClassVar[tuple[str, ...]] = ("killercage",)
     encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS,)
 
     def touched(self) -> tuple[int, ...]:
@@ -386,6 +396,63 @@ class Cage(Constraint):
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
         return {"cages": [{"sum": c.total, "cells": labels(geometry, c.cells)}
                           for c in constraints if isinstance(c, Cage)]}
+
+    @classmethod
+    def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        """``killercage`` entries: ``{"cells": [...], "value": "15"}``; no value (or an empty
+        one) is a cage without a sum."""
+        cages: list[Constraint] = []
+        n = geometry.size
+        for path, item in entries(document, "killercage"):
+            cells = parse_rcs(geometry, item.get("cells"), f"{path}.cells")
+            value = item.get("value")
+            total = None
+            if value not in (None, ""):
+                total = parse_number(value, f"{path}.value", low=1, high=n * (n + 1) // 2)
+            cage = cls(cells, total)
+            try:
+                cage.validate(geometry)
+            except ConstraintError as exc:
+                raise FieldError(f"{path}.{'value' if exc.part == 'sum' else 'cells'}",
+                                 exc.reason) from None
+            cages.append(cage)
+        try:
+            cls.joint_validate(geometry, cages)
+        except ConstraintError as exc:
+            raise FieldError("killercage", exc.reason) from None
+        return cages
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        return {"killercage": [
+            {"cells": rcs(geometry, c.cells), **({} if c.total is None else
+                                                  {"value": str(c.total)})}
+            for c in constraints if isinstance(c, Cage)]}
+
+    @classmethod
+    def sample(cls, geometry: Geometry, grid: Grid, rng: random.Random) -> list[Constraint]:
+        """One to three cages of two or three side-sharing cells holding different digits,
+        most with their sum."""
+        n = geometry.size
+        free = set(range(geometry.ncells))
+        cages: list[Constraint] = []
+        for _ in range(rng.randint(1, 3)):
+            cell = rng.choice(sorted(free))
+            cells = [cell]
+            for _ in range(rng.randint(1, 2)):
+                r, c = divmod(cells[-1], n)
+                near = [o for o in (cells[-1] - n, cells[-1] + n,
+                                    cells[-1] - 1 if c else -1, cells[-1] + 1 if c + 1 < n else -1)
+                        if o in free and o not in cells and grid[o] not in
+                        {grid[x] for x in cells}]
+                if not near:
+                    break
+                cells.append(rng.choice(near))
+            free -= set(cells)
+            total = sum(grid[x] + 1 for x in cells) if rng.random() < 0.8 else None
+            cages.append(cls(tuple(sorted(cells)), total))
+        return cages
 
 
 MAX_BAND_REST = 4

@@ -9,14 +9,19 @@ neighbours a mark between two cells may join.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar
 
-from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.base import Constraint, ConstraintError
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, row_label
 
-__all__ = ["FieldError", "check_pairs", "labels", "orthogonal", "orthogonal_pairs",
-           "parse_bool", "parse_cell", "parse_cells", "parse_pairs"]
+__all__ = ["FieldError", "check_pairs", "check_path", "checked", "entries", "king_neighbours",
+           "labels", "line_cells", "orthogonal", "orthogonal_pairs", "parse_bool", "parse_cell",
+           "parse_cells", "parse_number", "parse_outside", "parse_pairs", "parse_rc",
+           "parse_rcs", "rc", "rcs"]
 
 
 class FieldError(InputError):
@@ -123,3 +128,155 @@ def check_pairs(geometry: Geometry, pairs: Iterable[tuple[int, int]], what: str)
             raise ConstraintError(f"{what} between {geometry.label(a)} and "
                                   f"{geometry.label(b)} is given twice", part="cells")
         seen.add(key)
+
+
+@lru_cache(maxsize=64)
+def king_neighbours(size: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell of a ``size``-wide grid, the cells sharing a side or a corner with it (the
+    steps of a line or a thermometer).
+
+    >>> king_neighbours(4)[0]
+    (1, 4, 5)
+    """
+    return tuple(tuple(rr * size + cc for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
+                       if (rr, cc) != (r, c) and 0 <= rr < size and 0 <= cc < size)
+                 for r, c in (divmod(cell, size) for cell in range(size * size)))
+
+
+def check_path(geometry: Geometry, cells: Sequence[int], what: str, *,
+               revisits: bool = False) -> None:
+    """ConstraintError unless ``cells`` is a path of neighbours (a king's move each step),
+    passing no cell twice unless ``revisits``; ``what`` names the path in the message
+    (``the thermometer``)."""
+    if not revisits and len(set(cells)) != len(cells):
+        twice = next(c for c in cells if cells.count(c) > 1)
+        raise ConstraintError(f"{what} passes {geometry.label(twice)} twice", part="cells")
+    kings = king_neighbours(geometry.size)
+    for a, b in zip(cells, cells[1:], strict=False):
+        if b not in kings[a]:
+            raise ConstraintError(f"{what} is not a path of neighbours: {geometry.label(a)} "
+                                  f"and {geometry.label(b)} share neither a side nor a corner",
+                                  part="cells")
+
+
+C = TypeVar("C", bound=Constraint)
+
+
+def checked(constraint: C, geometry: Geometry, path: str) -> C:
+    """``constraint`` once valid on ``geometry``; else a :class:`FieldError` at ``path``
+    (the JSON or f-puzzles element it was read from), the part at fault appended when the
+    error names one (``cages[2].sum``)."""
+    try:
+        constraint.validate(geometry)
+    except ConstraintError as exc:
+        where = f"{path}.{exc.part}" if exc.part and exc.part != "cells" else path
+        raise FieldError(where, exc.reason) from None
+    return constraint
+
+
+# -- f-puzzles names: R1C1 (1-based), clues outside the grid at row or column 0 or N+1 ---------
+_RC = re.compile(r"\s*R(\d{1,3})C(\d{1,3})\s*", re.IGNORECASE)
+
+
+def parse_outside(geometry: Geometry, value: object, path: str, *, inside: bool = False
+                  ) -> tuple[int, int]:
+    """An f-puzzles cell name (``"R0C4"``) as 0-based ``(row, column)``, each from -1 (row or
+    column 0, outside the grid) to N (N+1); ``inside``: a cell of the grid only.
+    :class:`FieldError` otherwise.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> parse_outside(make_geometry(9), "R0C4", "littlekillersum[0].cell")
+    (-1, 3)
+    """
+    n = geometry.size
+    low, high = (1, n) if inside else (0, n + 1)
+    match = _RC.fullmatch(value) if isinstance(value, str) else None
+    if match:
+        row, col = int(match[1]), int(match[2])
+        if low <= row <= high and low <= col <= high:
+            return row - 1, col - 1
+    where = f"R1C1 .. R{n}C{n}" if inside else f"R0C0 .. R{n + 1}C{n + 1} (0 and {n + 1}: outside)"
+    raise FieldError(path, f"{value!r} is not a cell name of a {n}x{n} grid: expected {where}")
+
+
+def parse_rc(geometry: Geometry, value: object, path: str) -> int:
+    """An f-puzzles cell name of the grid (``"R2C3"``) as a cell index.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> parse_rc(make_geometry(9), "r2c3", "arrow[0].cells[0]")
+    11
+    """
+    row, col = parse_outside(geometry, value, path, inside=True)
+    return row * geometry.size + col
+
+
+def parse_rcs(geometry: Geometry, value: object, path: str, *, least: int = 1
+              ) -> tuple[int, ...]:
+    """A list of f-puzzles cell names (at least ``least``) as cell indices."""
+    if not isinstance(value, list) or len(value) < least:
+        count = f"at least {least} cell names" if least > 1 else "cell names"
+        raise FieldError(path, f"expected a list of {count} such as [\"R1C1\", \"R1C2\"]")
+    return tuple(parse_rc(geometry, v, f"{path}[{i}]") for i, v in enumerate(value))
+
+
+def rc(geometry: Geometry, cell: int) -> str:
+    """The f-puzzles name of a cell (``R1C1``)."""
+    row, col = divmod(cell, geometry.size)
+    return f"R{row + 1}C{col + 1}"
+
+
+def rcs(geometry: Geometry, cells: Iterable[int]) -> list[str]:
+    return [rc(geometry, c) for c in cells]
+
+
+def entries(document: Mapping[str, Any], key: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """The elements of an f-puzzles list ``key`` as ``(path, element)``, each an object;
+    :class:`FieldError` naming the element otherwise."""
+    value = document[key]
+    if not isinstance(value, list):
+        raise FieldError(key, "expected a list of objects")
+    found = []
+    for i, item in enumerate(value):
+        if not isinstance(item, Mapping):
+            raise FieldError(f"{key}[{i}]", f"expected an object, got {item!r}")
+        found.append((f"{key}[{i}]", item))
+    return found
+
+
+def line_cells(geometry: Geometry, item: Mapping[str, Any], path: str, *, least: int = 2
+               ) -> list[tuple[str, tuple[int, ...]]]:
+    """The lines of an f-puzzles line element (``{"lines": [["R1C1", "R1C2"], ...]}``) as
+    ``(path, cells)``, each of at least ``least`` cells, consecutive cells neighbours (a
+    king's move apart)."""
+    lines = item.get("lines")
+    if not isinstance(lines, list) or not lines:
+        raise FieldError(f"{path}.lines", "expected a list of lines, each a list of cell names")
+    found = []
+    for i, line in enumerate(lines):
+        where = f"{path}.lines[{i}]"
+        cells = parse_rcs(geometry, line, where, least=least)
+        try:
+            check_path(geometry, cells, "the line", revisits=True)
+        except ConstraintError as exc:
+            raise FieldError(where, exc.reason) from None
+        found.append((where, cells))
+    return found
+
+
+def parse_number(value: object, path: str, *, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high``, given as a number or as text (f-puzzles
+    writes clue values as strings); a long digit string is refused before it is converted.
+
+    >>> parse_number("17", "littlekillersum[0].value", low=1, high=45)
+    17
+    """
+    text = value.strip() if isinstance(value, str) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number: int | None = value
+    elif text is not None and len(text) <= 6 and re.fullmatch(r"-?\d+", text):
+        number = int(text)
+    else:
+        number = None
+    if number is None or not low <= number <= high:
+        raise FieldError(path, f"expected a whole number from {low} to {high}, got {value!r}")
+    return number

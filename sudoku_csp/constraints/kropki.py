@@ -6,15 +6,21 @@ either dot.)
 The translations are those of every mark between neighbours
 (:class:`~sudoku_csp.constraints.pairs.MarkedPairs`): arc consistency natively, support or
 conflict clauses in CNF, tables in CP-SAT.
+
+f-puzzles writes them as ``difference`` and ``ratio`` dots without values and the words
+``difference`` and ``ratio`` in its ``negative`` list; they read back as
+:class:`~sudoku_csp.constraints.dots.Dots`, which says the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from sudoku_csp.canvas import DOT_COLOUR, Canvas
+from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.fields import rcs
 from sudoku_csp.constraints.pairs import CONSECUTIVE, DOUBLE, NO_DOT, MarkedPairs, Relation
 from sudoku_csp.geometry import Geometry
 
@@ -72,3 +78,25 @@ class Kropki(MarkedPairs):
                         found.append(f"{geometry.label(a)} and {geometry.label(b)} hold {x} and "
                                      f"{y} but no dot is between them")
         return found
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        """White dots as ``difference`` entries, black ones as ``ratio`` entries (the default
+        values 1 and 2 left out); the negative rule as both words in ``negative``, and, when
+        there is no white dot, ``nonconsecutive`` too: f-puzzles' negative difference rule
+        only forbids the differences its dots carry (Rangsk's solver), while
+        ``nonconsecutive`` on a puzzle with kropki dots forbids consecutive neighbours
+        without a dot."""
+        out: dict[str, Any] = {}
+        for c in constraints:
+            if isinstance(c, Kropki):
+                out.setdefault("difference", []).extend(
+                    {"cells": rcs(geometry, pair)} for pair in c.first)
+                out.setdefault("ratio", []).extend(
+                    {"cells": rcs(geometry, pair)} for pair in c.second)
+                if c.negative:
+                    out["negative"] = ["difference", "ratio"]
+                    if not c.first:
+                        out["nonconsecutive"] = True
+        return out

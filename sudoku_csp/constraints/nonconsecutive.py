@@ -5,6 +5,10 @@ The translations are those of any rule between two cells
 conflict clauses in CNF (16 per pair on 9×9), forbidden pairs in CP-SAT. A rule over the
 whole grid, so nothing is drawn (the picture's title names it); a generator keeps it on every
 grid it draws (:meth:`NonConsecutive.grid_rule`).
+
+f-puzzles says it with the flag ``nonconsecutive``; on a puzzle with kropki dots (difference
+or ratio entries) the flag means "neighbours without a dot are not consecutive" and
+:class:`~sudoku_csp.constraints.dots.Dots` reads it instead.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ class NonConsecutive(Constraint):
     keys: ClassVar[tuple[str, ...]] = ("nonconsecutive",)
     single: ClassVar[bool] = True
     maker: ClassVar[str | None] = "nonconsecutive"
+    fpuzzles: ClassVar[tuple[str, ...]] = ("nonconsecutive",)
 
     def touched(self) -> tuple[int, ...]:
         return ()
@@ -83,3 +88,23 @@ class NonConsecutive(Constraint):
     @classmethod
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
         return {"nonconsecutive": True} if any(isinstance(c, cls) for c in constraints) else {}
+
+    @classmethod
+    def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        """``"nonconsecutive": true``, unless the puzzle has kropki dots (``difference`` or
+        ``ratio`` entries): the flag then exempts the dotted pairs, and the dots' kind
+        reads it (Rangsk's solver's reading)."""
+        on = parse_bool(document.get("nonconsecutive", False), "nonconsecutive")
+        dotted = any(isinstance(document.get(key), list) and document[key]
+                     for key in ("difference", "ratio"))
+        return [cls()] if on and not dotted else []
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        return {"nonconsecutive": True} if any(isinstance(c, cls) for c in constraints) else {}
+
+    @classmethod
+    def sample(cls, geometry: Geometry, grid: Grid, rng: random.Random) -> list[Constraint]:
+        """The rule, when ``grid`` keeps it (none of the 4x4 grids does)."""
+        return [] if cls().violations(geometry, grid) else [cls()]

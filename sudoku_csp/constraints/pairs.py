@@ -177,8 +177,36 @@ def pair_cpsat(model: CpSatModel, a: int, b: int, relation: Relation) -> None:
         model.allow_pairs(a, b, allowed)
 
 
+# -- a kind made of pair rules ----------------------------------------------------------------
+class PairRules(Constraint):
+    """A kind whose rule is a list of relations between two cells (whispers, renban, clones,
+    min/max cells, indexers, dots, ...): it says which in :meth:`rules` and gets the three
+    translations here (arc consistency natively; support or conflict clauses; tables).
+    Its :meth:`violations` stays its own, written from the rule.
+
+    Each :class:`Relation` is cached by its ``name``: two different rules need two names
+    (``whispers 5``, ``difference 3``).
+    """
+
+    @abc.abstractmethod
+    def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
+        """Every pair ``(a, b, relation)`` the constraint rules (``a != b``)."""
+
+    def native(self, geometry: Geometry) -> list[Link]:
+        n = geometry.size
+        return [pair_link(a, b, rel, n) for a, b, rel in self.rules(geometry)]
+
+    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+        for a, b, rel in self.rules(ctx.geometry):
+            yield from pair_clauses(ctx, a, b, rel)
+
+    def cpsat(self, model: CpSatModel) -> None:
+        for a, b, rel in self.rules(model.geometry):
+            pair_cpsat(model, a, b, rel)
+
+
 # -- marks between neighbours (kropki dots, X and V) ------------------------------------------
-class MarkedPairs(Constraint):
+class MarkedPairs(PairRules):
     """Marks between cells that share a side, of two sorts, with the optional negative rule
     "every mark is given": pairs without a mark then break both sorts' rules. The shared
     shape of kropki dots and XV; a subclass names its sorts and writes its own check.
@@ -224,18 +252,6 @@ class MarkedPairs(Constraint):
             ruled += [(a, b, self.unmarked) for a, b in orthogonal_pairs(geometry)
                       if (a, b) not in marked]
         return ruled
-
-    def native(self, geometry: Geometry) -> list[Link]:
-        n = geometry.size
-        return [pair_link(a, b, rel, n) for a, b, rel in self.rules(geometry)]
-
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        for a, b, rel in self.rules(ctx.geometry):
-            yield from pair_clauses(ctx, a, b, rel)
-
-    def cpsat(self, model: CpSatModel) -> None:
-        for a, b, rel in self.rules(model.geometry):
-            pair_cpsat(model, a, b, rel)
 
     # -- pictures ---------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:

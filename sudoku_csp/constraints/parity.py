@@ -23,7 +23,14 @@ from sudoku_csp.constraints.base import (
     Pieces,
     keep_digits,
 )
-from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
+from sudoku_csp.constraints.fields import (
+    FieldError,
+    entries,
+    labels,
+    parse_cells,
+    parse_rc,
+    rc,
+)
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -49,6 +56,8 @@ class Parity(Constraint):
 
     kind: ClassVar[str] = "parity"
     keys: ClassVar[tuple[str, ...]] = ("odd", "even")
+    fpuzzles: ClassVar[tuple[str, ...]] = ("odd", "even")
+    fpuzzles_cell: ClassVar[tuple[str, ...]] = ("parity",)
     single: ClassVar[bool] = True
     maker: ClassVar[str | None] = "parity"
 
@@ -154,3 +163,38 @@ class Parity(Constraint):
             if isinstance(c, Parity):
                 return {"odd": labels(geometry, c.odd), "even": labels(geometry, c.even)}
         return {}
+
+    @classmethod
+    def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        """``odd`` and ``even`` entries (``{"cell": "R1C1"}``), and grid cells whose
+        ``parity`` is ``"Odd"`` or ``"Even"``."""
+        marked: dict[str, set[int]] = {"odd": set(), "even": set()}
+        for key in ("odd", "even"):
+            if key in document:
+                for path, item in entries(document, key):
+                    marked[key].add(parse_rc(geometry, item.get("cell"), f"{path}.cell"))
+        for r, row in enumerate(document.get("grid") or ()):
+            for c, cell in enumerate(row if isinstance(row, list) else ()):
+                word = cell.get("parity") if isinstance(cell, Mapping) else None
+                if word is None:
+                    continue
+                if not isinstance(word, str) or word.lower() not in marked:
+                    raise FieldError(f"grid[{r}][{c}].parity",
+                                     f"expected \"Odd\" or \"Even\", got {word!r}")
+                marked[word.lower()].add(r * geometry.size + c)
+        made = cls(tuple(sorted(marked["odd"])), tuple(sorted(marked["even"])))
+        try:
+            made.validate(geometry)
+        except ConstraintError as exc:
+            raise FieldError("odd", exc.reason) from None
+        return [made] if made.odd or made.even else []
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for c in constraints:
+            if isinstance(c, Parity):
+                out["odd"] = [{"cell": rc(geometry, cell)} for cell in c.odd]
+                out["even"] = [{"cell": rc(geometry, cell)} for cell in c.even]
+        return out

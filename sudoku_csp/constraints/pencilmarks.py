@@ -13,6 +13,7 @@ Translations: natively a one-cell link keeping the marked digits; in CNF a unit 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,7 +27,7 @@ from sudoku_csp.constraints.base import (
     keep_digits,
 )
 from sudoku_csp.constraints.fields import FieldError, parse_cell
-from sudoku_csp.geometry import SYMBOLS, Geometry, symbol
+from sudoku_csp.geometry import SYMBOLS, Geometry, Grid, symbol
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -52,6 +53,7 @@ class PencilMarks(Constraint):
     marks: tuple[tuple[int, int], ...] = ()
 
     kind: ClassVar[str] = "pencil marks"
+    fpuzzles_cell: ClassVar[tuple[str, ...]] = ("givenPencilMarks",)
     keys: ClassVar[tuple[str, ...]] = ("candidates",)
     single: ClassVar[bool] = True
     starting: ClassVar[bool] = True
@@ -135,3 +137,41 @@ class PencilMarks(Constraint):
                                                                           _digits(mask)))
                                        for cell, mask in c.marks}}
         return {}
+
+    @classmethod
+    def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        """Grid cells' ``givenPencilMarks`` (the values a setter allows there: ``[1, 6]``;
+        ``null`` or an empty list: none given)."""
+        n = geometry.size
+        marks = []
+        for r, row in enumerate(document.get("grid") or ()):
+            for c, cell in enumerate(row if isinstance(row, list) else ()):
+                values = cell.get("givenPencilMarks") if isinstance(cell, Mapping) else None
+                if not values:
+                    continue
+                path = f"grid[{r}][{c}].givenPencilMarks"
+                if not isinstance(values, list):
+                    raise FieldError(path, f"expected a list of values 1..{n}")
+                mask = 0
+                for v in values:
+                    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= n:
+                        raise FieldError(path, f"expected values 1..{n}, got {v!r}")
+                    mask |= 1 << (v - 1)
+                marks.append((r * n + c, mask))
+        return [cls(tuple(sorted(marks)))] if marks else []
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        """The marks as grid cells' ``givenPencilMarks`` (under ``grid``, by cell index)."""
+        return {"grid": {cell: {"givenPencilMarks": [d + 1 for d in _digits(mask)]}
+                         for c in constraints if isinstance(c, PencilMarks)
+                         for cell, mask in c.marks}}
+
+    @classmethod
+    def sample(cls, geometry: Geometry, grid: Grid, rng: random.Random) -> list[Constraint]:
+        """Marks in a few cells: the grid's digit and two others."""
+        n = geometry.size
+        cells = sorted(rng.sample(range(geometry.ncells), 5))
+        return [cls(tuple((c, 1 << grid[c] | sum(1 << d for d in rng.sample(range(n), 2)))
+                          for c in cells))]

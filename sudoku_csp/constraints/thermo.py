@@ -33,7 +33,16 @@ from sudoku_csp.constraints.base import (
     Link,
     Pieces,
 )
-from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
+from sudoku_csp.constraints.fields import (
+    FieldError,
+    check_path,
+    entries,
+    king_neighbours,
+    labels,
+    line_cells,
+    parse_cells,
+    rcs,
+)
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -72,6 +81,7 @@ class Thermo(Constraint):
 
     kind: ClassVar[str] = "thermometer"
     keys: ClassVar[tuple[str, ...]] = ("thermos",)
+    fpuzzles: ClassVar[tuple[str, ...]] = ("thermometer",)
     maker: ClassVar[str | None] = "thermo"
 
     def touched(self) -> tuple[int, ...]:
@@ -88,14 +98,7 @@ class Thermo(Constraint):
         if len(self.cells) > n:
             raise ConstraintError(f"a thermometer of {len(self.cells)} cells cannot increase "
                                   f"on a {n}x{n} grid (at most {n} cells)", part="cells")
-        if len(set(self.cells)) != len(self.cells):
-            raise ConstraintError("a thermometer cannot pass a cell twice", part="cells")
-        for a, b in zip(self.cells, self.cells[1:], strict=False):
-            (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
-            if max(abs(ra - rb), abs(ca - cb)) != 1:
-                raise ConstraintError(
-                    f"the thermometer is not a path of neighbours: {geometry.label(a)} and "
-                    f"{geometry.label(b)} share neither a side nor a corner", part="cells")
+        check_path(geometry, self.cells, "the thermometer")
 
     def native(self, geometry: Geometry) -> list[Link]:
         return [Link(self.cells, _narrow)]
@@ -177,19 +180,32 @@ class Thermo(Constraint):
         return {"thermos": [labels(geometry, c.cells) for c in constraints
                             if isinstance(c, Thermo)]}
 
+    @classmethod
+    def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        """``thermometer`` entries: ``{"lines": [[bulb, ...], ...]}``, each line one
+        thermometer."""
+        found: list[Constraint] = []
+        for path, item in entries(document, "thermometer"):
+            for where, cells in line_cells(geometry, item, path):
+                thermo = cls(cells)
+                try:
+                    thermo.validate(geometry)
+                except ConstraintError as exc:
+                    raise FieldError(where, exc.reason) from None
+                found.append(thermo)
+        return found
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        return {"thermometer": [{"lines": [rcs(geometry, c.cells)]} for c in constraints
+                                if isinstance(c, Thermo)]}
+
 
 THERMO_LENGTH = 3
 """The fewest cells of a generated thermometer (two cells make a mere inequality)."""
 THERMO_MAX_LENGTH = 6
 """The most cells of a generated thermometer (at most the grid size)."""
-
-
-def _king_neighbours(geometry: Geometry) -> list[tuple[int, ...]]:
-    """The cells sharing a side or a corner with each cell (a thermometer's steps)."""
-    n = geometry.size
-    return [tuple(rr * n + cc for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
-                  if (rr, cc) != (r, c) and 0 <= rr < n and 0 <= cc < n)
-            for r, c in (divmod(cell, n) for cell in range(geometry.ncells))]
 
 
 def thermometers(geometry: Geometry, grid: Grid, rng: random.Random) -> list[Thermo]:
@@ -206,7 +222,7 @@ def thermometers(geometry: Geometry, grid: Grid, rng: random.Random) -> list[The
     >>> all(grid[a] < grid[b] for t in thermos for a, b in zip(t.cells, t.cells[1:]))
     True
     """
-    kings = _king_neighbours(geometry)
+    kings = king_neighbours(geometry.size)
     top = min(THERMO_MAX_LENGTH, geometry.size)
     low = min(THERMO_LENGTH, top)
     free = set(range(geometry.ncells))

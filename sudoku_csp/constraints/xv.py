@@ -4,15 +4,21 @@ to neither.
 
 The translations are those of every mark between neighbours
 (:class:`~sudoku_csp.constraints.pairs.MarkedPairs`).
+
+f-puzzles writes them as ``xv`` entries (``"value": "X"`` or ``"V"``) and the word ``xv`` in
+its ``negative`` list; they read back as :class:`~sudoku_csp.constraints.dots.Dots`, which
+says the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from sudoku_csp.canvas import Canvas
+from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.fields import rcs
 from sudoku_csp.constraints.pairs import NO_XV, SUM_FIVE, SUM_TEN, MarkedPairs, Relation
 from sudoku_csp.geometry import Geometry
 
@@ -66,3 +72,17 @@ class XV(MarkedPairs):
                         found.append(f"{geometry.label(a)} and {geometry.label(b)} add up to "
                                      f"{x + y} but no mark is between them")
         return found
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        """Each mark an ``xv`` entry with its letter; the negative rule the word ``xv``."""
+        out: dict[str, Any] = {}
+        for c in constraints:
+            if isinstance(c, XV):
+                out.setdefault("xv", []).extend(
+                    {"cells": rcs(geometry, pair), "value": letter}
+                    for pairs, letter in ((c.first, "X"), (c.second, "V")) for pair in pairs)
+                if c.negative:
+                    out["negative"] = ["xv"]
+        return out

@@ -7,7 +7,12 @@ Formats, each one module with its reader and its writer:
   and Norvig's dict of labels;
 - :mod:`~sudoku_csp.io.killer`: the killer line (cage map, sums, givens);
 - :mod:`~sudoku_csp.io.record`: the JSON object (one per line in ``.jsonl``), which holds
-  every constraint kind under the fields the kind owns.
+  every constraint kind under the fields the kind owns;
+- :mod:`~sudoku_csp.io.fpuzzles`: f-puzzles JSON and links (and SudokuPad links carrying
+  one), whose constraint keys each kind reads and writes itself;
+- :mod:`~sudoku_csp.io.pencilmarks`: candidate grids.
+
+:data:`WRITERS` names every form a puzzle can be written in (``show --to``).
 
 :func:`parse` tells the form of one puzzle's text and reads it; :func:`to_line` writes a
 puzzle on one line in the form that holds it (:mod:`~sudoku_csp.io.text`).
@@ -34,6 +39,7 @@ from sudoku_csp.io.files import (
     read_puzzle_files,
     read_puzzles,
 )
+from sudoku_csp.io.fpuzzles import fpuzzles_json, fpuzzles_url
 from sudoku_csp.io.grid import (
     format_cells,
     format_grid,
@@ -42,11 +48,17 @@ from sudoku_csp.io.grid import (
     grid_to_dict,
 )
 from sudoku_csp.io.options import ReadOptions
-from sudoku_csp.io.record import puzzle_record
+from sudoku_csp.io.record import json_line, puzzle_record
 from sudoku_csp.io.sources import Source, first_puzzle, not_a_file, resolve_source
 from sudoku_csp.io.text import as_puzzle, is_constrained_text, parse, to_grid, to_line
 
+WRITERS = {"line": to_line, "json": json_line, "fpuzzles": fpuzzles_json,
+           "fpuzzles-url": fpuzzles_url}
+"""Every form a puzzle is written in, by name: the tool's own line (plain, killer or JSON,
+whichever holds it), its JSON object, f-puzzles JSON and the f-puzzles link."""
+
 __all__ = [
+    "WRITERS",
     "MAX_LINE", "PuzzleText", "ReadOptions", "Source", "as_puzzle", "first_puzzle",
     "format_cells",
     "format_grid", "format_line", "from_dict", "grid_to_dict", "is_constrained_text",

@@ -112,7 +112,8 @@ def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[
     # One-line puzzles never carry box borders; a first line that does (before the tab: the
     # metadata after it may say anything), or that is not a puzzle by itself, starts a
     # multi-line grid.
-    if error is None and not any(ch in "|+" for ch in text.split("\t", 1)[0]):
+    if error is None and (is_constrained_text(text)  # a link's base64 may hold a '+'
+                          or not any(ch in "|+" for ch in text.split("\t", 1)[0])):
         if not (puzzle.size == 4 and ReadOptions.of(options).fixed_size() is None
                 and _sixteen_rows(lines, text)):
             yield puzzle

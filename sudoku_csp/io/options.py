@@ -31,7 +31,8 @@ class ReadOptions(NamedTuple):
     """The keyword options of :func:`sudoku_csp.io.parse`: a ready ``geometry``, or the parts
     of one (``size``, ``box``, ``variants``, ``regions``, ``contiguous``: see
     :func:`~sudoku_csp.variants.make_geometry`); ``constraints`` False refuses puzzles with
-    typed constraints (a caller that cannot honour them yet).
+    typed constraints (a caller that cannot honour them yet); ``ignore`` and ``treat_line`` are
+    for f-puzzles (:mod:`sudoku_csp.io.fpuzzles`).
 
     >>> ReadOptions.of({"size": 9, "variants": ["diagonal"]}).variants
     ('diagonal',)
@@ -44,6 +45,10 @@ class ReadOptions(NamedTuple):
     contiguous: bool = True
     geometry: Geometry | None = None
     constraints: bool = True
+    ignore: tuple[str, ...] = ()
+    """f-puzzles keys to leave out although this tool does not know them (``--ignore``)."""
+    treat_line: tuple[tuple[str, str], ...] = ()
+    """f-puzzles decoration lines to read as a line kind: (colour, kind key) pairs."""
 
     @classmethod
     def of(cls, options: dict[str, Any]) -> ReadOptions:
@@ -51,7 +56,9 @@ class ReadOptions(NamedTuple):
         unknown = options.keys() - cls._fields
         if unknown:
             raise TypeError(f"unexpected reader option {sorted(unknown)[0]!r}")
-        return cls(**{**options, "variants": tuple(options.get("variants") or ())})
+        return cls(**{**options, "variants": tuple(options.get("variants") or ()),
+                      "ignore": tuple(options.get("ignore") or ()),
+                      "treat_line": tuple(dict(options.get("treat_line") or {}).items())})
 
     def fixed_size(self) -> int | None:
         """The size these options settle before any text is read, if they do."""

@@ -4,8 +4,9 @@
 The forms, tried in this order:
 
 - a *plain line* of N² symbols and blanks (the fast path of nearly every line of a file);
-- on one line, a JSON object (:mod:`sudoku_csp.io.record`) or a killer line
-  (:mod:`sudoku_csp.io.killer`): puzzles with typed constraints;
+- on one line, an f-puzzles or SudokuPad link or f-puzzles JSON
+  (:mod:`sudoku_csp.io.fpuzzles`), the tool's own JSON object (:mod:`sudoku_csp.io.record`)
+  or a killer line (:mod:`sudoku_csp.io.killer`): puzzles with typed constraints;
 - anything else is grid text (:mod:`sudoku_csp.io.grid`): a multi-line grid, symbols with
   decoration, or numbers.
 
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from sudoku_csp.constraints import HANDLED_BY
 from sudoku_csp.errors import ParseError
 from sudoku_csp.geometry import Geometry, check_size
+from sudoku_csp.io.fpuzzles import is_fpuzzles, read_fpuzzles
 from sudoku_csp.io.grid import format_grid, format_line, parse_grid, plain_line
 from sudoku_csp.io.killer import killer_line, killer_tokens, parse_killer, writes
 from sudoku_csp.io.options import ReadOptions
@@ -43,6 +45,8 @@ def parse(
     geometry: Geometry | None = None,
     line: int = 1,
     constraints: bool = True,
+    ignore: Iterable[str] = (),
+    treat_line: dict[str, str] | None = None,
 ) -> Puzzle:
     """Parse one puzzle (one line or a multi-line grid); ``line`` numbers the first line.
 
@@ -64,7 +68,7 @@ def parse(
     ['cage']
     """
     options = ReadOptions(size, box, tuple(variants), regions, contiguous, geometry,
-                          constraints)
+                          constraints, tuple(ignore), tuple((treat_line or {}).items()))
     metadata = ""
     text = text.removeprefix("\ufeff")
     if "\n" not in text.strip() and "\t" in text:
@@ -76,6 +80,8 @@ def parse(
         plain = plain_line(text, options, line, metadata)
         if plain is not None:
             return plain
+    if "\n" not in text.strip() and is_fpuzzles(text):
+        return _handled(read_fpuzzles(text, options, line, metadata), constraints, line)
     if "\n" not in text.strip():
         tokens = killer_tokens(text)
         if tokens is not None or is_json(text):
@@ -118,8 +124,9 @@ def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
 
 
 def is_constrained_text(text: str) -> bool:
-    """Whether puzzle text is in a form that carries constraints (JSON or a killer line)."""
-    return is_json(text) or killer_tokens(text) is not None
+    """Whether puzzle text is in a form that carries constraints (JSON, an f-puzzles or
+    SudokuPad link, or a killer line)."""
+    return is_json(text) or is_fpuzzles(text) or killer_tokens(text) is not None
 
 
 def to_line(puzzle: Puzzle) -> str:

@@ -1,0 +1,513 @@
+"""Dots with values between cells that share a side, as f-puzzles writes them, and their
+negative rules.
+
+- a *difference* dot (white) of value ``v`` (1 unless written): the two values differ by
+  exactly ``v``;
+- a *ratio* dot (black) of value ``v`` (2 unless written): one value is ``v`` times the other;
+- a *sum* dot of value ``v``: the two values add up to ``v``;
+- an *X* or a *V*: the two values add up to 10 or 5.
+
+Negative rules (f-puzzles' ``negative`` list, with the conventions of Rangsk's solver):
+
+- ``difference``: neighbours without a kropki dot (difference or ratio) differ by none of the
+  values the difference dots carry; f-puzzles' ``nonconsecutive`` flag on a puzzle with kropki
+  dots adds the value 1 (neighbours without a kropki dot are not consecutive);
+- ``ratio``: neighbours without a kropki dot stand in none of the ratios the ratio dots carry,
+  nor 1:2;
+- ``xv``: neighbours without an X, V or sum dot add up to neither 5 nor 10;
+- ``sum``: neighbours without an X, V or sum dot add up to none of the sum dots' values.
+
+A puzzle holds one :class:`Dots` (``single``): the negative rules read every dot at once.
+
+Translations: a :class:`~sudoku_csp.constraints.pairs.PairRules` kind, each marked pair one
+relation (named by its value, ``dot difference 3``), each unmarked pair under a negative rule
+one relation forbidding every value the negatives name (one link, not one per rule): arc
+consistency natively, support or conflict clauses in CNF, tables in CP-SAT; exact and cheap
+for a rule between two cells.
+
+The kinds :class:`~sudoku_csp.constraints.kropki.Kropki` and
+:class:`~sudoku_csp.constraints.xv.XV` say special cases in the tool's own JSON; an f-puzzles
+document's dots all read as this kind.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, ClassVar
+
+from sudoku_csp.canvas import DOT_COLOUR, Canvas, Layer, text
+from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.fields import (
+    FieldError,
+    checked,
+    entries,
+    orthogonal,
+    orthogonal_pairs,
+    parse_bool,
+    parse_cells,
+    parse_number,
+    parse_rcs,
+    rcs,
+)
+from sudoku_csp.constraints.pairs import PairRules, Relation
+from sudoku_csp.geometry import Geometry, Grid
+
+FAMILIES = ("difference", "ratio", "sum", "xv")
+"""The sorts of dot, by their f-puzzles key (and their word in its ``negative`` list)."""
+DEFAULTS = {"difference": 1, "ratio": 2}
+"""The value of a difference or ratio dot that does not write one."""
+LETTERS = {10: "X", 5: "V"}
+
+Dot = tuple[int, int, int]
+"""A dot: its two cells ``(a, b)``, ``a < b``, and its value."""
+
+
+# -- relations, one per value (cached by name) -------------------------------------------------
+@cache
+def _difference(v: int) -> Relation:
+    return Relation(f"dot difference {v}", lambda x, y: abs(x - y) == v)
+
+
+@cache
+def _ratio(v: int) -> Relation:
+    return Relation(f"dot ratio {v}", lambda x, y: x == v * y or y == v * x)
+
+
+@cache
+def _sum(v: int) -> Relation:
+    return Relation(f"dot sum {v}", lambda x, y: x + y == v)
+
+
+@cache
+def _unmarked(differences: tuple[int, ...], ratios: tuple[int, ...], sums: tuple[int, ...]
+              ) -> Relation:
+    """Neighbours without a mark under negative rules: no difference, ratio or sum named."""
+    def holds(x: int, y: int) -> bool:
+        return not (abs(x - y) in differences or x + y in sums
+                    or any(x == r * y or y == r * x for r in ratios))
+    return Relation(f"no dot: difference {differences} ratio {ratios} sum {sums}", holds)
+
+
+def _reason(geometry: Geometry, family: str, a: int, b: int, value: int) -> str | None:
+    """Why one dot cannot stand on ``geometry`` (``None``: it can)."""
+    n = geometry.size
+    if a == b or not orthogonal(geometry, a, b):
+        return (f"a {family} dot between {geometry.label(a)} and {geometry.label(b)}: the "
+                "cells must share a side")
+    if family == "difference" and not 1 <= value <= n - 1:
+        return f"a difference of {value} is out of reach on a {n}x{n} grid (1 to {n - 1})"
+    if family == "ratio" and not 2 <= value <= n:
+        return f"a ratio of {value} is out of reach on a {n}x{n} grid (2 to {n})"
+    if family == "sum" and not 3 <= value <= 2 * n - 1:
+        return f"a sum of {value} is out of reach on a {n}x{n} grid (3 to {2 * n - 1})"
+    if family == "xv" and value not in LETTERS:
+        return f"an X or a V adds up to 10 or 5, not {value}"
+    if family == "xv" and value > 2 * n - 1:
+        return f"an {LETTERS[value]} (sum {value}) is out of reach on a {n}x{n} grid"
+    return None
+
+
+@dataclass(frozen=True)
+class Dots(PairRules):
+    """Difference, ratio and sum dots, X and V marks, and the negative rules.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> grid = [0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0]   # rows 1234 3412 2143 4321
+    >>> Dots(ratio=((1, 2, 3),)).violations(make_geometry(4), grid)
+    ['ratio dot 3 between A2 and A3 joins 2 and 3']
+    >>> Dots(sums=((0, 1, 3),), negative=("sum",)).violations(make_geometry(4), grid)[0]
+    'B3 and B4 add up to 3 but no X, V or sum dot is between them'
+    """
+
+    difference: tuple[Dot, ...] = ()
+    ratio: tuple[Dot, ...] = ()
+    sums: tuple[Dot, ...] = ()
+    xv: tuple[Dot, ...] = ()
+    negative: tuple[str, ...] = ()
+    """The negative rules in force: words of :data:`FAMILIES`, sorted."""
+    nonconsecutive: bool = False
+    """f-puzzles' ``nonconsecutive`` on a puzzle with kropki dots: neighbours without a
+    kropki dot are not consecutive."""
+
+    kind: ClassVar[str] = "dots"
+    keys: ClassVar[tuple[str, ...]] = ("value_dots",)
+    fpuzzles: ClassVar[tuple[str, ...]] = FAMILIES
+    fpuzzles_negative: ClassVar[tuple[str, ...]] = FAMILIES
+    single: ClassVar[bool] = True
+
+    def families(self) -> tuple[tuple[str, tuple[Dot, ...]], ...]:
+        return (("difference", self.difference), ("ratio", self.ratio), ("sum", self.sums),
+                ("xv", self.xv))
+
+    def touched(self) -> tuple[int, ...]:
+        return tuple(c for _, dots in self.families() for a, b, _ in dots for c in (a, b))
+
+    def describe(self, geometry: Geometry) -> str:
+        return "dots"
+
+    def validate(self, geometry: Geometry) -> None:
+        super().validate(geometry)
+        for family, dots in self.families():
+            for a, b, value in dots:
+                reason = _reason(geometry, family, a, b, value)
+                if reason:
+                    raise ConstraintError(reason, part=family)
+        wrong = [w for w in self.negative if w not in FAMILIES]
+        if wrong:
+            raise ConstraintError(f"unknown negative rule {wrong[0]!r}: expected "
+                                  f"{', '.join(FAMILIES)}", part="negative")
+
+    # -- translations -----------------------------------------------------------------------
+    def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
+        ruled = [(a, b, _difference(v)) for a, b, v in self.difference]
+        ruled += [(a, b, _ratio(v)) for a, b, v in self.ratio]
+        ruled += [(a, b, _sum(v)) for a, b, v in (*self.sums, *self.xv)]
+        differences: set[int] = set()
+        if "difference" in self.negative:
+            differences.update(v for _, _, v in self.difference)
+        if self.nonconsecutive:
+            differences.add(1)
+        ratios = ({2} | {v for _, _, v in self.ratio}) if "ratio" in self.negative else set()
+        sums: set[int] = set()
+        if "xv" in self.negative:
+            sums.update(LETTERS)
+        if "sum" in self.negative:
+            sums.update(v for _, _, v in self.sums)
+        if differences or ratios or sums:
+            kropki = {(min(a, b), max(a, b)) for a, b, _ in (*self.difference, *self.ratio)}
+            summed = {(min(a, b), max(a, b)) for a, b, _ in (*self.sums, *self.xv)}
+            d, r, s = (tuple(sorted(values)) for values in (differences, ratios, sums))
+            for a, b in orthogonal_pairs(geometry):
+                by_kropki = ((), ()) if (a, b) in kropki else (d, r)
+                by_sum = () if (a, b) in summed else s
+                if by_kropki[0] or by_kropki[1] or by_sum:
+                    ruled.append((a, b, _unmarked(*by_kropki, by_sum)))
+        return ruled
+
+    # -- the independent check --------------------------------------------------------------
+    def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
+        found = []
+        label = geometry.label
+        for a, b, v in self.difference:
+            x, y = grid[a] + 1, grid[b] + 1
+            if abs(x - y) != v:
+                found.append(f"difference dot {v} between {label(a)} and {label(b)} joins "
+                             f"{x} and {y}")
+        for a, b, v in self.ratio:
+            x, y = grid[a] + 1, grid[b] + 1
+            if x != v * y and y != v * x:
+                found.append(f"ratio dot {v} between {label(a)} and {label(b)} joins {x} "
+                             f"and {y}")
+        for name, dots in (("sum dot", self.sums), ("X/V", self.xv)):
+            for a, b, v in dots:
+                x, y = grid[a] + 1, grid[b] + 1
+                if x + y != v:
+                    found.append(f"{name} {v} between {label(a)} and {label(b)} joins {x} "
+                                 f"and {y}")
+        # The negative rules, pair by pair of neighbours (right, then below).
+        no_differences = [v for a, b, v in self.difference] if "difference" in self.negative \
+            else []
+        if self.nonconsecutive:
+            no_differences.append(1)
+        no_ratios = [2, *(v for a, b, v in self.ratio)] if "ratio" in self.negative else []
+        no_sums = [5, 10] if "xv" in self.negative else []
+        if "sum" in self.negative:
+            no_sums += [v for a, b, v in self.sums]
+        kropki = {frozenset((a, b)) for a, b, v in self.difference + self.ratio}
+        summed = {frozenset((a, b)) for a, b, v in self.sums + self.xv}
+        n = geometry.size
+        for r in range(n):
+            for c in range(n):
+                for rr, cc in ((r, c + 1), (r + 1, c)):
+                    if rr >= n or cc >= n:
+                        continue
+                    a, b = r * n + c, rr * n + cc
+                    x, y = grid[a] + 1, grid[b] + 1
+                    if frozenset((a, b)) not in kropki:
+                        if abs(x - y) in no_differences:
+                            found.append(f"{label(a)} and {label(b)} differ by {abs(x - y)} "
+                                         "but no kropki dot is between them")
+                        big, small = max(x, y), min(x, y)
+                        if big % small == 0 and big // small in no_ratios:
+                            found.append(f"{label(a)} and {label(b)} are in ratio "
+                                         f"{big // small}:1 but no kropki dot is between them")
+                    if frozenset((a, b)) not in summed and x + y in no_sums:
+                        found.append(f"{label(a)} and {label(b)} add up to {x + y} but no X, "
+                                     "V or sum dot is between them")
+        return found
+
+    # -- pictures ---------------------------------------------------------------------------
+    def draw(self, canvas: Canvas) -> None:
+        """As f-puzzles draws them, on the edge between the two cells (whose candidates keep
+        clear): a white dot for a difference, a black one for a ratio, with the value
+        written in it when it is not the usual 1 or 2; a small white circle with its sum for
+        a sum dot; the letter for an X or a V."""
+        small = canvas.dot_radius
+        big = max(small, canvas.side * 0.16)  # a dot with a number in it
+        for family, dots in self.families():
+            for a, b, v in dots:
+                canvas.pad_edge(a, b)
+                x, y = canvas.edge_middle(a, b)
+                if family != "xv" and (family == "sum" or v != DEFAULTS[family]):
+                    first, second = min(a, b), max(a, b)
+                    if second == first + 1:  # side by side
+                        canvas.pad(first, right=big + 0.5)
+                        canvas.pad(second, left=big + 0.5)
+                    else:
+                        canvas.pad(first, bottom=big + 0.5)
+                        canvas.pad(second, top=big + 0.5)
+                if family == "xv":
+                    canvas.add(Layer.MARKS, canvas.label(f"dot-{LETTERS[v].lower()}", x, y,
+                                                         LETTERS[v], canvas.letter_size,
+                                                         bold=True))
+                    continue
+                written = family == "sum" or v != DEFAULTS[family]
+                black = family == "ratio"
+                r = big if written else small
+                fill, ink = (DOT_COLOUR, "#ffffff") if black else ("#ffffff", DOT_COLOUR)
+                elements = [f'<circle class="dot-{family}" cx="{x:.1f}" cy="{y:.1f}" '
+                            f'r="{r:.1f}" fill="{fill}" stroke="{DOT_COLOUR}" '
+                            'stroke-width="1.2"/>']
+                if written:
+                    size = r * (1.25 if v < 10 else 1.0)
+                    elements.append(text(x, y, str(v), size, f"dot-{family}-value", ink))
+                canvas.add(Layer.MARKS, elements)
+
+    @classmethod
+    def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
+        """``dots (3 difference, 2 ratio, 1 sum, 2 X/V; negative: difference, ratio)``."""
+        found = []
+        for c in constraints:
+            if isinstance(c, Dots):
+                counts = ", ".join(f"{len(dots)} {'X/V' if family == 'xv' else family}"
+                                   for family, dots in c.families() if dots)
+                rules = [*c.negative, *(["non-consecutive"] if c.nonconsecutive else [])]
+                negative = f"; negative: {', '.join(rules)}" if rules else ""
+                found.append(f"dots ({counts or 'none'}{negative})")
+        return found
+
+    # -- random instances -------------------------------------------------------------------
+    @classmethod
+    def sample(cls, geometry: Geometry, grid: Grid, rng: random.Random) -> list[Constraint]:
+        """A few dots read off ``grid`` (each of a sort its pair fits), sometimes under
+        negative rules, which then get every dot they need."""
+        n = geometry.size
+        pairs = orthogonal_pairs(geometry)
+        values = {(a, b): (grid[a] + 1, grid[b] + 1) for a, b in pairs}
+
+        def fits(pair: tuple[int, int]) -> list[tuple[str, int]]:
+            x, y = values[pair]
+            found = [("difference", abs(x - y)), ("sum", x + y)]
+            if max(x, y) % min(x, y) == 0:
+                found.append(("ratio", max(x, y) // min(x, y)))
+            if x + y in LETTERS and x + y <= 2 * n - 1:
+                found.append(("xv", x + y))
+            return found
+
+        negative = tuple(w for w in FAMILIES if rng.random() < 0.25)
+        nonconsecutive = rng.random() < 0.2
+        kropki: dict[tuple[int, int], tuple[str, int]] = {}
+        summed: dict[tuple[int, int], tuple[str, int]] = {}
+        for pair in rng.sample(pairs, rng.randint(1, 5)):
+            family, v = rng.choice(fits(pair))
+            (summed if family in ("sum", "xv") else kropki)[pair] = (family, v)
+        # Under a negative rule every pair it names gets a dot (of a value already named).
+        differences = {v for f, v in kropki.values() if f == "difference"} \
+            if "difference" in negative else set()
+        if nonconsecutive:
+            differences.add(1)
+        ratios = {2, *(v for f, v in kropki.values() if f == "ratio")} \
+            if "ratio" in negative else set()
+        for pair in pairs:
+            x, y = values[pair]
+            if pair not in kropki and abs(x - y) in differences:
+                kropki[pair] = ("difference", abs(x - y))
+        for pair in pairs:
+            x, y = values[pair]
+            big, small = max(x, y), min(x, y)
+            if pair not in kropki and big % small == 0 and big // small in ratios:
+                kropki[pair] = ("ratio", big // small)
+        sums = {5, 10} if "xv" in negative else set()
+        if "sum" in negative:
+            sums |= {v for f, v in summed.values() if f == "sum"}
+        for pair in pairs:
+            total = sum(values[pair])
+            if pair not in summed and total in sums:
+                summed[pair] = ("xv" if total in LETTERS else "sum", total)
+        found: dict[str, list[Dot]] = {family: [] for family in FAMILIES}
+        for (a, b), (family, v) in [*kropki.items(), *summed.items()]:
+            found[family].append((a, b, v))
+        nonconsecutive = nonconsecutive and bool(found["difference"] or found["ratio"])
+        return [_build(found, negative, nonconsecutive)]
+
+    # -- generation -------------------------------------------------------------------------
+    @classmethod
+    def merge(cls, pieces: Sequence[Constraint]) -> list[Constraint]:
+        """Every dot of the pieces a generator kept, under every negative rule any of them
+        is under, as the one constraint a puzzle holds (the generator keeps only pieces that
+        merge without changing what they say)."""
+        dots = [p for p in pieces if isinstance(p, Dots)]
+        if not dots:
+            return []
+        found: dict[str, list[Dot]] = {family: [] for family in FAMILIES}
+        for piece in dots:
+            for family, marked in piece.families():
+                found[family].extend(d for d in marked if d not in found[family])
+        return [_build(found, [w for p in dots for w in p.negative],
+                       any(p.nonconsecutive for p in dots))]
+
+    @classmethod
+    def made(cls, constraints: Sequence[Constraint]) -> str:
+        """``5 dots (3 difference, 2 X/V; negative: xv)``."""
+        for c in constraints:
+            if isinstance(c, Dots):
+                count = sum(len(dots) for _, dots in c.families())
+                sorts = ", ".join(f"{len(dots)} {'X/V' if family == 'xv' else family}"
+                                  for family, dots in c.families() if dots)
+                rules = [*c.negative, *(["non-consecutive"] if c.nonconsecutive else [])]
+                negative = f"; negative: {', '.join(rules)}" if rules else ""
+                return f"{count} dot{'' if count == 1 else 's'} ({sorts or 'none'}{negative})"
+        return "no dots"
+
+    # -- JSON -------------------------------------------------------------------------------
+    @classmethod
+    def _made(cls, found: Mapping[str, list[Dot]], negative: Sequence[str],
+              nonconsecutive: bool, geometry: Geometry, path: str) -> Dots:
+        return checked(_build(found, negative, nonconsecutive), geometry, path)
+
+    @classmethod
+    def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        value = fields["value_dots"]
+        if not isinstance(value, Mapping):
+            raise FieldError("value_dots", "expected an object such as {\"difference\": "
+                                           "[{\"cells\": [\"A1\", \"A2\"], \"value\": 3}], "
+                                           "\"negative\": [\"difference\"]}")
+        unknown = set(value) - {*FAMILIES, "negative", "nonconsecutive"}
+        if unknown:
+            raise FieldError(f"value_dots.{sorted(unknown)[0]}",
+                             f"unknown field: expected {', '.join(FAMILIES)}, negative or "
+                             "nonconsecutive")
+        found: dict[str, list[Dot]] = {}
+        for family in FAMILIES:
+            items = value.get(family, [])
+            path = f"value_dots.{family}"
+            if not isinstance(items, list):
+                raise FieldError(path, "expected a list of dots such as "
+                                       "[{\"cells\": [\"A1\", \"A2\"], \"value\": 3}]")
+            found[family] = []
+            for i, item in enumerate(items):
+                where = f"{path}[{i}]"
+                if not isinstance(item, Mapping):
+                    raise FieldError(where, f"expected an object, got {item!r}")
+                cells = parse_cells(geometry, item.get("cells"), f"{where}.cells", least=2)
+                found[family].append(_dot(geometry, family, cells, item, where))
+        negative = value.get("negative", [])
+        if not isinstance(negative, list) or any(w not in FAMILIES for w in negative):
+            raise FieldError("value_dots.negative", f"expected a list of words among "
+                                                    f"{', '.join(FAMILIES)}")
+        nonconsecutive = parse_bool(value.get("nonconsecutive", False),
+                                    "value_dots.nonconsecutive")
+        return [cls._made(found, negative, nonconsecutive, geometry, "value_dots")]
+
+    @classmethod
+    def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
+        for c in constraints:
+            if isinstance(c, Dots):
+                out: dict[str, Any] = {}
+                for family, dots in c.families():
+                    if dots:
+                        out[family] = [{"cells": [geometry.label(a), geometry.label(b)],
+                                        "value": LETTERS[v] if family == "xv" else v}
+                                       for a, b, v in dots]
+                if c.negative:
+                    out["negative"] = list(c.negative)
+                if c.nonconsecutive:
+                    out["nonconsecutive"] = True
+                return {"value_dots": out}
+        return {}
+
+    # -- f-puzzles ----------------------------------------------------------------------------
+    @classmethod
+    def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        """``difference``, ``ratio``, ``sum`` and ``xv`` entries (``{"cells": ["R1C1",
+        "R1C2"], "value": "3"}``; X and V as ``"X"``, ``"V"``), the words of ``negative``
+        among them, and ``nonconsecutive`` when the puzzle has kropki dots (without them,
+        :class:`~sudoku_csp.constraints.nonconsecutive.NonConsecutive` reads it)."""
+        found: dict[str, list[Dot]] = {}
+        for family in FAMILIES:
+            found[family] = []
+            if family not in document:
+                continue
+            for path, item in entries(document, family):
+                cells = parse_rcs(geometry, item.get("cells"), f"{path}.cells", least=2)
+                found[family].append(_dot(geometry, family, cells, item, path))
+        words = document.get("negative", [])
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise FieldError("negative", "expected a list of words such as [\"ratio\"]")
+        negative = [w for w in words if w in FAMILIES]
+        nonconsecutive = False
+        if found["difference"] or found["ratio"]:
+            nonconsecutive = parse_bool(document.get("nonconsecutive", False),
+                                        "nonconsecutive")
+        if not (any(found.values()) or negative or nonconsecutive):
+            return []
+        return [cls._made(found, negative, nonconsecutive, geometry, FAMILIES[0])]
+
+    @classmethod
+    def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
+                    ) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for c in constraints:
+            if not isinstance(c, Dots):
+                continue
+            for family, dots in c.families():
+                if not (dots or family in c.negative):
+                    continue
+                written = out.setdefault(family, [])
+                for a, b, v in dots:
+                    entry: dict[str, Any] = {"cells": rcs(geometry, (a, b))}
+                    if family == "xv":
+                        entry["value"] = LETTERS[v]
+                    elif family == "sum" or v != DEFAULTS[family]:
+                        entry["value"] = str(v)
+                    written.append(entry)
+            if c.negative:
+                out["negative"] = sorted({*out.get("negative", []), *c.negative})
+            if c.nonconsecutive:
+                out["nonconsecutive"] = True
+        return out
+
+
+def _build(found: Mapping[str, Sequence[Dot]], negative: Sequence[str], nonconsecutive: bool
+           ) -> Dots:
+    """A :class:`Dots` of the dots found by family, in canonical order."""
+    return Dots(difference=tuple(sorted(found["difference"])), ratio=tuple(sorted(found["ratio"])),
+                sums=tuple(sorted(found["sum"])), xv=tuple(sorted(found["xv"])),
+                negative=tuple(sorted(set(negative))), nonconsecutive=nonconsecutive)
+
+
+def _dot(geometry: Geometry, family: str, cells: tuple[int, ...], item: Mapping[str, Any],
+         path: str) -> Dot:
+    """One dot of an entry (its cells already read): its value, checked, the cells in order."""
+    n = geometry.size
+    if len(cells) != 2:
+        raise FieldError(f"{path}.cells", "expected two cells sharing a side")
+    raw = item.get("value")
+    if family == "xv":
+        letter = raw.strip().upper() if isinstance(raw, str) else None
+        if letter not in ("X", "V"):
+            raise FieldError(f"{path}.value", f"expected \"X\" or \"V\", got {raw!r}")
+        value = 10 if letter == "X" else 5
+    elif family in DEFAULTS and raw in (None, ""):
+        value = DEFAULTS[family]
+    else:
+        value = parse_number(raw, f"{path}.value", low=1, high=2 * n)
+    a, b = min(cells), max(cells)
+    reason = _reason(geometry, family, a, b, value)
+    if reason:
+        raise FieldError(f"{path}.value" if a != b and orthogonal(geometry, a, b)
+                         else f"{path}.cells", reason)
+    return (a, b, value)

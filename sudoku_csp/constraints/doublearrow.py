@@ -1,0 +1,88 @@
+"""Double arrows: the two end cells of the line (its circles) add up to the sum of the cells
+strictly between them. Digits may repeat along the line where no unit forbids it.
+
+f-puzzles key ``doublearrow`` (``{"lines": [[...], ...]}``, each line one constraint); JSON
+field ``double_arrows`` (lists of cell labels, end to end). A line needs at least three
+cells (with none between, the ends would have to add up to nothing).
+
+Translations:
+
+- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading both ends,
+  then the cells between, its state what the cells between still have to add up to (at
+  most 2N states a layer): exact, and generalised arc consistency natively;
+- CP-SAT: the linear equality ``value(end1) + value(end2) == Σ value(middle)``, which
+  CP-SAT propagates by bounds without auxiliary variables: measured against the
+  automaton's ``add_automaton`` on three 9x9 grids with eight sampled lines, 4-6 ms
+  against 4-10.
+
+Drawn as f-puzzles draws it: a thin grey line with a circle at each end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.geometry import Geometry
+
+if TYPE_CHECKING:
+    from sudoku_csp.encodings.cpsat_model import CpSatModel
+
+
+def _step(state: int, position: int, value: int) -> int | None:
+    if position < 2:
+        return state + value
+    left = state - value
+    return left if left >= 0 else None
+
+
+def _done(state: int) -> bool:
+    return state == 0
+
+
+@dataclass(frozen=True)
+class DoubleArrow(LineRule):
+    """A double arrow along ``cells``: the first and last cells add up to the cells between.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> DoubleArrow((0, 1, 2)).violations(make_geometry(4), [0, 3, 1] + [0] * 13)
+    ['double arrow at A1: its ends A1 and A3 add up to 3, the cells between to 4']
+    """
+
+    kind: ClassVar[str] = "double arrow"
+    keys: ClassVar[tuple[str, ...]] = ("double_arrows",)
+    fpuzzles: ClassVar[tuple[str, ...]] = ("doublearrow",)
+    least: ClassVar[int] = 3
+    colour: ClassVar[str] = "#a0a0a0"
+    width: ClassVar[float] = 0.05
+    ends: ClassVar[str] = "circle"
+    ends_first: ClassVar[bool] = True
+
+    def validate(self, geometry: Geometry) -> None:
+        super().validate(geometry)
+        middle = len(self.cells) - 2
+        if middle > 2 * geometry.size:
+            raise ConstraintError(
+                f"the {middle} cells between the ends of a double arrow add up to at least "
+                f"{middle}, more than two ends can reach on a {geometry.size}x{geometry.size} "
+                f"grid ({2 * geometry.size})", part="cells")
+
+    def reading(self, geometry: Geometry) -> Reading:
+        return Reading(("double arrow",), 0, _step, _done)
+
+    def cpsat_rule(self, model: CpSatModel) -> None:
+        value, cells = model.value, self.cells
+        model.model.add(value(cells[0]) + value(cells[-1])
+                        == sum(value(c) for c in cells[1:-1]))
+
+    def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
+        first, last = self.cells[0], self.cells[-1]
+        ends = grid[first] + 1 + grid[last] + 1
+        between = sum(grid[c] + 1 for c in self.cells[1:-1])
+        if ends == between:
+            return []
+        return [f"{self.describe(geometry)}: its ends {geometry.label(first)} and "
+                f"{geometry.label(last)} add up to {ends}, the cells between to {between}"]

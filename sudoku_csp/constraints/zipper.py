@@ -1,0 +1,117 @@
+"""Zipper lines: cells the same distance from the line's centre add up to the same total; on a
+line of odd length that total is the value of the centre cell. Digits may repeat along the
+line where no unit forbids it.
+
+f-puzzles key ``zipperline`` (``{"lines": [[...], ...]}``, each line one constraint); JSON
+field ``zipper_lines`` (lists of cell labels in order along the line).
+
+Translations:
+
+- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading the line
+  from both ends inwards, pair by pair (first, last, second, second to last, ..., the centre
+  last), its state the total the first pair fixed and the first value of the pair being read
+  (at most about 2N² states a layer): exact, generalised arc consistency natively;
+- CP-SAT: per pair after the first ``value(a) + value(b) == value(first) + value(last)``,
+  and ``value(centre) == value(first) + value(last)`` on an odd line: linear, no auxiliary
+  variables; measured against the automaton's ``add_automaton`` on three 9x9 grids with
+  eight sampled lines, 3-10 ms against 5-17.
+
+Drawn as f-puzzles draws it: a thick lavender line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.geometry import Geometry
+
+if TYPE_CHECKING:
+    from sudoku_csp.encodings.cpsat_model import CpSatModel
+
+
+def _pairs(cells: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The pairs of cells the same distance from the centre, outermost first."""
+    return [(cells[i], cells[-1 - i]) for i in range(len(cells) // 2)]
+
+
+def _zipper_reader(length: int):  # noqa: ANN202
+    """The step of a zipper of ``length`` cells read outside in (see the module docstring):
+    states ``(total, pending)``, 0 where not known yet."""
+    centre = length - 1 if length % 2 else -1
+
+    def step(state: tuple[int, int], position: int, value: int) -> tuple[int, int] | None:
+        total, pending = state
+        if position == centre:
+            return (total, 0) if value == total else None
+        if position % 2 == 0:
+            return total, value
+        pair = pending + value
+        if position == 1:
+            return pair, 0
+        return (total, 0) if pair == total else None
+
+    return step
+
+
+def _accept(state: tuple[int, int]) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class ZipperLine(LineRule):
+    """A zipper line along ``cells``: cells the same distance from its centre add up to the
+    same total, the centre's value on a line of odd length.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> ZipperLine((0, 1, 2)).violations(make_geometry(4), [0, 3, 1] + [0] * 13)
+    ['zipper line at A1: A1 and A3 add up to 3, but the centre A2 holds 4']
+    """
+
+    kind: ClassVar[str] = "zipper line"
+    keys: ClassVar[tuple[str, ...]] = ("zipper_lines",)
+    fpuzzles: ClassVar[tuple[str, ...]] = ("zipperline",)
+    colour: ClassVar[str] = "#c69ff2"
+    opacity: ClassVar[float] = 0.7
+    width: ClassVar[float] = 0.22
+
+    def sequence(self, geometry: Geometry) -> tuple[int, ...]:
+        middle = (self.cells[len(self.cells) // 2],) if len(self.cells) % 2 else ()
+        return (*(c for pair in _pairs(self.cells) for c in pair), *middle)
+
+    def reading(self, geometry: Geometry) -> Reading:
+        return Reading(("zipper", len(self.cells)), (0, 0), _zipper_reader(len(self.cells)),
+                       _accept)
+
+    def cpsat_rule(self, model: CpSatModel) -> None:
+        value = model.value
+        (a, b), *rest = _pairs(self.cells)
+        total = value(a) + value(b)
+        for c, d in rest:
+            model.model.add(value(c) + value(d) == total)
+        if len(self.cells) % 2:
+            model.model.add(value(self.cells[len(self.cells) // 2]) == total)
+
+    def meaningful(self, geometry: Geometry) -> bool:
+        return len(self.cells) > 2
+
+    def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
+        label, cells = geometry.label, self.cells
+        found = []
+        first, last = cells[0], cells[-1]
+        total = grid[first] + grid[last] + 2
+        for i in range(1, len(cells) // 2):
+            a, b = cells[i], cells[-1 - i]
+            if grid[a] + grid[b] + 2 != total:
+                found.append(f"{self.describe(geometry)}: {label(a)} and {label(b)} add up to "
+                             f"{grid[a] + grid[b] + 2}, {label(first)} and {label(last)} to "
+                             f"{total}")
+        if len(cells) % 2:
+            centre = cells[len(cells) // 2]
+            if grid[centre] + 1 != total:
+                found.append(f"{self.describe(geometry)}: {label(first)} and {label(last)} add "
+                             f"up to {total}, but the centre {label(centre)} holds "
+                             f"{grid[centre] + 1}")
+        return found

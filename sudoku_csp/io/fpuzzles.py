@@ -1,0 +1,375 @@
+"""f-puzzles puzzles (and SudokuPad links that carry one): read and written.
+
+An f-puzzles puzzle is a JSON object: ``size``, ``grid`` (``size`` rows of cell objects:
+``value`` with ``given``, ``region``, ``givenPencilMarks``, ...), and one key per constraint
+type (``killercage``, ``arrow``, ``thermometer``, ...; cells named ``R1C1``, clues outside
+the grid at row or column 0 or N+1). Its link is ``https://f-puzzles.com/?load=`` followed by
+the lz-string ``compressToBase64`` of that JSON; SudokuPad opens the same payload as
+``https://sudokupad.app/fpuzzles<payload>``.
+
+This module reads the envelope (size, regions, givens, the geometry's flags, decoration and
+settings) and hands every constraint key to the registered kind that owns it
+(:attr:`~sudoku_csp.constraints.base.Constraint.fpuzzles`); it never names a kind. A key it
+does not know is an input error listing each such key (a rule silently skipped would make a
+false "unique"), unless the caller lists it in ``ignore``. Decoration (``line``,
+``rectangle``, ``circle``, ``text``, ``cage``) is no rule: it is reported in the puzzle's
+``notes`` ("ignored decoration: ..."), since a rule stated only in the rules text may hide
+in it; ``treat_line`` (``{"#FFCCAA": "entropicline"}``) says what the lines of a colour are.
+
+>>> from sudoku_csp.io.options import ReadOptions
+>>> p = read_fpuzzles('{"size": 4, "grid": [[{"value": 1, "given": true}, {}, {}, {}], '
+...                   '[{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}, {}]], '
+...                   '"thermometer": [{"lines": [["R2C1", "R2C2", "R2C3"]]}]}', ReadOptions())
+>>> p.givens[0], [c.kind for c in p.constraints]
+(0, ['thermometer'])
+>>> read_fpuzzles(fpuzzles_url(p), ReadOptions()) == p
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import unquote
+
+from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, FieldError
+from sudoku_csp.errors import InputError, ParseError, ReaderNote
+from sudoku_csp.geometry import EMPTY, Geometry
+from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.puzzle import Puzzle
+
+__all__ = ["FPUZZLES_PREFIX", "fpuzzles_document", "fpuzzles_json", "fpuzzles_object",
+           "fpuzzles_url", "is_fpuzzles", "read_fpuzzles"]
+
+FPUZZLES_PREFIX = "https://f-puzzles.com/?load="
+
+VARIANT_FLAGS = {"diagonal+": "anti-diagonal", "diagonal-": "main-diagonal",
+                 "antiknight": "anti-knight", "antiking": "anti-king",
+                 "disjointgroups": "disjoint"}
+"""f-puzzles' true/false keys that change the geometry, and the variant each one names."""
+
+DECORATION = ("line", "rectangle", "circle", "text", "cage")
+"""Keys f-puzzles draws without a rule of their own."""
+
+SETTINGS = ("size", "grid", "title", "author", "ruleset", "solution", "successMessage",
+            "highlightConflicts", "disabledlogic", "truecandidatesoptions", "negative",
+            "version")
+"""Keys that are no rule: the envelope, words, and the editor's and solvers' settings
+(``negative`` is read by the kinds that honour its words)."""
+
+CELL_KEYS = ("value", "given", "region", "centerPencilMarks", "cornerPencilMarks", "c",
+             "highlight", "cosmetic")
+"""Keys of a grid cell the envelope reads or knows to be no rule (a solver's own marks and
+colours)."""
+
+_LINK = re.compile(r"(?:https?://)?(?:www\.)?(?P<host>f-puzzles\.com|[\w.-]*sudokupad\.app|"
+                   r"app\.crackingthecryptic\.com)/(?P<rest>\S*)", re.IGNORECASE)
+
+
+def is_fpuzzles(text: str) -> bool:
+    """Whether one line of puzzle text is an f-puzzles or SudokuPad link, or f-puzzles
+    JSON (an object with ``size`` and a ``grid`` of rows).
+
+    >>> is_fpuzzles("https://f-puzzles.com/?load=N4Ig"), is_fpuzzles('{"size": 4}')
+    (True, False)
+    """
+    stripped = text.strip()
+    if _LINK.match(stripped):
+        return True
+    return stripped.startswith("{") and '"grid"' in stripped and re.search(
+        r'"grid"\s*:\s*\[\s*\[', stripped) is not None
+
+
+def _payload(link: str, line: int) -> str:
+    """The f-puzzles JSON text a link carries."""
+    import lzstring
+
+    match = _LINK.match(link.strip())
+    assert match is not None
+    host, rest = match["host"].lower(), unquote(match["rest"])
+    if host == "f-puzzles.com":
+        data = rest.partition("load=")[2]
+        if not data:
+            raise ParseError("an f-puzzles link holds its puzzle after '?load='", line=line)
+    else:
+        data = rest.rpartition("puzzleid=")[2] if "puzzleid=" in rest else rest
+        data = data.removeprefix("sudoku/").removeprefix("?")
+        if data.startswith(("scl", "ctc")):
+            raise ParseError("SudokuPad's own puzzle format (scl/ctc) is not read yet: open "
+                             "the puzzle in f-puzzles and give its link or JSON",
+                             line=line)
+        if not data.startswith("fpuzzles"):
+            raise ParseError(f"{link.strip()[:60]!r} names a SudokuPad puzzle by a short id, "
+                             "which needs the network (out of scope): give the full link "
+                             "(sudokupad.app/fpuzzles...) or the f-puzzles JSON", line=line)
+        data = data.removeprefix("fpuzzles")
+    coder = lzstring.LZString()
+    for decode in (coder.decompressFromBase64, coder.decompressFromEncodedURIComponent):
+        try:
+            text = decode(data.replace(" ", "+"))
+        except Exception:  # noqa: BLE001 - the package raises anything on a bad payload
+            continue
+        if text and text.lstrip().startswith("{"):
+            return str(text)
+    raise ParseError("the link's puzzle data does not decode (lz-string base64 of an "
+                     "f-puzzles JSON object expected)", line=line)
+
+
+def read_fpuzzles(text: str, options: ReadOptions, line: int = 1, metadata: str = ""
+                  ) -> Puzzle:
+    """The puzzle of an f-puzzles link, SudokuPad ``fpuzzles`` link, or f-puzzles JSON.
+
+    ``options.ignore`` lists keys to leave out although unknown; ``options.treat_line``
+    maps a decoration line colour (``#FFCCAA``, any case) to the f-puzzles key of the line
+    kind it stands for (``entropicline``). Errors are
+    :class:`~sudoku_csp.errors.ParseError` at ``line`` naming the key or element
+    (``arrow[2].lines[0][3]``) and what was expected.
+    """
+    source = text.strip()
+    if _LINK.match(source):
+        source = _payload(source, line)
+    try:
+        document = json.loads(source)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"not valid f-puzzles JSON: {exc.msg}", line=line,
+                         column=exc.colno) from None
+    except (ValueError, RecursionError):
+        raise ParseError("not an f-puzzles puzzle: JSON too deep or a number too long",
+                         line=line) from None
+    if not isinstance(document, dict):
+        raise ParseError("expected an f-puzzles JSON object", line=line)
+    try:
+        return fpuzzles_document(document, options, metadata, ignore=options.ignore,
+                                 treat_line=dict(options.treat_line))
+    except FieldError as exc:
+        raise ParseError(f"f-puzzles {exc.path}: {exc.reason}", line=line) from None
+
+
+def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: str = "", *,
+                      ignore: Sequence[str] = (), treat_line: Mapping[str, str] | None = None
+                      ) -> Puzzle:
+    """The puzzle of a decoded f-puzzles object (see :func:`read_fpuzzles`); raises
+    :class:`FieldError`."""
+    owners = {key: kind for kind in KINDS for key in kind.fpuzzles}
+    cell_owners = {key: kind for kind in KINDS for key in kind.fpuzzles_cell}
+    negatives = {word for kind in KINDS for word in kind.fpuzzles_negative}
+    document = _treat_lines(document, treat_line or {}, owners)
+    unknown = [key for key in document if key not in owners and key not in VARIANT_FLAGS
+               and key not in DECORATION and key not in SETTINGS and key not in ignore]
+    if unknown:
+        raise FieldError(", ".join(unknown), "not a rule this tool knows; it is refused rather "
+                                             "than skipped (skip it with --ignore KEY)")
+    size, rows = _size_and_rows(document)
+    notes = []
+    cell_keys: set[str] = set()
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            bad = [k for k in cell if k not in CELL_KEYS and k not in cell_owners]
+            if bad:
+                raise FieldError(f"grid[{r}][{c}].{bad[0]}", "not a cell key this tool knows")
+            cell_keys.update(k for k in cell if k in cell_owners and cell[k])
+    words = document.get("negative", [])
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise FieldError("negative", "expected a list of words such as [\"ratio\"]")
+    for word in words:
+        if word not in negatives:
+            raise FieldError("negative", f"{word!r} is no negative rule this tool knows "
+                                         f"(it knows {', '.join(sorted(negatives))})")
+    variants = [name for key, name in VARIANT_FLAGS.items()
+                if _flag(document.get(key, False), key)]
+    geometry = _geometry(size, rows, variants, options)
+    givens, entered = _givens(rows, geometry)
+    constraints: list[Constraint] = []
+    for kind in KINDS:
+        if (any(key in document for key in kind.fpuzzles)
+                or cell_keys & set(kind.fpuzzles_cell)
+                or set(words) & set(kind.fpuzzles_negative)):
+            constraints += kind.from_fpuzzles(document, geometry)
+    decoration = [f"{len(document[k]) if isinstance(document[k], list) else 1} {k}"
+                  for k in DECORATION if document.get(k)]
+    if decoration:
+        notes.append("ignored decoration: " + ", ".join(decoration)
+                     + " (a rule stated only in the rules text is not checked)")
+    if entered:
+        notes.append(f"ignored {entered} digits entered without 'given'")
+    skipped = [key for key in ignore if key in document]
+    if skipped:
+        notes.append("ignored as asked: " + ", ".join(skipped))
+    for note in notes:
+        warnings.warn(note, ReaderNote, stacklevel=2)
+    title = " ".join(str(document[k]) for k in ("title", "author") if document.get(k))
+    try:
+        return Puzzle(geometry, givens, metadata or title, tuple(constraints), tuple(notes))
+    except ConstraintError as exc:
+        raise FieldError(exc.part or "constraints", exc.reason) from None
+    except InputError as exc:
+        raise FieldError("grid", str(exc)) from None
+
+
+def _flag(value: object, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise FieldError(key, f"expected true or false, got {value!r}")
+    return value
+
+
+def _treat_lines(document: dict[str, Any], treat: Mapping[str, str],
+                 owners: Mapping[str, type[Constraint]]) -> dict[str, Any]:
+    """``document`` with the decoration lines of each colour in ``treat`` moved to the key
+    of the line kind named for it."""
+    if not treat:
+        return document
+    wanted = {colour.strip().upper(): key for colour, key in treat.items()}
+    for key in wanted.values():
+        if key not in owners:
+            raise FieldError("--treat-line", f"{key!r} is no f-puzzles line kind this tool "
+                                             "knows")
+    document = dict(document)
+    kept, found = [], set()
+    for item in document.get("line", []) or []:
+        colour = str(item.get("outlineC", "")).upper() if isinstance(item, dict) else ""
+        if colour in wanted:
+            key = wanted[colour]
+            document[key] = [*document.get(key, []), {"lines": item.get("lines")}]
+            found.add(colour)
+        else:
+            kept.append(item)
+    missing = set(wanted) - found
+    if missing:
+        raise FieldError("--treat-line", f"no decoration line has colour {sorted(missing)[0]}")
+    document["line"] = kept
+    return document
+
+
+def _size_and_rows(document: Mapping[str, Any]) -> tuple[int, list[list[dict[str, Any]]]]:
+    size = document.get("size")
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 35:
+        raise FieldError("size", f"expected the grid size, a whole number such as 9, got "
+                                 f"{size!r}")
+    rows = document.get("grid")
+    if (not isinstance(rows, list) or len(rows) != size
+            or not all(isinstance(row, list) and len(row) == size for row in rows)):
+        raise FieldError("grid", f"expected {size} rows of {size} cell objects")
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            if not isinstance(cell, dict):
+                raise FieldError(f"grid[{r}][{c}]", "expected a cell object such as {}")
+    return size, rows
+
+
+def _geometry(size: int, rows: list[list[dict[str, Any]]], variants: list[str],
+              options: ReadOptions) -> Geometry:
+    """Boxes, or jigsaw regions where cells name other regions than the default ones.
+
+    f-puzzles leaves out the ``region`` of a cell in its default region: the boxes
+    ``h`` rows high and ``size / h`` wide, ``h`` the largest factor of ``size`` up to its
+    square root (on a 7x7, whose only such factor is 1, the default regions are the rows).
+    """
+    from sudoku_csp.geometry import box_index, default_box_or_none
+
+    high = max(h for h in range(1, math.isqrt(size) + 1) if size % h == 0)
+    wide = size // high
+    regions = []
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            region = cell.get("region", (r // high) * high + c // wide)
+            if isinstance(region, bool) or not isinstance(region, int) or not (
+                    0 <= region < size):
+                raise FieldError(f"grid[{r}][{c}].region",
+                                 f"expected a region number 0..{size - 1}, got {region!r} "
+                                 "(cells outside every region are not supported)")
+            regions.append(region)
+    shape = default_box_or_none(size)
+    jigsaw = shape is None or tuple(regions) != tuple(box_index(size, shape))
+    try:
+        return options.build(size, 1, variants=variants,
+                             regions=tuple(regions) if jigsaw else None)
+    except ParseError as exc:
+        raise FieldError("grid", exc.reason) from None
+
+
+def _givens(rows: list[list[dict[str, Any]]], geometry: Geometry) -> tuple[tuple[int, ...], int]:
+    """The given digits, and how many digits were entered without ``given`` (a solver's)."""
+    size = geometry.size
+    givens = []
+    entered = 0
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            value = cell.get("value")
+            given = cell.get("given", False)
+            if value is None or value == "":
+                givens.append(EMPTY)
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= size:
+                raise FieldError(f"grid[{r}][{c}].value", f"expected a digit 1..{size}, got "
+                                                          f"{value!r}")
+            if given is True:
+                givens.append(value - 1)
+            else:
+                entered += 1
+                givens.append(EMPTY)
+    return tuple(givens), entered
+
+
+# -- writing ----------------------------------------------------------------------------------
+def fpuzzles_object(puzzle: Puzzle) -> dict[str, Any]:
+    """The f-puzzles object of a puzzle; UnsupportedError when a constraint or a variant has
+    no f-puzzles form (windoku)."""
+    from sudoku_csp.constraints import UnsupportedError
+
+    g = puzzle.geometry
+    n = g.size
+    flags = {name: key for key, name in VARIANT_FLAGS.items()}
+    document: dict[str, Any] = {"size": n}
+    rows: list[list[dict[str, Any]]] = [[{} for _ in range(n)] for _ in range(n)]
+    for cell, digit in enumerate(puzzle.givens):
+        if digit != EMPTY:
+            rows[cell // n][cell % n].update(value=digit + 1, given=True)
+    if "jigsaw" in g.variants:
+        for cell, region in enumerate(g.boxes):
+            rows[cell // n][cell % n]["region"] = region
+    for variant in g.variants:
+        if variant == "jigsaw":
+            continue
+        if variant == "diagonal":
+            document["diagonal+"] = document["diagonal-"] = True
+        elif variant in flags:
+            document[flags[variant]] = True
+        else:
+            raise UnsupportedError(f"f-puzzles has no {variant} rule")
+    negative: list[str] = []
+    for kind in KINDS:
+        mine = [c for c in puzzle.constraints if type(c) is kind]
+        if not mine:
+            continue
+        for key, value in kind.to_fpuzzles(mine, g).items():
+            if key == "grid":
+                for cell, keys in value.items():
+                    rows[cell // n][cell % n].update(keys)
+            elif key == "negative":
+                negative += [w for w in value if w not in negative]
+            elif isinstance(value, list):
+                document[key] = [*document.get(key, []), *value]
+            else:
+                document[key] = value
+    if negative:
+        document["negative"] = negative
+    document["grid"] = rows
+    if puzzle.metadata:
+        document["title"] = puzzle.metadata
+    return document
+
+
+def fpuzzles_json(puzzle: Puzzle) -> str:
+    """The f-puzzles JSON of a puzzle, on one line."""
+    return json.dumps(fpuzzles_object(puzzle), separators=(",", ":"))
+
+
+def fpuzzles_url(puzzle: Puzzle) -> str:
+    """The f-puzzles link of a puzzle (``https://f-puzzles.com/?load=...``)."""
+    import lzstring
+
+    return FPUZZLES_PREFIX + str(lzstring.LZString().compressToBase64(fpuzzles_json(puzzle)))

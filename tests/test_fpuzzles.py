@@ -1,0 +1,178 @@
+"""f-puzzles and SudokuPad: the envelope read and written (sudoku_csp.io.fpuzzles), the CLI's
+--ignore, --treat-line and --to, and the published corpus (../shared/data, when present)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import lzstring
+import pytest
+from typer.testing import CliRunner
+
+from sudoku_csp.backends import get_backend
+from sudoku_csp.cli import app
+from sudoku_csp.errors import ParseError, ReaderNote
+from sudoku_csp.io import WRITERS, parse
+from sudoku_csp.io.fpuzzles import fpuzzles_json, fpuzzles_url
+from sudoku_csp.result import Status
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpuzzles_dev.jsonl"
+
+
+def grid(size: int, **cells: dict) -> list[list[dict]]:
+    """An f-puzzles grid, ``cells`` by R1C1 name."""
+    rows: list[list[dict]] = [[{} for _ in range(size)] for _ in range(size)]
+    for name, cell in cells.items():
+        r, c = (int(x) for x in name[1:].split("C"))
+        rows[r - 1][c - 1] = cell
+    return rows
+
+
+def doc(size: int = 4, **keys: object) -> str:
+    return json.dumps({"size": size, "grid": grid(size), **keys})
+
+
+def url(document: str) -> str:
+    return "https://f-puzzles.com/?load=" + lzstring.LZString().compressToBase64(document)
+
+
+def test_json_link_and_sudokupad_link_read_the_same_puzzle():
+    text = json.dumps({"size": 4, "grid": grid(4, R1C1={"value": 2, "given": True}),
+                       "killercage": [{"cells": ["R1C2", "R1C3"], "value": "7"}],
+                       "thermometer": [{"lines": [["R4C1", "R4C2", "R4C3"]]}]})
+    payload = lzstring.LZString().compressToBase64(text)
+    puzzles = [parse(text), parse(url(text)),
+               parse("https://sudokupad.app/fpuzzles" + payload),
+               parse("sudokupad.app/?puzzleid=fpuzzles" + payload)]
+    assert all(p == puzzles[0] for p in puzzles)
+    assert puzzles[0].givens[0] == 1
+    assert sorted(c.kind for c in puzzles[0].constraints) == ["cage", "thermometer"]
+
+
+def test_writers_read_back_as_the_same_puzzle():
+    p = parse(doc(6, killercage=[{"cells": ["R1C1", "R1C2"], "value": "11"}],
+                  antiknight=True))
+    for name, write in WRITERS.items():
+        back = parse(write(p))
+        if name == "line":  # the killer line holds no variants: they travel as options
+            back = parse(write(p), variants=["anti-knight"])
+        assert back == p, name
+    assert fpuzzles_url(p).startswith("https://f-puzzles.com/?load=")
+
+
+@pytest.mark.parametrize("text, words", [
+    (doc(4, foo=[1], bar=True), "foo, bar: not a rule this tool knows"),
+    (doc(4, killercage=[{"cells": ["R1C1", "R9C1"], "value": "3"}]),
+     "killercage[0].cells[1]: 'R9C1' is not a cell name of a 4x4 grid"),
+    (doc(4, killercage=[{"cells": ["R1C1", "R1C2"], "value": "1" * 5000}]),
+     "killercage[0].value: expected a whole number from 1 to 10"),
+    (doc(4, thermometer=[{"lines": [["R1C1", "R3C1"]]}]), "not a path of neighbours"),
+    (doc(4, negative=["bogus"]), "'bogus' is no negative rule"),
+    (doc(4, antiknight="yes"), "antiknight: expected true or false"),
+    (json.dumps({"size": 4, "grid": [[{}] * 4] * 3}), "grid: expected 4 rows of 4"),
+    (json.dumps({"size": 4, "grid": grid(4, R1C1={"value": 7, "given": True})}),
+     "grid[0][0].value: expected a digit 1..4"),
+    (json.dumps({"size": 4, "grid": grid(4, R1C1={"colour": 1})}),
+     "grid[0][0].colour: not a cell key"),
+    (json.dumps({"size": 4, "grid": grid(4, R1C1={"region": None})}),
+     "grid[0][0].region: expected a region number 0..3, got None"),
+    ("https://f-puzzles.com/?load=%%%", "does not decode"),
+    ("https://sudokupad.app/abc123xyz", "needs the network"),
+    ("https://sudokupad.app/sclN4Ig", "scl/ctc"),
+])
+def test_bad_input_names_the_key_and_what_was_expected(text, words):
+    with pytest.raises(ParseError) as caught:
+        parse(text)
+    assert words in str(caught.value)
+
+
+def test_unknown_keys_can_be_ignored_and_decoration_is_noted():
+    text = doc(4, foo=[1], line=[{"lines": [["R1C1", "R1C2"]], "outlineC": "#FFCCAA"}],
+               text=[{"cells": ["R1C1"], "value": "hi"}])
+    with warnings.catch_warnings(record=True) as noted:
+        warnings.simplefilter("always", ReaderNote)
+        p = parse(text, ignore=["foo"])
+    assert [str(w.message) for w in noted] == list(p.notes)
+    assert p.notes[0].startswith("ignored decoration: 1 line, 1 text")
+    assert p.notes[1] == "ignored as asked: foo"
+    assert p.constraints == ()
+
+
+def test_decoration_lines_of_a_colour_can_be_read_as_a_line_kind():
+    text = doc(4, line=[{"lines": [["R1C1", "R1C2", "R1C3"]], "outlineC": "#ffccaa"},
+                        {"lines": [["R4C1", "R4C2"]], "outlineC": "#000000"}])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReaderNote)
+        p = parse(text, treat_line={"#FFCCAA": "thermometer"})
+    assert [c.kind for c in p.constraints] == ["thermometer"]
+    assert "1 line" in p.notes[0]  # the other line stays decoration
+    with pytest.raises(ParseError, match="no decoration line has colour #123456"):
+        parse(text, treat_line={"#123456": "thermometer"})
+
+
+def test_default_regions_of_a_size_without_boxes_are_its_rows():
+    p = parse(json.dumps({"size": 5, "grid": grid(5)}))
+    assert "jigsaw" in p.geometry.variants
+    assert {u.cells for u in p.geometry.units if u.kind == "region"} == {
+        tuple(range(r * 5, r * 5 + 5)) for r in range(5)}
+
+
+def test_a_negative_word_alone_is_a_rule():
+    # No xv mark at all, yet "no neighbours add up to 5 or 10": dropping it would be wrong.
+    p = parse(doc(4, negative=["xv"]))
+    bad = [g for g in get_backend("native").solve(parse(doc(4)), limit=300).solutions
+           if any(c.violations(p.geometry, g) for c in p.constraints)]
+    assert p.constraints and bad
+
+
+def test_irregular_regions_and_variant_flags_build_the_geometry():
+    regions = [[0, 0, 1, 1], [0, 0, 1, 1], [2, 3, 3, 3], [2, 2, 2, 3]]
+    text = json.dumps({"size": 4, "grid": [[{"region": r} for r in row] for row in regions],
+                       "diagonal+": True, "antiking": False})
+    p = parse(text)
+    assert "jigsaw" in p.geometry.variants and "anti-diagonal" in p.geometry.variants
+    assert parse(fpuzzles_json(p)) == p
+
+
+runner = CliRunner()
+
+
+def test_cli_refuses_unknown_keys_with_exit_6_and_prints_notes():
+    result = runner.invoke(app, ["check", doc(4, foo=[1])])
+    assert result.exit_code == 6 and "foo: not a rule this tool knows" in result.output
+    result = runner.invoke(app, ["solve", doc(4, foo=[1], text=[{"cells": ["R1C1"]}]),
+                                 "--ignore", "foo"])
+    assert "note: ignored decoration: 1 text" in result.output
+    result = runner.invoke(app, ["show", doc(4), "--to", "fpuzzles"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["size"] == 4
+
+
+def _corpus() -> list[dict]:
+    if not CORPUS.exists():
+        return []
+    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared corpus is not on this machine")
+@pytest.mark.parametrize("entry", _corpus(), ids=lambda e: e["title"][:30])
+def test_published_puzzle_loads_and_is_found_unique_by_every_backend(entry):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReaderNote)
+        puzzle = parse(entry["url"])
+        assert parse(json.dumps(entry["fpuzzles"])) == puzzle
+        assert parse(fpuzzles_url(puzzle)) == puzzle  # written back, the same rules
+    statuses = {spec: get_backend(spec).solve(puzzle, limit=2, time_limit=60)
+                for spec in ("sat", "cpsat")}
+    kinds = {r.status for r in statuses.values()}
+    if any(note.startswith("ignored decoration") for note in puzzle.notes):
+        # Its rules sit in decoration: reported, never solved as if they were the rules.
+        assert kinds <= {Status.UNIQUE, Status.MULTIPLE, Status.NONE}
+        return
+    assert kinds == {Status.UNIQUE}, entry["title"]
+    solution = entry.get("solution")
+    if solution:
+        got = [d + 1 for d in statuses["sat"].solutions[0]]
+        assert got == [int(v) for v in solution]
