@@ -9,6 +9,7 @@ from pathlib import Path
 
 import lzstring
 import pytest
+from cases import slow_if
 from typer.testing import CliRunner
 
 from sudoku_csp.backends import get_backend
@@ -147,6 +148,24 @@ def test_cli_refuses_unknown_keys_with_exit_6_and_prints_notes():
     assert "note: ignored decoration: 1 text" in result.output
     result = runner.invoke(app, ["show", doc(4), "--to", "fpuzzles"])
     assert result.exit_code == 0 and json.loads(result.stdout)["size"] == 4
+
+
+FIXTURES = [json.loads(line) for line in (Path(__file__).parent / "fpuzzles_fixtures.jsonl")
+            .read_text(encoding="utf-8").splitlines()]
+"""A given-free 6x6 and a 16x16 jigsaw, made by this tool (sample() on a solution grid, then
+givens removed while SAT found it unique), with their solutions."""
+
+
+@pytest.mark.parametrize("entry", slow_if(FIXTURES, lambda e: e["fpuzzles"]["size"] > 9),
+                         ids=lambda e: str(e["fpuzzles"]["size"]))
+def test_fixtures_load_from_link_and_json_and_every_backend_finds_their_solution(entry):
+    text = json.dumps(entry["fpuzzles"])
+    puzzle = parse(text)
+    assert parse(url(text)) == puzzle and parse(fpuzzles_url(puzzle)) == puzzle
+    for spec in ("native", "sat", "cpsat"):
+        result = get_backend(spec).solve(puzzle, limit=2)
+        assert result.status is Status.UNIQUE, spec
+        assert [d + 1 for d in result.solutions[0]] == entry["solution"]
 
 
 def _corpus() -> list[dict]:

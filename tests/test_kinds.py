@@ -15,6 +15,7 @@ import random
 from functools import cache
 
 import pytest
+from cases import slow_if
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints import KINDS, UnsupportedError
@@ -23,7 +24,6 @@ from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.io.record import json_line, parse_json
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
-from tests.cases import slow_if
 
 SPECS = ["native", "sat", "cpsat", "cpsat:model=boolean"]
 NAMES = [k.kind for k in KINDS]

@@ -12,7 +12,7 @@ from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 
-CROSSCHECK_SECONDS = 10.0
+CROSSCHECK_SECONDS = 8.0
 """The native solver's time limit in a cross-check of a puzzle with typed constraints when
 none is given (see :meth:`NativeBackend.crosscheck_seconds`)."""
 
