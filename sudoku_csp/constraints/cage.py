@@ -68,6 +68,7 @@ from sudoku_csp.constraints.cage_sums import (
 )
 from sudoku_csp.constraints.fields import (
     FieldError,
+    checked_together,
     entries,
     labels,
     parse_cells,
@@ -416,11 +417,7 @@ class Cage(Constraint):
                 raise FieldError(f"{path}.{'value' if exc.part == 'sum' else 'cells'}",
                                  exc.reason) from None
             cages.append(cage)
-        try:
-            cls.joint_validate(geometry, cages)
-        except ConstraintError as exc:
-            raise FieldError("killercage", exc.reason) from None
-        return cages
+        return checked_together(cls, geometry, cages, "killercage")
 
     @classmethod
     def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry

@@ -18,10 +18,10 @@ from sudoku_csp.constraints.base import Constraint, ConstraintError
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, row_label
 
-__all__ = ["FieldError", "check_pairs", "check_path", "checked", "entries", "king_neighbours",
-           "labels", "line_cells", "orthogonal", "orthogonal_pairs", "parse_bool", "parse_cell",
-           "parse_cells", "parse_number", "parse_outside", "parse_pairs", "parse_rc",
-           "parse_rcs", "rc", "rcs"]
+__all__ = ["FieldError", "check_pairs", "check_path", "checked", "checked_together", "entries",
+           "king_neighbours", "labels", "line_cells", "orthogonal", "orthogonal_pairs",
+           "parse_bool", "parse_cell", "parse_cells", "parse_number", "parse_outside",
+           "parse_pairs", "parse_rc", "parse_rcs", "rc", "rcs"]
 
 
 class FieldError(InputError):
@@ -172,6 +172,18 @@ def checked(constraint: C, geometry: Geometry, path: str) -> C:
         where = f"{path}.{exc.part}" if exc.part and exc.part != "cells" else path
         raise FieldError(where, exc.reason) from None
     return constraint
+
+
+def checked_together(kind: type[Constraint], geometry: Geometry, constraints: list[C],
+                     path: str) -> list[C]:
+    """``constraints`` (of ``kind``, each valid) once they stand together
+    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_validate`); else a
+    :class:`FieldError` at ``path`` giving the reason."""
+    try:
+        kind.joint_validate(geometry, constraints)
+    except ConstraintError as exc:
+        raise FieldError(path, exc.reason) from None
+    return constraints
 
 
 # -- f-puzzles names: R1C1 (1-based), clues outside the grid at row or column 0 or N+1 ---------

@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.fields import (
     FieldError,
+    checked_together,
     entries,
     parse_number,
     parse_outside,
@@ -144,11 +145,7 @@ class LittleKiller(OutsideClue):
             clue = cls(cells, direction, total)
             cls._check(clue, geometry, path, {"total": "value", "from": "cell"})
             found.append(clue)
-        try:
-            cls.joint_validate(geometry, found)
-        except ConstraintError as exc:
-            raise FieldError("littlekillersum", exc.reason) from None
-        return found
+        return checked_together(cls, geometry, found, "littlekillersum")
 
     @classmethod
     def _fpuzzles_entry(cls, clue: OutsideClue, geometry: Geometry) -> dict[str, Any]:

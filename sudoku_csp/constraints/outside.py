@@ -36,6 +36,7 @@ from sudoku_csp.constraints.automaton import AutomatonRule
 from sudoku_csp.constraints.base import Constraint, ConstraintError
 from sudoku_csp.constraints.fields import (
     FieldError,
+    checked_together,
     entries,
     parse_cell,
     parse_number,
@@ -262,11 +263,7 @@ class OutsideClue(AutomatonRule):
                 n, row - dr, col - dc) else (first,), direction, total)
             cls._check(clue, geometry, path, {"total": cls.value_key})
             found.append(clue)
-        try:
-            cls.joint_validate(geometry, found)
-        except ConstraintError as exc:
-            raise FieldError(key, exc.reason) from None
-        return found
+        return checked_together(cls, geometry, found, key)
 
     @classmethod
     def _check(cls, clue: OutsideClue, geometry: Geometry, path: str,
@@ -318,11 +315,7 @@ class OutsideClue(AutomatonRule):
             clue = cls(cells, direction, total)
             cls._check(clue, geometry, path, {"total": "value"})
             found.append(clue)
-        try:
-            cls.joint_validate(geometry, found)
-        except ConstraintError as exc:
-            raise FieldError(key, exc.reason) from None
-        return found
+        return checked_together(cls, geometry, found, key)
 
     @classmethod
     def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
