@@ -289,3 +289,20 @@ def test_cli_generate_errors_are_one_line_and_exit_6(args, words, tmp_path):
 def test_help_lists_every_kind():
     words = " ".join(runner.invoke(app, ["generate", "--help"]).output.split())
     assert all(name in words for name in ["killer", *makers()])
+
+
+def test_a_question_the_budget_leaves_open_counts_as_another_solution():
+    # What keeps little killers on 9x9 from taking minutes: a bounded question answered
+    # "another solution" keeps the given or piece asked about, never loses uniqueness.
+    from sudoku_csp.generate.session import UniquenessSession
+
+    puzzle = parse("..5...3....27...4.3.69...2......5...7..3.2.15....4628...1....3........."
+                   "68...1....")
+    session = UniquenessSession(puzzle.geometry)  # a fresh one: nothing learnt yet
+    grid = get_backend("sat").solve(puzzle).solutions[0]
+    with session.budgeted(1):
+        assert session.has_other(puzzle.givens, grid)  # left open: "another solution"
+        assert not session.has_other(grid, grid)  # settled at once: the true answer
+    assert session.budget is None
+    assert not session.has_other(puzzle.givens, grid)  # unique, as an unbounded question says
+    session.close()

@@ -146,6 +146,13 @@ def _dress(geometry: Geometry, grid: Grid, names: Sequence[str], rng: random.Ran
         for name, (f, p) in read.items()])
 
 
+QUERY_CONFLICTS = 5_000
+"""The conflicts one uniqueness question of the variant generator may take (0.02-0.1 s of
+CaDiCaL): with long sums and few givens left (little killers on 9x9) single questions took
+from one to a hundred seconds. One left open keeps the given or piece asked about (see
+:meth:`~sudoku_csp.generate.session.UniquenessSession.has_other`)."""
+
+
 # -- the generator --------------------------------------------------------------------------------
 def generate_variants(geometry: Geometry | None = None, *, kinds: Sequence[str],
                       count: int = 1, seed: int = 0, negative: bool = DEFAULT_NEGATIVE,
@@ -210,8 +217,9 @@ def generate_variants(geometry: Geometry | None = None, *, kinds: Sequence[str],
             rng = random.Random(master.getrandbits(64))
             for _ in range(attempts):
                 grid = random_grid(geometry, rng.getrandbits(31), constraints=rules)
-                dressed = _dress(geometry, grid, names, rng, session, groups, negative,
-                                 single_minimal, max_givens)
+                with session.budgeted(QUERY_CONFLICTS):
+                    dressed = _dress(geometry, grid, names, rng, session, groups, negative,
+                                     single_minimal, max_givens)
                 if dressed is not None:
                     break
             else:

@@ -4,8 +4,9 @@ again, "under these givens (and constraints), is there a solution other than thi
 from __future__ import annotations
 
 import atexit
+import contextlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pysat.solvers import Solver
 
@@ -58,6 +59,7 @@ class UniquenessSession:
         self._excluded: tuple[Grid, int] | None = None
         self._guards: dict[Constraint, int] = {}  # constraint -> the selector of its clauses
         self._build = 0  # the solver build the two above belong to
+        self.budget: int | None = None  # conflicts per has_other question (budgeted)
 
     def close(self) -> None:
         """Free the solver (it is rebuilt on demand)."""
@@ -161,10 +163,34 @@ class UniquenessSession:
     def has_other(self, givens: Sequence[int], solution: Sequence[int],
                   constraints: Sequence[Constraint] = ()) -> bool:
         """Whether ``givens`` and ``constraints`` allow a solution other than ``solution``
-        (no model decoded)."""
+        (no model decoded). Under :meth:`budgeted`, a question the budget does not settle
+        is answered True: every generator step then keeps what it asked about (a given, a
+        piece), which only ever leaves a puzzle with more than it needs, never a puzzle
+        with two solutions."""
         selector = self._selector(solution)
         guards = self._guard(constraints)  # after: retiring an exclusion may rebuild
-        return self._solve([*self._assumptions(givens), selector, *guards])
+        assumptions = [*self._assumptions(givens), selector, *guards]
+        if self.budget is None or not self._caps.budget:
+            return self._solve(assumptions)
+        self.calls += 1
+        solver = self._solver()
+        solver.conf_budget(self.budget)
+        try:
+            answer = solver.solve_limited(assumptions=assumptions)
+        except KeyboardInterrupt:
+            self.close()
+            raise
+        return True if answer is None else bool(answer)
+
+    @contextlib.contextmanager
+    def budgeted(self, conflicts: int) -> Iterator[None]:
+        """Within the block, :meth:`has_other` gives each question at most ``conflicts``
+        conflicts (a bound on work, so the same seed still gives the same puzzles)."""
+        before, self.budget = self.budget, conflicts
+        try:
+            yield
+        finally:
+            self.budget = before
 
 
 _SESSIONS: OrderedDict[tuple[Geometry, str, str], UniquenessSession] = OrderedDict()
