@@ -141,8 +141,9 @@ runner = CliRunner()
 
 
 def test_cli_refuses_unknown_keys_with_exit_6_and_prints_notes():
-    result = runner.invoke(app, ["check", doc(4, foo=[1])])
-    assert result.exit_code == 6 and "foo: not a rule this tool knows" in result.output
+    for given in (doc(4, foo=[1]), url(doc(4, foo=[1]))):  # a link's error is its own
+        result = runner.invoke(app, ["check", given])
+        assert result.exit_code == 6 and "foo: not a rule this tool knows" in result.output
     result = runner.invoke(app, ["solve", doc(4, foo=[1], text=[{"cells": ["R1C1"]}]),
                                  "--ignore", "foo"])
     assert "note: ignored decoration: 1 text" in result.output

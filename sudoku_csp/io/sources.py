@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from sudoku_csp.errors import InputError, ParseError
 from sudoku_csp.io.files import MAX_LINE, read_puzzles
-from sudoku_csp.io.text import parse
+from sudoku_csp.io.text import is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["Source", "first_puzzle", "not_a_file", "resolve_source"]
@@ -39,7 +39,10 @@ def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) 
         try:
             return Source(parse(text, **options), (), 1)
         except ParseError:
-            if os.path.exists(text) or os.sep in text or text.endswith((".txt", ".sdk", ".csv")):
+            # A link holds slashes too: its own error is the news, not "no such file".
+            if not is_constrained_text(text) and (
+                    os.path.exists(text) or os.sep in text
+                    or text.endswith((".txt", ".sdk", ".csv"))):
                 raise not_a_file(text) from None
             raise
     files: list[str | TextIO] = []
