@@ -196,3 +196,20 @@ def test_published_puzzle_loads_and_is_found_unique_by_every_backend(entry):
     if solution:
         got = [d + 1 for d in statuses["sat"].solutions[0]]
         assert got == [int(v) for v in solution]
+
+
+def test_certify_and_encode_carry_the_kinds_clauses(tmp_path):
+    # The 6x6 fixture holds arrows, little killers, sandwiches, dots and renban lines: its
+    # certificate's formula holds their clauses, and the checker re-derives it from the
+    # puzzle alone.
+    text = json.dumps(FIXTURES[0]["fpuzzles"])
+    plain = runner.invoke(app, ["encode", json.dumps({"size": 6, "grid": grid(6)})])
+    encoded = runner.invoke(app, ["encode", text])
+    assert encoded.exit_code == 0 and len(encoded.stdout) > len(plain.stdout)
+    made = runner.invoke(app, ["certify", text, str(tmp_path / "certs")])
+    assert made.exit_code == 0, made.output
+    checked = runner.invoke(app, ["verify-certificate", str(tmp_path / "certs")])
+    assert checked.exit_code == 0 and "valid" in checked.stdout
+    formula = tmp_path / "certs" / "formula.cnf"  # a kind's clauses left out: refused
+    formula.write_text("\n".join(formula.read_text().splitlines()[:-3]) + "\n")
+    assert runner.invoke(app, ["verify-certificate", str(tmp_path / "certs")]).exit_code != 0

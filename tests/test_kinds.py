@@ -16,6 +16,8 @@ from functools import cache
 
 import pytest
 from cases import slow_if
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints import KINDS, UnsupportedError
@@ -181,3 +183,34 @@ def _same_rules(geometry, first, second) -> bool:  # noqa: ANN001
     return all(
         all(not c.violations(geometry, g) for c in first)
         == all(not c.violations(geometry, g) for c in second) for g in grids)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_read_off_grids_hold_and_a_changed_digit_is_judged_alike(name):
+    # A property over random grids and changes (hypothesis): constraints drawn around a
+    # valid grid hold on it, and a one-digit change is broken for violations exactly when
+    # the native links, given single digits, refuse it.
+    kind = _kind(name)
+    geometry = make_geometry(4 if not kind.grid_rule() else 9)  # no 4x4 is non-consecutive
+    grids = get_backend("native").solve(
+        Puzzle(geometry, (EMPTY,) * geometry.ncells, "", kind.grid_rule()),
+        limit=300 if geometry.size == 4 else 3).solutions
+
+    @settings(max_examples=12, deadline=None, derandomize=True)
+    @given(st.sampled_from(grids), st.integers(0, 2**32), st.data())
+    def holds(grid, seed, data):
+        constraints = kind.sample(geometry, grid, random.Random(seed))
+        assume(constraints)
+        assert not any(c.violations(geometry, grid) for c in constraints)
+        touched = sorted({cell for c in constraints for cell in c.touched()})
+        cell = data.draw(st.sampled_from(touched or range(geometry.ncells)))  # a rule on all
+        near = list(grid)
+        near[cell] = data.draw(st.sampled_from([d for d in range(geometry.size)
+                                                if d != grid[cell]]))
+        broken = any(c.violations(geometry, near) for c in constraints)
+        links = [link for c in constraints for link in c.native(geometry)]
+        refused = any(link.narrow(tuple(1 << near[x] for x in link.cells)) is None
+                      for link in links)
+        assert broken == refused
+
+    holds()
