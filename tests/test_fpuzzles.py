@@ -101,6 +101,18 @@ def test_unknown_keys_can_be_ignored_and_decoration_is_noted():
     assert p.constraints == ()
 
 
+def test_a_solvers_digits_and_marks_are_no_givens_and_are_noted():
+    text = json.dumps({"size": 4, "grid": grid(4, R1C1={"value": 2},
+                                               R1C2={"centerPencilMarks": [1, 3]},
+                                               R1C3={"value": 4, "given": True})})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReaderNote)
+        p = parse(text)
+    assert p.givens[:3] == (-1, -1, 3) and p.constraints == ()
+    assert p.notes == ("ignored 1 digit entered without 'given'",
+                       "ignored a solver's pencil marks in 1 cell")
+
+
 def test_decoration_lines_of_a_colour_can_be_read_as_a_line_kind():
     text = doc(4, line=[{"lines": [["R1C1", "R1C2", "R1C3"]], "outlineC": "#ffccaa"},
                         {"lines": [["R4C1", "R4C2"]], "outlineC": "#000000"}])

@@ -195,7 +195,11 @@ def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: 
         notes.append("ignored decoration: " + ", ".join(decoration)
                      + " (a rule stated only in the rules text is not checked)")
     if entered:
-        notes.append(f"ignored {entered} digits entered without 'given'")
+        notes.append(f"ignored {entered} digit{'s' * (entered != 1)} entered without 'given'")
+    marked = sum(bool(cell.get(k)) for row in rows for cell in row
+                 for k in ("centerPencilMarks", "cornerPencilMarks"))
+    if marked:  # a solver's own marks; a setter's are givenPencilMarks
+        notes.append(f"ignored a solver's pencil marks in {marked} cell{'s' * (marked != 1)}")
     skipped = [key for key in ignore if key in document]
     if skipped:
         notes.append("ignored as asked: " + ", ".join(skipped))
