@@ -90,3 +90,41 @@ def test_a_picture_shows_the_pencil_marks():
     (marks,) = puzzle.constraints
     svg = render.grid_svg(puzzle.geometry, puzzle.givens, constraints=puzzle.constraints)
     assert svg.count('class="candidate"') == sum(m.bit_count() for _, m in marks.marks)
+
+
+def _candidates(puzzle_text: str) -> str:
+    result = runner.invoke(app, ["show", "-c", "--rules", "none", puzzle_text])
+    assert result.exit_code == 0, result.output
+    return result.stdout.split("propagation:\n", 1)[1]
+
+
+def _pattern_25(keep: int) -> str:
+    # a valid 25x25 solution (the shifted pattern), every cell but one in ``keep`` blanked
+    rows = [[(5 * (r % 5) + r // 5 + c) % 25 for c in range(25)] for r in range(25)]
+    return "".join("123456789ABCDEFGHIJKLMNOP"[d] if (r * 25 + c) % keep == 0 else "."
+                   for r, row in enumerate(rows) for c, d in enumerate(row))
+
+
+@pytest.mark.parametrize("size", [16, 25])
+def test_show_candidates_of_a_large_grid_read_back_with_the_same_candidates(size):
+    # symbols 1-9 then A-Z, one character each: a 16x16 or 25x25 candidate grid is as
+    # unambiguous as a 9x9 one
+    text = datasets.load("sixteen")[0] if size == 16 else parse(_pattern_25(3))
+    line = to_line(text)
+    grid = _candidates(line)
+    puzzle = parse(grid)
+    assert puzzle.geometry.size == size and puzzle.givens == parse(line).givens
+    (marks,) = puzzle.constraints
+    assert isinstance(marks, PencilMarks) and any(m >> 9 for _, m in marks.marks)  # A and up
+    assert _candidates(to_line(puzzle)) == grid  # the same candidates, through its JSON line
+    assert parse(to_line(puzzle)) == puzzle
+
+
+def test_a_numbered_sixteen_grid_is_no_candidate_grid():
+    # whitespace-separated numbers (12 is the digit twelve there, not candidates 1 and 2)
+    puzzle = datasets.load("sixteen")[0]
+    numbers = " ".join("0" if d < 0 else str(d + 1) for d in puzzle.givens)
+    assert parse(numbers).givens == puzzle.givens
+    full = count(puzzle).solution
+    assert full is not None
+    assert parse(" ".join(str(d + 1) for d in full)).givens == full

@@ -194,3 +194,38 @@ def test_a_search_out_of_reach_is_said_before_it_starts(tmp_path, monkeypatch):
     assert searched.exit_code == 0 and "note: searching 4x4 grids can take hours" in \
         searched.stderr
     assert "note:" not in runner.invoke(app, [*args, "--no-search"]).stderr
+
+
+# -- the time limit ---------------------------------------------------------------------------
+# An empty 16x16 grid: MiniSat settles it on `minimal` in a tenth of a second, CaDiCaL's
+# search for a second solution runs for minutes.
+EMPTY16 = "." * 256
+
+
+@pytest.mark.slow
+def test_a_study_past_its_time_limit_keeps_the_rows_it_measured():
+    study = run_study([parse(EMPTY16)], encodings=["minimal", "extended"], reduced=[],
+                      rules=["singles"], solvers=["minisat22", "cadical195"], time_limit=1)
+    assert [(row.method, row.solver) for row in study.rows] == [("minimal", "minisat22")]
+    assert study.rows[0].puzzles == 1 and study.rows[0].decisions_mean is not None
+    assert study.unfinished == ["minimal / cadical195", "extended", "native singles"]
+    assert run_study(PUZZLES[:2], encodings=["extended"], reduced=[], rules=["singles"],
+                     solvers=["minisat22"], time_limit=60).unfinished == []
+
+
+@pytest.mark.slow
+def test_the_study_command_stops_at_its_time_limit(tmp_path):
+    path = tmp_path / "empty16.txt"
+    path.write_text(EMPTY16 + "\n")
+    result = runner.invoke(app, ["study", str(path), "-e", "minimal", "--no-reduced",
+                                 "--rules", "singles", "-s", "minisat22", "-s", "cadical195",
+                                 "--time-limit", "1", "--json"])
+    assert result.exit_code == Exit.UNKNOWN, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["method"], r["solver"]) for r in rows] == [("minimal", "minisat22")]
+    assert "time limit reached (1 s): not measured: minimal / cadical195, native singles" \
+        in result.stderr
+    result = runner.invoke(app, ["study", str(path), "-e", "minimal", "--no-reduced",
+                                 "--no-native", "-s", "cadical195", "-t", "0.5"])
+    assert result.exit_code == Exit.UNKNOWN and result.stdout == ""
+    assert "no row was measured on every puzzle" in result.stderr

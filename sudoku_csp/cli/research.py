@@ -306,6 +306,12 @@ _STUDY_COLUMNS: tuple[Column, ...] = (
 """The study's table: tdoku's columns (size, UP %, probing, decisions) first on a narrow
 terminal, then what searching cost."""
 
+STUDY_SECONDS_PER_PUZZLE = 60.0
+"""The bound ``study`` puts on a run unless told otherwise: this many seconds per puzzle
+studied, for the whole run (the README's 1,000 17-clue puzzles take 2 minutes of their
+16 hours; one empty 16x16 grid, whose CaDiCaL search on ``minimal`` runs for minutes, gets
+one minute)."""
+
 _STUDY_NOTES = (
     (("propagation_pct", "same_as"), "UP: unit propagation alone (native: the preset's rules)"),
     (("probing_pct", "probe_ms"), "probe: failed-literal probing"),
@@ -364,6 +370,11 @@ def study(
         "--plot", metavar="FILE.png|svg|pdf",
         help="Also write a plot: share solved without search, and decisions per puzzle, per "
              "encoding (extra 'plot').")] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", "-t", min=0.0, metavar="SECONDS",
+        help=f"Seconds for the whole study (default {STUDY_SECONDS_PER_PUZZLE:g} per "
+             "puzzle); past it the study stops, prints the rows measured on every puzzle, "
+             "names the others and exits 5.")] = None,
 ) -> None:
     """The encodings study: propagation and search per CNF encoding and solver.
 
@@ -372,7 +383,8 @@ def study(
     solver, decisions, conflicts and propagations to solve and prove uniqueness, and puzzles
     per second; beside them the native presets.
 
-    Exit codes: 0 done, 6 input error (also: --plot without matplotlib).
+    Exit codes: 0 done, 5 time limit reached (the rows measured are printed), 6 input error
+    (also: --plot without matplotlib).
     """
     from collections.abc import Sequence
 
@@ -412,17 +424,25 @@ def study(
         side = puzzles[0].size if puzzles else 0
         if asked["solvers"] and side > studies.SEARCH_IN_REACH:
             err.print(f"note: searching {side}x{side} grids can take hours a puzzle: "
-                      "--no-search studies propagation alone; Ctrl-C stops the run",
-                      markup=False)
+                      "--no-search studies propagation alone; --time-limit bounds the run, "
+                      "Ctrl-C stops it", markup=False)
+        seconds = (STUDY_SECONDS_PER_PUZZLE * max(1, len(puzzles)) if time_limit is None
+                   else time_limit)
         with Bar(studies.work(len(puzzles), **asked), "studying", always=True) as bar:
             found = studies.run_study(
                 puzzles, encodings=asked["encodings"], amos=asked["amos"],
                 reduced=asked["reduced"], rules=asked["rules"], solvers=asked["solvers"],
-                probing=not no_probing, progress=bar.advance)
-        if plot:
+                probing=not no_probing, progress=bar.advance, time_limit=seconds)
+        if found.unfinished:
+            err.print(f"time limit reached ({seconds:g} s): not measured: "
+                      f"{', '.join(found.unfinished)}"
+                      + ("" if found.rows else "; no row was measured on every puzzle"),
+                      markup=False)
+        if plot and found.rows:
             studies.plot_study(found, plot, title=", ".join(map(os.path.basename, files)))
-        _print_study(found, files, as_json, as_csv, chosen)
-        return Exit.OK
+        if found.rows:
+            _print_study(found, files, as_json, as_csv, chosen)
+        return Exit.UNKNOWN if found.unfinished else Exit.OK
 
     guarded(action)
 

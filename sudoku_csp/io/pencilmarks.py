@@ -4,8 +4,11 @@ hold, cells separated by spaces, with or without box borders (``|``, ``---+---``
 
 A cell with one digit is placed (a given); a cell with all digits says nothing; any other
 cell's digits become its :class:`~sudoku_csp.constraints.PencilMarks`, which every backend
-and every explanation honours. Grids up to 9×9 only: above that, a number such as ``12``
-cannot be told apart from the candidates 1 and 2.
+and every explanation honours. Digits are the symbols ``1-9`` then ``A-Z`` (one character
+each, as ``show -c`` prints them), so grids up to 35×35 read: a 16×16 cell ``19AG`` holds
+1, 9, 10 and 16. Beyond 35 there are no symbols. Grids of whitespace-separated numbers (the
+other form of grids larger than 9×9) are never taken for candidate grids: a full one holds
+``10``, one with blanks a ``0``, ``.`` or ``_``, none of which is a symbol.
 
 >>> from sudoku_csp.io import parse
 >>> p = parse("34 1 2 34 | 12 34 34 12\\n" * 2)   # a 4x4 in two lines of 8 cells
@@ -26,8 +29,8 @@ from sudoku_csp.puzzle import Puzzle
 __all__ = ["parse_pencil_marks", "pencil_tokens"]
 
 _TOKEN = re.compile(r"[^\s|+\-]+|[|+\-]+")
-MAX_SIZE = 9
-"""The largest grid a candidate grid may be: beyond it, tokens would be ambiguous."""
+MAX_SIZE = len(SYMBOLS)
+"""The largest grid a candidate grid may be: the number of one-character symbols."""
 
 
 def pencil_tokens(text: str) -> list[re.Match[str]] | None:

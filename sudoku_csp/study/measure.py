@@ -68,6 +68,12 @@ class Tally:
     search_seconds: float = 0.0
     not_unique: int = 0
     sizes: list[tuple[int, int, int]] = field(default_factory=list)
+    complete: bool = True  # False: the time limit cut it (its figures are partial)
+
+
+def out_of_time(deadline: float | None) -> bool:
+    """Whether ``deadline`` (a ``time.monotonic()`` value; None: no limit) has passed."""
+    return deadline is not None and time.monotonic() >= deadline
 
 
 def _propagation(tally: Tally, index: int, solver: Solver, assumptions: list[int],
@@ -87,32 +93,42 @@ def _propagation(tally: Tally, index: int, solver: Solver, assumptions: list[int
 
 def _search(tally: Tally, solver: Solver, name: str, caps: Capabilities, puzzle: Puzzle,
             assumptions: list[int], read: Callable[[list[int]], Grid],
-            exclusion: Callable[[Grid], list[int]], spec: str) -> None:
-    """Find a solution, block it, look for another; the solver's counts into ``tally``."""
+            exclusion: Callable[[Grid], list[int]], spec: str, deadline: float | None
+            ) -> bool:
+    """Find a solution, block it, look for another; the solver's counts into ``tally``.
+    False (nothing counted) when ``deadline`` passed first."""
     before = solver.accum_stats() if caps.stats else None
     models = 0
-    # Through solve_until: a search that runs long (a large empty grid) stops at Ctrl-C or
-    # SIGTERM, where a plain solve() would hold the signal until it returned.
-    if solve_until(solver, caps, assumptions, None):
+    # Through solve_until: a search that runs long (a large empty grid) stops at its deadline,
+    # Ctrl-C or SIGTERM, where a plain solve() would hold the signal until it returned.
+    found = solve_until(solver, caps, assumptions, deadline)
+    if found is None:
+        return False
+    if found:
         grid = read(solver.get_model())
         check_solutions(puzzle, [grid], spec)
         models = 1
         solver.add_clause(exclusion(grid))
-        if solve_until(solver, caps, assumptions, None):
-            models = 2
+        again = solve_until(solver, caps, assumptions, deadline)
+        if again is None:
+            return False
+        models = 2 if again else 1
     stats = stats_delta(before, solver.accum_stats() if caps.stats else None)
     tally.not_unique += models != 1
     if stats:
         tally.decisions.append(decisions_of(name, stats, models))
         tally.conflicts.append(stats.get("conflicts", 0))
         tally.propagations.append(stats.get("propagations", 0))
+    return True
 
 
 def measure_cnf(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, propagator: str,
-         probing: bool, solvers: Sequence[str], recycle: int, progress: Progress | None
-         ) -> tuple[Tally, dict[str, Tally]]:
+         probing: bool, solvers: Sequence[str], recycle: int, progress: Progress | None,
+         deadline: float | None = None) -> tuple[Tally, dict[str, Tally]]:
     """One encoding: propagation and probing on one loaded solver, givens as assumptions;
-    then, per search solver, one loaded solver per ``recycle`` puzzles."""
+    then, per search solver, one loaded solver per ``recycle`` puzzles. Past ``deadline``
+    (looked at between puzzles and inside searches) the tally being filled is marked
+    incomplete and the solvers not reached are left out."""
     formula = cnf.build(geometry, method.name, method.amo or cnf.DEFAULT_AMO)
     numbering, ncells = formula.vars, geometry.ncells
     tally = Tally(sizes=[(formula.nv, len(formula.clauses), formula.literals)])
@@ -124,14 +140,19 @@ def measure_cnf(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, p
     shared = Propagator(propagator, formula)  # only ever propagates: no learnt units
     try:
         for index, puzzle in enumerate(puzzles):
+            if out_of_time(deadline):
+                tally.complete = False
+                return tally, {}
             _propagation(tally, index, shared.solver, [*shared.units, *cnf.givens(puzzle)],
                          every, probing, solved)
             if progress:
                 progress(1)
     finally:
         shared.close()
-    searched = {}
+    searched: dict[str, Tally] = {}
     for name in solvers:
+        if out_of_time(deadline):
+            break
         found = searched[name] = Tally()
         caps = capabilities(name)
         session = SolverSession(name, formula, recycle)
@@ -146,8 +167,11 @@ def measure_cnf(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, p
                               guard: int = -selector) -> list[int]:
                     return numbering.exclusion(grid, givens, guard)
 
-                _search(found, loaded, name, caps, puzzle,
-                        [*cnf.givens(puzzle), selector], numbering.read_model, exclusion, spec)
+                if not _search(found, loaded, name, caps, puzzle,
+                               [*cnf.givens(puzzle), selector], numbering.read_model,
+                               exclusion, spec, deadline):
+                    found.complete = False
+                    break
                 session.retire(selector)
                 found.search_seconds += time.perf_counter() - begin
                 if progress:
@@ -158,15 +182,19 @@ def measure_cnf(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, p
 
 
 def measure_reduced(method: Method, puzzles: Sequence[Puzzle], geometry: Geometry, propagator: str,
-             probing: bool, solvers: Sequence[str], progress: Progress | None
-             ) -> tuple[Tally, dict[str, Tally]]:
+             probing: bool, solvers: Sequence[str], progress: Progress | None,
+             deadline: float | None = None) -> tuple[Tally, dict[str, Tally]]:
     """One clue-reduced encoding: per puzzle, its formula, then a new solver for
-    propagation and probing and one per search solver (puzzles/s counts building it)."""
+    propagation and probing and one per search solver (puzzles/s counts building it).
+    Past ``deadline`` every tally is marked incomplete and the run ends."""
     amo = method.amo or cnf.DEFAULT_AMO
     numbering = cnf.build(geometry, method.name, amo).vars
     tally = Tally()
     searched = {name: Tally() for name in solvers}
     for index, puzzle in enumerate(puzzles):
+        if out_of_time(deadline):
+            tally.complete = False
+            return tally, {}
         begin = time.perf_counter()
         clauses = cnf.clue_reduced(puzzle, method.name, amo).clauses
         built = time.perf_counter() - begin
@@ -201,10 +229,17 @@ def measure_reduced(method: Method, puzzles: Sequence[Puzzle], geometry: Geometr
                 return compact.to(numbering.exclusion(grid, givens))
 
             try:
-                _search(searched[name], s, name, capabilities(name), puzzle, [], read,
-                        exclusion, f"sat:solver={name},encoding={method.name},mode=reduced")
+                finished = _search(searched[name], s, name, capabilities(name), puzzle, [],
+                                   read, exclusion,
+                                   f"sat:solver={name},encoding={method.name},mode=reduced",
+                                   deadline)
             finally:
                 s.delete()
+            if not finished:
+                # the puzzle's propagation was measured but not every search: the method's
+                # propagation figures are whole only up to the puzzle before, so none is kept
+                tally.complete = False
+                return tally, {}
             searched[name].search_seconds += built + time.perf_counter() - begin
             if progress:
                 progress(1)
@@ -212,16 +247,25 @@ def measure_reduced(method: Method, puzzles: Sequence[Puzzle], geometry: Geometr
 
 
 def measure_native(method: Method, puzzles: Sequence[Puzzle], search: bool,
-            progress: Progress | None) -> Tally:
-    """Propagation alone, then (``search``) solving with uniqueness, with one preset."""
+            progress: Progress | None, deadline: float | None = None) -> Tally:
+    """Propagation alone, then (``search``) solving with uniqueness, with one preset; past
+    ``deadline`` the tally is marked incomplete and returned as it stands."""
     tally = Tally()
     searcher = Searcher(method.name)
     for index, puzzle in enumerate(puzzles):
+        if out_of_time(deadline):
+            tally.complete = False
+            return tally
         if searcher.propagate_only(State.from_puzzle(puzzle)).stats.solved_by_propagation:
             tally.propagated.add(index)
         if search:
             start = time.perf_counter()
-            out = searcher.solve(puzzle, limit=2)  # the engine the native backend uses
+            # the engine the native backend uses; its deadline is a perf_counter() value
+            until = None if deadline is None else start + (deadline - time.monotonic())
+            out = searcher.solve(puzzle, limit=2, deadline=until)
+            if out.timed_out:
+                tally.complete = False
+                return tally
             tally.search_seconds += time.perf_counter() - start
             check_solutions(puzzle, out.solutions, f"native:rules={method.name}")
             stats = out.stats.as_dict()

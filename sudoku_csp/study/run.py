@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Iterable, Sequence
 
 from sudoku_csp.constraints.base import refuse_constraints
@@ -48,9 +49,15 @@ def run_study(
     propagator: str = STUDY_PROPAGATOR,
     recycle: int = STUDY_RECYCLE,
     progress: Progress | None = None,
+    time_limit: float | None = None,
 ) -> Study:
     """Run the study on ``puzzles`` (one geometry, no typed constraints): one row per
     (method, solver), or one per method when ``solvers`` is empty (no search).
+
+    ``time_limit``: seconds for the whole study (None: no limit), looked at between puzzles
+    and inside every search. When it runs out the study stops there and keeps what it has:
+    the rows measured on every puzzle; :attr:`Study.unfinished` names the others (their
+    methods, or ``method / solver``), and ``same_as`` compares measured methods only.
 
     ``progress`` is called with a step count as work is done (for a progress bar); the total
     is :func:`work` of the same arguments.
@@ -73,33 +80,49 @@ def run_study(
     if not capabilities(propagator).propagate:
         raise InputError(f"solver {propagator} cannot propagate alone in PySAT")
     chosen = methods(encodings, amos, reduced, rules)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     study = Study([])
     measured: dict[Method, tuple[Tally, dict[str, Tally]]] = {}
     for method in chosen:
+        if study.unfinished:  # the time limit ran out on an earlier method
+            study.unfinished.append(method.label)
+            continue
         if method.kind == "native":
-            tally = measure_native(method, puzzles, bool(solver_list), progress)
-            measured[method] = (tally, {"native": tally} if solver_list else {})
+            tally = measure_native(method, puzzles, bool(solver_list), progress, deadline)
+            outcome = (tally, {"native": tally} if solver_list else {})
         elif method.kind == "cnf":
-            measured[method] = measure_cnf(method, puzzles, geometry, propagator, probing,
-                                    solver_list, recycle, progress)
+            outcome = measure_cnf(method, puzzles, geometry, propagator, probing, solver_list,
+                                  recycle, progress, deadline)
         else:
-            measured[method] = measure_reduced(method, puzzles, geometry, propagator, probing,
-                                        solver_list, progress)
-        base = measured[method][0]
+            outcome = measure_reduced(method, puzzles, geometry, propagator, probing,
+                                      solver_list, progress, deadline)
+        base, searched = outcome
+        if not base.complete:
+            study.unfinished.append(method.label)
+            continue
+        # a native tally is its search's too: complete here; a solver the limit cut or never
+        # reached is one unfinished row
+        study.unfinished += [f"{method.label} / {s}" for s in solver_list
+                             if method.kind != "native"
+                             and not (s in searched and searched[s].complete)]
+        measured[method] = (base, {s: t for s, t in searched.items() if t.complete})
         study.propagated[method.label] = frozenset(base.propagated)
         if method.kind != "native" and probing:
             study.probed[method.label] = frozenset(base.probed)
     n = len(puzzles)
     for method in chosen:
+        if method not in measured:
+            continue
         base, searched = measured[method]
         # an encoding is matched with presets, a preset with encodings: the comparison the
         # study is for (which propagation makes which deductions)
-        same = [m.label for m in chosen if (m.kind == "native") != (method.kind == "native")
+        same = [m.label for m in measured if (m.kind == "native") != (method.kind == "native")
                 and measured[m][0].propagated == base.propagated]
         sizes: list[float | None] = [statistics.fmean(column) for column in
                                      zip(*base.sizes, strict=True)] or [None, None, None]
         probed = method.kind != "native" and probing
-        runs: list[tuple[str | None, Tally | None]] = list(searched.items()) or [(None, None)]
+        runs: list[tuple[str | None, Tally | None]] = (
+            list(searched.items()) if solver_list else [(None, None)])
         for solver, found in runs:
             decisions = found.decisions if found else []
             study.rows.append(Row(

@@ -19,7 +19,7 @@ table, CaDiCaL as a modern solver."""
 SEARCH_IN_REACH = 16
 """The largest grid size the study's searches finish on in reasonable time: beyond it, a
 search for the second solution of a sparse puzzle can run for hours (the command says so
-before it starts; Ctrl-C or SIGTERM stops it)."""
+before it starts; its time limit, Ctrl-C or SIGTERM stops it)."""
 ALL_ENCODINGS = tuple(encoding.value for encoding in cnf.Encoding)
 """Every named encoding: the study's rows unless told otherwise."""
 STUDY_PRESETS = ("eliminate", "singles", "locked", "pairs", "full")
@@ -100,6 +100,9 @@ class Study:
     rows: list[Row]
     propagated: dict[str, frozenset[int]] = field(default_factory=dict)
     probed: dict[str, frozenset[int]] = field(default_factory=dict)
+    unfinished: list[str] = field(default_factory=list)
+    """What the time limit left unmeasured, in table order: a method's label (none of its
+    rows), or ``"label / solver"`` (that row only); empty when the study finished."""
 
 
 def methods(encodings: Iterable[str], amos: Iterable[str], reduced: Iterable[str],
