@@ -25,11 +25,11 @@ kind through the registry.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sudoku_csp.constraints.arrow import Arrow
 from sudoku_csp.constraints.base import (
     HANDLED_BY,
     CnfContext,
@@ -40,58 +40,148 @@ from sudoku_csp.constraints.base import (
     UnsupportedError,
     refuse_constraints,
 )
-from sudoku_csp.constraints.between import BetweenLine
-from sudoku_csp.constraints.cage import Cage
-from sudoku_csp.constraints.clone import Clone
-from sudoku_csp.constraints.dots import Dots
-from sudoku_csp.constraints.doublearrow import DoubleArrow
-from sudoku_csp.constraints.entropic import EntropicLine
-from sudoku_csp.constraints.extraregion import ExtraRegion
 from sudoku_csp.constraints.fields import FieldError
-from sudoku_csp.constraints.indexer import Indexer
-from sudoku_csp.constraints.kropki import Kropki
-from sudoku_csp.constraints.littlekiller import LittleKiller
-from sudoku_csp.constraints.lockout import LockoutLine
-from sudoku_csp.constraints.minmax import MinMax
-from sudoku_csp.constraints.modular import ModularLine
-from sudoku_csp.constraints.nabner import Nabner
-from sudoku_csp.constraints.nonconsecutive import NonConsecutive
-from sudoku_csp.constraints.palindrome import Palindrome
-from sudoku_csp.constraints.parity import Parity
-from sudoku_csp.constraints.pencilmarks import PencilMarks
-from sudoku_csp.constraints.quadruple import Quadruple
-from sudoku_csp.constraints.regionsum import RegionSumLine
-from sudoku_csp.constraints.renban import Renban
-from sudoku_csp.constraints.sandwich import Sandwich
-from sudoku_csp.constraints.skyscraper import Skyscraper
-from sudoku_csp.constraints.slowthermo import SlowThermo
-from sudoku_csp.constraints.thermo import Thermo
-from sudoku_csp.constraints.whispers import Whispers
-from sudoku_csp.constraints.xsum import XSum
-from sudoku_csp.constraints.xv import XV
-from sudoku_csp.constraints.zipper import ZipperLine
 from sudoku_csp.geometry import Geometry
 
-KINDS: list[type[Constraint]] = []
+if TYPE_CHECKING:  # the kinds load on first use (BUILT_IN); these names are for the checker
+    from sudoku_csp.constraints.arrow import Arrow
+    from sudoku_csp.constraints.between import BetweenLine
+    from sudoku_csp.constraints.cage import Cage
+    from sudoku_csp.constraints.clone import Clone
+    from sudoku_csp.constraints.dots import Dots
+    from sudoku_csp.constraints.doublearrow import DoubleArrow
+    from sudoku_csp.constraints.entropic import EntropicLine
+    from sudoku_csp.constraints.extraregion import ExtraRegion
+    from sudoku_csp.constraints.indexer import Indexer
+    from sudoku_csp.constraints.kropki import Kropki
+    from sudoku_csp.constraints.littlekiller import LittleKiller
+    from sudoku_csp.constraints.lockout import LockoutLine
+    from sudoku_csp.constraints.minmax import MinMax
+    from sudoku_csp.constraints.modular import ModularLine
+    from sudoku_csp.constraints.nabner import Nabner
+    from sudoku_csp.constraints.nonconsecutive import NonConsecutive
+    from sudoku_csp.constraints.palindrome import Palindrome
+    from sudoku_csp.constraints.parity import Parity
+    from sudoku_csp.constraints.pencilmarks import PencilMarks
+    from sudoku_csp.constraints.quadruple import Quadruple
+    from sudoku_csp.constraints.regionsum import RegionSumLine
+    from sudoku_csp.constraints.renban import Renban
+    from sudoku_csp.constraints.sandwich import Sandwich
+    from sudoku_csp.constraints.skyscraper import Skyscraper
+    from sudoku_csp.constraints.slowthermo import SlowThermo
+    from sudoku_csp.constraints.thermo import Thermo
+    from sudoku_csp.constraints.whispers import Whispers
+    from sudoku_csp.constraints.xsum import XSum
+    from sudoku_csp.constraints.xv import XV
+    from sudoku_csp.constraints.zipper import ZipperLine
+
+BUILT_IN: dict[str, str] = {
+    "Cage": "cage",
+    "Thermo": "thermo",
+    "Kropki": "kropki",
+    "XV": "xv",
+    "NonConsecutive": "nonconsecutive",
+    "Parity": "parity",
+    "PencilMarks": "pencilmarks",
+    # Sums along lines and circles (arrows, double arrows, zippers, region sums, between, lockout):
+    "Arrow": "arrow",
+    "DoubleArrow": "doublearrow",
+    "ZipperLine": "zipper",
+    "RegionSumLine": "regionsum",
+    "BetweenLine": "between",
+    "LockoutLine": "lockout",
+    # Clues outside the grid (little killers, sandwiches, X-sums, skyscrapers):
+    "LittleKiller": "littlekiller",
+    "Sandwich": "sandwich",
+    "XSum": "xsum",
+    "Skyscraper": "skyscraper",
+    # Pair rules along lines (whispers, renban, nabner, entropic, modular, palindromes, clones, slow
+    # thermometers):
+    "Whispers": "whispers",
+    "Renban": "renban",
+    "Nabner": "nabner",
+    "EntropicLine": "entropic",
+    "ModularLine": "modular",
+    "Palindrome": "palindrome",
+    "Clone": "clone",
+    "SlowThermo": "slowthermo",
+    # Cells, dots and regions (dots with values, quadruples, extra regions, min/max, indexers):
+    "Dots": "dots",
+    "Quadruple": "quadruple",
+    "ExtraRegion": "extraregion",
+    "MinMax": "minmax",
+    "Indexer": "indexer",
+}
+"""The built-in kinds, class name -> its module in ``sudoku_csp.constraints``, in the order
+puzzles list and write them: one line each. They are imported on the registry's first use
+(or of their name), so that a command reading plain puzzles loads none of them (about
+100 ms of start-up)."""
+
+
+class _Registry(list):
+    """:data:`KINDS`: a list that registers the built-in kinds the first time it is read."""
+
+    _loaded = False
+
+    def load(self) -> None:
+        """Register the built-in kinds (:data:`BUILT_IN`), once."""
+        if not self._loaded:
+            self._loaded = True
+            for name in BUILT_IN:
+                register(_built_in(name))
+
+    def __iter__(self):  # noqa: ANN204
+        self.load()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self.load()
+        return super().__len__()
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204
+        self.load()
+        return super().__getitem__(index)
+
+    def __contains__(self, kind: object) -> bool:
+        self.load()
+        return super().__contains__(kind)
+
+
+def _built_in(name: str) -> type[Constraint]:
+    module = importlib.import_module(f"sudoku_csp.constraints.{BUILT_IN[name]}")
+    kind: type[Constraint] = getattr(module, name)
+    return kind
+
+
+def __getattr__(name: str) -> Any:
+    """A built-in kind's class by name (``from sudoku_csp.constraints import Cage``)."""
+    if name in BUILT_IN:
+        return _built_in(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+KINDS: list[type[Constraint]] = _Registry()
 """Every kind of typed constraint, in the order puzzles list and write them: the one registry
-(:func:`register` adds to it)."""
+(:func:`register` adds to it; the built-in kinds, :data:`BUILT_IN`, come first)."""
 
 
 def register(kind: type[Constraint]) -> type[Constraint]:
     """Add ``kind`` to :data:`KINDS` (usable as a class decorator) and return it; ValueError
     when its name or one of its JSON fields is taken by a kind already registered.
 
+    >>> from sudoku_csp.constraints import Cage
     >>> register(Cage)
     Traceback (most recent call last):
     ...
     ValueError: a constraint kind named 'cage' is registered already
     """
+    KINDS.load()  # type: ignore[attr-defined]  # the built-in kinds first
     if any(k.kind == kind.kind for k in KINDS):
         raise ValueError(f"a constraint kind named {kind.kind!r} is registered already")
     taken = fields().keys() & set(kind.keys)
     if taken:
         raise ValueError(f"the JSON field {sorted(taken)[0]!r} belongs to another kind already")
-    KINDS.append(kind)
+    list.append(KINDS, kind)
     return kind
 
 
@@ -117,12 +207,13 @@ def makers() -> dict[str, type[Constraint]]:
     ['double-arrow', 'zipper-line', 'region-sum-line', 'between-line']
     """
     return {maker_name(kind): kind for kind in KINDS
-            if kind is not Cage and not kind.starting}
+            if kind is not _built_in("Cage") and not kind.starting}  # cages: generate_killers
 
 
 def maker_name(kind: type[Constraint]) -> str:
     """The name ``generate --kind`` knows ``kind`` by (see :func:`makers`).
 
+    >>> from sudoku_csp.constraints import LittleKiller, Thermo, XSum
     >>> maker_name(Thermo), maker_name(XSum), maker_name(LittleKiller)
     ('thermo', 'x-sum', 'little-killer')
     """
@@ -169,41 +260,6 @@ def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]
     return chosen
 
 
-register(Cage)
-register(Thermo)
-register(Kropki)
-register(XV)
-register(NonConsecutive)
-register(Parity)
-register(PencilMarks)
-# Sums along lines and circles (arrows, double arrows, zippers, region sums, between, lockout):
-register(Arrow)
-register(DoubleArrow)
-register(ZipperLine)
-register(RegionSumLine)
-register(BetweenLine)
-register(LockoutLine)
-# Clues outside the grid (little killers, sandwiches, X-sums, skyscrapers):
-register(LittleKiller)
-register(Sandwich)
-register(XSum)
-register(Skyscraper)
-# Pair rules along lines (whispers, renban, nabner, entropic, modular, palindromes, clones, slow
-# thermometers):
-register(Whispers)
-register(Renban)
-register(Nabner)
-register(EntropicLine)
-register(ModularLine)
-register(Palindrome)
-register(Clone)
-register(SlowThermo)
-# Cells, dots and regions (dots with values, quadruples, extra regions, min/max, indexers):
-register(Dots)
-register(Quadruple)
-register(ExtraRegion)
-register(MinMax)
-register(Indexer)
 
 
 def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
@@ -213,6 +269,7 @@ def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
     overlap).
 
     >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Cage
     >>> check_all(make_geometry(4), [Cage((0, 1), 3), Cage((1, 2), 5)])
     Traceback (most recent call last):
     ...
@@ -254,6 +311,7 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     and the highest variable used (``start - 1`` when none).
 
     >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Cage
     >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
     >>> clauses[:4], top     # 3 and 4 leave A1 and A2; has(1), has(2), the set {1, 2}
     ([[-3], [-7], [-4], [-8]], 67)
