@@ -84,8 +84,9 @@ def is_fpuzzles(text: str) -> bool:
         r'"grid"\s*:\s*\[\s*\[', stripped) is not None
 
 
-def _payload(link: str, line: int) -> str:
-    """The f-puzzles JSON text a link carries."""
+def _payload(link: str, line: int, options: ReadOptions) -> str:
+    """The f-puzzles JSON text a link carries (a SudokuPad ``scl``/``ctc`` payload made one
+    by :mod:`sudoku_csp.io.sudokupad`, which needs the options)."""
     import lzstring
 
     match = _LINK.match(link.strip())
@@ -99,9 +100,9 @@ def _payload(link: str, line: int) -> str:
         data = rest.rpartition("puzzleid=")[2] if "puzzleid=" in rest else rest
         data = data.removeprefix("sudoku/").removeprefix("?")
         if data.startswith(("scl", "ctc")):
-            raise ParseError("SudokuPad's own puzzle format (scl/ctc) is not read yet: open "
-                             "the puzzle in f-puzzles and give its link or JSON",
-                             line=line)
+            from sudoku_csp.io.sudokupad import sudokupad_fpuzzles_json
+
+            return sudokupad_fpuzzles_json(data, options, line)
         if not data.startswith("fpuzzles"):
             raise ParseError(f"{link.strip()[:60]!r} names a SudokuPad puzzle by a short id, "
                              "which needs the network (out of scope): give the full link "
@@ -131,7 +132,7 @@ def read_fpuzzles(text: str, options: ReadOptions, line: int = 1, metadata: str 
     """
     source = text.strip()
     if _LINK.match(source):
-        source = _payload(source, line)
+        source = _payload(source, line, options)
     try:
         document = json.loads(source)
     except json.JSONDecodeError as exc:
