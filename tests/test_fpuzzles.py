@@ -140,6 +140,12 @@ def test_a_negative_word_alone_is_a_rule():
     assert p.constraints and bad
 
 
+def test_regions_in_pieces_stand_as_the_setter_drew_them():
+    regions = [[0, 1, 1, 0], [2, 2, 3, 3], [1, 1, 0, 0], [3, 3, 2, 2]]  # region 0 in pieces
+    p = parse(json.dumps({"size": 4, "grid": [[{"region": r} for r in row] for row in regions]}))
+    assert {0, 3, 10, 11} in [set(u.cells) for u in p.geometry.units if u.kind == "region"]
+
+
 def test_irregular_regions_and_variant_flags_build_the_geometry():
     regions = [[0, 0, 1, 1], [0, 0, 1, 1], [2, 3, 3, 3], [2, 2, 2, 3]]
     text = json.dumps({"size": 4, "grid": [[{"region": r} for r in row] for row in regions],

@@ -290,8 +290,9 @@ def _geometry(size: int, rows: list[list[dict[str, Any]]], variants: list[str],
     shape = default_box_or_none(size)
     jigsaw = shape is None or tuple(regions) != tuple(box_index(size, shape))
     try:
-        return options.build(size, 1, variants=variants,
-                             regions=tuple(regions) if jigsaw else None)
+        # The setter's regions stand as drawn: f-puzzles allows a region in pieces.
+        return options._replace(contiguous=False).build(
+            size, 1, variants=variants, regions=tuple(regions) if jigsaw else None)
     except ParseError as exc:
         raise FieldError("grid", exc.reason) from None
 
