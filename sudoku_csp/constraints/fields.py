@@ -10,7 +10,7 @@ neighbours a mark between two cells may join.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -66,10 +66,18 @@ def parse_cell(geometry: Geometry, value: object, path: str) -> int:
 def parse_cells(geometry: Geometry, value: object, path: str, *, least: int = 1
                 ) -> tuple[int, ...]:
     """A list of cell labels as cell indices (at least ``least`` of them)."""
+    return _cell_list(geometry, value, path, least, parse_cell, "labels", "\"A1\", \"A2\"")
+
+
+def _cell_list(geometry: Geometry, value: object, path: str, least: int,
+               cell: Callable[[Geometry, object, str], int], names: str, example: str
+               ) -> tuple[int, ...]:
+    """A list of at least ``least`` cells, each read by ``cell`` (labels or f-puzzles
+    names, as ``names`` and ``example`` say in the message)."""
     if not isinstance(value, list) or len(value) < least:
-        count = f"at least {least} cell labels" if least > 1 else "cell labels"
-        raise FieldError(path, f"expected a list of {count} such as [\"A1\", \"A2\"]")
-    return tuple(parse_cell(geometry, v, f"{path}[{i}]") for i, v in enumerate(value))
+        count = f"at least {least} cell {names}" if least > 1 else f"cell {names}"
+        raise FieldError(path, f"expected a list of {count} such as [{example}]")
+    return tuple(cell(geometry, v, f"{path}[{i}]") for i, v in enumerate(value))
 
 
 def parse_bool(value: object, path: str) -> bool:
@@ -225,10 +233,7 @@ def parse_rc(geometry: Geometry, value: object, path: str) -> int:
 def parse_rcs(geometry: Geometry, value: object, path: str, *, least: int = 1
               ) -> tuple[int, ...]:
     """A list of f-puzzles cell names (at least ``least``) as cell indices."""
-    if not isinstance(value, list) or len(value) < least:
-        count = f"at least {least} cell names" if least > 1 else "cell names"
-        raise FieldError(path, f"expected a list of {count} such as [\"R1C1\", \"R1C2\"]")
-    return tuple(parse_rc(geometry, v, f"{path}[{i}]") for i, v in enumerate(value))
+    return _cell_list(geometry, value, path, least, parse_rc, "names", "\"R1C1\", \"R1C2\"")
 
 
 def rc(geometry: Geometry, cell: int) -> str:
