@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import enum
 import html
-from collections.abc import Collection, Iterable
+import math
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["CAGE_COLOUR", "CELL_SHAPE_OPACITY", "DOT_COLOUR", "MARGIN", "SHAPE_EDGE",
@@ -126,6 +127,19 @@ class Canvas:
     def centre(self, cell: int) -> tuple[float, float]:
         x, y = self.corner(cell)
         return x + self.side / 2, y + self.side / 2
+
+    def path_through(self, cells: Sequence[int], trim_start: float = 0.0,
+                     trim_end: float = 0.0) -> str:
+        """SVG path data through the centres of ``cells`` (a line, a thermometer, an arrow's
+        shaft), its first and last segments shortened by ``trim_start`` and ``trim_end``
+        pixels (to stop at an end's circle)."""
+        points = [list(self.centre(c)) for c in cells]
+        for (i, j), trim in (((0, 1), trim_start), ((-1, -2), trim_end)):
+            if trim and len(points) > 1:
+                (x, y), (x2, y2) = points[i], points[j]
+                length = math.hypot(x2 - x, y2 - y)
+                points[i] = [x + (x2 - x) * trim / length, y + (y2 - y) * trim / length]
+        return "".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(points))
 
     def outside_centre(self, row: int, col: int) -> tuple[float, float]:
         """The centre of a place of the ring outside the grid, where f-puzzles draws clues

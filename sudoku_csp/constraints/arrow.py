@@ -57,7 +57,6 @@ from sudoku_csp.constraints.line_kinds import (
     Reading,
     counted,
     distinct,
-    line_d,
     random_path,
 )
 from sudoku_csp.geometry import Geometry, Grid
@@ -293,7 +292,7 @@ class Arrow(Constraint):
         elements = []
         for line, shaft in zip(self.lines, self.shafts(), strict=True):
             exit_cell = line[len(line) - len(shaft) - 1]
-            d = line_d(canvas, (exit_cell, *shaft), trim_start=radius)
+            d = canvas.path_through((exit_cell, *shaft), trim_start=radius)
             x, y = canvas.centre(shaft[-1])
             px, py = canvas.centre((exit_cell, *shaft)[-2])
             angle = math.atan2(y - py, x - px)

@@ -22,7 +22,6 @@ B2 and B4 share neither a side nor a corner
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
 
 __all__ = ["DISTINCT_MOST", "ENDS_GREY", "LineRule", "Reading", "counted", "distinct",
-           "line_d", "random_path"]
+           "random_path"]
 
 ENDS_GREY = "#a0a0a0"
 """The outline of circles and diamonds at a line's ends, and of an arrow's circle."""
@@ -155,19 +154,6 @@ def random_path(geometry: Geometry, rng: random.Random, length: int,
             return None
         path.append(rng.choice(near))
     return tuple(path)
-
-
-def line_d(canvas: Canvas, cells: Sequence[int], trim_start: float = 0.0,
-           trim_end: float = 0.0) -> str:
-    """SVG path data through the centres of ``cells``, its first and last segments
-    shortened by ``trim_start`` and ``trim_end`` pixels (to stop at an end's circle)."""
-    points = [list(canvas.centre(c)) for c in cells]
-    for (i, j), trim in (((0, 1), trim_start), ((-1, -2), trim_end)):
-        if trim and len(points) > 1:
-            (x, y), (x2, y2) = points[i], points[j]
-            length = math.hypot(x2 - x, y2 - y)
-            points[i] = [x + (x2 - x) * trim / length, y + (y2 - y) * trim / length]
-    return "".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(points))
 
 
 @dataclass(frozen=True)
@@ -320,7 +306,7 @@ class LineRule(AutomatonRule):
         radius = side * 0.38 if self.ends else 0.0
         trim = radius * (1.0 if self.ends == "circle" else 0.9)
         cls = self.kind.replace(" ", "-")
-        elements = [f'<path class="{cls}" d="{line_d(canvas, self.cells, trim, trim)}" '
+        elements = [f'<path class="{cls}" d="{canvas.path_through(self.cells, trim, trim)}" '
                     f'stroke="{self.colour}" stroke-opacity="{self.opacity}" '
                     f'stroke-width="{side * self.width:.1f}" stroke-linecap="round" '
                     'stroke-linejoin="round" fill="none"/>']

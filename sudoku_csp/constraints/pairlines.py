@@ -211,16 +211,12 @@ class LinePairs(PairRules):
         return {cls.fpuzzles[0]: written}
 
     # -- pictures --------------------------------------------------------------------------
-    def path_data(self, canvas: Canvas) -> str:
-        """SVG path data through the cells' centres."""
-        return "".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}"
-                       for i, (x, y) in enumerate(canvas.centre(c) for c in self.cells))
-
     def draw(self, canvas: Canvas) -> None:
         """A line of the kind's colour through the cells' centres, under the digits."""
         css = self.kind.replace(" ", "-")
         canvas.add(Layer.PATHS, [
-            f'<path class="{css}-line" d="{self.path_data(canvas)}" stroke="{self.colour}" '
+            f'<path class="{css}-line" d="{canvas.path_through(self.cells)}" '
+            f'stroke="{self.colour}" '
             f'stroke-width="{canvas.side * self.width:.1f}" stroke-linecap="round" '
             'stroke-linejoin="round" fill="none"/>'])
 

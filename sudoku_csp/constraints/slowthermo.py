@@ -129,7 +129,8 @@ class SlowThermo(LinePairs):
         x, y = canvas.centre(self.cells[0])
         ring = side * 0.07
         canvas.add(Layer.PATHS, [
-            f'<path class="slow-thermo-line" d="{self.path_data(canvas)}" stroke="{SHAPE_FILL}" '
+            f'<path class="slow-thermo-line" d="{canvas.path_through(self.cells)}" '
+            f'stroke="{SHAPE_FILL}" '
             f'stroke-width="{side * 0.22:.1f}" stroke-linecap="round" '
             'stroke-linejoin="round" fill="none"/>',
             f'<circle class="slow-thermo-bulb" cx="{x:.1f}" cy="{y:.1f}" '

@@ -36,6 +36,7 @@ from sudoku_csp.constraints.base import (
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_path,
+    checked,
     entries,
     king_neighbours,
     labels,
@@ -130,11 +131,10 @@ class Thermo(Constraint):
         outline, on the first: darker and smaller than an odd circle or even square, so that
         it shows inside one on the same cell."""
         side = canvas.side
-        points = [canvas.centre(cell) for cell in self.cells]
-        d = "".join(f"{'L' if i else 'M'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(points))
-        x, y = points[0]
+        x, y = canvas.centre(self.cells[0])
         canvas.add(Layer.PATHS, [
-            f'<path class="thermo-line" d="{d}" stroke="{SHAPE_FILL}" '
+            f'<path class="thermo-line" d="{canvas.path_through(self.cells)}" '
+            f'stroke="{SHAPE_FILL}" '
             f'stroke-width="{side * 0.22:.1f}" stroke-linecap="round" '
             'stroke-linejoin="round" fill="none"/>',
             f'<circle class="thermo-bulb" cx="{x:.1f}" cy="{y:.1f}" '
@@ -167,12 +167,8 @@ class Thermo(Constraint):
                                         "labels from the bulb: [[\"A1\", \"A2\", \"B3\"]]")
         found: list[Constraint] = []
         for i, item in enumerate(value):
-            thermo = cls(parse_cells(geometry, item, f"thermos[{i}]", least=2))
-            try:
-                thermo.validate(geometry)
-            except ConstraintError as exc:
-                raise FieldError(f"thermos[{i}]", exc.reason) from None
-            found.append(thermo)
+            found.append(checked(cls(parse_cells(geometry, item, f"thermos[{i}]", least=2)),
+                                 geometry, f"thermos[{i}]"))
         return found
 
     @classmethod
@@ -186,13 +182,8 @@ class Thermo(Constraint):
         thermometer."""
         found: list[Constraint] = []
         for path, item in entries(document, "thermometer"):
-            for where, cells in line_cells(geometry, item, path):
-                thermo = cls(cells)
-                try:
-                    thermo.validate(geometry)
-                except ConstraintError as exc:
-                    raise FieldError(where, exc.reason) from None
-                found.append(thermo)
+            found += [checked(cls(cells), geometry, where)
+                      for where, cells in line_cells(geometry, item, path)]
         return found
 
     @classmethod
