@@ -56,6 +56,15 @@ puzzles (in worker processes or on a Dask cluster) and compares their verdicts;
 checks it with this package's own proof checker (:mod:`sudoku_csp.rup`), no solver trusted.
 :mod:`sudoku_csp.generate` makes new unique, minimal or symmetric puzzles.
 
+**Setters.** :func:`true_candidates` says which digits some solution puts in each cell (and
+in how many), :func:`minimal_conflict` which givens and constraints cannot hold together
+when there is no solution, :func:`disambiguate` which givens make a puzzle unique
+(:mod:`sudoku_csp.setter`).
+
+>>> tc = sudoku_csp.true_candidates("12..34..........", cap=2)
+>>> tc.status, tc.to_json()["candidates"]["R1C3"]
+('multiple', [3, 4])
+
 Errors the caller can fix derive from :class:`InputError` (a ``ValueError``), failures
 inside a solver from :class:`BackendError`. The command line is ``sudoku-csp --help``.
 """
@@ -80,6 +89,7 @@ _EXPORTS = {
                       "to_line"),
     "sudoku_csp.puzzle": ("InvalidPuzzleError", "Puzzle"),
     "sudoku_csp.result": ("Result", "Status"),
+    "sudoku_csp.setter": ("disambiguate", "minimal_conflict", "true_candidates"),
     "sudoku_csp.variants": ("VARIANTS", "make_geometry"),
     "sudoku_csp.verify": ("WrongSolutionError", "is_solution", "violations"),
 }
@@ -96,6 +106,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (tests/test_packaging.py 
     from sudoku_csp.io import format_grid, format_line, parse, read_puzzles, to_grid, to_line
     from sudoku_csp.puzzle import InvalidPuzzleError, Puzzle
     from sudoku_csp.result import Result, Status
+    from sudoku_csp.setter import disambiguate, minimal_conflict, true_candidates
     from sudoku_csp.variants import VARIANTS, make_geometry
     from sudoku_csp.verify import WrongSolutionError, is_solution, violations
 
@@ -166,6 +177,7 @@ __all__ = [
     "canonical",
     "count",
     "datasets",
+    "disambiguate",
     "equivalent",
     "format_grid",
     "format_line",
@@ -174,11 +186,13 @@ __all__ = [
     "is_solution",
     "make_backend",
     "make_geometry",
+    "minimal_conflict",
     "parse",
     "read_puzzles",
     "read_records",
     "solve",
     "to_grid",
     "to_line",
+    "true_candidates",
     "violations",
 ]

@@ -38,7 +38,7 @@ hidden ``<svg>`` of the page, and each picture refers to it with ``<use>``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, escape, text
 from sudoku_csp.constraints import KINDS, Constraint
@@ -235,6 +235,7 @@ def grid_svg(
     compact: bool = False,
     constraints: Iterable[Constraint] = (),
     shared: SharedDefs | None = None,
+    tints: Mapping[Candidate, str] | None = None,
 ) -> str:
     """An SVG picture of a grid.
 
@@ -256,7 +257,9 @@ def grid_svg(
     does not change from one picture of the page to the next (everything but the
     highlights, the digits in a highlight's colour and the shading of cells) with ``<use>``
     of its definitions there (implies ``compact``); the picture then shows only on a page
-    that also holds ``shared.svg()``.
+    that also holds ``shared.svg()``. ``tints``: a colour for some ``(cell, digit)``
+    candidates (or a value: a cell's single candidate), in place of the plain one (true
+    candidates coloured by how many solutions hold them).
 
     >>> from sudoku_csp import make_geometry
     >>> g = make_geometry(4)
@@ -386,6 +389,7 @@ def grid_svg(
 
     # Digits: givens, then filled values, then candidates of the open cells.
     marked, gone, new = set(marks), set(struck), set(placed)
+    tinted = dict(tints or {})
     shown = set(highlight_cells) | marked | gone | new
     texts: list[_Digit] = []
     small = candidate_size(geometry)
@@ -398,7 +402,8 @@ def grid_svg(
             continue
         value = big[cell]
         if value != EMPTY:
-            colour = _colour((cell, value), VALUE_COLOUR, marked, gone, new)
+            colour = _colour((cell, value), tinted.get((cell, value), VALUE_COLOUR), marked,
+                             gone, new)
             texts.append(("value", cell, mid_x, mid_y, _symbol(geometry, value), colour, None))
             continue
         mask = candidates[cell] if candidates is not None else 0
@@ -407,7 +412,8 @@ def grid_svg(
             if mask >> d & 1 and (digits is None or d in digits or cell in shown
                                   or (cell, d) in shown):
                 x, y = frame.spot(cell, d)
-                colour = _colour((cell, d), CANDIDATE_COLOUR, marked, gone, new)
+                colour = _colour((cell, d), tinted.get((cell, d), CANDIDATE_COLOUR), marked,
+                                 gone, new)
                 texts.append(("candidate", cell, x, y, _symbol(geometry, d), colour, fitted))
     out += _digit_texts(texts, {"given": (side * 0.6, GIVEN_COLOUR, True),
                                 "value": (side * 0.6, VALUE_COLOUR, False),

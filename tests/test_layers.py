@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("verify", "result", "render", "symmetry", "datasets"),
     ("native", "encodings", "satsolver", "rup"),
     ("backends",),
-    ("crosscheck", "batch", "certify", "canon", "study", "generate", "logic"),
+    ("crosscheck", "batch", "certify", "canon", "study", "generate", "logic", "setter"),
     ("cli", "__init__", "__main__"),
 )
 """DESIGN.md's layers, bottom first: a module's layer is that of the longest name here that

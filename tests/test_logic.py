@@ -355,9 +355,9 @@ def test_constrained_puzzles_are_explained_soundly_and_proved(case):
 def test_killer_steps_name_the_digit_sets_that_fit():
     killer = parse("AABCDDBBEFGHEFHH 5,6,4,5,3,7,2,8")
     e = explain(killer)
-    assert e.solved and e.rating.techniques["constraint"] >= 3
+    assert e.solved and e.rating.techniques["constraint_combination"] >= 3
     first = e.steps[0]
-    assert first.technique == "constraint" and first.rating == 2.0
+    assert first.technique == "constraint_combination" and first.rating == 2.2
     assert first.text == ("Cage 6 at A3 (A3, B3, B4): only 1/2/3 add up to 6 here → "
                           "eliminates 4 from A3, B3, B4")
     assert runner.invoke(app, ["explain", to_line(killer)]).exit_code == 0

@@ -1,6 +1,7 @@
 """The typer application: its name, help (with the exit-code table) and ``--version``.
 
 The commands live in :mod:`sudoku_csp.cli.solving`, :mod:`sudoku_csp.cli.explain`,
+:mod:`sudoku_csp.cli.setter`,
 :mod:`sudoku_csp.cli.generating` and :mod:`sudoku_csp.cli.research`, and register
 themselves on :data:`app` when imported. A module is imported when a command of its is first
 needed (:data:`COMMANDS` says where each lives), so that ``sudoku-csp solve`` loads neither
@@ -40,6 +41,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hint": ("explain", "The next step only: the simplest technique that makes progress."),
     "rate": ("explain", "Rate puzzles on Sudoku Explainer's scale: ER/EP/ED and a tier per "
                         "puzzle."),
+    "candidates": ("setter", "True candidates: the digits some solution puts in each cell, "
+                             "and how many."),
+    "disambiguate": ("setter", "What makes a puzzle with several solutions unique: givens "
+                               "to add."),
     "generate": ("generating", "Generate unique puzzles: minimal, symmetric, rated or "
                                "constrained."),
     "encode": ("research", "Write a puzzle as DIMACS CNF, with the clauses of its typed "

@@ -123,6 +123,7 @@ def explain_command(
     """
 
     def action() -> Exit:
+        from sudoku_csp.cli.setter import conflict_of
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.logic import explain
 
@@ -148,17 +149,21 @@ def explain_command(
 
             html.write_text(explanation_html(e), encoding="utf-8")
         g = puzzle.geometry
+        conflict = conflict_of(puzzle, time_limit) if e.no_solution else None
         if as_json:
             for i, step in enumerate(e.steps, 1):
                 typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False))
             typer.echo(json.dumps({"solved": e.solved, "verdict": e.verdict.value,
                                    "stuck": e.stuck,
-                                   "uniqueness": e.uniqueness, **e.rating.as_dict()},
+                                   "uniqueness": e.uniqueness, **e.rating.as_dict(),
+                                   **(conflict.to_json() if conflict else {})},
                                   ensure_ascii=False))
         else:
             for i, step in enumerate(e.steps, 1):
                 typer.echo(f"{i:>3}. {step.text}")
             typer.echo(e.lines()[-1])
+            if conflict is not None:
+                typer.echo(conflict.message())
             typer.echo(_rating_line(e))
         return _explain_exit(e)
 

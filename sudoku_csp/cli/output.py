@@ -92,6 +92,14 @@ def print_single(puzzle: Puzzle, result: Result, *, counted_all: bool = False) -
         if result.status is Status.MULTIPLE:
             exact = counted_all and result.complete
             out.print(f"(one of {result.count}{'' if exact else '+'} solutions)")
+            if len(result.solutions) > 1:
+                from sudoku_csp.constraints.fields import rc
+
+                first, second = result.solutions[:2]
+                differ = [rc(puzzle.geometry, c) for c, (a, b)
+                          in enumerate(zip(first, second, strict=True)) if a != b]
+                out.print(f"the first two differ in {len(differ)} cells: {', '.join(differ)} "
+                          "(sudoku-csp disambiguate: givens that make it unique)", markup=False)
     summary = f"{result.status.value} · {1000 * result.seconds:.2f} ms · {result.solver}"
     if result.message:
         summary += f" · {result.message}"
@@ -122,14 +130,17 @@ def print_record_as(record: Record, fmt: RecordFormat) -> None:
     emit(record_line(record, fmt))
 
 
-def print_verdict(verdict: dict[str, Any]) -> None:
-    """One tab-separated line per cross-checked puzzle (``sudoku-csp check``)."""
+def print_verdict(verdict: dict[str, Any], said: str = "") -> None:
+    """One tab-separated line per cross-checked puzzle (``sudoku-csp check``); ``said``
+    (a conflict report) ends it, as the reasons of a disagreement do."""
     each = " ".join(f"{spec}={v['status']}({1000 * v['seconds']:.1f}ms)"
                     for spec, v in verdict["specs"].items())
     line = (f"{verdict['index']}\t{verdict['status']}\t"
             f"{'agreed' if verdict['agreed'] else 'DISAGREEMENT'}\t{each}")
     if not verdict["agreed"]:
         line += "\t" + "; ".join(verdict.get("reasons", ()))
+    if said:
+        line += "\t" + said
     emit(line + "\n")
 
 

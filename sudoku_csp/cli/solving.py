@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -67,6 +68,7 @@ from sudoku_csp.io import WRITERS
 if TYPE_CHECKING:
     from sudoku_csp.batch import Record, RecordFormat, Verdict
     from sudoku_csp.batch.runner import Spec
+    from sudoku_csp.cli.setter import ConflictReports
     from sudoku_csp.io import Source
 
 BUNDLED = ("mixed9", "sixteen")  # sudoku_csp.datasets names: compare's default puzzle sets
@@ -77,25 +79,33 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
     """solve and count: a drawn grid for one puzzle, else one line per puzzle, or its record
     as JSON or CSV (``fmt``)."""
     from sudoku_csp.backends.registry import get_backend
+    from sudoku_csp.cli.setter import ConflictReports, print_conflict
     from sudoku_csp.io import resolve_source
+    from sudoku_csp.result import Status
 
     src = resolve_source([source], options, count=err.is_terminal)
     if src.single is not None and not opts.out and fmt is None:  # a grid to draw
         result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
         print_single(src.single, result, counted_all=limit is None)
+        if result.status is Status.NONE:
+            print_conflict(src.single, time_limit)
         return STATUS_EXIT[result.status]
-    return stream_records(src, options, spec, limit, time_limit, fmt, opts)
+    return stream_records(src, options, spec, limit, time_limit, fmt, opts,
+                          conflicts=ConflictReports(options, time_limit))
 
 
 def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
                    time_limit: float | None, fmt: RecordFormat | None,
                    opts: BatchOptions, *, label: str = "solving",
-                   line: Callable[[Record], None] = print_record) -> Exit:
+                   line: Callable[[Record], None] = print_record,
+                   conflicts: ConflictReports | None = None) -> Exit:
     """Run one spec over the input under a progress bar, printing each record as it comes:
-    as JSON or CSV (``fmt``), else by ``line``. The exit code: internal error if the spec
+    as JSON or CSV (``fmt``), else by ``line``. With ``conflicts``, a puzzle with no
+    solution gets its conflicting parts: in its JSON record (``conflict``...), or after its
+    line (CSV rows keep their columns). The exit code: internal error if the spec
     gave a wrong answer, the verdict's for a one-puzzle input, else OK (solve, count,
     rate)."""
-    from sudoku_csp.crosscheck import ERROR
+    from sudoku_csp.crosscheck import ERROR, Verdict
 
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
     wrong = 0
@@ -105,8 +115,15 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
             Bar(src.total, label) as bar:
         for outcome in run:
             (record,) = outcome.records
-            if fmt:
+            why = conflicts if conflicts and record.status is Verdict.NONE else None
+            if fmt == "jsonl" and why:
+                emit(json.dumps({**record.as_dict(), **why.fields(record.puzzle)},
+                                separators=(",", ":"), default=str) + "\n")
+            elif fmt:
                 print_record_as(record, fmt)
+            elif why:  # the conflict in the line's last column, where a message goes
+                said = "; ".join(filter(None, (record.message, why.message(record.puzzle))))
+                line(replace(record, message=said))
             else:
                 line(record)
             bar.advance()
@@ -221,13 +238,21 @@ def show(
     to: Annotated[str | None, typer.Option(
         "--to", metavar="FORMAT", autocompletion=completes(WRITERS),
         help=f"Print the puzzle in another form instead: {listed(WRITERS)}.")] = None,
+    conflict: Annotated[bool, typer.Option(
+        "--conflict", help="For a puzzle with no solution, name the givens and constraints "
+                           "that conflict, highlighted in the --svg picture.")] = False,
 ) -> None:
-    """Show a puzzle as a grid and, with --candidates, what propagation leaves."""
+    """Show a puzzle as a grid and, with --candidates, what propagation leaves.
+
+    With --conflict, a puzzle that has no solution also gets a minimal set of its parts
+    that cannot hold together (exit 4); one that has a solution exits 0.
+    """
 
     if to is not None and to not in WRITERS:
         raise typer.BadParameter(f"{to!r}: choose from {listed(WRITERS)}", param_hint="'--to'")
 
     def action() -> Exit:
+        from sudoku_csp.cli.setter import conflict_of
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
 
@@ -241,17 +266,25 @@ def show(
             return Exit.OK
         preset = rules or DEFAULT_RULES
         state = propagate_puzzle(puzzle, preset) if candidates else None
+        why = conflict_of(puzzle, None) if conflict else None
+        broken = Exit.NONE if why is not None or (candidates and state is None) else Exit.OK
         if svg is not None:
             from sudoku_csp.render import grid_svg
 
             picture = grid_svg(puzzle.geometry, puzzle.givens, state.grid() if state else None,
-                               state.cand if state else None, constraints=puzzle.constraints)
+                               state.cand if state else None, constraints=puzzle.constraints,
+                               highlight_cells=why.cells() if why else ())
             if svg == "-":  # the picture alone: a stream another program reads
                 emit(picture)
-                return Exit.NONE if candidates and state is None else Exit.OK
+                return broken
             Path(svg).write_text(picture, encoding="utf-8")
         out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
         out.print(styled_grid(puzzle, puzzle.givens))
+        if conflict:
+            out.print(why.message() if why else "the puzzle has a solution: no conflict",
+                      markup=False)
+            if not candidates:
+                return broken
         if not candidates:
             return Exit.OK
         out.print()
@@ -306,6 +339,7 @@ def check(
     def action() -> Exit:
         from sudoku_csp.backends.registry import BACKENDS
         from sudoku_csp.batch import Verdict
+        from sudoku_csp.cli.setter import ConflictReports
         from sudoku_csp.io import resolve_source
 
         specs = list(solver or BACKENDS)
@@ -319,18 +353,23 @@ def check(
                          BatchOptions(jobs, scheduler, out_file, resume))
         if fmt == "csv":
             print_records_header(fmt)
+        conflicts = ConflictReports(options, time_limit)
         with found as run, Bar(src.total, "checking") as bar:
             for outcome in run:
                 last = outcome.verdict
                 counts[last] = counts.get(last, 0) + 1
                 disagreements += not outcome.agreed
+                verdict = outcome.as_dict(limit)
+                if last is Verdict.NONE and fmt != "csv":
+                    verdict.update(conflicts.fields(outcome.puzzle))
                 if fmt == "jsonl":
-                    emit(json.dumps(outcome.as_dict(limit)) + "\n")
+                    emit(json.dumps(verdict) + "\n")
                 elif fmt == "csv":
                     for record in outcome.records:
                         print_record_as(record, fmt)
                 else:
-                    print_verdict(outcome.as_dict(limit))
+                    print_verdict(verdict, conflicts.message(outcome.puzzle)
+                                  if last is Verdict.NONE else "")
                 bar.advance()
         if fmt is None:
             total = sum(counts.values())

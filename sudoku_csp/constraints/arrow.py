@@ -37,11 +37,21 @@ import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.automaton import Automaton
-from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, ConstraintError, Link
+from sudoku_csp.constraints.base import (
+    CellName,
+    Clause,
+    CnfContext,
+    Constraint,
+    ConstraintError,
+    Link,
+    at,
+)
+from sudoku_csp.constraints.cage_sums import pairwise_peers
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_path,
@@ -59,6 +69,7 @@ from sudoku_csp.constraints.line_kinds import (
     distinct,
     random_path,
 )
+from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -106,7 +117,7 @@ class Arrow(Constraint):
     >>> from sudoku_csp.variants import make_geometry
     >>> arrow = Arrow((0,), ((0, 1, 2), (0, 4)))
     >>> arrow.violations(make_geometry(4), [3, 0, 1, 0, 3] + [0] * 11)
-    ['arrow at A1: the shaft A2-A3 adds up to 3, the circle holds 4']
+    ['arrow from A1: the shaft A2-A3 adds up to 3, the circle holds 4']
     """
 
     circle: tuple[int, ...]
@@ -132,8 +143,8 @@ class Arrow(Constraint):
             found.append(line[start:])
         return found
 
-    def describe(self, geometry: Geometry) -> str:
-        return f"arrow at {geometry.label(self.circle[0])}" if self.circle else "arrow"
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        return f"arrow from {at(geometry, self.circle, name)}" if self.circle else "arrow"
 
     def validate(self, geometry: Geometry) -> None:
         if not self.circle:
@@ -199,7 +210,8 @@ class Arrow(Constraint):
                 for cells, reading in arrow.readings(geometry):
                     automaton = distinct(geometry, cells, reading)
                     if automaton is not None:
-                        links.append(Link(cells, automaton.narrow))
+                        links.append(Link(cells, automaton.narrow,
+                                          partial(arrow.why_apart, geometry, cells)))
         return links
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
@@ -215,6 +227,32 @@ class Arrow(Constraint):
             return
         for cells, automaton in self.automata(model.geometry):
             automaton.add_to(model, cells)
+
+    # -- explanations -----------------------------------------------------------------------
+    combines: ClassVar[bool] = True
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The sum bounds of a shaft against its circle (``A2+A3 = A1, at least 1+2 = 3``);
+        for a pill, what the cells keep."""
+        shaft = link.cells[:len(link.cells) - len(self.circle)]
+        if len(self.circle) == 1:
+            return equal_sums(geometry, [shaft, self.circle], None, candidates, gone)
+        circle = ", ".join(geometry.label(c) for c in self.circle)
+        return (f"{plus(geometry, shaft)} = the number {circle} read as digits: "
+                + kept(geometry, link.cells, candidates, gone))
+
+    def why_apart(self, geometry: Geometry, cells: tuple[int, ...], candidates: Sequence[int],
+                  gone: Sequence[tuple[int, int]]) -> str:
+        """The words of the joint link reading ``cells`` (a shaft, then the circle) with
+        those that see each other apart: the sum bounds of a shaft whose cells all see each
+        other are those of different digits (``at least 1+2+3 = 6``)."""
+        said = seeing(geometry, self.describe(geometry), cells)
+        if len(self.circle) != 1:
+            return said
+        shaft = cells[:-1]
+        return f"{said}: " + equal_sums(geometry, [shaft, self.circle], None, candidates,
+                                        gone, [pairwise_peers(geometry, shaft)])
 
     # -- the check ----------------------------------------------------------------------------
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:

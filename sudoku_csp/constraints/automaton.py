@@ -29,12 +29,13 @@ their own, written from the rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, Link
+from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -286,3 +287,10 @@ class AutomatonRule(Constraint):
 
     def cpsat(self, model: CpSatModel) -> None:
         self.automaton(model.geometry).add_to(model, self.sequence(model.geometry))
+
+    combines: ClassVar[bool] = True
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """What the cells keep of the readings that fit (a kind says more in its own words)."""
+        return "only some readings fit: " + kept(geometry, link.cells, candidates, gone)

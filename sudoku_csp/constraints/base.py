@@ -24,7 +24,9 @@ holds everything about it, and nothing else in the package names the kind:
   the three translations;
 - how it is drawn (:meth:`Constraint.draw` on a :class:`~sudoku_csp.canvas.Canvas`, and
   :meth:`Constraint.summary` for a picture's title);
-- how its deductions are worded in explanations (:meth:`Constraint.why`);
+- how its deductions are worded in explanations (:meth:`Constraint.why`,
+  :meth:`Constraint.why_link`, and :attr:`Link.why` for its joint links) and how they are
+  rated (:attr:`Constraint.combines`);
 - how a generator reads it off a solution grid (:attr:`Constraint.maker`,
   :meth:`Constraint.read_off`, :meth:`Constraint.merge`, :meth:`Constraint.made`,
   :meth:`Constraint.grid_rule`);
@@ -42,7 +44,7 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -57,7 +59,11 @@ if TYPE_CHECKING:
     from sudoku_csp.encodings.variables import Variables
 
 Masks = tuple[int, ...]
+CellName = Callable[[int], str]
+"""How a message names a cell (its index): ``Geometry.label`` (``A1``) unless told otherwise."""
 Narrow = Callable[[Masks], "Masks | None"]
+Why = Callable[[Sequence[int], Sequence[tuple[int, int]]], str]
+"""Words for a link's deduction from the pencil marks and what it removes (:attr:`Link.why`)."""
 Clause = Sequence[int]
 
 
@@ -81,8 +87,8 @@ class UnsupportedError(InputError):
     that has some: refused, never solved as if they were not there."""
 
 
-HANDLED_BY = ("solve, count, check, compare, show, certify, encode, minimal, explain, hint "
-              "and rate do; generate --kind makes them")
+HANDLED_BY = ("solve, count, check, compare, show, certify, encode, minimal, explain, hint, "
+              "rate, candidates and disambiguate do; generate --kind makes them")
 """The commands that honour typed constraints, as refusals name them."""
 
 
@@ -99,6 +105,20 @@ def refuse_constraints(puzzle: Any, what: str) -> None:
                                f"({HANDLED_BY})")
 
 
+def at(geometry: Geometry, cells: Sequence[int], name: CellName | None = None) -> str:
+    """Where a piece stands, for :meth:`Constraint.describe`: its first cell's label by
+    default; named by ``name``, its first and last cells.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> g = make_geometry(4)
+    >>> at(g, (0, 4)), at(g, (0, 4), lambda c: f"#{c}"), at(g, (5,), lambda c: f"#{c}")
+    ('A1', '#0–#4', '#5')
+    """
+    if name is None:
+        return geometry.label(cells[0])
+    return name(cells[0]) if len(cells) == 1 else f"{name(cells[0])}–{name(cells[-1])}"
+
+
 @dataclass(frozen=True)
 class Link:
     """One piece of native propagation: ``narrow`` takes the candidate masks of ``cells``
@@ -110,10 +130,17 @@ class Link:
     *complete on singles*: when every mask holds one digit, it returns ``None`` unless those
     digits satisfy the rule. The search relies on it: a state whose cells are all placed is
     a solution only because every link accepted it.
+
+    ``why``: what a link of :meth:`Constraint.joint_native` says, in the words an
+    explanation gives its deductions (``the 45 rule: A3+A4 = 7``), or a function of the
+    pencil marks (every cell's mask) and the ``(cell, digit)`` pairs the link removes that
+    gives them; empty for a constraint's own links, which their constraint words
+    (:meth:`Constraint.why_link`).
     """
 
     cells: tuple[int, ...]
     narrow: Narrow
+    why: str | Why = field(default="", compare=False)
 
 
 def _keep(mask: int, masks: Masks) -> Masks | None:
@@ -254,10 +281,19 @@ class Constraint(abc.ABC):
         Nothing by default."""
         return None
 
-    def describe(self, geometry: Geometry) -> str:
-        """A short human name, for messages (``cage 15 at A1``)."""
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        """A short human name, for messages (``cage 15 at A1``). With ``name`` (how a report
+        names a cell: ``R1C1``), a piece of several cells is placed by its first and last
+        (``cage 15 at R1C1–R2C1``): see :func:`at`."""
         cells = self.touched()
-        return f"{self.kind} at {geometry.label(cells[0])}" if cells else self.kind
+        return f"{self.kind} at {at(geometry, cells, name)}" if cells else self.kind
+
+    def parts(self, geometry: Geometry) -> tuple[Constraint, ...]:
+        """The constraint as the parts a setter would remove one at a time (each dot of a
+        puzzle's dots, each odd cell), constraints of their own whose rules together are
+        exactly this one's: what a minimal conflict names. By default the constraint is one
+        piece (a cage, a line, an outside clue)."""
+        return (self,)
 
     # -- translations -----------------------------------------------------------------------
     @abc.abstractmethod
@@ -322,11 +358,26 @@ class Constraint(abc.ABC):
         return [c.describe(geometry) for c in constraints]
 
     # -- explanations -----------------------------------------------------------------------
+    combines: ClassVar[bool] = False
+    """Whether the kind's deductions weigh combinations of several cells' digits (the sets
+    that make a cage's sum, the sums along an arrow, the readings of a sandwich) rather than
+    hold one cell's candidates against one other cell's or a fixed list (a dot, a whispers
+    step, an odd cell): explanations rate the two apart (:mod:`sudoku_csp.logic.constraints`)."""
+
     def why(self, geometry: Geometry, candidates: Sequence[int]) -> str:
         """Why the constraint's native links narrow its cells' candidates now (``candidates``:
         every cell's mask), in words an explanation prints after the constraint's name
         (``only 1/3, 2/... add up to 4 here``); empty when the name says enough."""
         return ""
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """Why ``link`` (one of :meth:`native`'s) removes ``gone`` (``(cell, digit)`` pairs)
+        from the pencil marks ``candidates`` (every cell's mask, before the step), in the
+        kind's own terms (``A2 and A3 differ by at least 5: 5 in A3 has no partner at
+        all``), printed after the constraint's name. By default :meth:`why`, for a kind
+        whose words do not depend on the link."""
+        return self.why(geometry, candidates)
 
     # -- generation ---------------------------------------------------------------------------
     @classmethod

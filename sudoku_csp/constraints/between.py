@@ -27,8 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.base import ConstraintError, Link
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -78,6 +79,16 @@ class BetweenLine(LineRule):
 
     def meaningful(self, geometry: Geometry) -> bool:
         return len(self.cells) > 2
+
+    combines: ClassVar[bool] = False  # the ends' bounds, read like a thermometer's
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        first, last, middle = self.cells[0], self.cells[-1], self.cells[1:-1]
+        return (f"{', '.join(geometry.label(c) for c in middle)} "
+                f"{'lies' if len(middle) == 1 else 'lie'} strictly between the ends "
+                f"{marked(geometry, first, candidates[first])} and "
+                f"{marked(geometry, last, candidates[last])}")
 
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("between",), (), _step, _accept)

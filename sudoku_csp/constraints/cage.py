@@ -46,12 +46,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
 from sudoku_csp.constraints.base import (
+    CellName,
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
     EncodingOption,
     Link,
+    at,
 )
 from sudoku_csp.constraints.cage_sums import (
     DEFAULT_SUMS,
@@ -76,6 +78,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.wording import plus
 from sudoku_csp.geometry import LINE_KINDS, Geometry, Grid
 
 if TYPE_CHECKING:
@@ -121,9 +124,9 @@ class Cage(Constraint):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         what = "cage" if self.total is None else f"cage {self.total}"
-        return f"{what} at {geometry.label(self.cells[0])}" if self.cells else what
+        return f"{what} at {at(geometry, self.cells, name)}" if self.cells else what
 
     def validate(self, geometry: Geometry) -> None:
         if not self.cells:
@@ -184,7 +187,8 @@ class Cage(Constraint):
         >>> links[0].narrow((15, 15))           # so A3 and A4 are 3 and 4
         (12, 12)
         """
-        links = [sum_link(geometry, cells, total, different)
+        links = [sum_link(geometry, cells, total, different, _rule45(geometry, cells, total,
+                                                                      different))
                  for cells, total, different in implied_sums(geometry, constraints)]
         owner = {cell: cage for cage in constraints if isinstance(cage, Cage)
                  for cell in cage.cells}
@@ -200,8 +204,9 @@ class Cage(Constraint):
             # Bounds alone prune little and cost a call each time their cells change: up to
             # MAX_LOOSE_OUTIES cells they repay it, more do not (README: Design choices, measured).
             if out and (different or len(out) <= MAX_LOOSE_OUTIES):
-                links.append(sum_link(geometry, out, sum(
-                    cage.total or 0 for cage in touching) - unit_total, different))
+                total = sum(cage.total or 0 for cage in touching) - unit_total
+                links.append(sum_link(geometry, out, total, different,
+                                      _rule45(geometry, out, total, different)))
         return links
 
     # -- CNF --------------------------------------------------------------------------------
@@ -322,6 +327,8 @@ class Cage(Constraint):
         return [f"{len(constraints)} killer cage{'s' * (len(constraints) != 1)}"]
 
     # -- explanations ---------------------------------------------------------------------------
+    combines: ClassVar[bool] = True
+
     def why(self, geometry: Geometry, candidates: Sequence[int]) -> str:
         """The cage-combination step: the digit sets that add up to the sum and can still
         fill the cells, shown by symbol (the candidates none of them uses go)."""
@@ -455,6 +462,13 @@ class Cage(Constraint):
 MAX_BAND_REST = 4
 """Cells left over in a band of rows or columns (:func:`implied_sums`) kept at most: 4 was
 the fastest of none, 2, 4 and 8 (README: Design choices, measured)."""
+
+
+def _rule45(geometry: Geometry, cells: Sequence[int], total: int, different: bool) -> str:
+    """The words of a 45-rule link (:attr:`~sudoku_csp.constraints.base.Link.why`):
+    ``the 45 rule: A3+A4 = 7 (different digits)``."""
+    apart = " (different digits)" if different and len(cells) > 1 else ""
+    return f"the 45 rule: {plus(geometry, cells)} = {total}{apart}"
 
 
 def implied_sums(geometry: Geometry, constraints: Sequence[Constraint]

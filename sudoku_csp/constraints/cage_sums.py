@@ -136,15 +136,16 @@ def _bounds(total: int, out: list[int]) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: bool
-              ) -> Link:
+def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: bool,
+             why: str = "") -> Link:
     """A link for "``cells`` add up to ``total``": a cage's rule when their digits differ,
-    else the sum bounds alone (digits may repeat)."""
+    else the sum bounds alone (digits may repeat); ``why``: its words
+    (:attr:`~sudoku_csp.constraints.base.Link.why`)."""
     if different:
         # An impossible total has no combinations: the link then refutes every state.
         return Link(cells, partial(narrow, combinations_for(len(cells), total, geometry.size)
-                                   if len(cells) <= geometry.size else (), total))
-    return Link(cells, partial(_sum_bounds, total))
+                                   if len(cells) <= geometry.size else (), total), why)
+    return Link(cells, partial(_sum_bounds, total), why)
 
 
 def pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:

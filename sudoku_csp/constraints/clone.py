@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
-from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked,
@@ -57,8 +57,8 @@ class Clone(PairRules):
     def touched(self) -> tuple[int, ...]:
         return self.cells + self.copy
 
-    def describe(self, geometry: Geometry) -> str:
-        return f"clone of {geometry.label(self.cells[0])}" if self.cells else "clone"
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        return f"clone of {at(geometry, self.cells, name)}" if self.cells else "clone"
 
     def validate(self, geometry: Geometry) -> None:
         if not self.cells:

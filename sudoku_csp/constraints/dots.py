@@ -39,7 +39,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import DOT_COLOUR, Canvas, Layer, text
-from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked,
@@ -68,17 +68,19 @@ Dot = tuple[int, int, int]
 # -- relations, one per value (cached by name) -------------------------------------------------
 @cache
 def _difference(v: int) -> Relation:
-    return Relation(f"dot difference {v}", lambda x, y: abs(x - y) == v)
+    return Relation(f"dot difference {v}", lambda x, y: abs(x - y) == v,
+                    f"{{a}} and {{b}} differ by {v}")
 
 
 @cache
 def _ratio(v: int) -> Relation:
-    return Relation(f"dot ratio {v}", lambda x, y: x == v * y or y == v * x)
+    return Relation(f"dot ratio {v}", lambda x, y: x == v * y or y == v * x,
+                    f"one of {{a}} and {{b}} is {v} times the other")
 
 
 @cache
 def _sum(v: int) -> Relation:
-    return Relation(f"dot sum {v}", lambda x, y: x + y == v)
+    return Relation(f"dot sum {v}", lambda x, y: x + y == v, f"{{a}} and {{b}} add up to {v}")
 
 
 @cache
@@ -88,7 +90,10 @@ def _unmarked(differences: tuple[int, ...], ratios: tuple[int, ...], sums: tuple
     def holds(x: int, y: int) -> bool:
         return not (abs(x - y) in differences or x + y in sums
                     or any(x == r * y or y == r * x for r in ratios))
-    return Relation(f"no dot: difference {differences} ratio {ratios} sum {sums}", holds)
+    said = [f"{verb} {'/'.join(map(str, values))}" for verb, values in (
+        ("differ by", differences), ("stand in ratio", ratios), ("add up to", sums)) if values]
+    return Relation(f"no dot: difference {differences} ratio {ratios} sum {sums}", holds,
+                    f"{{a}} and {{b}} (no mark) do not {' or '.join(said)}")
 
 
 def _reason(geometry: Geometry, family: str, a: int, b: int, value: int) -> str | None:
@@ -145,7 +150,7 @@ class Dots(PairRules):
     def touched(self) -> tuple[int, ...]:
         return tuple(c for _, dots in self.families() for a, b, _ in dots for c in (a, b))
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         return "dots"
 
     def validate(self, geometry: Geometry) -> None:

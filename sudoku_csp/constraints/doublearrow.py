@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.base import ConstraintError, Link
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -72,6 +73,12 @@ class DoubleArrow(LineRule):
 
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("double arrow",), 0, _step, _done)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The sum bounds of the ends against the cells between."""
+        ends = (self.cells[0], self.cells[-1])
+        return equal_sums(geometry, [ends, self.cells[1:-1]], None, candidates, gone)
 
     def cpsat_rule(self, model: CpSatModel) -> None:
         value, cells = model.value, self.cells

@@ -41,7 +41,9 @@ def _third_relation(n: int, same: bool) -> Relation:
     third = _thirds(n)
     word = "same" if same else "different"
     return Relation(f"{word} thirds of 1..{n}",
-                    lambda x, y: (third[x - 1] == third[y - 1]) == same)
+                    lambda x, y: (third[x - 1] == third[y - 1]) == same,
+                    f"{{a}} and {{b}} lie in {'the same third' if same else 'different thirds'}"
+                    f" of 1..{n}")
 
 
 @dataclass(frozen=True)

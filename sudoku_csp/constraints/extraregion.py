@@ -22,7 +22,15 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
-from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, ConstraintError, Link
+from sudoku_csp.constraints.base import (
+    CellName,
+    Clause,
+    CnfContext,
+    Constraint,
+    ConstraintError,
+    Link,
+    at,
+)
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked,
@@ -32,6 +40,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -97,8 +106,8 @@ class ExtraRegion(Constraint):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
-    def describe(self, geometry: Geometry) -> str:
-        return f"extra region at {geometry.label(self.cells[0])}" if self.cells \
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        return f"extra region at {at(geometry, self.cells, name)}" if self.cells \
             else "extra region"
 
     def validate(self, geometry: Geometry) -> None:
@@ -131,6 +140,13 @@ class ExtraRegion(Constraint):
     def cpsat(self, model: CpSatModel) -> None:
         if len(self.cells) > 1:
             model.all_different(self.cells)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """Its digits differ (and a region of N cells holds each once)."""
+        each = ", each once" if len(self.cells) == geometry.size else ""
+        return f"its cells hold different digits{each}: " + kept(geometry, link.cells,
+                                                                    candidates, gone)
 
     # -- the independent check --------------------------------------------------------------
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:

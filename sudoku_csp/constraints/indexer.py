@@ -30,7 +30,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, SHAPE_FILL, Canvas, Layer, text
-from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked,
@@ -50,7 +50,8 @@ FPUZZLES_KEYS = {"row": "rowindexer", "column": "columnindexer", "box": "boxinde
 @cache
 def _points(v: int, index: int) -> Relation:
     """The first cell holding ``v`` means the second holds ``index``."""
-    return Relation(f"indexer {v}->{index}", lambda x, y: x != v or y == index)
+    return Relation(f"indexer {v}->{index}", lambda x, y: x != v or y == index,
+                    f"{{a}} holding {v} puts {index} in {{b}}")
 
 
 def _boxes(geometry: Geometry) -> dict[int, list[int]]:
@@ -83,8 +84,8 @@ class Indexer(PairRules):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
-    def describe(self, geometry: Geometry) -> str:
-        where = f" at {geometry.label(self.cells[0])}" if self.cells else ""
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        where = f" at {at(geometry, self.cells, name)}" if self.cells else ""
         return f"{self.sort} indexer{where}"
 
     def validate(self, geometry: Geometry) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
@@ -40,6 +41,7 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
+from sudoku_csp.constraints.wording import kept, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -129,6 +131,13 @@ def distinct(geometry: Geometry, cells: tuple[int, ...], reading: Reading
     except ValueError:
         _TOO_BIG.add((key, length, geometry.size))
         return None
+
+
+def _why_apart(said: str, geometry: Geometry, cells: tuple[int, ...],
+               candidates: Sequence[int], gone: Sequence[tuple[int, int]]) -> str:
+    """The words of a line read with its cells that see each other apart: which those are,
+    and what its cells keep."""
+    return f"{said}: {kept(geometry, cells, candidates, gone)}"
 
 
 def counted(count: int, noun: str) -> str:
@@ -234,7 +243,9 @@ class LineRule(AutomatonRule):
                 cells = c.sequence(geometry)
                 automaton = distinct(geometry, cells, c.reading(geometry))
                 if automaton is not None:
-                    links.append(Link(cells, automaton.narrow))
+                    links.append(Link(cells, automaton.narrow, partial(
+                        _why_apart, seeing(geometry, c.describe(geometry), cells), geometry,
+                        cells)))
         return links
 
     # -- JSON -------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.base import Constraint, Link
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked_together,
@@ -54,6 +54,7 @@ from sudoku_csp.constraints.outside import (
     inside,
     ray,
 )
+from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -104,6 +105,11 @@ class LittleKiller(OutsideClue):
     def cpsat(self, model: CpSatModel) -> None:
         super().cpsat(model)
         model.model.add(sum(model.value(c) for c in self.cells) == self.total)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The diagonal's sum: each cell's bound from the clue and the others."""
+        return equal_sums(geometry, [self.cells], self.total, candidates, gone)
 
     # -- f-puzzles --------------------------------------------------------------------------
     @classmethod

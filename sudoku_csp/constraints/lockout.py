@@ -29,9 +29,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.base import CellName, ConstraintError, Link, at
 from sudoku_csp.constraints.fields import FieldError, labels, parse_cells, parse_number
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -104,9 +105,21 @@ class LockoutLine(LineRule):
             raise ConstraintError(f"ends {least} apart on a {n}x{n} grid leave no value for "
                                   "the other cells of a lockout line", part="difference")
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         own = "" if self.difference is None else f" (difference {self.difference})"
-        return f"{self.kind} at {geometry.label(self.cells[0])}{own}"
+        return f"{self.kind} at {at(geometry, self.cells, name)}{own}"
+
+    combines: ClassVar[bool] = False  # the ends' range, read like a thermometer's bounds
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        first, last, middle = self.cells[0], self.cells[-1], self.cells[1:-1]
+        outside = (f", and {', '.join(geometry.label(c) for c in middle)} "
+                   f"{'lies' if len(middle) == 1 else 'lie'} outside the range between them"
+                   if middle else "")
+        return (f"the ends {marked(geometry, first, candidates[first])} and "
+                f"{marked(geometry, last, candidates[last])} differ by at least "
+                f"{self.least_difference(geometry)}{outside}")
 
     def reading(self, geometry: Geometry) -> Reading:
         least = self.least_difference(geometry)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, SHAPE_FILL, Canvas, Layer
-from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError
 from sudoku_csp.constraints.fields import (
     FieldError,
     entries,
@@ -31,7 +31,7 @@ from sudoku_csp.constraints.fields import (
 from sudoku_csp.constraints.pairs import PairRules, Relation
 from sudoku_csp.geometry import Geometry, Grid
 
-LESS = Relation("minmax less", lambda x, y: x < y)
+LESS = Relation("minmax less", lambda x, y: x < y, "{a} is less than {b}")
 """The first cell's value is less than the second's."""
 
 
@@ -62,7 +62,7 @@ class MinMax(PairRules):
     def touched(self) -> tuple[int, ...]:
         return (*self.minimum, *self.maximum)
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         return "minimum/maximum cells"
 
     def validate(self, geometry: Geometry) -> None:

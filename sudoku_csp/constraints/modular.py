@@ -33,8 +33,10 @@ MODULUS = 3
 @lru_cache(maxsize=64)
 def _residues(modulus: int, same: bool) -> Relation:
     if same:
-        return Relation(f"same residue mod {modulus}", lambda x, y: x % modulus == y % modulus)
-    return Relation(f"residues differ mod {modulus}", lambda x, y: x % modulus != y % modulus)
+        return Relation(f"same residue mod {modulus}", lambda x, y: x % modulus == y % modulus,
+                        f"{{a}} and {{b}} leave the same remainder mod {modulus}")
+    return Relation(f"residues differ mod {modulus}", lambda x, y: x % modulus != y % modulus,
+                    f"{{a}} and {{b}} leave different remainders mod {modulus}")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, Link, Pieces
 from sudoku_csp.constraints.fields import orthogonal_pairs, parse_bool
-from sudoku_csp.constraints.pairs import NOT_CONSECUTIVE, pair_clauses, pair_cpsat, pair_link
+from sudoku_csp.constraints.pairs import (
+    NOT_CONSECUTIVE,
+    pair_clauses,
+    pair_cpsat,
+    pair_link,
+    pair_why,
+)
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -56,6 +62,12 @@ class NonConsecutive(Constraint):
     def cpsat(self, model: CpSatModel) -> None:
         for a, b in orthogonal_pairs(model.geometry):
             pair_cpsat(model, a, b, NOT_CONSECUTIVE)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The two neighbours' rule (:func:`~sudoku_csp.constraints.pairs.pair_why`)."""
+        a, b = link.cells
+        return pair_why(geometry, candidates, a, b, NOT_CONSECUTIVE, gone)
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
         n, found = geometry.size, []

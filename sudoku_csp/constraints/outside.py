@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import AutomatonRule
-from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked_together,
@@ -133,9 +133,11 @@ class OutsideClue(AutomatonRule):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if not self.cells or self.direction not in DIRECTIONS:
             return self.kind
+        if name is not None and self.direction in DIAGONAL:
+            return f"{self.kind} {self.total} {self.direction} from {name(self.cells[0])}"
         return f"{self.kind} {self.total} {where(geometry, self.cells, self.direction)}"
 
     # -- the rule, read off values ------------------------------------------------------------

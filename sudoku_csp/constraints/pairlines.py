@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
-from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_path,
@@ -48,14 +48,15 @@ from sudoku_csp.geometry import Geometry, Grid
 __all__ = ["EQUAL", "NOT_GREATER", "LinePairs", "apart",
            "windows"]
 
-EQUAL = Relation("equal", lambda x, y: x == y)
-NOT_GREATER = Relation("not greater", lambda x, y: x <= y)
+EQUAL = Relation("equal", lambda x, y: x == y, "{a} and {b} are equal")
+NOT_GREATER = Relation("not greater", lambda x, y: x <= y, "{a} is not greater than {b}")
 
 
 @lru_cache(maxsize=64)
 def apart(difference: int) -> Relation:
     """Values at least ``difference`` apart (whispers; nabner is ``apart(2)``)."""
-    return Relation(f"at least {difference} apart", lambda x, y: abs(x - y) >= difference)
+    return Relation(f"at least {difference} apart", lambda x, y: abs(x - y) >= difference,
+                    f"{{a}} and {{b}} differ by at least {difference}")
 
 
 SAMPLE_LENGTH = 4
@@ -121,8 +122,8 @@ class LinePairs(PairRules):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
-    def describe(self, geometry: Geometry) -> str:
-        return f"{self.noun} at {geometry.label(self.cells[0])}" if self.cells else self.noun
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        return f"{self.noun} at {at(geometry, self.cells, name)}" if self.cells else self.noun
 
     def validate(self, geometry: Geometry) -> None:
         if len(self.cells) < 2:

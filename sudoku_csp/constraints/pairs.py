@@ -27,12 +27,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.base import (
+    CellName,
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
     Link,
     Pieces,
+    at,
 )
 from sudoku_csp.constraints.fields import (
     FieldError,
@@ -42,6 +44,7 @@ from sudoku_csp.constraints.fields import (
     parse_bool,
     parse_pairs,
 )
+from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -59,6 +62,17 @@ class Relation:
 
     name: str
     holds: Callable[[int, int], bool] = field(compare=False, hash=False)
+    words: str = field(default="", compare=False, hash=False)
+    """The rule said of two cells in explanations, ``{a}`` and ``{b}`` standing for their
+    labels (``{a} and {b} differ by at least 5``); empty: ``{a} and {b}: <name>``."""
+
+    def said(self, a: str, b: str) -> str:
+        """The rule said of the cells labelled ``a`` and ``b``.
+
+        >>> CONSECUTIVE.said("A1", "A2"), Relation("odd pair", bool).said("A1", "A2")
+        ('A1 and A2 are consecutive', 'A1 and A2: odd pair')
+        """
+        return self.words.format(a=a, b=b) if self.words else f"{a} and {b}: {self.name}"
 
     def allowed(self, n: int) -> tuple[tuple[int, int], ...]:
         """The allowed digit pairs (0-based) on an ``n``-digit grid."""
@@ -75,17 +89,22 @@ def _allowed(relation: Relation, n: int) -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a in range(n) for b in range(n) if relation.holds(a + 1, b + 1))
 
 
-def _neither(name: str, *relations: Relation) -> Relation:
-    return Relation(name, lambda x, y: not any(r.holds(x, y) for r in relations))
+def _neither(name: str, words: str, *relations: Relation) -> Relation:
+    return Relation(name, lambda x, y: not any(r.holds(x, y) for r in relations), words)
 
 
-CONSECUTIVE = Relation("consecutive", lambda x, y: abs(x - y) == 1)
-DOUBLE = Relation("double", lambda x, y: x == 2 * y or y == 2 * x)
-SUM_TEN = Relation("sum 10", lambda x, y: x + y == 10)
-SUM_FIVE = Relation("sum 5", lambda x, y: x + y == 5)
-NOT_CONSECUTIVE = _neither("not consecutive", CONSECUTIVE)
-NO_DOT = _neither("neither consecutive nor double", CONSECUTIVE, DOUBLE)
-NO_XV = _neither("sum neither 5 nor 10", SUM_FIVE, SUM_TEN)
+CONSECUTIVE = Relation("consecutive", lambda x, y: abs(x - y) == 1,
+                       "{a} and {b} are consecutive")
+DOUBLE = Relation("double", lambda x, y: x == 2 * y or y == 2 * x,
+                  "one of {a} and {b} is double the other")
+SUM_TEN = Relation("sum 10", lambda x, y: x + y == 10, "{a} and {b} add up to 10")
+SUM_FIVE = Relation("sum 5", lambda x, y: x + y == 5, "{a} and {b} add up to 5")
+NOT_CONSECUTIVE = _neither("not consecutive", "{a} and {b} are not consecutive", CONSECUTIVE)
+NO_DOT = _neither("neither consecutive nor double",
+                  "{a} and {b} (no dot) are neither consecutive nor one double the other",
+                  CONSECUTIVE, DOUBLE)
+NO_XV = _neither("sum neither 5 nor 10", "{a} and {b} (no mark) add up to neither 5 nor 10",
+                 SUM_FIVE, SUM_TEN)
 
 
 # -- native -----------------------------------------------------------------------------------
@@ -177,6 +196,42 @@ def pair_cpsat(model: CpSatModel, a: int, b: int, relation: Relation) -> None:
         model.allow_pairs(a, b, allowed)
 
 
+# -- explanations -----------------------------------------------------------------------------
+def pair_why(geometry: Geometry, candidates: Sequence[int], a: int, b: int, relation: Relation,
+             gone: Sequence[tuple[int, int]]) -> str:
+    """Why ``relation`` between ``a`` and ``b`` removes ``gone`` from them: the rule, then
+    for each cell the digits left without a partner, at all or among the other cell's
+    candidates.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints.pairlines import apart
+    >>> g = make_geometry(9)
+    >>> cand = [0x1FF] * 81
+    >>> pair_why(g, cand, 1, 2, apart(5), [(2, 4)])
+    'A2 and A3 differ by at least 5: 5 in A3 has no partner at all'
+    >>> cand[0] = 0b1010   # A1: 2 or 4
+    >>> pair_why(g, cand, 0, 1, CONSECUTIVE, [(1, d) for d in (0, 6, 7, 8)])
+    "A1 and A2 are consecutive: 1/7/8/9 in A2 have no partner among A1's 2/4"
+    """
+    n, label, symbols = geometry.size, geometry.label, geometry.symbols
+    first, second = _supports(relation, n)  # first[d]: what b may hold beside d in a
+    words = []
+    for cell, other, support in ((a, b, first), (b, a, second)):
+        lost = [d for c, d in gone if c == cell]
+        for at_all in (True, False):
+            digits = [d for d in lost if (not support[d]) == at_all]
+            if not digits:
+                continue
+            shown = "/".join(symbols[d] for d in sorted(digits))
+            verb = "has" if len(digits) == 1 else "have"
+            where = "at all" if at_all else (
+                f"among {label(other)}'s "
+                + "/".join(symbols[e] for e in range(n) if candidates[other] >> e & 1))
+            words.append(f"{shown} in {label(cell)} {verb} no partner {where}")
+    said = relation.said(label(a), label(b))
+    return f"{said}: {'; '.join(words)}" if words else said
+
+
 # -- a kind made of pair rules ----------------------------------------------------------------
 class PairRules(Constraint):
     """A kind whose rule is a list of relations between two cells (whispers, renban, clones,
@@ -203,6 +258,68 @@ class PairRules(Constraint):
     def cpsat(self, model: CpSatModel) -> None:
         for a, b, rel in self.rules(model.geometry):
             pair_cpsat(model, a, b, rel)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """A pair's link in the words of its relation (:func:`pair_why`); a link of the
+        kind's own over more cells (a renban's runs) says what its cells keep."""
+        if len(link.cells) == 2:
+            for a, b, rel in self.rules(geometry):
+                if (a, b) == link.cells:
+                    return pair_why(geometry, candidates, a, b, rel, gone)
+        return kept(geometry, link.cells, candidates, gone)
+
+    def parts(self, geometry: Geometry) -> tuple[Constraint, ...]:
+        """A kind a puzzle holds once (its dots, its min/max cells) in parts of one pair of
+        cells each, that pair's rules; any other constraint (a line) is one part."""
+        if not self.single:
+            return (self,)
+        by_pair: dict[frozenset[int], list[tuple[int, int, Relation]]] = {}
+        for a, b, rel in self.rules(geometry):
+            by_pair.setdefault(frozenset((a, b)), []).append((a, b, rel))
+        return tuple(PairPart(tuple(rules)) for rules in by_pair.values())
+
+
+@dataclass(frozen=True)
+class PairPart(PairRules):
+    """The rules one pair of cells holds within a constraint of pair rules, standing alone:
+    a part (:meth:`Constraint.parts`) that a conflict report names and removes. Not a kind
+    of puzzle text (no registry entry, no JSON).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> g, part = make_geometry(4), PairPart(((0, 1, CONSECUTIVE),))
+    >>> part.describe(g, lambda c: f"#{c}"), part.violations(g, [0, 2])
+    ('consecutive between #0 and #1', ['A1 and A2 hold 1 and 3: not consecutive'])
+    """
+
+    pairs: tuple[tuple[int, int, Relation], ...]
+
+    kind: ClassVar[str] = "pair rule"
+
+    def touched(self) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(c for a, b, _ in self.pairs for c in (a, b)))
+
+    def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
+        return list(self.pairs)
+
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        a, b = self.touched()[:2]
+        said = " and ".join(dict.fromkeys(rel.name.split(":")[0] for _, _, rel in self.pairs))
+        return f"{said} between {at(geometry, (a,), name)} and {at(geometry, (b,), name)}"
+
+    def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
+        label = geometry.label
+        return [f"{label(a)} and {label(b)} hold {grid[a] + 1} and {grid[b] + 1}: not "
+                f"{rel.name}" for a, b, rel in self.pairs
+                if not rel.holds(grid[a] + 1, grid[b] + 1)]
+
+    @classmethod
+    def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
+        return []
+
+    @classmethod
+    def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
+        raise TypeError("a part of a constraint is not written: write the constraint")
 
 
 # -- marks between neighbours (kropki dots, X and V) ------------------------------------------
@@ -235,7 +352,7 @@ class MarkedPairs(PairRules):
     def touched(self) -> tuple[int, ...]:
         return tuple(c for pair in (*self.first, *self.second) for c in pair)
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         return self.kind
 
     def validate(self, geometry: Geometry) -> None:

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import SHAPE_EDGE, SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import (
+    CellName,
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
     Link,
     Pieces,
+    at,
     keep_digits,
 )
 from sudoku_csp.constraints.fields import (
@@ -64,8 +66,13 @@ class Parity(Constraint):
     def touched(self) -> tuple[int, ...]:
         return (*self.odd, *self.even)
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        if len(self.odd) + len(self.even) == 1:  # a part (:meth:`parts`)
+            return f"{'odd' if self.odd else 'even'} cell {at(geometry, self.touched(), name)}"
         return "odd/even cells"
+
+    def parts(self, geometry: Geometry) -> tuple[Constraint, ...]:
+        return (*(Parity((c,), ()) for c in self.odd), *(Parity((), (c,)) for c in self.even))
 
     def validate(self, geometry: Geometry) -> None:
         super().validate(geometry)
@@ -93,6 +100,12 @@ class Parity(Constraint):
     def cpsat(self, model: CpSatModel) -> None:
         for cell, digits in self._marks(model.geometry.size):
             model.allow_digits(cell, digits)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The cell's mark (``A1 is odd``)."""
+        (cell,) = link.cells
+        return f"{geometry.label(cell)} is {'odd' if cell in self.odd else 'even'}"
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
         found = [f"{geometry.label(c)} is marked odd but holds {grid[c] + 1}"

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import (
+    CellName,
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
     Link,
+    at,
     keep_digits,
 )
 from sudoku_csp.constraints.fields import FieldError, parse_cell
@@ -61,8 +63,15 @@ class PencilMarks(Constraint):
     def touched(self) -> tuple[int, ...]:
         return tuple(cell for cell, _ in self.marks)
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        if len(self.marks) == 1:  # a part (:meth:`parts`)
+            cell, mask = self.marks[0]
+            shown = "".join(str(d + 1) for d in _digits(mask))
+            return f"pencil marks {shown} at {at(geometry, (cell,), name)}"
         return "pencil marks"
+
+    def parts(self, geometry: Geometry) -> tuple[Constraint, ...]:
+        return tuple(PencilMarks((mark,)) for mark in self.marks)
 
     def validate(self, geometry: Geometry) -> None:
         super().validate(geometry)

@@ -31,7 +31,15 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import DOT_COLOUR, Canvas, Layer, text
-from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, ConstraintError, Link
+from sudoku_csp.constraints.base import (
+    CellName,
+    Clause,
+    CnfContext,
+    Constraint,
+    ConstraintError,
+    Link,
+    at,
+)
 from sudoku_csp.constraints.fields import (
     FieldError,
     entries,
@@ -41,6 +49,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -120,9 +129,9 @@ class Quadruple(Constraint):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
-    def describe(self, geometry: Geometry) -> str:
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         digits = ("" if max(self.values, default=0) < 10 else ",").join(map(str, self.values))
-        return f"quadruple {digits} at {geometry.label(self.cells[0])}" if self.cells \
+        return f"quadruple {digits} at {at(geometry, self.cells, name)}" if self.cells \
             else "quadruple"
 
     def needs(self) -> tuple[tuple[int, int], ...]:
@@ -183,8 +192,19 @@ class Quadruple(Constraint):
                         others.append(position[x])
                 units.append((inside, pair, tuple(others)))
             if units:
-                links.append(Link(tuple(cells), partial(_pointing, c.needs(), tuple(units))))
+                links.append(Link(tuple(cells), partial(_pointing, c.needs(), tuple(units)),
+                                  f"{c.describe(geometry)}: a digit its cells hold, all of "
+                                  "whose places there lie in one unit, leaves the rest of "
+                                  "that unit"))
         return links
+
+    combines: ClassVar[bool] = True
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The digits written, which its cells hold, and what that leaves each cell."""
+        shown = ", ".join(map(str, self.values))
+        return f"its four cells hold {shown}: " + kept(geometry, link.cells, candidates, gone)
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
         for digit, count in self.needs():

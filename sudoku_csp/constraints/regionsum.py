@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.base import ConstraintError, Link
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -118,6 +119,11 @@ class RegionSumLine(LineRule):
     def reading(self, geometry: Geometry) -> Reading:
         lengths = tuple(len(s) for s in segments(geometry, self.cells))
         return Reading(("region sum", lengths), (0, 0), _region_reader(lengths), _accept)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The sum bounds of the segments, which share one total."""
+        return equal_sums(geometry, segments(geometry, self.cells), None, candidates, gone)
 
     def cpsat_rule(self, model: CpSatModel) -> None:
         value = model.value

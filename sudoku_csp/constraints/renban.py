@@ -28,6 +28,7 @@ from typing import ClassVar
 from sudoku_csp.constraints.base import Constraint, Link
 from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
+from sudoku_csp.constraints.wording import digit_list, digits_of
 from sudoku_csp.geometry import Geometry
 
 
@@ -35,7 +36,8 @@ from sudoku_csp.geometry import Geometry
 def _within(length: int) -> Relation:
     """Two different values of a run of ``length`` consecutive values."""
     spread = length - 1
-    return Relation(f"renban of {length}", lambda x, y: x != y and abs(x - y) <= spread)
+    return Relation(f"renban of {length}", lambda x, y: x != y and abs(x - y) <= spread,
+                    f"{{a}} and {{b}} differ, by at most {spread}")
 
 
 def _fits(n: int, masks: Sequence[int]) -> list[int]:
@@ -139,6 +141,24 @@ class Renban(LinePairs):
     def native(self, geometry: Geometry) -> list[Link]:
         return [*super().native(geometry), Link(self.cells, partial(_runs, geometry.size))]
 
+    combines: ClassVar[bool] = True
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """Two cells' spread (the pair rule), or the runs the line can still be: ``its 4
+        digits are a run of 4: 3..6 or 4..7, each holding 4/5/6``."""
+        if len(link.cells) == 2:
+            return super().why_link(geometry, candidates, link, gone)
+        length = len(self.cells)
+        fits = _fits(geometry.size, [candidates[c] for c in self.cells])
+        runs = " or ".join(f"{w.bit_length() - length + 1}..{w.bit_length()}" for w in fits)
+        required = -1
+        for w in fits:
+            required &= w
+        held = (f", each holding {digit_list(geometry, digits_of(required))}"
+                if fits and required else "")
+        return f"its {length} digits are a run of {length}: {runs or 'none fits'}{held}"
+
     @classmethod
     def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
                      ) -> list[Link]:
@@ -164,7 +184,10 @@ class Renban(LinePairs):
                         others.append(position[x])
                 units.append((on_line, tuple(others)))
             links.append(Link(tuple(cells), partial(_pointing, geometry.size, len(c.cells),
-                                                    tuple(units))))
+                                                    tuple(units)),
+                              f"{c.describe(geometry)}: a digit every run it can be holds, "
+                              "all of whose places on the line lie in one unit, leaves the "
+                              "rest of that unit"))
         return links
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:

@@ -33,7 +33,10 @@ from functools import cache
 from typing import Any, ClassVar
 
 from sudoku_csp.constraints.automaton import Automaton, build
+from sudoku_csp.constraints.base import Link
+from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
 
@@ -99,3 +102,24 @@ class Sandwich(OutsideClue):
 
         return build(("sandwich", total), len(self.cells), n, "before", step,
                      lambda state: state == "after")
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The fillings that fit: for each distance the crusts' candidates allow, the sets
+        of that many values of 2..N-1 (different: the line is a unit) adding up to the
+        clue (``2 cells: 2+6, 3+5``)."""
+        n, cells, total = geometry.size, self.cells, self.total
+        ones = [i for i, c in enumerate(cells) if candidates[c] & 1]
+        tops = [i for i, c in enumerate(cells) if candidates[c] >> (n - 1) & 1]
+        words = []
+        for k in sorted({abs(i - j) - 1 for i in ones for j in tops if i != j}):
+            if k == 0:
+                sets = [0] if total == 0 else []
+            else:
+                crusts = 1 | 1 << (n - 1)
+                sets = [m for m in combinations_for(k, total, n) or () if not m & crusts]
+            if sets:
+                shown = listed([terms(m) for m in sets]) if k else "side by side"
+                words.append(f"{k} cell{'s' * (k != 1)} ({shown})" if k else shown)
+        fits = "; ".join(words) if words else "nothing fits"
+        return f"the cells between the 1 and the {n} add up to {total}: {fits}"

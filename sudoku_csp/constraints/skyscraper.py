@@ -33,8 +33,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.automaton import Automaton, build
+from sudoku_csp.constraints.base import Link
 from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
+
+_ORDINAL = {1: "st", 2: "nd", 3: "rd"}
 
 if TYPE_CHECKING:
     from sudoku_csp.encodings.cpsat_model import CpSatModel
@@ -88,6 +92,17 @@ class Skyscraper(OutsideClue):
 
         return build(("skyscraper", total), length, n, (0, 0), step,
                      lambda state: state == (n, total))
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The count of buildings seen: the tallest is the last seen, so no nearer than the
+        clue's place in the line; then what each cell keeps of the readings that fit."""
+        n, total = geometry.size, self.total
+        where = ("first cell" if total == 1 else
+                 f"{total}{_ORDINAL.get(total % 10 if total not in (11, 12, 13) else 0, 'th')}"
+                 " cell or further")
+        return (f"{total} seen, so the {geometry.symbols[n - 1]} stands in the {where}: "
+                + kept(geometry, link.cells, candidates, gone))
 
     def cpsat(self, model: CpSatModel) -> None:
         m, n = model.model, model.geometry.size

@@ -30,6 +30,7 @@ from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import Constraint, Link
 from sudoku_csp.constraints.pairlines import NOT_GREATER, LinePairs
 from sudoku_csp.constraints.pairs import Relation
+from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry
 
 
@@ -114,8 +115,20 @@ class SlowThermo(LinePairs):
             steps = tuple(tuple(int(j > i and geometry.are_peers(a, b))
                                 for j, b in enumerate(cells)) for i, a in enumerate(cells))
             if any(map(any, steps)):
-                links.append(Link(cells, partial(_narrow_seeing, steps)))
+                seeing = ", ".join(f"{geometry.label(a)}<{geometry.label(b)}"
+                                   for i, a in enumerate(cells) for j, b in enumerate(cells)
+                                   if steps[i][j])
+                links.append(Link(cells, partial(_narrow_seeing, steps),
+                                  f"{c.describe(geometry)}, whose cells that see each other "
+                                  f"differ, so increase ({seeing})"))
         return links
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """Its order: each cell not below the one before, not above the one after."""
+        after = _narrow(tuple(candidates[c] for c in self.cells)) or ()
+        return "values never decrease from the bulb: " + order(geometry, self.cells, after,
+                                                                gone, strict=False)
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
         return [f"{self.describe(geometry)} decreases from {geometry.label(a)} to "

@@ -26,12 +26,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import (
+    CellName,
     Clause,
     CnfContext,
     Constraint,
     ConstraintError,
     Link,
     Pieces,
+    at,
 )
 from sudoku_csp.constraints.fields import (
     FieldError,
@@ -44,6 +46,7 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
+from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -88,8 +91,8 @@ class Thermo(Constraint):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
-    def describe(self, geometry: Geometry) -> str:
-        return f"thermometer at {geometry.label(self.cells[0])}" if self.cells else "thermometer"
+    def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
+        return f"thermometer at {at(geometry, self.cells, name)}" if self.cells else "thermometer"
 
     def validate(self, geometry: Geometry) -> None:
         if len(self.cells) < 2:
@@ -124,6 +127,14 @@ class Thermo(Constraint):
         return [f"{self.describe(geometry)} does not increase from {geometry.label(a)} to "
                 f"{geometry.label(b)}"
                 for a, b in zip(self.cells, self.cells[1:], strict=False) if grid[a] >= grid[b]]
+
+    # -- explanations -----------------------------------------------------------------------
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """Thermometer order: each cell above the one before, below the one after."""
+        after = _narrow(tuple(candidates[c] for c in self.cells)) or ()
+        return "values increase from the bulb: " + order(geometry, self.cells, after, gone,
+                                                          strict=True)
 
     # -- pictures ---------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:

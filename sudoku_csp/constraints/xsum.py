@@ -31,7 +31,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.automaton import Automaton, build
+from sudoku_csp.constraints.base import Link
+from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -102,6 +105,26 @@ class XSum(OutsideClue):
 
         return build(("X-sum", total), len(self.cells), n, "start", step,
                      lambda state: state == (0, 0))
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The sums that fit: for each X the first cell can still hold, the sets of X-1
+        other values (different: the line is a unit) that the next cells can hold and that
+        make up the clue (``3+4+8``)."""
+        n, cells, total = geometry.size, self.cells, self.total
+        found = []
+        for d in range(n):
+            x = d + 1
+            if not candidates[cells[0]] >> d & 1 or x > len(cells):
+                continue
+            if x == 1:
+                found += ["1"] if total == 1 else []
+                continue
+            rest = [candidates[c] for c in cells[1:x]]
+            found += [f"{x}+{terms(m)}" for m in combinations_for(x - 1, total - x, n) or ()
+                      if not m >> d & 1 and all(r & m for r in rest)]
+        fits = listed(found) if found else "nothing fits"
+        return f"the first X cells add up to {total}, X the first of them: {fits}"
 
     def cpsat(self, model: CpSatModel) -> None:
         m, n = model.model, model.geometry.size

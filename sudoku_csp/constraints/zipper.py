@@ -25,7 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from sudoku_csp.constraints.base import Link
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -84,6 +86,12 @@ class ZipperLine(LineRule):
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("zipper", len(self.cells)), (0, 0), _zipper_reader(len(self.cells)),
                        _accept)
+
+    def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The sum bounds of the pairs (and the centre) that share one total."""
+        middle = [(self.cells[len(self.cells) // 2],)] if len(self.cells) % 2 else []
+        return equal_sums(geometry, [*_pairs(self.cells), *middle], None, candidates, gone)
 
     def cpsat_rule(self, model: CpSatModel) -> None:
         value = model.value

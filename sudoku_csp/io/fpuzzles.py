@@ -321,9 +321,11 @@ def _givens(rows: list[list[dict[str, Any]]], geometry: Geometry) -> tuple[tuple
 
 
 # -- writing ----------------------------------------------------------------------------------
-def fpuzzles_object(puzzle: Puzzle) -> dict[str, Any]:
+def fpuzzles_object(puzzle: Puzzle, marks: Sequence[int] | None = None) -> dict[str, Any]:
     """The f-puzzles object of a puzzle; UnsupportedError when a constraint or a variant has
-    no f-puzzles form (windoku)."""
+    no f-puzzles form (windoku). ``marks``: a bitmask per cell written as the centre pencil
+    marks of each cell that is not a given (a solver's notes, not a rule: read back, they
+    are reported as notes, never as constraints)."""
     from sudoku_csp.constraints import UnsupportedError
 
     g = puzzle.geometry
@@ -363,19 +365,26 @@ def fpuzzles_object(puzzle: Puzzle) -> dict[str, Any]:
                 document[key] = value
     if negative:
         document["negative"] = negative
+    if marks is not None:
+        for cell, mask in enumerate(marks):
+            if puzzle.givens[cell] == EMPTY and mask:
+                rows[cell // n][cell % n]["centerPencilMarks"] = [
+                    d + 1 for d in range(n) if mask >> d & 1]
     document["grid"] = rows
     if puzzle.metadata:
         document["title"] = puzzle.metadata
     return document
 
 
-def fpuzzles_json(puzzle: Puzzle) -> str:
-    """The f-puzzles JSON of a puzzle, on one line."""
-    return json.dumps(fpuzzles_object(puzzle), separators=(",", ":"))
+def fpuzzles_json(puzzle: Puzzle, marks: Sequence[int] | None = None) -> str:
+    """The f-puzzles JSON of a puzzle, on one line (``marks``: see :func:`fpuzzles_object`)."""
+    return json.dumps(fpuzzles_object(puzzle, marks), separators=(",", ":"))
 
 
-def fpuzzles_url(puzzle: Puzzle) -> str:
-    """The f-puzzles link of a puzzle (``https://f-puzzles.com/?load=...``)."""
+def fpuzzles_url(puzzle: Puzzle, marks: Sequence[int] | None = None) -> str:
+    """The f-puzzles link of a puzzle (``https://f-puzzles.com/?load=...``; ``marks``: see
+    :func:`fpuzzles_object`)."""
     import lzstring
 
-    return FPUZZLES_PREFIX + str(lzstring.LZString().compressToBase64(fpuzzles_json(puzzle)))
+    document = fpuzzles_json(puzzle, marks)
+    return FPUZZLES_PREFIX + str(lzstring.LZString().compressToBase64(document))

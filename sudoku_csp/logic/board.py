@@ -94,16 +94,16 @@ class Board:
         """Remove what ``constraint``'s native links rule out (Contradiction if one cannot
         be met)."""
         for link in constraint.native(self.geometry):
-            for cell, digit in self.ruled_out(constraint, link):
+            for cell, digit in self.ruled_out(link, constraint.describe(self.geometry)):
                 self.remove(cell, digit)
 
-    def ruled_out(self, constraint: Constraint, link: Link) -> list[Candidate]:
-        """The candidates of open cells that ``link`` (one of ``constraint``'s native links)
-        rules out now; Contradiction when it cannot be met at all."""
+    def ruled_out(self, link: Link, name: str) -> list[Candidate]:
+        """The candidates of open cells that ``link`` (a native link of the constraint
+        ``name`` names) rules out now; Contradiction when it cannot be met at all."""
         masks = tuple(self.cand[c] for c in link.cells)
         narrowed = link.narrow(masks)
         if narrowed is None:
-            raise Contradiction(f"{constraint.describe(self.geometry)} cannot be met")
+            raise Contradiction(f"{name} cannot be met")
         return [(c, d) for c, old, new in zip(link.cells, masks, narrowed, strict=True)
                 if self.is_open(c) for d in bits(old & ~new)]
 

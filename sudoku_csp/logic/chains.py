@@ -13,6 +13,12 @@ true, and any candidate weakly linked to both is false.
 - XY-chain: strong links inside bivalue cells only (an XY-wing is the three-cell case);
 - AIC: both kinds of strong link.
 
+On a puzzle with typed constraints the weak links also include those the constraints imply
+(:func:`~sudoku_csp.logic.constraints.weak_links`: two cells of a cage cannot hold one
+digit, neighbours on a whispers line cannot be close), as SudokuSolver's AIC has them: in
+every chain (single-digit chains only those between one digit) and in what the two ends
+eliminate. A chain that uses one names the constraints after its notation.
+
 ``finder(board) -> Step | None`` returns the shortest chain that eliminates something.
 """
 
@@ -24,6 +30,7 @@ from functools import partial
 
 from sudoku_csp.geometry import LINE_KINDS, Candidate, UnitKind
 from sudoku_csp.logic.board import Board
+from sudoku_csp.logic.constraints import WeakLinks, weak_links
 from sudoku_csp.logic.step import Step, eliminated
 from sudoku_csp.native.state import bits
 
@@ -54,9 +61,10 @@ def _strong_links(board: Board, cells: bool, units: bool, digit: int | None) -> 
     return strong
 
 
-def _weak_links(board: Board, strong: Links, in_cell: bool) -> Links:
+def _weak_links(board: Board, strong: Links, in_cell: bool, extra: WeakLinks) -> Links:
     """Weak links from every candidate of the pencil marks to the nodes that carry a strong
-    link (only those can continue a chain)."""
+    link (only those can continue a chain): between peers, in a cell when ``in_cell``, and
+    the constraints' ``extra`` ones."""
     weak: Links = {}
     for node in strong:
         c, d = node
@@ -67,30 +75,58 @@ def _weak_links(board: Board, strong: Links, in_cell: bool) -> Links:
             for e in bits(board.cand[c] & ~(1 << d)):
                 if (c, e) in strong:
                     weak.setdefault((c, e), []).append(node)
+        for other in extra.get(node, ()):
+            if other in strong:
+                weak.setdefault(other, []).append(node)
     return weak
 
 
-def _victims(board: Board, a: Candidate, z: Candidate) -> list[Candidate]:
-    """Candidates weakly linked to both ends (so false when one of the ends is true)."""
+def _constraint_links(board: Board, digit: int | None) -> WeakLinks:
+    """The constraints' weak links (:func:`weak_links`), only those between candidates of
+    ``digit`` when one is given (single-digit chains)."""
+    extra = weak_links(board)
+    if digit is None or not extra:
+        return extra
+    return {node: {o: name for o, name in linked.items() if o[1] == digit}
+            for node, linked in extra.items() if node[1] == digit}
+
+
+def _unit_weak(board: Board, x: Candidate, y: Candidate) -> bool:
+    """``x`` and ``y`` are two candidates of one cell, or one digit in two peers."""
+    (cx, dx), (cy, dy) = x, y
+    return dx != dy if cx == cy else dx == dy and board.sees(cx, cy)
+
+
+def _victims(board: Board, a: Candidate, z: Candidate, extra: WeakLinks) -> list[Candidate]:
+    """Candidates weakly linked to both ends (so false when one of the ends is true): by
+    the units, or by the constraints' ``extra`` links."""
     (ca, da), (cz, dz) = a, z
     if ca == cz:
-        if da == dz:
-            return []
-        return board.present([(ca, e) for e in bits(board.cand[ca]) if e not in (da, dz)])
-    if da == dz:
-        return board.present([(c, da) for c in board.seen_by_all([ca, cz])])
-    if board.sees(ca, cz):
-        return board.present([(ca, dz), (cz, da)])
-    return []
+        found = ([] if da == dz else
+                 [(ca, e) for e in bits(board.cand[ca]) if e not in (da, dz)])
+    elif da == dz:
+        found = [(c, da) for c in board.seen_by_all([ca, cz])]
+    elif board.sees(ca, cz):
+        found = [(ca, dz), (cz, da)]
+    else:
+        found = []
+    if extra and a != z:
+        near_a, near_z = extra.get(a, {}), extra.get(z, {})
+        found += [x for x in near_a if x != z and (x in near_z or _unit_weak(board, x, z))]
+        found += [x for x in near_z if x != a and _unit_weak(board, x, a)]
+    return board.present(found)
 
 
-def shortest_chain(board: Board, strong: Links, weak: Links, max_nodes: int = MAX_NODES
+def shortest_chain(board: Board, strong: Links, weak: Links, max_nodes: int = MAX_NODES,
+                   extra: WeakLinks | None = None
                    ) -> tuple[list[Candidate], list[Candidate]] | None:
     """The shortest chain (nodes, eliminations) of at most ``max_nodes`` nodes that
-    eliminates something, or None.
+    eliminates something, or None; ``extra``: the constraints' weak links, for what the
+    ends eliminate.
 
     Breadth-first from every start; a state is (node, whether the next link is strong).
     """
+    extra = extra or {}
     best: tuple[list[Candidate], list[Candidate]] | None = None
     for start in sorted(strong):
         parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None] = {
@@ -109,7 +145,7 @@ def shortest_chain(board: Board, strong: Links, weak: Links, max_nodes: int = MA
                 depth[key] = n + 1
                 parent[key] = (node, strong_next)
                 if strong_next and n + 1 >= 4 and nxt != start:
-                    gone = _victims(board, start, nxt)
+                    gone = _victims(board, start, nxt, extra)
                     if gone:
                         path = [nxt]
                         back = parent[key]
@@ -134,18 +170,33 @@ def _notation(board: Board, chain: list[Candidate]) -> str:
     return "".join(out)
 
 
+def _by_constraints(board: Board, chain: list[Candidate], gone: list[Candidate],
+                    extra: WeakLinks) -> str:
+    """`` (weak links of cage 15 at A1, …)``: the constraints whose weak links the chain
+    or its eliminations use (a link the units also make is theirs); empty when none."""
+    pairs = list(zip(chain[1::2], chain[2::2], strict=False))
+    ends = (chain[0], chain[-1])
+    pairs += [(end, x) for x in gone for end in ends if x not in
+              (chain[0], chain[-1]) and x in extra.get(end, {})]
+    names = [extra[x][y] for x, y in pairs
+             if y in extra.get(x, {}) and not _unit_weak(board, x, y)]
+    return f" (weak links of {', '.join(dict.fromkeys(names))})" if names else ""
+
+
 def _chain_step(board: Board, technique: str, name: str | Callable[[list[Candidate]], str],
                 links: Callable[[Board], tuple[Links, Links]], max_nodes: int = MAX_NODES,
-                bonus: Callable[[list[Candidate]], float] | None = None) -> Step | None:
+                bonus: Callable[[list[Candidate]], float] | None = None,
+                digit: int | None = None) -> Step | None:
     strong, weak = links(board)
-    found = shortest_chain(board, strong, weak, max_nodes)
+    extra = _constraint_links(board, digit)
+    found = shortest_chain(board, strong, weak, max_nodes, extra)
     if found is None:
         return None
     chain, gone = found
     title = name if isinstance(name, str) else name(chain)
     return Step(technique, 0.0,
-                f"{title}: {_notation(board, chain)} → eliminates "
-                f"{eliminated(board.geometry, gone)}",
+                f"{title}: {_notation(board, chain)}{_by_constraints(board, chain, gone, extra)}"
+                f" → eliminates {eliminated(board.geometry, gone)}",
                 eliminations=tuple(gone), chain=tuple(chain), marks=tuple(chain),
                 cells=tuple(dict.fromkeys(c for c, _ in chain)), length=len(chain),
                 bonus=bonus(chain) if bonus else 0.0)
@@ -159,8 +210,8 @@ def _single_digit(board: Board, technique: str, name: Callable[[int, list[Candid
     for d in range(board.size):
         def links(b: Board, d: int = d) -> tuple[Links, Links]:
             strong = _strong_links(b, cells=False, units=True, digit=d)
-            return strong, _weak_links(b, strong, in_cell=False)
-        step = _chain_step(board, technique, partial(name, d), links, max_nodes, bonus)
+            return strong, _weak_links(b, strong, False, _constraint_links(b, d))
+        step = _chain_step(board, technique, partial(name, d), links, max_nodes, bonus, d)
         if step is not None and (best is None or step.length < best.length):
             best = step
     return best
@@ -228,7 +279,7 @@ def xy_chain(board: Board) -> Step | None:
     """The shortest chain through bivalue cells (digits linked weakly between peers)."""
     def links(b: Board) -> tuple[Links, Links]:
         strong = _strong_links(b, cells=True, units=False, digit=None)
-        return strong, _weak_links(b, strong, in_cell=False)
+        return strong, _weak_links(b, strong, False, weak_links(b))
     return _chain_step(board, "xy_chain", "XY-chain", links)
 
 
@@ -236,5 +287,5 @@ def aic(board: Board) -> Step | None:
     """The shortest alternating inference chain with both kinds of strong link."""
     def links(b: Board) -> tuple[Links, Links]:
         strong = _strong_links(b, cells=True, units=True, digit=None)
-        return strong, _weak_links(b, strong, in_cell=True)
+        return strong, _weak_links(b, strong, True, weak_links(b))
     return _chain_step(board, "aic", "AIC", links)

@@ -1,30 +1,63 @@
-"""Steps from a puzzle's typed constraints (:mod:`sudoku_csp.constraints`), whatever their kind.
+"""Steps from a puzzle's typed constraints (:mod:`sudoku_csp.constraints`), whatever their
+kind, and the weak links they give the chains.
 
-The deduction is the one the native solver makes: each constraint's native links
-(:meth:`~sudoku_csp.constraints.base.Constraint.native`) narrow the candidates of their cells,
+Each deduction is one the native solver makes: a native link narrows its cells' candidates,
 and a link that removes some is one step, worded by its constraint: its name and cells, then
-why in its own words (:meth:`~sudoku_csp.constraints.base.Constraint.why`: for a killer cage
-the cage-combination step, the sets of different digits that add up to its sum and fit its
-cells' candidates). The other techniques stay sound beside constraints (they use only units
-and peers, a subset of the rules); uniqueness techniques are not used on such puzzles, since
-a cage or a dot can forbid the swap they rely on.
+why in the kind's own terms (:meth:`~sudoku_csp.constraints.base.Constraint.why_link`:
+"A2 and A3 differ by at least 5: 5 in A3 has no partner at all", "only 1/2/3 add up to 6
+here", "A2+A3+A4 = A1, at least 1+2+3 = 6"). Three techniques, by what the step weighs:
 
-Sudoku Explainer rates no variant rule: the step's rating is this project's choice
-(:data:`CONSTRAINT_RATING`), between the hidden and the naked single, as setters of killers
-expect combinations to be the first thing a solver looks at.
+- ``constraint``: a link of a kind that holds one cell's candidates against another cell's
+  or a fixed list (dots, XV, whispers and the other two-cell line rules, thermometer order,
+  clones, palindromes, odd/even cells, extra regions, between and lockout lines);
+- ``constraint_combination``: a link of a kind whose deductions weigh combinations of several
+  cells' digits (:attr:`~sudoku_csp.constraints.base.Constraint.combines`: cage sets, sums
+  along arrows, little killers, double arrows, zippers and region-sum lines, renban runs,
+  quadruples, sandwich, X-sum and skyscraper readings);
+- ``constraint_units``: a link that one kind's constraints imply together with the grid's
+  units (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`: the 45 rule, a sum
+  whose cells see each other read with different digits, a digit a renban line or a
+  quadruple surely holds confined to one unit), worded by the link
+  (:attr:`~sudoku_csp.constraints.base.Link.why`).
+
+Sudoku Explainer rates no variant rule, so the ratings are this project's, placed on its
+scale: a rule between two cells 2.0 (between the hidden single in a line and the naked
+single: reading one neighbour's candidates is no harder than a direct hidden pair);
+combinations 2.2 (weighing the sets or sums that fit several cells is more work, yet setters
+of killers expect it before naked singles); with the units 2.6, pointing's rating, since like
+pointing it joins a rule with a unit.
+
+The other techniques stay sound beside constraints (units and peers are a subset of the
+rules), and the chains and forcing chains use the constraints' weak links too
+(:func:`weak_links`); uniqueness techniques are not used on such puzzles, since a cage or a
+dot can forbid the swap they rely on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from sudoku_csp.constraints import Constraint, Link
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.constraints.wording import digits_of
+from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
-CONSTRAINT_RATING = 2.0
-"""The rating of a constraint step (no published scale covers variant rules)."""
+__all__ = ["COMBINATION_RATING", "RULE_RATING", "UNITS_RATING", "WeakLinks",
+           "check_constraints", "combination_step", "named_links", "rule_step", "units_step",
+           "weak_links"]
+
+RULE_RATING = 2.0
+"""The rating of a step of a rule between cells (``constraint``)."""
+COMBINATION_RATING = 2.2
+"""The rating of a combination step (``constraint_combination``)."""
+UNITS_RATING = 2.6
+"""The rating of a step of constraints with the units (``constraint_units``)."""
+
+WeakLinks = dict[Candidate, dict[Candidate, str]]
+"""For a candidate, the candidates that cannot be true with it, each with the name of the
+constraint that says so."""
 
 
 @lru_cache(maxsize=4096)
@@ -32,25 +65,69 @@ def _links(geometry: Geometry, constraint: Constraint) -> tuple[Link, ...]:
     return tuple(constraint.native(geometry))
 
 
-def _why(board: Board, constraint: Constraint) -> str:
-    g = board.geometry
-    name = constraint.describe(g)
-    what = f"{name[:1].upper()}{name[1:]} ({cell_list(g, constraint.touched())})"
-    reason = constraint.why(g, board.cand)
-    return f"{what}: {reason}" if reason else what
+@lru_cache(maxsize=256)
+def _joint(geometry: Geometry, constraints: tuple[Constraint, ...]
+           ) -> tuple[tuple[str, Link], ...]:
+    """Every kind's joint links (:meth:`Constraint.joint_native`), each with the name its
+    weak links go by (``cages with the units``)."""
+    by_kind: dict[type[Constraint], list[Constraint]] = {}
+    for c in constraints:
+        by_kind.setdefault(type(c), []).append(c)
+    return tuple((f"{kind.kind}s with the units", link) for kind, mine in by_kind.items()
+                 for link in kind.joint_native(geometry, mine))
 
 
-def constraint_step(board: Board) -> Step | None:
-    """The first constraint whose native rule removes candidates, as a step; raises
-    :class:`~sudoku_csp.logic.board.Contradiction` when one cannot be met at all."""
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _title(geometry: Geometry, constraint: Constraint) -> str:
+    """The constraint's name, and its cells unless it rules the whole grid (the dots: the
+    reason names the cells)."""
+    name = _capital(constraint.describe(geometry))
+    return name if constraint.single else f"{name} ({cell_list(geometry, constraint.touched())})"
+
+
+def _own_step(board: Board, technique: str, combines: bool) -> Step | None:
+    """The first constraint of a kind that ``combines`` (or not) whose own native link
+    removes candidates, as a step; Contradiction when one cannot be met at all."""
     g = board.geometry
     for constraint in board.constraints:
+        if constraint.combines != combines:
+            continue
         for link in _links(g, constraint):
-            gone = board.ruled_out(constraint, link)
+            gone = board.ruled_out(link, constraint.describe(g))
             if gone:
-                return Step("constraint", 0.0,
-                            f"{_why(board, constraint)} → eliminates {eliminated(g, gone)}",
+                reason = constraint.why_link(g, board.cand, link, gone)
+                what = _title(g, constraint)
+                return Step(technique, 0.0,
+                            f"{what}: {reason} → eliminates {eliminated(g, gone)}" if reason
+                            else f"{what} → eliminates {eliminated(g, gone)}",
                             eliminations=tuple(sorted(gone)), cells=link.cells)
+    return None
+
+
+def rule_step(board: Board) -> Step | None:
+    """A constraint's rule between cells narrows candidates (``constraint``)."""
+    return _own_step(board, "constraint", False)
+
+
+def combination_step(board: Board) -> Step | None:
+    """A constraint's combinations narrow candidates (``constraint_combination``)."""
+    return _own_step(board, "constraint_combination", True)
+
+
+def units_step(board: Board) -> Step | None:
+    """What a kind's constraints imply with the units narrows candidates
+    (``constraint_units``)."""
+    g = board.geometry
+    for name, link in _joint(g, board.constraints):
+        gone = board.ruled_out(link, name)
+        if gone:
+            why = link.why(board.cand, gone) if callable(link.why) else link.why
+            what = _capital(why or f"{name} ({cell_list(g, link.cells)})")
+            return Step("constraint_units", 0.0, f"{what} → eliminates {eliminated(g, gone)}",
+                        eliminations=tuple(sorted(gone)), cells=link.cells)
     return None
 
 
@@ -63,3 +140,69 @@ def check_constraints(board: Board) -> None:
         for link in _links(g, constraint):
             if link.narrow(tuple(cand[c] for c in link.cells)) is None:
                 raise Contradiction(f"{constraint.describe(g)} cannot be met")
+
+
+# -- weak links -------------------------------------------------------------------------------
+def weak_links(board: Board) -> WeakLinks:
+    """The pairs of candidates of open cells that the puzzle's constraints forbid together
+    on these pencil marks, both ways, each named by the constraint that forbids it: empty
+    for a puzzle without constraints.
+
+    They come from the links themselves, so every kind has them (a cage: one digit twice, or
+    two digits no set of its sum holds together; a whispers line: neighbours too close; a
+    thermometer: a bulb not below its stem; a clone: two different digits): with a cell's
+    mask set to one candidate, what a link then removes from its other cells cannot be true
+    with it, since a link never removes a digit that a solution uses (the contract of
+    :class:`~sudoku_csp.constraints.base.Link`). Pairs the units already link (two
+    candidates of one cell, one digit in two peers) are left out.
+    """
+    if not board.constraints:
+        return {}
+    return _weak(board.geometry, board.constraints, tuple(board.cand), board.state.placed)
+
+
+def named_links(board: Board) -> tuple[tuple[str, Link], ...]:
+    """Every native link of the puzzle's constraints, their own and their kinds' joint ones,
+    each with the name of what it rules (``cage 15 at A1``, ``cages with the units``)."""
+    return _named(board.geometry, board.constraints)
+
+
+@lru_cache(maxsize=64)
+def _named(geometry: Geometry, constraints: tuple[Constraint, ...]
+           ) -> tuple[tuple[str, Link], ...]:
+    own = tuple((c.describe(geometry), link) for c in constraints
+                for link in _links(geometry, c))
+    return own + _joint(geometry, constraints)
+
+
+@lru_cache(maxsize=8)
+def _weak(geometry: Geometry, constraints: tuple[Constraint, ...], cand: tuple[int, ...],
+          placed: int) -> WeakLinks:
+    found: WeakLinks = {}
+    for name, link in _named(geometry, constraints):
+        _probe(geometry, link, name, cand, placed, found)
+    return found
+
+
+def _probe(geometry: Geometry, link: Link, name: str, cand: Sequence[int], placed: int,
+           found: WeakLinks) -> None:
+    """Add the weak links ``link`` gives on ``cand`` to ``found``."""
+    cells = link.cells
+    masks = tuple(cand[c] for c in cells)
+    for i, cell in enumerate(cells):
+        mask = masks[i]
+        if placed >> cell & 1 or not mask & (mask - 1):
+            continue
+        for d in digits_of(mask):
+            out = link.narrow((*masks[:i], 1 << d, *masks[i + 1:]))
+            if out is None:
+                continue  # the candidate is false alone: the constraint step removes it
+            for j, (other, before, after) in enumerate(zip(cells, masks, out, strict=True)):
+                lost = before & ~after
+                if j == i or other == cell or not lost or placed >> other & 1:
+                    continue
+                for e in digits_of(lost):
+                    if e == d and geometry.are_peers(cell, other):
+                        continue
+                    found.setdefault((cell, d), {}).setdefault((other, e), name)
+                    found.setdefault((other, e), {}).setdefault((cell, d), name)

@@ -4,14 +4,18 @@ conclude from a contradiction or from a consequence every case shares.
 Facts are literals, ``(cell * N + digit) * 2 + 1`` for "cell is digit" (*on*) and ``… + 0``
 for "cell is not digit" (*off*). Implications, each remembering the facts it came from:
 
-- on(c, d) ⇒ off(c, e) for the cell's other candidates, and off(p, d) for its peers p;
+- on(c, d) ⇒ off(c, e) for the cell's other candidates, off(p, d) for its peers p, and
+  off(x, e) for each candidate a typed constraint forbids beside it (its weak links,
+  :func:`~sudoku_csp.logic.constraints.weak_links`);
 - off facts ⇒ on(c, e) when every other candidate of c is off (a single in the cell), and
   ⇒ on(p, d) when every other place of d in a unit is off (a single in the unit).
 
 *Static* (Sudoku Explainer's "forcing chains"): a single is used only when the cell is
 bivalue or the unit has two places on the pencil marks, so each fact follows from one other
-and the argument is a chain. *Dynamic*: any number of off facts may combine into a single.
-*Nishio*: dynamic, restricted to the facts about one digit.
+and the argument is a chain. *Dynamic*: any number of off facts may combine into a single,
+and the typed constraints' links narrow their cells again from all the facts about them
+(each fact so found comes from those). *Nishio*: dynamic, restricted to the facts about one
+digit (and the constraints' weak links between that digit's candidates).
 
 Conclusions, simplest first, with their length (the facts the argument needs):
 
@@ -33,8 +37,9 @@ from dataclasses import dataclass
 
 from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.board import Board
+from sudoku_csp.logic.constraints import named_links, weak_links
 from sudoku_csp.logic.step import Link, Step, unit_name
-from sudoku_csp.native.rules import eliminate, only_choice
+from sudoku_csp.native.rules import constrain, eliminate, only_choice
 from sudoku_csp.native.state import bits
 
 Lit = int
@@ -74,15 +79,38 @@ class Reasoner:
         self.peers = board.tables.peers
         self.units = board.tables.units
         self.done = board.state.done
+        # (unit, digit) -> its places, as a list and as a mask of cells
+        self.places: dict[tuple[int, int], tuple[list[int], int]] = {}
+        # The constraints' weak links as literals: on(c, d) ⇒ off of each (one digit's
+        # only, for Nishio).
+        self.forbids: dict[Lit, list[Lit]] = {}
+        for (c, d), linked in weak_links(board).items():
+            offs = [(x * self.n + e) << 1 for x, e in linked if digit is None or e == digit]
+            if offs and (digit is None or d == digit):
+                self.forbids[self.lit(c, d, True)] = offs
+        # Dynamic chains follow the constraints' links themselves: each link, and per cell
+        # the links through it.
+        self.links = ([link for _, link in named_links(board)]
+                      if dynamic and digit is None else [])
+        self.links_of: dict[int, list[int]] = {}
+        for k, link in enumerate(self.links):
+            for c in dict.fromkeys(link.cells):
+                self.links_of.setdefault(c, []).append(k)
 
     def lit(self, cell: int, digit: int, on: bool) -> Lit:
         return (cell * self.n + digit) * 2 + on
 
     def run(self, hypotheses: list[Lit]) -> Implications:
         n, cand, peers, units, done = self.n, self.cand, self.peers, self.units, self.done
+        forbids, links, links_of = self.forbids, self.links, self.links_of
+        places_of = self.places
         cell_units = self.board.tables.cell_units
         facts: dict[Lit, tuple[Lit, ...]] = {}
         offs: dict[int, int] = {}  # cell -> mask of digits supposed off
+        off_cells: dict[int, int] = {}  # digit -> mask of the cells it is supposed off in
+        ons: dict[int, int] = {}  # cell -> the digit supposed on
+        about: dict[int, list[Lit]] = {}  # cell -> the facts about it (for the links)
+        stale: dict[int, None] = {}  # links whose cells have new facts, in the order met
         queue: deque[Lit] = deque()
         only = self.digit
 
@@ -93,20 +121,51 @@ class Reasoner:
             facts[lit] = why
             if lit ^ 1 in facts:
                 return (lit, lit ^ 1)
-            if not lit & 1:
-                c, d = divmod(lit >> 1, n)
+            c, d = divmod(lit >> 1, n)
+            if lit & 1:
+                ons[c] = d
+            else:
                 offs[c] = offs.get(c, 0) | 1 << d
+                off_cells[d] = off_cells.get(d, 0) | 1 << c
+            if links_of:
+                about.setdefault(c, []).append(lit)
             queue.append(lit)
+            return ()
+
+        def narrow(k: int) -> tuple[Lit, ...]:
+            """Run link ``k`` on the facts about its cells: its removals are off facts that
+            come from all of those; the conflict if it cannot be met."""
+            cells = links[k].cells
+            masks = tuple(1 << ons[c] if c in ons else cand[c] & ~offs.get(c, 0)
+                          for c in cells)
+            why = tuple(f for c in dict.fromkeys(cells) for f in about.get(c, ()))
+            out = links[k].narrow(masks)
+            if out is None:
+                return why
+            for c, before, after in zip(cells, masks, out, strict=True):
+                for e in bits(before & ~after):
+                    conflict = derive((c * n + e) << 1, why)
+                    if conflict:
+                        return conflict
             return ()
 
         for lit in hypotheses:
             derive(lit, ())
-        while queue:
+        conflict: tuple[Lit, ...] = ()
+        while queue or stale:
+            if not queue:
+                k = next(iter(stale))
+                del stale[k]
+                conflict = narrow(k)
+                if conflict:
+                    return Implications(facts, conflict)
+                continue
             lit = queue.popleft()
             cell, digit = divmod(lit >> 1, n)
             bit = 1 << digit
+            for k in links_of.get(cell, ()):
+                stale[k] = None
             if lit & 1:  # on
-                conflict: tuple[Lit, ...] = ()
                 if only is None:
                     for e in bits(cand[cell] & ~bit):
                         conflict = derive(((cell * n + e) << 1), (lit,))
@@ -117,6 +176,10 @@ class Reasoner:
                         conflict = derive(((p * n + digit) << 1), (lit,))
                         if conflict:
                             return Implications(facts, conflict)
+                for off in forbids.get(lit, ()):
+                    conflict = derive(off, (lit,))
+                    if conflict:
+                        return Implications(facts, conflict)
                 continue
             # off: a single in the cell?
             if only is None:
@@ -133,12 +196,16 @@ class Reasoner:
             for u in cell_units[cell]:
                 if done[u] & bit:
                     continue
-                places = [p for p in units[u] if cand[p] & bit]
-                left_places = [p for p in places if not offs.get(p, 0) & bit]
-                if not left_places:
+                found = places_of.get((u, digit))
+                if found is None:  # the snapshot's places, the same in every run
+                    listed = [p for p in units[u] if cand[p] & bit]
+                    found = places_of[u, digit] = (listed, sum(1 << p for p in listed))
+                places, mask = found
+                left = mask & ~off_cells.get(digit, 0)
+                if not left:
                     return Implications(facts, tuple((p * n + digit) << 1 for p in places))
-                if len(left_places) == 1 and (self.dynamic or len(places) == 2):
-                    p = left_places[0]
+                if not left & (left - 1) and (self.dynamic or len(places) == 2):
+                    p = left.bit_length() - 1
                     why = tuple((q * n + digit) << 1 for q in places if q != p)
                     conflict = derive(((p * n + digit) << 1) | 1, why)
                     if conflict:
@@ -349,9 +416,14 @@ def _native_outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] 
             state.pending.append(cell)
     state.touch(cell)
     state.dirty = state.tables.all_units
-    if eliminate(state) is None or only_choice(state) is None:
-        return None
-    return state.cand
+    while True:  # singles, then the typed constraints' links, until neither changes a thing
+        if eliminate(state) is None or only_choice(state) is None:
+            return None
+        made = constrain(state) if state.links else 0
+        if made is None:
+            return None
+        if not made:
+            return state.cand
 
 
 def dynamic_forcing_chain(board: Board) -> Step | None:

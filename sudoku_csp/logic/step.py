@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from sudoku_csp.constraints.wording import cell_list, digit_list
 from sudoku_csp.geometry import Candidate, Geometry, UnitKind, row_label
 
 __all__ = ["Link", "Step", "cell_list", "digit_list", "unit_name"]
@@ -96,16 +97,6 @@ def unit_name(geometry: Geometry, u: int) -> str:
     if unit.kind == UnitKind.ROW:
         return f"row {row_label(unit.index)}"
     return unit.name
-
-
-def cell_list(geometry: Geometry, cells: Iterable[int]) -> str:
-    """``A1, B4``: cells by label, in grid order."""
-    return ", ".join(geometry.label(c) for c in sorted(set(cells)))
-
-
-def digit_list(geometry: Geometry, digits: Iterable[int]) -> str:
-    """``3/7``: digits by symbol, smallest first."""
-    return "/".join(geometry.symbols[d] for d in sorted(set(digits)))
 
 
 def eliminated(geometry: Geometry, eliminations: Iterable[Candidate]) -> str:

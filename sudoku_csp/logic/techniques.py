@@ -9,6 +9,8 @@ pattern refinements (:attr:`Step.bonus`). A W-wing, which neither has, is rated 
 six-node chain they would see. Forcing chains that are not a single path (a contradiction
 reached two ways, a double implication, cell and region forcing) are Sudoku Explainer's
 "multiple forcing chains" (8.0); one path from a candidate to its own negation is an AIC.
+Variant rules, which neither rates, carry this project's ratings (the three ``constraint``
+techniques: :mod:`sudoku_csp.logic.constraints` says why).
 """
 
 from __future__ import annotations
@@ -64,12 +66,17 @@ _LADDER = [
     Technique("hidden_single_line", "Hidden single (line)", 1.5, basic.hidden_single_line),
     Technique("direct_pointing", "Direct pointing", 1.7, basic.direct_pointing),
     Technique("direct_claiming", "Direct claiming", 1.9, basic.direct_claiming),
-    Technique("constraint", "Variant constraint (cage combinations, thermometer, dots, …)",
-              constraints.CONSTRAINT_RATING, constraints.constraint_step),
+    Technique("constraint", "Variant rule between cells (dots, whispers, thermometer, …)",
+              constraints.RULE_RATING, constraints.rule_step),
     Technique("direct_hidden_pair", "Direct hidden pair", 2.0, basic.direct_hidden_pair),
+    Technique("constraint_combination",
+              "Variant combinations (cage sets, arrow sums, sandwiches, renban runs, …)",
+              constraints.COMBINATION_RATING, constraints.combination_step),
     Technique("naked_single", "Naked single", 2.3, basic.naked_single),
     Technique("direct_hidden_triple", "Direct hidden triple", 2.5,
               basic.direct_hidden_triple),
+    Technique("constraint_units", "Variant constraints with the units (45 rule, …)",
+              constraints.UNITS_RATING, constraints.units_step),
     Technique("pointing", "Pointing", 2.6, basic.pointing),
     Technique("claiming", "Claiming", 2.8, basic.claiming),
     Technique("naked_pair", "Naked pair", 3.0, basic.naked_pair),
