@@ -96,7 +96,7 @@ WORDED = [
     ("whispers", lambda: board(Whispers((0, 1, 2), 5)), "constraint",
      "A1 and A2 differ by at least 5: 5 in A1 has no partner at all"),
     ("kropki", lambda: board(Kropki(((0, 1),), (), False), A1=5), "constraint",
-     "Kropki: A1 and A2 are consecutive: 1/2/3/7/8/9 in A2 have no partner among A1's 5"),
+     "Kropki dots: A1 and A2 are consecutive: 1/2/3/7/8/9 in A2 have no partner among A1's 5"),
     ("xv", lambda: board(XV((), ((0, 1),), False)), "constraint",
      "A1 and A2 add up to 5: 5/6/7/8/9 in A1 have no partner at all"),
     ("dots", lambda: board(Dots(difference=((0, 1, 5),))), "constraint",
@@ -212,7 +212,7 @@ def test_a_puzzle_needs_a_constraint_weak_link(monkeypatch):
     puzzle = case.puzzle()
     e = explain(puzzle)
     assert e.solved
-    i = next(i for i, s in enumerate(e.steps) if "weak links of kropki" in s.text)
+    i = next(i for i, s in enumerate(e.steps) if "weak links of kropki dots" in s.text)
     b = Board.from_puzzle(puzzle)
     for step in e.steps[:i]:
         b.apply(step)

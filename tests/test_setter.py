@@ -62,6 +62,18 @@ def _sampled(name: str, seed: object) -> tuple[Puzzle, tuple[int, ...]]:
     pytest.skip(f"{name}: sample found nothing")
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_kind_parts_make_the_same_puzzle_again(name):
+    # A puzzle rebuilt from all its parts (kinds held once merged back) has the same
+    # solutions; without its constraint parts, only the givens' (what conflicts remove).
+    puzzle, _ = _sampled(name, 3)
+    parts = puzzle_parts(puzzle)
+    assert len({p.index for p in parts}) == len(parts)
+    assert set(_all_solutions(puzzle_of(puzzle, parts))) == set(_all_solutions(puzzle))
+    givens_only = puzzle_of(puzzle, [p for p in parts if p.is_given])
+    assert givens_only.constraints == () and givens_only.givens == puzzle.givens
+
+
 # -- true candidates ----------------------------------------------------------------------------
 def _expected(puzzle: Puzzle, cap: int) -> list[list[int]]:
     solutions = _all_solutions(puzzle)
@@ -216,12 +228,10 @@ def test_a_kind_held_once_comes_apart_into_its_pieces():
     puzzle = Puzzle(g, (0, 2) + (EMPTY,) * 14, constraints=(dots,))
     parts = puzzle_parts(puzzle)
     assert [p.name for p in parts] == ["given R1C1=1", "given R1C2=3",
-                                       "dot difference 1 between R1C1 and R1C2",
-                                       "dot difference 3 between R1C3 and R1C4"]
+                                       "R1C1 and R1C2 differ by 1", "R1C3 and R1C4 differ by 3"]
     conflict = minimal_conflict(puzzle)
     assert conflict is not None
-    assert conflict.names() == ["given R1C1=1", "given R1C2=3",
-                                "dot difference 1 between R1C1 and R1C2"]
+    assert conflict.names() == ["given R1C1=1", "given R1C2=3", "R1C1 and R1C2 differ by 1"]
 
 
 def test_the_rules_alone_can_be_the_conflict():
@@ -295,3 +305,53 @@ def test_keep_must_solve_the_puzzle():
 def test_unique_and_unsolvable_puzzles_need_nothing():
     assert disambiguate(parse("3.1...4.2.......")).status == "unique"
     assert disambiguate(parse("..214.....1.....")).status == "none"
+
+
+# -- time limits and solvers: what is not proven is never claimed -----------------------------
+SPARSE = "1..........2.........3..........................4.........5......................"
+
+
+@pytest.mark.parametrize("seconds", [0.0, 0.01, 0.03])
+def test_a_cut_short_disambiguation_claims_only_proven_givens(seconds):
+    puzzle = parse(SPARSE)
+    d = disambiguate(puzzle, time_limit=seconds)
+    for single in d.singles:  # whatever it lists is proven by another backend
+        assert _unique_with(puzzle, [single]) is not None
+    if d.found_set:
+        assert _unique_with(puzzle, d.found_set) is not None
+    if seconds == 0:
+        assert not d.complete and d.status == "unknown" and not d.singles
+
+
+def test_a_cut_short_count_is_a_lower_bound_and_undecided_digits_stay_possible():
+    puzzle = parse(SPARSE)
+    tc = true_candidates(puzzle, time_limit=0.005)
+    full = true_candidates(puzzle)
+    for cell in range(81):
+        seen, maybe = tc.masks()[cell], tc.masks(undecided=True)[cell]
+        assert seen & full.masks()[cell] == seen           # what was seen is true
+        assert full.masks()[cell] & ~maybe == 0            # nothing true was ruled out
+        for d in range(9):
+            assert tc.counts[cell][d] <= full.counts[cell][d]
+            if tc.settled[cell] >> d & 1:
+                assert tc.counts[cell][d] == full.counts[cell][d]
+
+
+def test_keep_gets_a_set_when_no_single_given_keeps_it():
+    puzzle = parse("3...4.23........")
+    keep = parse("3214412323411432").givens
+    d = disambiguate(puzzle, keep=keep)
+    assert d.singles and not d.keeping
+    assert d.found_set and d.set_minimal
+    assert _unique_with(puzzle, d.found_set) == keep
+
+
+def test_a_solver_that_ignores_assumptions_is_refused():
+    from sudoku_csp.errors import InputError
+    from sudoku_csp.satsolver import capabilities, solver_names
+
+    blind = [n for n in solver_names() if not capabilities(n).assumptions]
+    if not blind:
+        pytest.skip("every solver here takes assumptions")
+    with pytest.raises(InputError, match="assumptions"):
+        minimal_conflict(parse("..214.....1....."), solver=blind[0])

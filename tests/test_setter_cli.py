@@ -152,3 +152,32 @@ def test_count_names_where_two_solutions_differ():
     result = run("count", LOOSE)
     assert result.exit_code == Exit.MULTIPLE
     assert "the first two differ in 4 cells: R3C2, R3C4, R4C2, R4C4" in result.output
+
+
+SPARSE = "1..........2.........3..........................4.........5......................"
+
+
+def test_a_cut_short_run_says_so_everywhere():
+    result = run("candidates", SPARSE, "--time-limit", "0")
+    assert result.exit_code == Exit.UNKNOWN
+    assert "undecided (time limit)" in result.output
+    assert "the time limit left 729 candidates undecided (shown, dim)" in result.output
+    document = json.loads(run("candidates", SPARSE, "--time-limit", "0",
+                              "--to", "fpuzzles").output)
+    full = json.loads(run("candidates", SPARSE, "--to", "fpuzzles").output)
+    for row, whole in zip(document["grid"], full["grid"], strict=True):
+        for cell, truth in zip(row, whole, strict=True):  # undecided digits kept as marks
+            assert set(truth.get("centerPencilMarks", [])) <= set(
+                cell.get("centerPencilMarks", []))
+    cut = run("disambiguate", SPARSE, "--time-limit", "0")
+    assert cut.exit_code == Exit.UNKNOWN and "undecided" in cut.output
+
+
+def test_the_legend_follows_the_cap():
+    assert "yellow: 2 to 3, red: 4 or more" in run("candidates", LOOSE, "--cap", "4").output
+    assert "counts not taken (--cap 1)" in run("candidates", LOOSE, "--cap", "1").output
+
+
+def test_show_conflict_with_candidates_keeps_the_exit_code():
+    result = run("show", BROKEN, "--conflict", "--candidates")
+    assert result.exit_code == Exit.NONE and CONFLICT in result.output

@@ -123,7 +123,7 @@ def explain_command(
     """
 
     def action() -> Exit:
-        from sudoku_csp.cli.setter import conflict_of
+        from sudoku_csp.cli.conflicts import conflict_of
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.logic import explain
 

@@ -1,18 +1,21 @@
-"""Commands for setters: candidates, disambiguate; and the conflict report that count,
-check, explain and show give a puzzle with no solution.
+"""Commands for setters: candidates and disambiguate (the conflict report that they and
+count, check, explain and show give a puzzle with no solution is
+:mod:`sudoku_csp.cli.conflicts`'s).
 
-What a command runs is imported when it runs (see :mod:`sudoku_csp.cli.app`)."""
+This module is imported only for its own commands (see :mod:`sudoku_csp.cli.app`), so it
+may load the setter tools, and their default, at once."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from sudoku_csp.cli.app import app
+from sudoku_csp.cli.conflicts import conflict_fields, print_conflict
 from sudoku_csp.cli.exits import Exit, guarded
 from sudoku_csp.cli.options import (
     BoxOpt,
@@ -28,21 +31,17 @@ from sudoku_csp.cli.options import (
     geometry_options,
 )
 from sudoku_csp.cli.output import emit, out
+from sudoku_csp.constraints.fields import rc
+from sudoku_csp.setter.candidates import DEFAULT_CAP
 
 if TYPE_CHECKING:
-    from sudoku_csp.puzzle import Puzzle
-    from sudoku_csp.setter import Conflict, TrueCandidates
-
-CONFLICT_SECONDS = 10.0
-"""The time a conflict report takes at most unless the command's --time-limit says less."""
-
-FEW = 8
-"""Counts below this are "few" (yellow); the default cap, so red means "cap or more"."""
+    from sudoku_csp.setter import Disambiguation, TrueCandidates
 
 COUNT_COLOURS = (("1 solution", "green", "#1b7f3b"), ("few", "yellow", "#b07d00"),
-                 ("many", "red", "#c0392b"))
-"""How a true candidate is coloured by the solutions that hold it: (words, terminal style,
-picture colour) for exactly one, fewer than the cap, and the cap or more."""
+                 ("many", "red", "#c0392b"), ("undecided", "dim", "#9e9e9e"))
+"""How a candidate is coloured by the solutions that hold it: (words, terminal style,
+picture colour) for exactly one, fewer than the cap, the cap or more, and a digit the time
+limit left undecided (shown, since it may be possible)."""
 
 CapOpt = Annotated[int, typer.Option(
     "--cap", min=1, help="Count the solutions holding each candidate up to this many.")]
@@ -51,69 +50,29 @@ SetterTimeOpt = Annotated[float | None, typer.Option(
     help="Seconds in all; past it the answer says what it left undecided.")]
 
 
-# -- conflicts, for every command that meets a puzzle without a solution ---------------------
-def conflict_of(puzzle: Puzzle, time_limit: float | None) -> Conflict | None:
-    """The minimal conflict of a puzzle with no solution (None when it has one), in at most
-    ``time_limit`` or :data:`CONFLICT_SECONDS`."""
-    from sudoku_csp.setter import minimal_conflict
-
-    seconds = CONFLICT_SECONDS if time_limit is None else min(time_limit, CONFLICT_SECONDS)
-    return minimal_conflict(puzzle, time_limit=seconds)
-
-
-def conflict_fields(puzzle: Puzzle, time_limit: float | None) -> dict[str, Any]:
-    """The record fields of :meth:`~sudoku_csp.setter.Conflict.to_json` (empty when the
-    puzzle has a solution)."""
-    conflict = conflict_of(puzzle, time_limit)
-    return conflict.to_json() if conflict is not None else {}
-
-
-def print_conflict(puzzle: Puzzle, time_limit: float | None) -> None:
-    """Print the conflict's one-line message (nothing when the puzzle has a solution)."""
-    conflict = conflict_of(puzzle, time_limit)
-    if conflict is not None:
-        out.print(conflict.message(), markup=False)
-
-
-class ConflictReports:
-    """Conflicts of the puzzles of a batch that have no solution, read back from their
-    record lines with the command's parse ``options``: for count, solve and check."""
-
-    def __init__(self, options: dict[str, Any], time_limit: float | None) -> None:
-        self.options = options
-        self.time_limit = time_limit
-        self._last: tuple[str, Conflict | None] | None = None  # a line's fields, then words
-
-    def of(self, line: str) -> Conflict | None:
-        from sudoku_csp.io import parse
-
-        if self._last is None or self._last[0] != line:
-            self._last = (line, conflict_of(parse(line, **self.options), self.time_limit))
-        return self._last[1]
-
-    def fields(self, line: str) -> dict[str, Any]:
-        """:meth:`~sudoku_csp.setter.Conflict.to_json` of the puzzle written ``line``."""
-        conflict = self.of(line)
-        return conflict.to_json() if conflict is not None else {}
-
-    def message(self, line: str) -> str:
-        conflict = self.of(line)
-        return conflict.message() if conflict is not None else ""
-
-
 # -- candidates ---------------------------------------------------------------------------------
-def _tier(count: int, cap: int) -> int:
-    return 0 if count == 1 else 2 if count >= min(cap, FEW) else 1
+def _tier(tc: TrueCandidates, cell: int, digit: int) -> int | None:
+    """The row of :data:`COUNT_COLOURS` for a candidate; None when the cap (1) says
+    nothing of how many solutions hold it."""
+    if tc.unknown[cell] >> digit & 1:
+        return 3
+    if tc.cap == 1:
+        return None
+    count = tc.counts[cell][digit]
+    return 2 if count >= tc.cap else 0 if count == 1 else 1
 
 
 def coloured_grid(tc: TrueCandidates) -> Text:
     """The true candidates as a grid of text, each digit coloured by how many solutions
-    hold it (:data:`COUNT_COLOURS`), givens in bold."""
+    hold it (:data:`COUNT_COLOURS`), givens in bold; digits the time limit left undecided
+    are shown too, dim."""
     from sudoku_csp.io import format_cells
 
     g = tc.puzzle.geometry
     symbols = g.symbols
-    texts = ["".join(symbols[d] for d in tc.candidates(c)) or "-" for c in range(g.ncells)]
+    masks = tc.masks(undecided=True)
+    texts = ["".join(symbols[d] for d in range(g.size) if masks[c] >> d & 1) or "-"
+             for c in range(g.ncells)]
     text, cell = Text(), 0
     for row in format_cells(g, texts).split("\n"):
         if set(row) <= set("-+ "):  # a border between boxes
@@ -127,8 +86,8 @@ def coloured_grid(tc: TrueCandidates) -> Text:
                 if tc.puzzle.givens[cell] != -1:
                     text.append(ch, style="bold")
                 elif ch in symbols:
-                    k = tc.counts[cell][symbols.index(ch)]
-                    text.append(ch, style=COUNT_COLOURS[_tier(k, tc.cap)][1])
+                    tier = _tier(tc, cell, symbols.index(ch))
+                    text.append(ch, style="" if tier is None else COUNT_COLOURS[tier][1])
                 else:
                     text.append(ch)
             text.append(" ")
@@ -144,12 +103,27 @@ def _summary(tc: TrueCandidates) -> str:
     shown = sum(len(tc.candidates(c)) for c in range(g.ncells))
     words = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
              "unknown": "undecided (time limit)"}[tc.status]
-    line = (f"{words}: {len(tc.open_cells())} cells open, {shown} true candidates "
+    seen = "true candidates" if tc.complete else "candidates seen in a solution so far"
+    line = (f"{words}: {len(tc.open_cells())} cells open, {shown} {seen} "
             f"({len(tc.solutions)} solutions met, {tc.calls} solver calls, "
             f"{1000 * tc.seconds:.0f} ms)")
     if tc.differences():
         line += f"; the first two solutions differ in {len(tc.differences())} cells"
+    undecided = sum(bin(m).count("1") for m in tc.unknown)
+    if not tc.complete:
+        line += (f"; the time limit left {undecided} candidates undecided (shown, dim) and "
+                 "some counts unsettled (--json lists both)")
     return line
+
+
+def _legend(tc: TrueCandidates) -> str:
+    if tc.cap == 1:
+        return "counts not taken (--cap 1)"
+    few = "2" if tc.cap == 3 else f"2 to {tc.cap - 1}"
+    words = ["green: 1 solution", f"yellow: {few}", f"red: {tc.cap} or more"]
+    if tc.cap == 2:
+        words.remove(f"yellow: {few}")
+    return "colours: solutions holding the digit (" + ", ".join(words) + ")"
 
 
 def candidates_svg(tc: TrueCandidates) -> str:
@@ -157,9 +131,11 @@ def candidates_svg(tc: TrueCandidates) -> str:
     from sudoku_csp.render import grid_svg
 
     p = tc.puzzle
-    tints = {(cell, d): COUNT_COLOURS[_tier(k, tc.cap)][2]
-             for cell, row in enumerate(tc.counts) for d, k in enumerate(row) if k}
-    return grid_svg(p.geometry, p.givens, candidates=tc.masks(), constraints=p.constraints,
+    masks = tc.masks(undecided=True)
+    tiers = {(cell, d): _tier(tc, cell, d) for cell, mask in enumerate(masks)
+             for d in range(p.size) if mask >> d & 1}
+    tints = {cand: COUNT_COLOURS[tier][2] for cand, tier in tiers.items() if tier is not None}
+    return grid_svg(p.geometry, p.givens, candidates=masks, constraints=p.constraints,
                     tints=tints)
 
 
@@ -170,7 +146,7 @@ CANDIDATE_FORMATS = ("fpuzzles", "fpuzzles-url")
 @app.command()
 def candidates(
     source: SourceArg,
-    cap: CapOpt = FEW,
+    cap: CapOpt = DEFAULT_CAP,
     size: SizeOpt = None,
     box: BoxOpt = None,
     variant: VariantOpt = None,
@@ -216,9 +192,9 @@ def candidates(
                 "unknown": Exit.UNKNOWN}[tc.status]
         if not tc.complete and tc.status != "none":
             code = Exit.UNKNOWN
-        if to is not None:
+        if to is not None:  # undecided digits kept: a pencil mark must not rule one out
             writer = fpuzzles_json if to == "fpuzzles" else fpuzzles_url
-            emit(writer(puzzle, tc.masks()) + "\n")
+            emit(writer(puzzle, tc.masks(undecided=True)) + "\n")
             return code
         if svg is not None:
             picture = candidates_svg(tc)
@@ -240,9 +216,7 @@ def candidates(
         out.print(coloured_grid(tc))
         out.print(_summary(tc), markup=False)
         if tc.status == "multiple":
-            words = ", ".join(f"{style} {what}" for what, style, _ in COUNT_COLOURS)
-            out.print(f"colours: solutions holding the digit ({words}: {tc.cap} or more)",
-                      markup=False)
+            out.print(_legend(tc), markup=False)
         return code
 
     guarded(action)
@@ -297,6 +271,8 @@ def disambiguate(
         found = bool(d.singles or d.found_set)
         code = (Exit.NONE if d.status == "none" else Exit.OK if d.status == "unique" or found
                 else Exit.UNKNOWN)
+        if not d.complete and d.status != "none":
+            code = Exit.UNKNOWN
         if as_json:
             record = d.to_json()
             if d.status == "none":
@@ -312,7 +288,7 @@ def disambiguate(
     guarded(action)
 
 
-def disambiguation_lines(d: Any) -> list[str]:
+def disambiguation_lines(d: Disambiguation) -> list[str]:
     """What ``disambiguate`` prints for a :class:`~sudoku_csp.setter.Disambiguation`."""
     if d.status == "unique":
         return ["already unique: nothing to add"]
@@ -321,21 +297,32 @@ def disambiguation_lines(d: Any) -> list[str]:
     if d.status == "unknown":
         return ["undecided: the time limit passed before two solutions were told apart"]
     tc = d.candidates
-    differ = d.named([(c, tc.solutions[0][c]) for c in tc.differences()])
+    g = d.puzzle.geometry
     lines = [f"several solutions: {len(tc.open_cells())} cells have more than one true "
              f"candidate; the first two solutions found differ in "
-             f"{', '.join(name.split('=')[0] for name in differ)}"]
+             f"{', '.join(rc(g, c) for c in tc.differences())}"]
+    settled = tc.complete
+    if not settled:
+        lines.append("the time limit passed before every candidate was settled: what "
+                     "follows is what was proven by then")
     if d.singles:
-        kept = [s for s in d.singles if d.keeps(s)]
+        kept = len(d.keeping)
         lines.append(f"each of these {len(d.singles)} givens alone makes it unique"
-                     + (f" ({len(kept)} keep your solution, listed first)" if d.keep else ""))
+                     + (f" ({kept} keep your solution, listed first)" if kept else ""))
         lines += [f"  {name}{' (keeps your solution)' if d.keeps(s) else ''}"
                   for s, name in zip(d.singles, d.named(d.singles), strict=True)]
-    elif d.found_set:
+    if d.found_set:
         needed = "each of them needed" if d.set_minimal else "some may be spare: time limit"
-        lines.append(f"no single given makes it unique; these {len(d.found_set)} together do "
-                     f"({needed}): {', '.join(d.named(d.found_set))}")
-    else:
-        lines.append("no single given makes it unique, and the time limit passed before a "
-                     "set was found")
+        towards = "none of them keeps your solution; " if d.singles else \
+            "no single given makes it unique; "
+        lines.append(f"{towards}these {len(d.found_set)} together do ({needed}"
+                     f"{', keeping your solution' if d.keep else ''}): "
+                     f"{', '.join(d.named(d.found_set))}")
+    elif not settled:
+        if not d.singles:
+            lines.append("no single given proven yet")
+    elif not d.singles or (d.keep is not None and not d.keeping):
+        lines.append(("no single given makes it unique" if not d.singles else
+                      "none of them keeps your solution") +
+                     ", and the time limit passed before a set of givens was found")
     return lines

@@ -68,7 +68,7 @@ from sudoku_csp.io import WRITERS
 if TYPE_CHECKING:
     from sudoku_csp.batch import Record, RecordFormat, Verdict
     from sudoku_csp.batch.runner import Spec
-    from sudoku_csp.cli.setter import ConflictReports
+    from sudoku_csp.cli.conflicts import ConflictReports
     from sudoku_csp.io import Source
 
 BUNDLED = ("mixed9", "sixteen")  # sudoku_csp.datasets names: compare's default puzzle sets
@@ -79,7 +79,7 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
     """solve and count: a drawn grid for one puzzle, else one line per puzzle, or its record
     as JSON or CSV (``fmt``)."""
     from sudoku_csp.backends.registry import get_backend
-    from sudoku_csp.cli.setter import ConflictReports, print_conflict
+    from sudoku_csp.cli.conflicts import ConflictReports, print_conflict
     from sudoku_csp.io import resolve_source
     from sudoku_csp.result import Status
 
@@ -252,7 +252,7 @@ def show(
         raise typer.BadParameter(f"{to!r}: choose from {listed(WRITERS)}", param_hint="'--to'")
 
     def action() -> Exit:
-        from sudoku_csp.cli.setter import conflict_of
+        from sudoku_csp.cli.conflicts import conflict_of
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
 
@@ -267,13 +267,19 @@ def show(
         preset = rules or DEFAULT_RULES
         state = propagate_puzzle(puzzle, preset) if candidates else None
         why = conflict_of(puzzle, None) if conflict else None
-        broken = Exit.NONE if why is not None or (candidates and state is None) else Exit.OK
+        if why is not None and not why.proven:  # no answer in time: solvable or not
+            broken = Exit.UNKNOWN
+        elif why is not None or (candidates and state is None):
+            broken = Exit.NONE
+        else:
+            broken = Exit.OK
+        shown = why.cells() if why is not None and why.proven else ()
         if svg is not None:
             from sudoku_csp.render import grid_svg
 
             picture = grid_svg(puzzle.geometry, puzzle.givens, state.grid() if state else None,
                                state.cand if state else None, constraints=puzzle.constraints,
-                               highlight_cells=why.cells() if why else ())
+                               highlight_cells=shown)
             if svg == "-":  # the picture alone: a stream another program reads
                 emit(picture)
                 return broken
@@ -295,7 +301,7 @@ def show(
             return Exit.NONE
         out.print(f"candidates after {preset} propagation:")
         out.print(candidate_grid(state), markup=False)
-        return Exit.OK
+        return broken
 
     guarded(action)
 
@@ -339,7 +345,7 @@ def check(
     def action() -> Exit:
         from sudoku_csp.backends.registry import BACKENDS
         from sudoku_csp.batch import Verdict
-        from sudoku_csp.cli.setter import ConflictReports
+        from sudoku_csp.cli.conflicts import ConflictReports
         from sudoku_csp.io import resolve_source
 
         specs = list(solver or BACKENDS)

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import AutomatonRule
-from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked_together,
@@ -82,18 +82,21 @@ def clue_place(n: int, cells: Sequence[int], direction: str) -> tuple[int, int]:
     return row - dr, col - dc
 
 
-def where(geometry: Geometry, cells: Sequence[int], direction: str) -> str:
+def where(geometry: Geometry, cells: Sequence[int], direction: str,
+          name: CellName | None = None) -> str:
     """Words naming a clue's place (``above column 3``, ``right of row B``), or for a
-    diagonal its direction and first cell (``down-left from A3``)."""
+    diagonal its direction and first cell (``down-left from A3``). With ``name`` (how a
+    report names cells: ``R1C1``), rows are numbered too (``right of row 2``)."""
     n = geometry.size
     if direction in DIAGONAL:
-        return f"{direction} from {geometry.label(cells[0])}"
+        return f"{direction} from {at(geometry, cells[:1], name)}"
     row, col = clue_place(n, cells, direction)
     if row == -1:
         return f"above column {col + 1}"
     if row == n:
         return f"below column {col + 1}"
-    return f"{'left' if col == -1 else 'right'} of row {row_label(row)}"
+    shown = row_label(row) if name is None else str(row + 1)
+    return f"{'left' if col == -1 else 'right'} of row {shown}"
 
 
 def starts(n: int, directions: Sequence[str]) -> list[tuple[tuple[int, ...], str]]:
@@ -136,9 +139,7 @@ class OutsideClue(AutomatonRule):
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if not self.cells or self.direction not in DIRECTIONS:
             return self.kind
-        if name is not None and self.direction in DIAGONAL:
-            return f"{self.kind} {self.total} {self.direction} from {name(self.cells[0])}"
-        return f"{self.kind} {self.total} {where(geometry, self.cells, self.direction)}"
+        return f"{self.kind} {self.total} {where(geometry, self.cells, self.direction, name)}"
 
     # -- the rule, read off values ------------------------------------------------------------
     @classmethod

@@ -289,7 +289,7 @@ class PairPart(PairRules):
     >>> from sudoku_csp.variants import make_geometry
     >>> g, part = make_geometry(4), PairPart(((0, 1, CONSECUTIVE),))
     >>> part.describe(g, lambda c: f"#{c}"), part.violations(g, [0, 2])
-    ('consecutive between #0 and #1', ['A1 and A2 hold 1 and 3: not consecutive'])
+    ('#0 and #1 are consecutive', ['A1 and A2 hold 1 and 3: not consecutive'])
     """
 
     pairs: tuple[tuple[int, int, Relation], ...]
@@ -304,6 +304,9 @@ class PairPart(PairRules):
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         a, b = self.touched()[:2]
+        if all(rel.words for _, _, rel in self.pairs):  # the relation's own words
+            return "; ".join(rel.said(at(geometry, (x,), name), at(geometry, (y,), name))
+                             for x, y, rel in self.pairs)
         said = " and ".join(dict.fromkeys(rel.name.split(":")[0] for _, _, rel in self.pairs))
         return f"{said} between {at(geometry, (a,), name)} and {at(geometry, (b,), name)}"
 
@@ -353,7 +356,7 @@ class MarkedPairs(PairRules):
         return tuple(c for pair in (*self.first, *self.second) for c in pair)
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
-        return self.kind
+        return self.title
 
     def validate(self, geometry: Geometry) -> None:
         super().validate(geometry)

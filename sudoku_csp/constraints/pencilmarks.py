@@ -66,12 +66,18 @@ class PencilMarks(Constraint):
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if len(self.marks) == 1:  # a part (:meth:`parts`)
             cell, mask = self.marks[0]
-            shown = "".join(str(d + 1) for d in _digits(mask))
+            shown = "/".join(str(d + 1) for d in _digits(mask))
             return f"pencil marks {shown} at {at(geometry, (cell,), name)}"
         return "pencil marks"
 
     def parts(self, geometry: Geometry) -> tuple[Constraint, ...]:
         return tuple(PencilMarks((mark,)) for mark in self.marks)
+
+    @classmethod
+    def merge(cls, pieces: Sequence[Constraint]) -> list[Constraint]:
+        """Every cell's marks kept, as the one constraint of the kind a puzzle holds."""
+        marks = sorted(mark for p in pieces if isinstance(p, PencilMarks) for mark in p.marks)
+        return [cls(tuple(marks))] if marks else []
 
     def validate(self, geometry: Geometry) -> None:
         super().validate(geometry)

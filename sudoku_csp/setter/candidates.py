@@ -27,13 +27,13 @@ from typing import Any
 
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import Grid
+from sudoku_csp.geometry import EMPTY, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
 from sudoku_csp.setter.session import PartSession, as_puzzle
 
 DEFAULT_CAP = 8
-"""Solutions counted per candidate before it is shown as "many" (SudokuSolver's choice)."""
+"""Solutions counted per candidate before it counts as "many"."""
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,12 @@ class TrueCandidates:
     """The true candidates of a puzzle.
 
     ``counts[cell][digit]``: how many solutions hold ``digit`` in ``cell``, up to ``cap``
-    (``cap`` means "``cap`` or more"); exact below ``cap`` when :attr:`complete`.
-    ``unknown[cell]``: a mask of the digits the time limit left undecided, neither seen in a
-    solution nor ruled out. ``complete``: every count is settled (exact, or ``cap``).
-    ``solutions``: the solutions found on the way, in the order found (each checked against
-    the rules). ``calls``: solver calls made; ``seconds``: time taken.
+    (``cap`` means "``cap`` or more"). ``settled[cell]``: a mask of the digits whose count is
+    final (exact below ``cap``; zero: no solution holds the digit); every count is when
+    :attr:`complete`, else a count not settled is only a lower bound. ``unknown[cell]``: a
+    mask of the digits the time limit left undecided, neither seen in a solution nor ruled
+    out. ``solutions``: the solutions found on the way, in the order found (each checked
+    against the rules). ``calls``: solver calls made; ``seconds``: time taken.
 
     >>> from sudoku_csp import parse
     >>> tc = true_candidates(parse("1..." "..1." ".1.." "...."))
@@ -59,6 +60,7 @@ class TrueCandidates:
     unknown: tuple[int, ...]
     solutions: tuple[Grid, ...]
     complete: bool
+    settled: tuple[int, ...] = ()
     calls: int = 0
     seconds: float = 0.0
 
@@ -66,14 +68,24 @@ class TrueCandidates:
         """The digits (0-based) some solution puts in ``cell``."""
         return tuple(d for d, k in enumerate(self.counts[cell]) if k)
 
-    def masks(self) -> list[int]:
-        """A bitmask per cell of its true candidates (bit ``d``: digit ``d``)."""
-        return [sum(1 << d for d in self.candidates(cell)) for cell in range(len(self.counts))]
+    def masks(self, *, undecided: bool = False) -> list[int]:
+        """A bitmask per cell of its true candidates (bit ``d``: digit ``d``); with
+        ``undecided``, also the digits the time limit left undecided (every digit that may
+        be possible: what pencil marks written for a setter must keep)."""
+        return [sum(1 << d for d in self.candidates(cell)) | (self.unknown[cell] if undecided
+                                                               else 0)
+                for cell in range(len(self.counts))]
+
+    def exactly_one(self, cell: int, digit: int) -> bool:
+        """Whether exactly one solution holds ``digit`` in ``cell`` (proven: its count is
+        settled), so that adding it as a given makes the puzzle unique."""
+        return self.counts[cell][digit] == 1 and self.cap > 1 and bool(
+            self.complete or self.settled[cell] >> digit & 1)
 
     @property
     def status(self) -> str:
-        """``none``, ``unique``, ``multiple`` or ``unknown`` (the time limit ended it with
-        one solution found and others not ruled out)."""
+        """``none``, ``unique``, ``multiple`` or ``unknown`` (the time limit ended it before
+        a second solution was found or ruled out)."""
         if not self.solutions:
             return "none" if self.complete else "unknown"
         if len(self.solutions) > 1:
@@ -111,6 +123,10 @@ class TrueCandidates:
         if not self.complete:
             record["undecided"] = {rc(g, c): [d + 1 for d in range(g.size) if m >> d & 1]
                                    for c, m in enumerate(self.unknown) if m}
+            record["unsettled_counts"] = {
+                rc(g, c): [d + 1 for d, k in enumerate(row) if k and not m >> d & 1]
+                for c, (row, m) in enumerate(zip(self.counts, self.settled, strict=True))
+                if any(k and not m >> d & 1 for d, k in enumerate(row))}
         return record
 
 
@@ -198,6 +214,9 @@ class _Counter:
             return True
         if not self.solutions:
             return not self.s.timed_out  # no solution at all (or no answer in time)
+        for cell, d in enumerate(self.s.puzzle.givens):
+            if d != EMPTY:  # an assumption: no solution holds another digit there
+                self.exact[cell] |= ((1 << self.n) - 1) & ~(1 << d)
         cells = range(len(self.counts))
         if not all(self.settle_truth(cell) for cell in cells):
             return False
@@ -233,8 +252,10 @@ def true_candidates(puzzle: Puzzle | str, cap: int = DEFAULT_CAP, *,
     with PartSession(puzzle, solver=solver) as session:
         counter = _Counter(session, cap, deadline)
         complete = counter.run()
+        settled = tuple(m | sum(1 << d for d, k in enumerate(row) if k >= cap)
+                        for m, row in zip(counter.exact, counter.counts, strict=True))
         return TrueCandidates(
             puzzle, cap, tuple(tuple(min(k, cap) for k in row) for row in counter.counts),
-            tuple(counter.unknown(complete)), tuple(counter.solutions), complete,
+            tuple(counter.unknown(complete)), tuple(counter.solutions), complete, settled,
             session.calls, time.monotonic() - start)
 

@@ -39,13 +39,15 @@ most of them is added."""
 class Disambiguation:
     """What to add to ``puzzle`` to make it unique.
 
-    ``singles``: every given that alone makes it unique, those that keep ``keep`` (the
-    setter's solution, when given) first, then in cell order; ``leads_to[i]`` is the
-    solution ``singles[i]`` leaves. ``found_set``: when no single given does, the smallest
-    set of givens found in the time limit that does (each of them needed: ``set_minimal``),
-    towards ``keep`` or the first solution found; empty otherwise. ``candidates``: the true
-    candidates the answer rests on (the first two solutions found, and where they differ).
-    ``complete``: the time limit left nothing out.
+    ``singles``: the givens that alone make it unique (every one when :attr:`complete`;
+    those proven so far when the time limit stopped the search), those that keep ``keep``
+    (the setter's solution, when given) first, then in cell order; ``leads_to[i]`` is the
+    solution ``singles[i]`` leaves. ``found_set``: when no single given does (or, with
+    ``keep``, none keeps it), a set of givens that does, found greedily towards ``keep`` or
+    the first solution found (not proven smallest; each of its givens needed when
+    ``set_minimal``); empty otherwise. ``candidates``: the true candidates the answer rests
+    on (the first two solutions found, and where they differ). ``complete``: the time limit
+    left nothing out.
 
     >>> from sudoku_csp import parse
     >>> d = disambiguate(parse("12.." "34.." "...." "...."))
@@ -75,14 +77,20 @@ class Disambiguation:
 
     def keeps(self, given: Given) -> bool:
         """Whether a single given leaves the setter's solution (``keep``)."""
-        i = self.singles.index(given)
-        return self.keep is not None and self.leads_to[i] == self.keep
+        return self.keep is not None and self.leads_to[self.singles.index(given)] == self.keep
+
+    @property
+    def keeping(self) -> tuple[Given, ...]:
+        """The single givens that keep the setter's solution."""
+        return tuple(s for s, leads in zip(self.singles, self.leads_to, strict=True)
+                     if self.keep is not None and leads == self.keep)
 
     def to_json(self) -> dict[str, Any]:
         """The record: ``status``, ``singles`` (``R4C7=3``…), ``keeping`` (those of them
         that keep the setter's solution, with ``--keep``), ``set`` and ``set_minimal``
         (when no single given does), ``differences`` (cells where the first two solutions
-        differ), ``open_cells`` (cells with more than one true candidate)."""
+        differ), ``open_cells`` (how many cells have more than one true candidate),
+        ``complete``."""
         g = self.puzzle.geometry
         record: dict[str, Any] = {
             "status": self.status,
@@ -95,7 +103,7 @@ class Disambiguation:
             "seconds": round(self.seconds, 4),
         }
         if self.keep is not None:
-            record["keeping"] = self.named([s for s in self.singles if self.keeps(s)])
+            record["keeping"] = self.named(self.keeping)
         return record
 
 
@@ -133,16 +141,18 @@ def disambiguate(puzzle: Puzzle | str, *, keep: Sequence[int] | None = None,
                               seconds=time.monotonic() - start)
     singles, leads_to = [], []
     for cell, row in enumerate(tc.counts):
-        for d, k in enumerate(row):
-            if k == 1 and puzzle.givens[cell] != d:
+        for d in range(len(row)):
+            # Only a proven count of one: a count the time limit cut short may grow.
+            if tc.exactly_one(cell, d) and puzzle.givens[cell] != d:
                 singles.append((cell, d))
                 leads_to.append(next(s for s in tc.solutions if s[cell] == d))
     ranked, leading = _ranked(singles, leads_to, target)
-    if ranked or not tc.complete:
+    kept = target is not None and target in leading
+    if not tc.complete or (ranked and (target is None or kept)):
         return Disambiguation(puzzle, tc, ranked, leading, target, complete=tc.complete,
                               seconds=time.monotonic() - start)
     found, minimal, complete = _greedy_set(puzzle, target or tc.solutions[0], deadline, solver)
-    return Disambiguation(puzzle, tc, (), (), target, found, minimal, complete,
+    return Disambiguation(puzzle, tc, ranked, leading, target, found, minimal, complete,
                           time.monotonic() - start)
 
 

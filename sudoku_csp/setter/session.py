@@ -21,6 +21,7 @@ from sudoku_csp.constraints import Constraint, cnf_clauses
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
+from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER, capabilities, load, solve_until
@@ -115,11 +116,16 @@ class PartSession:
     def __init__(self, puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER,
                  encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                  options: cnf.Options = None) -> None:
+        self._caps = capabilities(solver)
+        if not (self._caps.assumptions and self._caps.incremental):
+            # Parts are switched on and off by assumptions: a solver that ignores them
+            # would answer for another puzzle.
+            raise InputError(f"the setter tools need a solver that takes assumptions "
+                             f"incrementally; {solver} does not")
         self.puzzle = puzzle
         self.geometry = puzzle.geometry
         formula = cnf.build(self.geometry, encoding, amo)
         self.vars = formula.vars
-        self._caps = capabilities(solver)
         self._solver: Solver | None = load(solver, formula.clauses, formula.x_vars)
         self._next = formula.nv + 1
         self.parts = puzzle_parts(puzzle)
@@ -176,13 +182,6 @@ class PartSession:
 
     def assumptions(self, parts: Sequence[Part]) -> list[int]:
         return [self._literal[p] for p in parts]
-
-    def part_of(self, literal: int) -> Part | None:
-        """The part an assumption literal stands for (None for an extra literal)."""
-        for part, lit in self._literal.items():
-            if lit == literal:
-                return part
-        return None
 
     # -- questions ----------------------------------------------------------------------------
     def satisfiable(self, parts: Sequence[Part], extra: Sequence[int] = (),
