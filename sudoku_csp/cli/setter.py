@@ -37,11 +37,9 @@ from sudoku_csp.setter.candidates import DEFAULT_CAP
 if TYPE_CHECKING:
     from sudoku_csp.setter import Disambiguation, TrueCandidates
 
-COUNT_COLOURS = (("1 solution", "green", "#1b7f3b"), ("few", "yellow", "#b07d00"),
-                 ("many", "red", "#c0392b"), ("undecided", "dim", "#9e9e9e"))
-"""How a candidate is coloured by the solutions that hold it: (words, terminal style,
-picture colour) for exactly one, fewer than the cap, the cap or more, and a digit the time
-limit left undecided (shown, since it may be possible)."""
+STYLES = {"one": "green", "few": "yellow", "many": "red", "undecided": "dim"}
+"""How the terminal shows a candidate of each tier (:meth:`TrueCandidates.tier`), in the
+colours of the picture (:data:`~sudoku_csp.setter.candidates.TINTS`)."""
 
 CapOpt = Annotated[int, typer.Option(
     "--cap", min=1, help="Count the solutions holding each candidate up to this many.")]
@@ -51,20 +49,9 @@ SetterTimeOpt = Annotated[float | None, typer.Option(
 
 
 # -- candidates ---------------------------------------------------------------------------------
-def _tier(tc: TrueCandidates, cell: int, digit: int) -> int | None:
-    """The row of :data:`COUNT_COLOURS` for a candidate; None when the cap (1) says
-    nothing of how many solutions hold it."""
-    if tc.unknown[cell] >> digit & 1:
-        return 3
-    if tc.cap == 1:
-        return None
-    count = tc.counts[cell][digit]
-    return 2 if count >= tc.cap else 0 if count == 1 else 1
-
-
 def coloured_grid(tc: TrueCandidates) -> Text:
     """The true candidates as a grid of text, each digit coloured by how many solutions
-    hold it (:data:`COUNT_COLOURS`), givens in bold; digits the time limit left undecided
+    hold it (:data:`STYLES`), givens in bold; digits the time limit left undecided
     are shown too, dim."""
     from sudoku_csp.io import format_cells
 
@@ -86,8 +73,8 @@ def coloured_grid(tc: TrueCandidates) -> Text:
                 if tc.puzzle.givens[cell] != -1:
                     text.append(ch, style="bold")
                 elif ch in symbols:
-                    tier = _tier(tc, cell, symbols.index(ch))
-                    text.append(ch, style="" if tier is None else COUNT_COLOURS[tier][1])
+                    tier = tc.tier(cell, symbols.index(ch))
+                    text.append(ch, style="" if tier is None else STYLES[tier])
                 else:
                     text.append(ch)
             text.append(" ")
@@ -124,19 +111,6 @@ def _legend(tc: TrueCandidates) -> str:
     if tc.cap == 2:
         words.remove(f"yellow: {few}")
     return "colours: solutions holding the digit (" + ", ".join(words) + ")"
-
-
-def candidates_svg(tc: TrueCandidates) -> str:
-    """The true candidates as an SVG picture, each coloured by its count."""
-    from sudoku_csp.render import grid_svg
-
-    p = tc.puzzle
-    masks = tc.masks(undecided=True)
-    tiers = {(cell, d): _tier(tc, cell, d) for cell, mask in enumerate(masks)
-             for d in range(p.size) if mask >> d & 1}
-    tints = {cand: COUNT_COLOURS[tier][2] for cand, tier in tiers.items() if tier is not None}
-    return grid_svg(p.geometry, p.givens, candidates=masks, constraints=p.constraints,
-                    tints=tints)
 
 
 CANDIDATE_FORMATS = ("fpuzzles", "fpuzzles-url")
@@ -197,7 +171,7 @@ def candidates(
             emit(writer(puzzle, tc.masks(undecided=True)) + "\n")
             return code
         if svg is not None:
-            picture = candidates_svg(tc)
+            picture = tc.svg()
             if svg == "-":
                 emit(picture)
                 return code

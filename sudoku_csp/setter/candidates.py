@@ -35,6 +35,11 @@ from sudoku_csp.setter.session import PartSession, as_puzzle
 DEFAULT_CAP = 8
 """Solutions counted per candidate before it counts as "many"."""
 
+TINTS = {"one": "#1b7f3b", "few": "#b07d00", "many": "#c0392b", "undecided": "#9e9e9e"}
+"""A candidate's colour in pictures by its tier (:meth:`TrueCandidates.tier`): green when
+one solution holds it, yellow for fewer than the cap, red for the cap or more, grey for a
+digit the time limit left undecided (drawn, since it may be possible)."""
+
 
 @dataclass(frozen=True)
 class TrueCandidates:
@@ -75,6 +80,39 @@ class TrueCandidates:
         return [sum(1 << d for d in self.candidates(cell)) | (self.unknown[cell] if undecided
                                                                else 0)
                 for cell in range(len(self.counts))]
+
+    def tier(self, cell: int, digit: int) -> str | None:
+        """``one``, ``few`` or ``many`` solutions hold the candidate (``many``: the cap or
+        more), or ``undecided``; None when the cap (1) says nothing of how many."""
+        if self.unknown[cell] >> digit & 1:
+            return "undecided"
+        if self.cap == 1:
+            return None
+        count = self.counts[cell][digit]
+        return "many" if count >= self.cap else "one" if count == 1 else "few"
+
+    def svg(self) -> str:
+        """The puzzle with its true candidates (and any left undecided), each coloured by
+        its tier (:data:`TINTS`): what ``sudoku-csp candidates --svg`` draws, and what a
+        notebook shows.
+
+        >>> tc = true_candidates("12.." "34.." "...." "....", cap=4)
+        >>> svg = tc.svg()
+        >>> svg.count('fill="#b07d00"') > 0, svg.count('fill="#c0392b"') > 0
+        (True, True)
+        """
+        from sudoku_csp.render import grid_svg  # noqa: PLC0415 - pictures only
+
+        p = self.puzzle
+        masks = self.masks(undecided=True)
+        tints = {(cell, d): TINTS[tier] for cell, mask in enumerate(masks)
+                 for d in range(p.size) if mask >> d & 1
+                 for tier in (self.tier(cell, d),) if tier is not None}
+        return grid_svg(p.geometry, p.givens, candidates=masks, constraints=p.constraints,
+                        tints=tints)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     def exactly_one(self, cell: int, digit: int) -> bool:
         """Whether exactly one solution holds ``digit`` in ``cell`` (proven: its count is
