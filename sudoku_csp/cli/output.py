@@ -24,9 +24,12 @@ from sudoku_csp.geometry import EMPTY
 from sudoku_csp.result import Result, Status
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.progress import Progress, ProgressColumn
 
     from sudoku_csp.batch import Record, RecordFormat, Summary
+    from sudoku_csp.geometry import Geometry
     from sudoku_csp.native import State
     from sudoku_csp.puzzle import Puzzle
 
@@ -77,11 +80,18 @@ def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:
 
 def candidate_grid(state: State) -> str:
     """Each cell's candidate symbols (``-`` for none), aligned, with box borders."""
+    return mask_grid(state.geometry, state.cand)
+
+
+def mask_grid(geometry: Geometry, masks: Sequence[int]) -> str:
+    """A grid of each cell's digits in ``masks`` (bit ``d``: digit ``d``; ``-`` for none),
+    aligned, with box borders: candidates after propagation, or true candidates."""
     from sudoku_csp.io import format_cells
 
-    symbols = state.geometry.symbols
-    return format_cells(state.geometry, ["".join(symbols[d] for d in state.candidates(c)) or "-"
-                                         for c in range(state.geometry.ncells)])
+    symbols = geometry.symbols
+    return format_cells(geometry, ["".join(symbols[d] for d in range(geometry.size)
+                                           if masks[c] >> d & 1) or "-"
+                                   for c in range(geometry.ncells)])
 
 
 def print_single(puzzle: Puzzle, result: Result, *, counted_all: bool = False) -> None:

@@ -30,7 +30,7 @@ from sudoku_csp.cli.options import (
     check_output_path,
     geometry_options,
 )
-from sudoku_csp.cli.output import emit, out
+from sudoku_csp.cli.output import emit, mask_grid, out
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.setter.candidates import DEFAULT_CAP
 
@@ -53,15 +53,10 @@ def coloured_grid(tc: TrueCandidates) -> Text:
     """The true candidates as a grid of text, each digit coloured by how many solutions
     hold it (:data:`STYLES`), givens in bold; digits the time limit left undecided
     are shown too, dim."""
-    from sudoku_csp.io import format_cells
-
     g = tc.puzzle.geometry
     symbols = g.symbols
-    masks = tc.masks(undecided=True)
-    texts = ["".join(symbols[d] for d in range(g.size) if masks[c] >> d & 1) or "-"
-             for c in range(g.ncells)]
     text, cell = Text(), 0
-    for row in format_cells(g, texts).split("\n"):
+    for row in mask_grid(g, tc.masks(undecided=True)).split("\n"):
         if set(row) <= set("-+ "):  # a border between boxes
             text.append(row + "\n", style="dim")
             continue
