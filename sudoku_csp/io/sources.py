@@ -48,6 +48,10 @@ def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) 
     files: list[str | TextIO] = []
     for name in sources:
         if name != "-" and not os.path.isfile(name):
+            if is_constrained_text(name) and not os.path.exists(name):
+                shown = name if len(name) <= 60 else name[:57] + "..."
+                raise InputError(f"{shown!r} is a puzzle, not a puzzle file: a puzzle is "
+                                 "given alone, as the only argument")
             raise not_a_file(name)
         files.append(sys.stdin if name == "-" else name)
     total = None
