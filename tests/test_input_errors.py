@@ -331,6 +331,15 @@ def test_a_row_after_grids_separated_by_blank_lines_is_named():
     assert err.value.line == 21
 
 
+@pytest.mark.parametrize("rows", [4, 5])
+def test_a_grid_cut_short_is_no_smaller_puzzle(tmp_path, rows):
+    # Four rows of nine cells are 36 cells, as many as a 6x6 has: still a 9x9 cut short.
+    path = tmp_path / "short.txt"
+    path.write_text("# a grid cut short\n" + "123456000\n" + "000000000\n" * (rows - 1))
+    assert_input_error(run("show", str(path)), f"line 2: the input ends after {rows} rows "
+                                               "of the grid that starts here (9 cells a row)")
+
+
 def test_a_puzzle_in_a_few_long_lines_is_still_one_puzzle(tmp_path):
     text = "\n".join(GRID1[i:i + 27] for i in range(0, 81, 27)) + "\n"
     assert [to_line(p) for p in parse_many(text)] == [GRID1.replace("0", ".")]

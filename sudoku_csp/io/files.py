@@ -11,9 +11,10 @@ skipped. The first puzzle line decides the layout of the whole file:
   and a grid may leave blank lines between its bands. Each row of a grid written a row per
   line holds as many cells as the first: a row with more or fewer is an error naming its
   line. A grid cut short by the end of the input is read as it is only when it is a puzzle
-  in a few long lines (two or more, each holding whole rows of the puzzle); else it is an
-  error naming the line it starts at. So nine rows of eight cells are an 8x8 grid followed
-  by a grid cut short (an error at row 9), never a puzzle with a row dropped.
+  in a few long lines (two or more, each holding whole rows of the puzzle) or a grid of
+  candidates (several digits a cell); else it is an error naming the line it starts at.
+  So nine rows of eight cells are an 8x8 grid followed by a grid cut short (an error at row
+  9), never a puzzle with a row dropped.
 
 Sixteen lines of sixteen cells read as either sixteen 4x4 puzzles or one 16x16 grid. When
 the options do not fix the size, they are one 16x16 grid only if they are exactly the first
@@ -320,14 +321,13 @@ def _grids(lines: _Lines, options: dict, first_error: ParseError | None
             if first and first_error is not None and not grid.complete and grid.rows == 1:
                 raise first_error from None
             if not grid.complete and grid.by_rows and not _whole_rows(grid):
-                raise ParseError(
-                    f"the input ends after {grid.rows} row{'s' * (grid.rows != 1)} of the "
-                    f"grid that starts here ({grid.size} cells a row): expected {grid.size} "
-                    "rows, as a grid has as many rows as cells in a row",
-                    line=grid.start) from None
+                raise _cut_short(grid) from None
             if first and first_error is not None and not grid.complete:
                 raise first_error from None
             raise
+        if (not grid.complete and grid.by_rows and grid.rows > 1 and not _whole_rows(grid)
+                and not puzzle.constraints):  # a candidate grid's rows hold more symbols
+            raise _cut_short(grid)
         first = False
         yield entry[0], puzzle
 
@@ -347,6 +347,12 @@ class _Grid:
     start: int  # the line of its first row
     rows: int  # lines with cells
     cells: int  # cells in all of them
+
+
+def _cut_short(grid: _Grid) -> ParseError:
+    return ParseError(f"the input ends after {grid.rows} row{'s' * (grid.rows != 1)} of the "
+                      f"grid that starts here ({grid.size} cells a row): expected {grid.size} "
+                      "rows, as a grid has as many rows as cells in a row", line=grid.start)
 
 
 def _whole_rows(grid: _Grid) -> bool:
