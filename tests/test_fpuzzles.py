@@ -52,6 +52,31 @@ def test_json_link_and_sudokupad_link_read_the_same_puzzle():
     assert sorted(c.kind for c in puzzles[0].constraints) == ["cage", "thermometer"]
 
 
+@pytest.mark.parametrize("prefix", [
+    "https://sudokupad.app/fpuz", "https://beta.sudokupad.app/sudoku/fpuz",
+    "sudokupad.app/?puzzleid=fpuz", "https://sudokupad.app/sudoku/fpuzzles"])
+def test_sudokupads_fpuz_prefix_carries_an_fpuzzles_payload(prefix):
+    # SudokuPad names the f-puzzles format 'fpuz', 'fpuzzles' its alias (its puzzle loader).
+    text = doc(4, thermometer=[{"lines": [["R2C1", "R2C2", "R2C3"]]}])
+    payload = lzstring.LZString().compressToBase64(text)
+    assert parse(prefix + payload) == parse(text)
+    assert parse(prefix + payload + "?setting-nogrid=1") == parse(text)  # the link's settings
+    assert parse(prefix + lzstring.LZString().compressToEncodedURIComponent(text)) == parse(text)
+
+
+def test_a_link_is_read_whole_or_refused():
+    link = url(doc(4))
+    with pytest.raises(ParseError, match="'and more words' after the link: expected the link "
+                                         "alone") as caught:
+        parse(f"  {link} and more words")
+    assert caught.value.column == len(link) + 4
+    assert parse(f"{link}\tand more words").metadata == "and more words"  # after a tab
+    result = CliRunner().invoke(app, ["solve", f"{link} (by a setter)"])
+    assert result.exit_code == 6 and "'(by a setter)' after the link" in result.stderr
+    result = CliRunner().invoke(app, ["compare", link, "more"])
+    assert result.exit_code == 6 and "is a puzzle, not a puzzle file" in result.stderr
+
+
 def test_writers_read_back_as_the_same_puzzle():
     p = parse(doc(6, killercage=[{"cells": ["R1C1", "R1C2"], "value": "11"}],
                   antiknight=True))
@@ -81,6 +106,7 @@ def test_writers_read_back_as_the_same_puzzle():
      "grid[0][0].region: expected a region number 0..3, got None"),
     ("https://f-puzzles.com/?load=%%%", "does not decode"),
     ("https://sudokupad.app/abc123xyz", "needs the network"),
+    ("https://sudokupad.app/scfAAAA", "scf link is SudokuPad's legacy compact format"),
     ("https://sudokupad.app/sclN4Ig", "scl/ctc"),
 ])
 def test_bad_input_names_the_key_and_what_was_expected(text, words):

@@ -279,9 +279,99 @@ def test_a_grid_with_a_short_row_names_its_line():
     rows = rows_of(GRID1, 9)
     rows[4] = rows[4][:8]
     text = "\n".join(rows_of(GRID2, 9)) + "\n\n" + "\n".join(rows) + "\n"
-    with pytest.raises(ParseError, match="expected 81 cells for a 9x9 puzzle, found 80") as err:
+    with pytest.raises(ParseError, match="row 5 of the grid that starts at line 11 has 8 "
+                                         "cells: expected 9, as in every row of a 9x9 grid"
+                       ) as err:
         parse_many(text)
-    assert err.value.line == 19
+    assert (err.value.line, err.value.column) == (15, 9)
+
+
+# -- a grid is read exactly as written: as many rows as cells in a row, every row ------------
+NINE_ROWS_OF_EIGHT = "1 2 3 4 5 6 7 8\n" + "0 0 0 0 0 0 0 0\n" * 8
+NINE_ROWS_ERROR = ("line 9: the input ends after 1 row of the grid that starts here (8 cells "
+                   "a row): expected 8 rows")
+ONE_PUZZLE_COMMANDS = [["show"], ["explain"], ["hint"], ["candidates"], ["disambiguate"],
+                       ["encode"], ["certify", "{dir}"]]
+
+
+@pytest.mark.parametrize("command", [*ONE_PUZZLE_COMMANDS, ["count"], ["solve"]])
+def test_nine_rows_of_eight_numbers_are_no_puzzle(tmp_path, command):
+    # Rows 1-8 make an 8x8 grid; row 9 is then a grid cut short, not a row to drop.
+    path = tmp_path / "rows.txt"
+    path.write_text(NINE_ROWS_OF_EIGHT)
+    args = [a.format(dir=tmp_path / "cert") for a in command[1:]]
+    assert_input_error(run(command[0], str(path), *args), NINE_ROWS_ERROR)
+    with pytest.raises(ParseError, match="found 9 rows of 8 cells: a grid has as many rows"):
+        parse(NINE_ROWS_OF_EIGHT)
+
+
+def test_rows_of_other_lengths_are_refused_even_when_the_cells_add_up(tmp_path):
+    rows = rows_of(GRID1, 9)
+    rows[2], rows[4] = rows[2][:8], rows[4] + "0"  # 81 cells, in rows of 9, 8 and 10
+    expected = "row 3 of the grid that starts at line 1 has 8 cells: expected 9"
+    with pytest.raises(ParseError, match=expected) as err:
+        parse("\n".join(rows))
+    assert err.value.line == 3
+    path = tmp_path / "rows.txt"
+    path.write_text("# one grid\n" + "\n".join(rows) + "\n")
+    assert_input_error(run("show", str(path)), "line 4, column 9: row 3 of the grid that "
+                                               "starts at line 2 has 8 cells: expected 9")
+    rows[2] = rows[2] + "00"  # a row too long names its first extra cell
+    with pytest.raises(ParseError, match="has 10 cells: expected 9") as err:
+        parse("\n".join(rows))
+    assert (err.value.line, err.value.column) == (3, 10)
+
+
+def test_a_row_after_grids_separated_by_blank_lines_is_named():
+    text = "\n".join(rows_of(GRID1, 9)) + "\n\n" + "\n".join(rows_of(GRID2, 9)) + "\n\n"
+    assert len(parse_many(text)) == 2
+    with pytest.raises(ParseError, match="the input ends after 1 row of the grid that starts "
+                                         "here \\(9 cells a row\\): expected 9 rows") as err:
+        parse_many(text + GRID1[:9] + "\n")
+    assert err.value.line == 21
+
+
+@pytest.mark.parametrize("rows", [4, 5])
+def test_a_grid_cut_short_is_no_smaller_puzzle(tmp_path, rows):
+    # Four rows of nine cells are 36 cells, as many as a 6x6 has: still a 9x9 cut short.
+    path = tmp_path / "short.txt"
+    path.write_text("# a grid cut short\n" + "123456000\n" + "000000000\n" * (rows - 1))
+    assert_input_error(run("show", str(path)), f"line 2: the input ends after {rows} rows "
+                                               "of the grid that starts here (9 cells a row)")
+
+
+def test_a_puzzle_in_a_few_long_lines_is_still_one_puzzle(tmp_path):
+    text = "\n".join(GRID1[i:i + 27] for i in range(0, 81, 27)) + "\n"
+    assert [to_line(p) for p in parse_many(text)] == [GRID1.replace("0", ".")]
+    path = tmp_path / "long.txt"
+    path.write_text(text)
+    result = run("show", str(path))
+    assert result.exit_code == Exit.OK and "note:" not in result.stderr, result.output
+
+
+# -- a command about one puzzle, given a file of several, says which it took -----------------
+@pytest.mark.parametrize("command", ONE_PUZZLE_COMMANDS)
+def test_one_puzzle_commands_name_the_puzzle_they_took_from_a_file(tmp_path, command):
+    four = BY_NAME["4x4"].text
+    path = tmp_path / "two.txt"
+    path.write_text(f"# two puzzles\n{four}\n\n{four[::-1]}\n")
+    args = [a.format(dir=tmp_path / "two") for a in command[1:]]
+    result = run(command[0], str(path), *args)
+    assert result.exit_code == Exit.OK, result.output
+    assert (f"note: {path} holds more than one puzzle: took the first, at line 2 (the next "
+            "starts at line 4)") in result.stderr
+    path.write_text(f"# one puzzle\n{four}\n")
+    args = [a.format(dir=tmp_path / "one") for a in command[1:]]
+    result = run(command[0], str(path), *args)
+    assert result.exit_code == Exit.OK and "note:" not in result.stderr, result.output
+
+
+def test_the_next_grid_is_named_from_standard_input():
+    four = to_grid(parse(BY_NAME["4x4"].text))
+    result = run("show", "-", input=f"{four}\n\n{four}\n")
+    assert result.exit_code == Exit.OK, result.output
+    assert ("note: standard input holds more than one puzzle: took the first, at line 1 (the "
+            "next starts at line 7)") in result.stderr
 
 
 def test_two_grids_through_the_cli(tmp_path):

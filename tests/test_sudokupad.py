@@ -25,6 +25,13 @@ def scl(size: int = 4, **keys: object) -> dict:
             "regions": boxes(size), **keys}
 
 
+def nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 def link(puzzle: dict | str, prefix: str = "https://sudokupad.app/scl") -> str:
     text = puzzle if isinstance(puzzle, str) else json.dumps(puzzle)
     return prefix + lzstring.LZString().compressToBase64(text)
@@ -134,6 +141,10 @@ def test_puzzlezipper_text_is_read():
      "cage 1 (style 'extraregion') is not a rule this tool reads"),
     (scl(foglight=[[0, 0]]), "SudokuPad foglight: not a rule this tool knows"),
     (scl(**{"global": ["antiwhatever"]}), "global rule 'antiwhatever'"),
+    # nested past any puzzle, zipped or not: an input error, not Python's recursion limit
+    ("{ce:" + "[" * 300 + "]" * 300 + "}", "nested more than 64 levels deep"),
+    ("{ce:" + "[{a:" * 400 + "1" + "}]" * 400 + "}", "nested more than 64 levels deep"),
+    (scl(metadata={"words": nested(70)}), "nested more than 64 levels deep"),
 ])
 def test_bad_payloads_name_what_is_wrong(puzzle, words):
     with pytest.raises(ParseError) as caught:

@@ -13,12 +13,14 @@ import typer
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import Exit, err, guarded
 from sudoku_csp.cli.options import (
+    ONE_PUZZLE_HELP,
     BatchOptions,
     BoxOpt,
     CsvOpt,
     IgnoreOpt,
     JobsOpt,
     JsonOpt,
+    OnePuzzleArg,
     OutOpt,
     RegionsOpt,
     ResumeOpt,
@@ -91,7 +93,7 @@ def _list_techniques() -> None:
 @app.command("explain")
 def explain_command(
     source: Annotated[str | None, typer.Argument(
-        metavar="PUZZLE|FILE|-", help="A puzzle, or a file whose first puzzle is explained.",
+        metavar="PUZZLE|FILE|-", help=ONE_PUZZLE_HELP,
         show_default=False)] = None,
     size: SizeOpt = None,
     box: BoxOpt = None,
@@ -172,7 +174,7 @@ def explain_command(
 
 @app.command()
 def hint(
-    source: SourceArg,
+    source: OnePuzzleArg,
     size: SizeOpt = None,
     box: BoxOpt = None,
     variant: VariantOpt = None,

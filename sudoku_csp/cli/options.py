@@ -53,6 +53,12 @@ SourceArg = Annotated[str, typer.Argument(
     help="A puzzle (one line, or a grid in quotes; a killer line 'CAGEMAP SUMS [GIVENS]'; "
          "a JSON object), a file of puzzles one per line (.txt, .jsonl), or - for standard "
          "input.")]
+ONE_PUZZLE_HELP = ("A puzzle (one line, or a grid in quotes; a killer line 'CAGEMAP SUMS "
+                   "[GIVENS]'; a JSON object; an f-puzzles or SudokuPad link), or a file (- "
+                   "for standard input) whose first puzzle is taken: a note on stderr names "
+                   "its line when more puzzles follow.")
+OnePuzzleArg = Annotated[str, typer.Argument(metavar="PUZZLE|FILE|-", help=ONE_PUZZLE_HELP)]
+"""The argument of a command about one puzzle (show, explain, hint, candidates, ...)."""
 SizeOpt = Annotated[int | None, typer.Option(
     "--size", "-n", help="Grid size N (default: inferred from the number of cells).")]
 BoxOpt = Annotated[str | None, typer.Option(

@@ -18,9 +18,11 @@ from sudoku_csp.certify import DEFAULT_PROOF_SOLVER, PROOF_SOLVERS
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
+    ONE_PUZZLE_HELP,
     BoxOpt,
     IgnoreOpt,
     JsonOpt,
+    OnePuzzleArg,
     RegionsOpt,
     SizeOpt,
     SourceArg,
@@ -58,7 +60,7 @@ ProofSolverOpt = Annotated[str, typer.Option(
 @app.command()
 def encode(
     source: Annotated[str | None, typer.Argument(
-        metavar="[PUZZLE|FILE|-]", help="The puzzle to encode (the first one of a file).")] = None,
+        metavar="[PUZZLE|FILE|-]", help=ONE_PUZZLE_HELP)] = None,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,
     amo: AmoOpt = DEFAULT_AMO,
     sums: SumsOpt = SUMS.default,
@@ -115,7 +117,7 @@ def encode(
 
 @app.command()
 def certify(
-    source: SourceArg,
+    source: OnePuzzleArg,
     directory: Annotated[str, typer.Argument(metavar="DIR", help="Where to write it.")],
     proof_solver: ProofSolverOpt = DEFAULT_PROOF_SOLVER,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,

@@ -21,9 +21,9 @@ from sudoku_csp.cli.options import (
     BoxOpt,
     IgnoreOpt,
     JsonOpt,
+    OnePuzzleArg,
     RegionsOpt,
     SizeOpt,
-    SourceArg,
     SplitRegionsOpt,
     TreatLineOpt,
     VariantOpt,
@@ -114,7 +114,7 @@ CANDIDATE_FORMATS = ("fpuzzles", "fpuzzles-url")
 
 @app.command()
 def candidates(
-    source: SourceArg,
+    source: OnePuzzleArg,
     cap: CapOpt = DEFAULT_CAP,
     size: SizeOpt = None,
     box: BoxOpt = None,
@@ -194,7 +194,7 @@ def candidates(
 # -- disambiguate ---------------------------------------------------------------------------
 @app.command()
 def disambiguate(
-    source: SourceArg,
+    source: OnePuzzleArg,
     keep: Annotated[str | None, typer.Option(
         "--keep", metavar="SOLUTION",
         help="The solution to keep (a full grid on one line): givens that keep it come "

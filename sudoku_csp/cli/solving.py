@@ -26,6 +26,7 @@ from sudoku_csp.cli.options import (
     IgnoreOpt,
     JobsOpt,
     JsonOpt,
+    OnePuzzleArg,
     OutOpt,
     RegionsOpt,
     ResumeOpt,
@@ -219,7 +220,7 @@ def count(
 
 @app.command()
 def show(
-    source: SourceArg,
+    source: OnePuzzleArg,
     candidates: Annotated[bool, typer.Option(
         "--candidates", "-c", help="Show the candidates left after propagation.")] = False,
     size: SizeOpt = None,

@@ -8,8 +8,13 @@ skipped. The first puzzle line decides the layout of the whole file:
 - otherwise *multi-line grids*, one after another. A grid ends once it has as many rows as
   its first row has cells (the size, when the options give one): blank lines, comments and
   border rows inside a grid are skipped, so grids may be separated by blank lines or not,
-  and a grid may leave blank lines between its bands. A grid cut short by the end of the
-  input is read as it is (a few long lines can still make one grid).
+  and a grid may leave blank lines between its bands. Each row of a grid written a row per
+  line holds as many cells as the first: a row with more or fewer is an error naming its
+  line. A grid cut short by the end of the input is read as it is only when it is a puzzle
+  in a few long lines (two or more, each holding whole rows of the puzzle) or a grid of
+  candidates (several digits a cell); else it is an error naming the line it starts at.
+  So nine rows of eight cells are an 8x8 grid followed by a grid cut short (an error at row
+  9), never a puzzle with a row dropped.
 
 Sixteen lines of sixteen cells read as either sixteen 4x4 puzzles or one 16x16 grid. When
 the options do not fix the size, they are one 16x16 grid only if they are exactly the first
@@ -37,12 +42,12 @@ from typing import Any, TextIO
 from sudoku_csp.errors import NoPuzzleError, ParseError
 from sudoku_csp.geometry import EMPTY, MAX_SIZE
 from sudoku_csp.io.grid import scan
-from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.io.options import ReadOptions, infer_size
 from sudoku_csp.io.text import UnhandledConstraintsError, is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
 
-__all__ = ["MAX_LINE", "PuzzleText", "parse_many", "puzzle_entries", "puzzle_texts",
-           "read_puzzle_files", "read_puzzles"]
+__all__ = ["MAX_LINE", "PuzzleText", "first_puzzle_of", "parse_many", "puzzle_entries",
+           "puzzle_texts", "read_puzzle_files", "read_puzzles"]
 
 
 def read_puzzles(
@@ -91,6 +96,13 @@ def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[
     >>> list(puzzle_entries(io.StringIO("# two\\n" + "1" * 16 + "\\n\\n" + "2" * 16 + "\\n")))[1]
     ('2222222222222222', 4)
     """
+    for number, entry in _numbered_entries(handle, options):
+        yield entry if isinstance(entry, Puzzle) else (entry, number)
+
+
+def _numbered_entries(handle: Iterable[str], options: dict
+                      ) -> Iterator[tuple[int, Puzzle | str]]:
+    """:func:`puzzle_entries`, each with the line it starts at."""
     lines = _Lines(handle)
     commented = False
     for first in lines:
@@ -116,14 +128,35 @@ def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[
                           or not any(ch in "|+" for ch in text.split("\t", 1)[0])):
         if not (puzzle.size == 4 and ReadOptions.of(options).fixed_size() is None
                 and _sixteen_rows(lines, text)):
-            yield puzzle
+            yield number, puzzle
             for number, text in lines:
                 stripped = text.strip()
                 if stripped and not stripped.startswith("#"):
-                    yield text, number
+                    yield number, text
             return
     lines.unread([first])
     yield from _grids(lines, options, error)
+
+
+def first_puzzle_of(source: str | os.PathLike | TextIO, **options: Any
+                    ) -> tuple[Puzzle, int, int | None]:
+    """The first puzzle of a file (a path or an open text file), the line it starts at, and
+    the line the next puzzle starts at (None when it holds only one). A next multi-line grid
+    is read (only its end tells where the first grid ends), so a malformed one raises
+    :class:`ParseError`; a next one-line puzzle is left unparsed. ``options`` are those of
+    :func:`parse`; a source without a puzzle raises :class:`NoPuzzleError`.
+
+    >>> first_puzzle_of(io.StringIO("# two\\n" + "1" * 16 + "\\n\\n" + "2" * 16 + "\\n"))[1:]
+    (2, 4)
+    """
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, encoding="utf-8") as handle:
+            return first_puzzle_of(handle, **options)
+    entries = _numbered_entries(source, options)
+    line, puzzle = next(entries)
+    assert isinstance(puzzle, Puzzle)  # the first entry is always parsed
+    after = next(entries, None)
+    return puzzle, line, None if after is None else after[0]
 
 
 MAX_LINE = 65536
@@ -258,10 +291,12 @@ def _row_width(text: str, line: int) -> int:
     return len(scan(text, line))
 
 
-def _grids(lines: _Lines, options: dict, first_error: ParseError | None) -> Iterator[Puzzle]:
+def _grids(lines: _Lines, options: dict, first_error: ParseError | None
+           ) -> Iterator[tuple[int, Puzzle]]:
     """The multi-line grids of the rest of the input (see the module docstring).
     ``first_error`` is why the first line is no puzzle by itself: reported instead when the
-    first grid is not a whole grid, for the input is then more likely bad one-line puzzles."""
+    first grid, cut short by the end of the input, is one line or was not written a row per
+    line, for the input is then more likely bad one-line puzzles."""
     fixed = ReadOptions.of(options).fixed_size()
     first = True
     for entry in lines:
@@ -269,64 +304,101 @@ def _grids(lines: _Lines, options: dict, first_error: ParseError | None) -> Iter
         if not stripped or stripped.startswith("#"):
             continue
         lines.unread([entry])
-        body, size, complete = _grid_lines(lines, fixed, first, first_error)
-        if complete:
+        grid = _grid_lines(lines, fixed, first, first_error)
+        body = grid.body
+        if grid.complete:
             _take_borders(lines, body)
         while body[-1] == "":
             body.pop()
-        # A grid ended by its rows has its size: a short row is then "81 cells expected".
-        grid_options = {**options, "size": size} if complete and fixed is None else options
+        # A grid ended by its rows has its size, which parse_grid holds every row to.
+        grid_options = ({**options, "size": grid.size} if grid.complete and fixed is None
+                        else options)
         try:
             puzzle = parse("\n".join(body), line=entry[0], **grid_options)
         except UnhandledConstraintsError:
             raise  # a whole grid was read: what it holds is the news, not its first line
         except ParseError:
-            if first and first_error is not None and not complete:
+            if first and first_error is not None and not grid.complete and grid.rows == 1:
+                raise first_error from None
+            if not grid.complete and grid.by_rows and not _whole_rows(grid):
+                raise _cut_short(grid) from None
+            if first and first_error is not None and not grid.complete:
                 raise first_error from None
             raise
+        if (not grid.complete and grid.by_rows and grid.rows > 1 and not _whole_rows(grid)
+                and not puzzle.constraints):  # a candidate grid's rows hold more symbols
+            raise _cut_short(grid)
         first = False
-        yield puzzle
+        yield entry[0], puzzle
 
 
 MIN_ROW, MAX_ROW = 2, 35  # cells in the first row of a grid (its size, so 2..35)
 
 
-def _grid_lines(
-    lines: _Lines, fixed: int | None, first: bool, first_error: ParseError | None
-) -> tuple[list[str], int | None, bool]:
-    """The lines of the grid starting at the next line (blank and comment lines as ``""``),
-    its size, and whether it ended by having that many rows (else at the end of the input).
-    In the ``first`` grid, a first row that is no grid row makes the rest of the input one
-    grid, as it comes (a puzzle in a few long lines); ``first_error`` is reported if that
-    grid runs too long."""
-    body: list[str] = []
-    size, rows, whole, start = fixed, 0, False, 0
+@dataclass
+class _Grid:
+    """The lines of one multi-line grid as :func:`_grid_lines` reads them."""
+
+    body: list[str]  # its lines, blank and comment lines as ""
+    size: int | None  # cells a row: the options' size, else the first row's
+    complete: bool  # ended by having ``size`` rows (else by the end of the input)
+    whole: bool  # its first line is no row: the rest of the input is the grid, as it comes
+    by_rows: bool  # a row per line: its first row has ``size`` cells, and so must every row
+    start: int  # the line of its first row
+    rows: int  # lines with cells
+    cells: int  # cells in all of them
+
+
+def _cut_short(grid: _Grid) -> ParseError:
+    return ParseError(f"the input ends after {grid.rows} row{'s' * (grid.rows != 1)} of the "
+                      f"grid that starts here ({grid.size} cells a row): expected {grid.size} "
+                      "rows, as a grid has as many rows as cells in a row", line=grid.start)
+
+
+def _whole_rows(grid: _Grid) -> bool:
+    """Whether a grid cut short by the end of the input can be a puzzle in a few long lines:
+    two lines or more, each holding whole rows of the puzzle its cells make."""
+    side = infer_size(grid.cells)
+    return grid.rows > 1 and side is not None and grid.size is not None and grid.size % side == 0
+
+
+def _grid_lines(lines: _Lines, fixed: int | None, first: bool,
+                first_error: ParseError | None) -> _Grid:
+    """The grid starting at the next line: it ends once it has as many rows as its size,
+    else at the end of the input (the rows are checked as the grid is parsed). In the
+    ``first`` grid, a first row that is no grid row makes the rest of the input one grid,
+    as it comes (a puzzle in a few long lines); ``first_error`` is reported if that grid
+    runs too long."""
+    grid = _Grid([], fixed, False, False, False, 0, 0, 0)
     for number, text in lines:
         stripped = text.strip()
         if not stripped or stripped.startswith("#"):
-            body.append("")  # keeps the line numbers of what follows
+            grid.body.append("")  # keeps the line numbers of what follows
             continue
-        start = start or number
+        grid.start = grid.start or number
         width = _row_width(text, number)
-        body.append(text)
+        grid.body.append(text)
         if width:
-            rows += 1
-            if rows == 1 and not MIN_ROW <= width <= MAX_ROW:
+            grid.rows += 1
+            grid.cells += width
+            if grid.rows == 1 and not MIN_ROW <= width <= MAX_ROW:
                 if not first:
                     raise ParseError(
                         f"a line of {width} cells where a multi-line grid starts: expected a "
                         f"row of {MIN_ROW} to {MAX_ROW} cells (this input holds multi-line "
                         "grids, so each of its puzzles must be one)", line=number)
-                whole = True
-            elif rows == 1:
-                size = size or width
-        if len(body) > _GRID_LINES:
+                grid.whole = True
+            elif grid.rows == 1:
+                grid.size = grid.size or width
+                grid.by_rows = width == grid.size
+        if len(grid.body) > _GRID_LINES:
             raise (first_error if first else None) or ParseError(
                 f"a multi-line grid still open after {_GRID_LINES} lines: a grid ends after "
-                "as many rows as its first row has cells", line=start)
-        if not whole and size is not None and rows >= size:
-            return body, size, True
-    return body, size, False
+                "as many rows as its first row has cells", line=grid.start)
+        if not grid.whole and grid.size is not None and grid.rows >= grid.size:
+            grid.complete = True
+            return grid
+    return grid
 
 
 def _take_borders(lines: _Lines, body: list[str]) -> None:

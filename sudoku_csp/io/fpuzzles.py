@@ -5,7 +5,9 @@ An f-puzzles puzzle is a JSON object: ``size``, ``grid`` (``size`` rows of cell 
 type (``killercage``, ``arrow``, ``thermometer``, ...; cells named ``R1C1``, clues outside
 the grid at row or column 0 or N+1). Its link is ``https://f-puzzles.com/?load=`` followed by
 the lz-string ``compressToBase64`` of that JSON; SudokuPad opens the same payload as
-``https://sudokupad.app/fpuzzles<payload>``.
+``https://sudokupad.app/fpuzzles<payload>`` (or ``fpuz<payload>``). A link is read whole:
+text after it on its line is an error, and its payload is decoded by
+:mod:`sudoku_csp.io.lzdecode`, which refuses one that grows past any puzzle's size.
 
 This module reads the envelope (size, regions, givens, the geometry's flags, decoration and
 settings) and hands every constraint key to the registered kind that owns it
@@ -39,11 +41,12 @@ from urllib.parse import unquote
 from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, FieldError
 from sudoku_csp.errors import InputError, ParseError, ReaderNote
 from sudoku_csp.geometry import EMPTY, Geometry
+from sudoku_csp.io.lzdecode import link_text
 from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.puzzle import Puzzle
 
-__all__ = ["FPUZZLES_PREFIX", "fpuzzles_document", "fpuzzles_json", "fpuzzles_object",
-           "fpuzzles_url", "is_fpuzzles", "read_fpuzzles"]
+__all__ = ["FPUZZLES_IDS", "FPUZZLES_PREFIX", "fpuzzles_document", "fpuzzles_json",
+           "fpuzzles_object", "fpuzzles_url", "is_fpuzzles", "read_fpuzzles"]
 
 FPUZZLES_PREFIX = "https://f-puzzles.com/?load="
 
@@ -84,10 +87,16 @@ def is_fpuzzles(text: str) -> bool:
         r'"grid"\s*:\s*\[\s*\[', stripped) is not None
 
 
+FPUZZLES_IDS = ("fpuzzles", "fpuz")
+"""The prefixes of a SudokuPad link's puzzle that carry an f-puzzles payload, longest first
+(SudokuPad's own are :data:`~sudoku_csp.io.sudokupad.SUDOKUPAD_PREFIXES`; ``scf`` is its
+legacy compact format)."""
+
+
 def _payload(link: str, line: int, options: ReadOptions) -> str:
     """The f-puzzles JSON text a link carries (a SudokuPad ``scl``/``ctc`` payload made one
     by :mod:`sudoku_csp.io.sudokupad`, which needs the options)."""
-    import lzstring
+    from sudoku_csp.io.sudokupad import SUDOKUPAD_PREFIXES
 
     match = _LINK.match(link.strip())
     assert match is not None
@@ -99,23 +108,24 @@ def _payload(link: str, line: int, options: ReadOptions) -> str:
     else:
         data = rest.rpartition("puzzleid=")[2] if "puzzleid=" in rest else rest
         data = data.removeprefix("sudoku/").removeprefix("?")
-        if data.startswith(("scl", "ctc")):
+        if data.startswith(SUDOKUPAD_PREFIXES):
             from sudoku_csp.io.sudokupad import sudokupad_fpuzzles_json
 
             return sudokupad_fpuzzles_json(data, options, line)
-        if not data.startswith("fpuzzles"):
+        prefix = next((p for p in FPUZZLES_IDS if data.startswith(p)), None)
+        if prefix is None:
+            if data.startswith("scf"):
+                raise ParseError("an scf link is SudokuPad's legacy compact format, which "
+                                 "this tool does not read: give the puzzle's f-puzzles or "
+                                 "scl link, or its f-puzzles JSON", line=line)
             raise ParseError(f"{link.strip()[:60]!r} names a SudokuPad puzzle by a short id, "
                              "which needs the network (out of scope): give the full link "
-                             "(sudokupad.app/fpuzzles...) or the f-puzzles JSON", line=line)
-        data = data.removeprefix("fpuzzles")
-    coder = lzstring.LZString()
-    for decode in (coder.decompressFromBase64, coder.decompressFromEncodedURIComponent):
-        try:
-            text = decode(data.replace(" ", "+"))
-        except Exception:  # noqa: BLE001 - the package raises anything on a bad payload
-            continue
-        if text and text.lstrip().startswith("{"):
-            return str(text)
+                             "(sudokupad.app/fpuzzles..., fpuz..., scl... or ctc...) or the "
+                             "f-puzzles JSON", line=line)
+        data = data.removeprefix(prefix)
+    text = link_text(data, line)
+    if text and text.lstrip().startswith("{"):
+        return text
     raise ParseError("the link's puzzle data does not decode (lz-string base64 of an "
                      "f-puzzles JSON object expected)", line=line)
 
@@ -131,7 +141,14 @@ def read_fpuzzles(text: str, options: ReadOptions, line: int = 1, metadata: str 
     (``arrow[2].lines[0][3]``) and what was expected.
     """
     source = text.strip()
-    if _LINK.match(source):
+    link = _LINK.match(source)
+    if link:
+        after = source[link.end():].lstrip()
+        if after:
+            raise ParseError(f"{after[:40]!r} after the link: expected the link alone (the "
+                             "puzzle's data runs to the first space; a title or note goes "
+                             "after a tab)", line=line,
+                             column=len(text) - len(text.lstrip()) + len(source) - len(after) + 1)
         source = _payload(source, line, options)
     try:
         document = json.loads(source)

@@ -208,7 +208,8 @@ def parse_grid(text: str, options: ReadOptions = NO_OPTIONS, line: int = 1,
                metadata: str = "") -> Puzzle:
     """The puzzle of grid text (any form of the module docstring; ``line`` numbers its first
     line), under ``options``: a plain line by the fast path (:func:`plain_line`), anything
-    else by the scanner, which names what is wrong.
+    else by the scanner, which names what is wrong. A grid written a row per line holds as
+    many cells on every line as on its first: the first line that does not is named.
 
     >>> parse_grid("12 0 0 3" + " 0" * 140, ReadOptions(size=12)).givens[:4]
     (11, -1, -1, 2)
@@ -223,9 +224,16 @@ def parse_grid(text: str, options: ReadOptions = NO_OPTIONS, line: int = 1,
         size = geometry.size
     elif size is None and regions is not None:
         size = region_side(regions)
+    rows = _rows(cells)
+    _check_rows(rows, size, line)
     expected = size if size is not None else infer_size(len(cells))
     if expected is None or len(cells) != expected * expected:
         end_line, end_col = _end_position(text, line)
+        widths = {len(row) for row in rows}
+        if expected is None and len(rows) > 1 and len(widths) == 1:
+            raise ParseError(
+                f"found {len(rows)} rows of {len(cells) // len(rows)} cells: a grid has as "
+                "many rows as cells in a row", line=end_line, column=end_col)
         if expected is not None:
             raise ParseError(
                 f"expected {expected * expected} cells for a {expected}x{expected} puzzle, "
@@ -242,6 +250,35 @@ def parse_grid(text: str, options: ReadOptions = NO_OPTIONS, line: int = 1,
     if geometry is None:
         geometry = options.build(expected, line)
     return Puzzle(geometry, tuple(c.value for c in cells), metadata)
+
+
+def _rows(cells: Sequence[_Cell]) -> list[list[_Cell]]:
+    """The cells of each line that holds some, in order."""
+    rows: list[list[_Cell]] = []
+    for cell in cells:
+        if not rows or rows[-1][0].line != cell.line:
+            rows.append([])
+        rows[-1].append(cell)
+    return rows
+
+
+def _check_rows(rows: list[list[_Cell]], size: int | None, line: int) -> None:
+    """A grid written a row per line (its first line holds as many cells as the grid has
+    rows: ``size``, or else the lines that hold cells) has that many cells on every line:
+    else a ParseError naming the first line that does not. Other layouts (a puzzle in a few
+    long lines) are read as they come."""
+    if len(rows) < 2:
+        return
+    width = len(rows[0])
+    if width != (size if size is not None else len(rows)):
+        return
+    for number, row in enumerate(rows, 1):
+        if len(row) != width:
+            raise ParseError(
+                f"row {number} of the grid that starts at line {line} has {len(row)} cells: "
+                f"expected {width}, as in every row of a {width}x{width} grid",
+                line=row[0].line, column=row[width].column if len(row) > width
+                else row[-1].column + len(row[-1].text))
 
 
 _PLAIN_VALUE = {**_SYMBOL_VALUE, **{s.lower(): v for s, v in _SYMBOL_VALUE.items()},

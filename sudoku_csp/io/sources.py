@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from sudoku_csp.errors import InputError, ParseError
-from sudoku_csp.io.files import MAX_LINE, read_puzzles
+from sudoku_csp.errors import InputError, ParseError, ReaderNote
+from sudoku_csp.io.files import MAX_LINE, first_puzzle_of
 from sudoku_csp.io.text import is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
 
@@ -48,6 +49,10 @@ def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) 
     files: list[str | TextIO] = []
     for name in sources:
         if name != "-" and not os.path.isfile(name):
+            if is_constrained_text(name) and not os.path.exists(name):
+                shown = name if len(name) <= 60 else name[:57] + "..."
+                raise InputError(f"{shown!r} is a puzzle, not a puzzle file: a puzzle is "
+                                 "given alone, as the only argument")
             raise not_a_file(name)
         files.append(sys.stdin if name == "-" else name)
     total = None
@@ -80,11 +85,18 @@ def _count_lines(path: str) -> int:
 
 
 def first_puzzle(source: str, options: dict[str, Any]) -> Puzzle:
-    """The puzzle given, or the first one of the file given."""
+    """The puzzle given, or the first one of the file given (``-``: standard input). A file
+    that holds more than one gets a :class:`~sudoku_csp.errors.ReaderNote` naming the line
+    the puzzle was taken from and where the next one starts (the CLI prints it as a note);
+    a next multi-line grid is read, so a malformed one is a ParseError (see
+    :func:`~sudoku_csp.io.files.first_puzzle_of`)."""
     src = resolve_source([source], options, count=False)
     if src.single is not None:
         return src.single
-    puzzle = next(iter(read_puzzles(src.files[0], **options)), None)
-    if puzzle is None:
-        raise InputError("no puzzle in the input")
+    puzzle, line, after = first_puzzle_of(src.files[0], **options)
+    if after is not None:
+        name = "standard input" if source == "-" else source
+        warnings.warn(f"{name} holds more than one puzzle: took the first, at line {line} "
+                      f"(the next starts at line {after}); give one puzzle, or a file of "
+                      "one, to choose", ReaderNote, stacklevel=2)
     return puzzle

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sudoku_csp.errors import ParseError
+from sudoku_csp.io.lzdecode import link_payload, link_text
 from sudoku_csp.io.options import ReadOptions
 
 __all__ = ["SUDOKUPAD_PREFIXES", "sudokupad_fpuzzles", "sudokupad_fpuzzles_json",
@@ -71,21 +72,14 @@ _HEX6 = re.compile(r"^[0-9a-fA-F]{6}$")
 def sudokupad_json(data: str, line: int = 1) -> dict[str, Any]:
     """The puzzle object of an ``scl``/``ctc`` payload (prefix included or not): lz-string
     base64, then plain or PuzzleZipper JSON. ParseError when it does not decode."""
-    import lzstring
-
-    data = data.strip().replace(" ", "+")
+    data = data.strip()
     for prefix in SUDOKUPAD_PREFIXES:
         data = data.removeprefix(prefix)
-    data = re.split(r"[?&#]", data, maxsplit=1)[0]  # the link's settings, if any
-    coder = lzstring.LZString()
+    data = link_payload(data)
     texts = []
-    for decode in (coder.decompressFromBase64, coder.decompressFromEncodedURIComponent):
-        try:
-            text = decode(data)
-        except Exception:  # noqa: BLE001 - the package raises anything on a bad payload
-            continue
-        if text:
-            texts.append(str(text))
+    text = link_text(data, line)
+    if text:
+        texts.append(text)
     texts.append(data)  # SudokuPad also takes the JSON itself, uncompressed
     for text in texts:
         if not text.lstrip().startswith("{"):
@@ -96,9 +90,29 @@ def sudokupad_json(data: str, line: int = 1) -> dict[str, Any]:
             except (ValueError, RecursionError):
                 continue
             if isinstance(document, dict):
+                if _depth(document) > MAX_DEPTH:
+                    raise ParseError(f"the SudokuPad puzzle is nested more than {MAX_DEPTH} "
+                                     "levels deep: no puzzle is", line=line)
                 return _unzipped_keys(document) if read is not json.loads else document
     raise ParseError("the SudokuPad scl/ctc payload does not decode (lz-string base64 of a "
                      "SudokuPad JSON object expected)", line=line)
+
+
+MAX_DEPTH = 64
+"""The deepest nesting of lists and objects a SudokuPad puzzle may have (a cell's given sits
+four levels down; the readers below walk the puzzle recursively)."""
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (found without recursion)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict)
+                                                   else item))
+    return deepest
 
 
 def unzip(text: str) -> str:
