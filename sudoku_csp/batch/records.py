@@ -12,10 +12,14 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from sudoku_csp.crosscheck import DISAGREEMENT, ERROR, Claim, Judgement, Verdict, verdict_dict
 from sudoku_csp.errors import InputError
+from sudoku_csp.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from sudoku_csp.io import PuzzleText
 
 
 # -- records ----------------------------------------------------------------------------------
@@ -100,6 +104,27 @@ class Outcome:
     reasons: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """What the reader left out of the puzzle's rules and said so (:attr:`Puzzle.notes`)."""
+    read: Puzzle | PuzzleText | None = None
+    """The puzzle as the runner was given it, attached in the process that reads the input
+    (never sent to or from a worker): see :meth:`puzzle_as_read`."""
+
+    def puzzle_as_read(self) -> Puzzle:
+        """The puzzle as read, with all its rules: ``puzzle`` is only its line, which
+        leaves out the geometry's variants and irregular regions (a jigsaw read from
+        f-puzzles gives a line of digits), so anything asked of the puzzle itself (why it
+        has no solution) is asked of this. ValueError for an outcome the runner did not
+        make.
+
+        >>> from sudoku_csp import parse
+        >>> from sudoku_csp.batch import run_batch
+        >>> anti = parse("1." + "." * 14, variants=("anti-king",))
+        >>> (outcome,) = run_batch([anti], ["native"])
+        >>> outcome.puzzle_as_read().geometry.name
+        '4x4 anti-king'
+        """
+        if self.read is None:
+            raise ValueError(f"outcome {self.index} does not hold the puzzle as read")
+        return self.read if isinstance(self.read, Puzzle) else self.read.parse()
 
     @property
     def agreed(self) -> bool:

@@ -266,27 +266,37 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
         # written) as soon as its puzzle is done, with no executor between (a Future per
         # puzzle measured slower: README, Design choices, measured).
         while chunk := list(itertools.islice(items, chunksize or 1)):
-            yield from _solve_chunk(specs, chunk, limit, time_limit)
+            yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit), chunk)
         return
     with _executor(jobs, scheduler, specs) as (executor, depth):
         size = chunksize or CHUNKSIZE
-        window: deque[Future] = deque()
+        window: deque[tuple[Future, list[_Item]]] = deque()
         try:
             while chunk := list(itertools.islice(items, size)):
-                window.append(executor.submit(_solve_chunk, specs, chunk, limit, time_limit))
+                window.append((executor.submit(_solve_chunk, specs, chunk, limit, time_limit),
+                               chunk))
                 # Bounded look-ahead keeps memory flat; the oldest chunk first keeps order.
                 if len(window) >= depth:
-                    yield from _result(window.popleft())
+                    yield from _result(*window.popleft())
             while window:
-                yield from _result(window.popleft())
+                yield from _result(*window.popleft())
         finally:
             if not isinstance(executor, _DeferredSubmit):  # a pool cancels its own
-                for future in window:
+                for future, _ in window:
                     future.cancel()
 
 
-def _result(future: Future) -> list[Outcome]:
-    return future.result()  # a worker's ParseError pickles whole (ParseError.__reduce__)
+def _result(future: Future, chunk: list[_Item]) -> list[Outcome]:
+    # A worker's ParseError pickles whole (ParseError.__reduce__).
+    return _as_read(future.result(), chunk)
+
+
+def _as_read(outcomes: list[Outcome], chunk: list[_Item]) -> list[Outcome]:
+    """The chunk's outcomes (one per item, in order), each holding its puzzle as read here:
+    the workers send back only lines, which leave out irregular regions and variants."""
+    for outcome, item in zip(outcomes, chunk, strict=True):
+        outcome.read = item[1]
+    return outcomes
 
 
 def run_to_file(

@@ -91,7 +91,7 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
             print_conflict(src.single, time_limit)
         return STATUS_EXIT[result.status]
     return stream_records(src, options, spec, limit, time_limit, fmt, opts,
-                          conflicts=ConflictReports(options, time_limit))
+                          conflicts=ConflictReports(time_limit))
 
 
 def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
@@ -117,12 +117,13 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
             (record,) = outcome.records
             why = conflicts if conflicts and record.status is Verdict.NONE else None
             if fmt == "jsonl" and why:
-                emit(json.dumps({**record.as_dict(), **why.fields(record.puzzle)},
+                emit(json.dumps({**record.as_dict(), **why.fields(outcome.puzzle_as_read())},
                                 separators=(",", ":"), default=str) + "\n")
             elif fmt:
                 print_record_as(record, fmt)
             elif why:  # the conflict in the line's last column, where a message goes
-                said = "; ".join(filter(None, (record.message, why.message(record.puzzle))))
+                said = "; ".join(filter(None, (record.message,
+                                               why.message(outcome.puzzle_as_read()))))
                 line(replace(record, message=said))
             else:
                 line(record)
@@ -359,7 +360,7 @@ def check(
                          BatchOptions(jobs, scheduler, out_file, resume))
         if fmt == "csv":
             print_records_header(fmt)
-        conflicts = ConflictReports(options, time_limit)
+        conflicts = ConflictReports(time_limit)
         with found as run, Bar(src.total, "checking") as bar:
             for outcome in run:
                 last = outcome.verdict
@@ -367,14 +368,14 @@ def check(
                 disagreements += not outcome.agreed
                 verdict = outcome.as_dict(limit)
                 if last is Verdict.NONE and fmt != "csv":
-                    verdict.update(conflicts.fields(outcome.puzzle))
+                    verdict.update(conflicts.fields(outcome.puzzle_as_read()))
                 if fmt == "jsonl":
                     emit(json.dumps(verdict) + "\n")
                 elif fmt == "csv":
                     for record in outcome.records:
                         print_record_as(record, fmt)
                 else:
-                    print_verdict(verdict, conflicts.message(outcome.puzzle)
+                    print_verdict(verdict, conflicts.message(outcome.puzzle_as_read())
                                   if last is Verdict.NONE else "")
                 bar.advance()
         if fmt is None:
