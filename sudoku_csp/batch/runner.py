@@ -25,7 +25,7 @@ from typing import Any
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.batch.records import Finished, Outcome, Record, RecordWriter, record_format
-from sudoku_csp.crosscheck import DISAGREEMENT, Claim, judge, resolve, run_claims
+from sudoku_csp.crosscheck import Claim, judge, resolve, run_claims
 from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals
 from sudoku_csp.io import PuzzleText, to_line
@@ -75,18 +75,17 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
         claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
         judgement = judge({**known, **claims} if known else claims)
         verdict = judgement.status
-        agreed = verdict is not DISAGREEMENT
         line = to_line(puzzle)
         records = []
         for spec, claim in claims.items():
             result = results.get(spec)
             records.append(Record(
-                index, line, spec, claim.verdict, verdict, agreed, claim.seconds,
+                index, line, spec, claim.verdict, verdict, judgement.agreed, claim.seconds,
                 dict(result.stats) if result else {}, claim.found, claim.solution,
                 claim.error or (result.message if result else ""), puzzle.metadata,
-                claim.complete))
+                claim.complete, judgement.decided))
         outcomes.append(Outcome(index, line, puzzle.metadata, tuple(records), verdict,
-                                judgement.reasons, puzzle.notes))
+                                judgement.reasons, puzzle.notes, judgement.decided))
     return outcomes
 
 

@@ -141,14 +141,18 @@ def print_record_as(record: Record, fmt: RecordFormat) -> None:
 
 
 def print_verdict(verdict: dict[str, Any], said: str = "") -> None:
-    """One tab-separated line per cross-checked puzzle (``sudoku-csp check``); ``said``
-    (a conflict report) ends it, as the reasons of a disagreement do."""
+    """One tab-separated line per cross-checked puzzle (``sudoku-csp check``): index,
+    verdict, how far it goes (agreed, DISAGREEMENT, decided by one backend), each spec's
+    answer; the reasons of a disagreement, or ``said`` (a conflict report), end it."""
+    from sudoku_csp.crosscheck import Verdict, agreement
+
     each = " ".join(f"{spec}={v['status']}({1000 * v['seconds']:.1f}ms)"
                     for spec, v in verdict["specs"].items())
-    line = (f"{verdict['index']}\t{verdict['status']}\t"
-            f"{'agreed' if verdict['agreed'] else 'DISAGREEMENT'}\t{each}")
-    if not verdict["agreed"]:
-        line += "\t" + "; ".join(verdict.get("reasons", ()))
+    status = Verdict(verdict["status"])
+    line = (f"{verdict['index']}\t{status}\t"
+            f"{agreement(status, verdict['decided'])}\t{each}")
+    if verdict.get("reasons"):
+        line += "\t" + "; ".join(verdict["reasons"])
     if said:
         line += "\t" + said
     emit(line + "\n")
@@ -363,8 +367,10 @@ def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: b
                   chosen: tuple[Column, ...] | None = None) -> None:
     """The compare table (``chosen``: the columns ``--columns`` named, in its order): a rich
     table, JSON Lines (one per spec), or CSV."""
-    verdict = ("all solvers agreed on every verdict" if summary.all_agreed
-               else f"{len(summary.disagreements)} puzzles with DISAGREEMENTS")
+    verdict = "; ".join(
+        [f"{len(summary.disagreements)} puzzles with DISAGREEMENTS"] * bool(summary.disagreements)
+        + [f"{len(summary.unchecked)} puzzles decided by fewer than two solvers (not "
+           "cross-checked)"] * bool(summary.unchecked)) or "all solvers agreed on every verdict"
     print_table([row.as_dict() for row in summary.rows], COMPARE_COLUMNS,
                 title=f"{', '.join(map(os.path.basename, sources))}: {verdict}",
                 notes=COMPARE_NOTES, as_json=as_json, as_csv=as_csv, left=("spec",),

@@ -332,14 +332,17 @@ def check(
     """Cross-check puzzles on several solvers: the verdict they agree on, or not.
 
     Every backend by default (native, sat and cpsat); a disagreement is printed with what
-    contradicts what.
+    contradicts what. A verdict is agreed when two solvers or more decided it and none
+    contradicts it; one that a single solver decided (the others ran out of time) says
+    "decided by one backend": nothing checked it.
 
-    --json prints one verdict per puzzle, the specs nested; --csv the flat records, one row
-    per puzzle and solver, as --out FILE.csv writes them.
+    --json prints one verdict per puzzle, the specs nested, with how many decided; --csv the
+    flat records, one row per puzzle and solver, as --out FILE.csv writes them.
 
-    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 6 input error; for an
-    input of one puzzle, its agreed verdict's code (0 unique/solved, 3 multiple, 4 none,
-    5 unknown).
+    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 5 some verdict was decided
+    by fewer than two solvers (not cross-checked), 6 input error; for an input of one
+    puzzle, its agreed verdict's code (0 unique/solved, 3 multiple, 4 none), or 5 when
+    fewer than two solvers decided it.
     """
     fmt = output_format(as_json, as_csv)
 
@@ -355,7 +358,7 @@ def check(
                                    treat_line, constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[Verdict, int] = {}
-        disagreements = 0
+        disagreements = unchecked = 0
         found = outcomes(src, options, specs, limit, time_limit,
                          BatchOptions(jobs, scheduler, out_file, resume))
         if fmt == "csv":
@@ -365,7 +368,8 @@ def check(
             for outcome in run:
                 last = outcome.verdict
                 counts[last] = counts.get(last, 0) + 1
-                disagreements += not outcome.agreed
+                disagreements += last is Verdict.DISAGREEMENT
+                unchecked += last is not Verdict.DISAGREEMENT and not outcome.agreed
                 verdict = outcome.as_dict(limit)
                 if last is Verdict.NONE and fmt != "csv":
                     verdict.update(conflicts.fields(outcome.puzzle_as_read()))
@@ -382,12 +386,16 @@ def check(
             total = sum(counts.values())
             tally = ", ".join(f"{n} {verdict}" for verdict, n in
                               sorted(counts.items(), key=lambda item: item[0].value))
-            agreement = ("all verdicts agreed" if not disagreements
-                         else f"{disagreements} DISAGREEMENTS")
+            agreement = "; ".join(
+                [f"{disagreements} DISAGREEMENTS"] * bool(disagreements)
+                + [f"{unchecked} decided by fewer than two backends (not cross-checked)"]
+                * bool(unchecked)) or "all verdicts agreed"
             err.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
                       markup=False)
         if disagreements:
             return Exit.DISAGREEMENT
+        if unchecked:  # a verdict nothing checked is not what a cross-check promises
+            return Exit.UNKNOWN
         if sum(counts.values()) == 1:  # one puzzle: its verdict, as solve and count do
             return _exit_of(last)
         return Exit.OK
@@ -428,10 +436,12 @@ def compare(
 ) -> None:
     """Compare solver strategies on puzzle files: one table row per solver.
 
-    The title says whether every verdict agreed.
+    The title says whether every verdict agreed (two solvers or more decided it, none
+    contradicting), and how many puzzles fewer than two solvers decided.
 
     Default solvers: native, native:rules=singles, sat (cadical195, extended), sat
-    (minimal), cpsat (alldiff). Exit codes: 0 all agreed, 7 some disagreed, 6 input error.
+    (minimal), cpsat (alldiff). Exit codes: 0 no solver contradicted another, 7 some
+    disagreed, 6 input error.
     """
     output_format(as_json, as_csv)  # not both
 
@@ -464,7 +474,7 @@ def compare(
         if plot:
             cactus_plot(summary, plot, title=f"{', '.join(map(os.path.basename, sources))}")
         print_summary(summary, sources, as_json, as_csv, chosen)
-        return Exit.OK if summary.all_agreed else Exit.DISAGREEMENT
+        return Exit.DISAGREEMENT if summary.disagreements else Exit.OK
 
     guarded(action)
 
