@@ -334,6 +334,21 @@ def test_check_says_when_only_one_backend_decided(tmp_path):
     assert "all solvers agreed" not in result.stdout
 
 
+def test_counts_of_one_are_singular_and_flags_are_words(tmp_path):
+    result = run("check", GRID2, "-s", "native", "-s", "sat")
+    assert "1 puzzle checked with native, sat" in result.stderr, result.stderr
+    shown = run("show", "3" + "." * 15)
+    assert shown.stdout.startswith("4x4, 1 given\n")
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\n")
+    table = run("compare", str(path), "-s", "native", "-s", "sat", "--columns",
+                "spec,agreed").stdout
+    assert "True" not in table and table.count(" yes ") == 2, table
+    (row, _) = [json.loads(line) for line in run(
+        "compare", str(path), "-s", "native", "-s", "sat", "--json").stdout.splitlines()]
+    assert row["agreed"] is True  # JSON keeps its booleans
+
+
 class Liar(BackendBase):
     """A deliberately broken backend: every puzzle has no solution."""
 
@@ -349,7 +364,7 @@ def test_check_exits_7_on_disagreement(monkeypatch):
     monkeypatch.setitem(BACKENDS, "liar", "test_cli:Liar")  # registered like any backend
     result = run("check", GRID2, "-s", "native", "-s", "liar")
     assert result.exit_code == Exit.DISAGREEMENT, result.output
-    assert "DISAGREEMENT" in result.stdout and "1 DISAGREEMENTS" in result.stderr
+    assert "DISAGREEMENT" in result.stdout and "; 1 DISAGREEMENT\n" in result.stderr
     result = run("compare", "-s", "native", "-s", "liar", "--json", "--time-limit", "600")
     assert result.exit_code == Exit.DISAGREEMENT, result.output
 

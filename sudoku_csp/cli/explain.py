@@ -33,6 +33,7 @@ from sudoku_csp.cli.options import (
 )
 from sudoku_csp.cli.output import emit
 from sudoku_csp.cli.solving import stream_records
+from sudoku_csp.constraints.wording import counted
 
 if TYPE_CHECKING:
     from sudoku_csp.batch import Record
@@ -165,8 +166,10 @@ def explain_command(
             from sudoku_csp.logic.prove import prove_steps
 
             proof = prove_steps(e)
-            err.print(f"proved: {proof.facts} placements and eliminations of {proof.steps} "
-                      "steps follow from the puzzle (SAT)", markup=False)
+            facts = counted(proof.facts, "placement or elimination",
+                            "placements and eliminations")
+            err.print(f"proved: {facts} in {counted(proof.steps, 'step')}, each following "
+                      "from the puzzle (SAT)", markup=False)
         if html is not None:
             from sudoku_csp.logic.html import explanation_html
 

@@ -273,6 +273,9 @@ def pick_columns(columns: tuple[Column, ...], names: str | None) -> tuple[Column
 
 
 def _cell(value: Any, digits: int | None) -> str:
+    """A table cell: ``-`` for a missing value, a flag in words (JSON and CSV keep it)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return "-" if value is None else str(value) if digits is None else f"{value:,.{digits}f}"
 
 
@@ -367,10 +370,15 @@ def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: b
                   chosen: tuple[Column, ...] | None = None) -> None:
     """The compare table (``chosen``: the columns ``--columns`` named, in its order): a rich
     table, JSON Lines (one per spec), or CSV."""
-    verdict = "; ".join(
-        [f"{len(summary.disagreements)} puzzles with DISAGREEMENTS"] * bool(summary.disagreements)
-        + [f"{len(summary.unchecked)} puzzles decided by fewer than two solvers (not "
-           "cross-checked)"] * bool(summary.unchecked)) or "all solvers agreed on every verdict"
+    from sudoku_csp.constraints.wording import counted
+
+    short = []
+    if summary.disagreements:
+        short.append(f"{counted(len(summary.disagreements), 'puzzle')} with DISAGREEMENTS")
+    if summary.unchecked:
+        short.append(f"{counted(len(summary.unchecked), 'puzzle')} decided by fewer than two "
+                     "solvers (not cross-checked)")
+    verdict = "; ".join(short) or "all solvers agreed on every verdict"
     print_table([row.as_dict() for row in summary.rows], COMPARE_COLUMNS,
                 title=f"{', '.join(map(os.path.basename, sources))}: {verdict}",
                 notes=COMPARE_NOTES, as_json=as_json, as_csv=as_csv, left=("spec",),

@@ -254,6 +254,7 @@ def show(
 
     def action() -> Exit:
         from sudoku_csp.cli.conflicts import conflict_of
+        from sudoku_csp.constraints.wording import counted
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
 
@@ -285,7 +286,7 @@ def show(
                 emit(picture)
                 return broken
             Path(svg).write_text(picture, encoding="utf-8")
-        out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
+        out.print(f"{puzzle.geometry.name}, {counted(puzzle.clue_count, 'given')}")
         out.print(styled_grid(puzzle, puzzle.givens))
         if conflict:
             out.print(why.message() if why else "the puzzle has a solution: no conflict",
@@ -383,15 +384,19 @@ def check(
                                   if last is Verdict.NONE else "")
                 bar.advance()
         if fmt is None:
+            from sudoku_csp.constraints.wording import counted
+
             total = sum(counts.values())
             tally = ", ".join(f"{n} {verdict}" for verdict, n in
                               sorted(counts.items(), key=lambda item: item[0].value))
-            agreement = "; ".join(
-                [f"{disagreements} DISAGREEMENTS"] * bool(disagreements)
-                + [f"{unchecked} decided by fewer than two backends (not cross-checked)"]
-                * bool(unchecked)) or "all verdicts agreed"
-            err.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
-                      markup=False)
+            short = []
+            if disagreements:
+                short.append(counted(disagreements, "DISAGREEMENT"))
+            if unchecked:
+                short.append(f"{unchecked} decided by fewer than two backends (not "
+                             "cross-checked)")
+            err.print(f"{counted(total, 'puzzle')} checked with {', '.join(specs)}: {tally}; "
+                      f"{'; '.join(short) or 'all verdicts agreed'}", markup=False)
         if disagreements:
             return Exit.DISAGREEMENT
         if unchecked:  # a verdict nothing checked is not what a cross-check promises

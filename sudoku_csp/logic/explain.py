@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sudoku_csp.constraints.wording import counted
 from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.io import as_puzzle
@@ -151,7 +152,7 @@ class Explanation:
         rating = self.rating
         rated = f", ER {rating.er:.1f} {rating.tier}" if rating.er is not None else ""
         return (f"<Explanation of a {self.puzzle.geometry.name} puzzle ({self.verdict.value}): "
-                f"{len(self.steps)} steps, {ended}{rated}>")
+                f"{counted(len(self.steps), 'step')}, {ended}{rated}>")
 
     @property
     def not_unique(self) -> bool:
@@ -236,13 +237,13 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    counted = verdict_of(puzzle, time_limit)
-    verdict = counted.status
+    found = verdict_of(puzzle, time_limit)
+    verdict = found.status
     # Only a puzzle known to have one solution gets steps, whatever max_steps says: on one
     # with none every "deduction" holds vacuously, and one with several cannot be forced.
     if verdict is Status.MULTIPLE:
         return Explanation(puzzle, (), (), puzzle.givens, NOT_UNIQUE, False, verdict,
-                           counted.solutions)
+                           found.solutions)
     if verdict is Status.NONE:
         return Explanation(puzzle, (), (), puzzle.givens, _no_solution(puzzle), False,
                            verdict)
@@ -260,7 +261,7 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
         board.check()
         while not board.solved:
             if max_steps is not None and len(steps) >= max_steps:
-                stuck = f"stopped after {max_steps} steps"
+                stuck = f"stopped after {counted(max_steps, 'step')}"
                 break
             if deadline is not None and time.monotonic() > deadline:
                 stuck = f"{TIME_LIMIT} of {time_limit:g} s reached"
