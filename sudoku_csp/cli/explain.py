@@ -193,7 +193,9 @@ def hint(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="The step as one JSON record.")
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="The step as one JSON record; without a step, a record of the verdict "
+                       "and why (stuck, and the conflict of a puzzle with no solution).")
                        ] = False,
     no_uniqueness: NoUniquenessOpt = False,
     techniques: TechniquesOpt = None,
