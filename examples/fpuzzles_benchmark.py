@@ -74,7 +74,7 @@ def main() -> int:
     backends = {spec: get_backend(spec) for spec in specs}
     times: dict[str, list[float]] = {spec: [] for spec in specs}
     per_kind: dict[str, dict[str, list[float]]] = {}
-    bad = 0
+    bad = unchecked = 0
     head = f"{'#':>3} {'puzzle':34} {'size':>5} {'kinds':30}" + "".join(
         f" {spec:>18}" for spec in specs)
     print(head)
@@ -89,6 +89,7 @@ def main() -> int:
         kinds = ",".join(sorted({c.kind for c in puzzle.constraints})) or "-"
         cells = []
         verdicts = set()
+        decided = 0  # backends that gave a verdict: fewer than two checked nothing
         for spec in specs[index % len(specs):] + specs[:index % len(specs)]:
             best = float("inf")
             limit = args.native_limit if spec.startswith("native") else args.time_limit
@@ -101,6 +102,7 @@ def main() -> int:
                 per_kind.setdefault(kind, {}).setdefault(spec, []).append(best)
             if result.status is not Status.UNKNOWN:
                 verdicts.add(result.status)
+                decided += 1
             if solution and result.status is Status.UNIQUE:
                 found = "".join(f"{d + 1}," for d in result.solutions[0])
                 if found != solution:
@@ -110,6 +112,7 @@ def main() -> int:
         by_spec = dict(cells)
         if len(verdicts) > 1:
             bad += 1
+        unchecked += decided < 2
         note = f"  [{len(noted)} note(s): {noted[0].message}]" if noted else ""
         print(f"{index:>3} {name[:34]:34} {puzzle.size:>5} {kinds[:30]:30}"
               + "".join(f" {by_spec[spec]:>18}" for spec in specs)
@@ -130,7 +133,9 @@ def main() -> int:
         count = len(next(iter(row.values())))
         print(f"{kind:20} {count:>8}" + "".join(
             f" {statistics.median(row[spec]) * 1000:>14.1f}ms" for spec in specs))
-    print("all backends agreed" if not bad else f"{bad} disagreement(s) or wrong solution(s)")
+    print("; ".join([f"{bad} disagreement(s) or wrong solution(s)"] * bool(bad)
+                    + [f"{unchecked} puzzle(s) decided by fewer than two backends"]
+                    * bool(unchecked)) or "all backends agreed")
     return 1 if bad else 0
 
 

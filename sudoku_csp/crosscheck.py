@@ -10,16 +10,20 @@ Glossary:
 - The *evidence* is a lower bound on the true number of solutions: every solution a backend
   returns has already passed :func:`sudoku_csp.verify.is_solution`, so the distinct solutions
   returned across all specs, and the most any one spec returned, are facts.
-- The specs *agree* when no spec failed and the claimed ranges, together with the evidence,
-  still leave a possible number of solutions. The agreed status is then the most specific
+- The claims are *consistent* when no spec failed and the claimed ranges, together with the
+  evidence, still leave a possible number of solutions. The status is then the most specific
   one: two specs that solved (``limit=1``) but returned different grids prove ``multiple``.
   Anything else is a *disagreement*: a first-class result naming which spec said what.
+- A spec *decided* when it gave a verdict (not ``unknown``, not an error). The specs *agree*
+  only when their claims are consistent and at least two of them decided: a verdict one
+  spec decided while the others ran out of time was checked by nothing (``decided`` says
+  how many did; :func:`agreement` words it).
 
 >>> from sudoku_csp import parse
 >>> check = crosscheck(parse("1..." "..1." ".1.." "...1"),
 ...                    ["native", "native:rules=singles,branch=first"])
->>> check.status, check.agreed
-(<Verdict.MULTIPLE: 'multiple'>, True)
+>>> check.status, check.decided, check.agreed
+(<Verdict.MULTIPLE: 'multiple'>, 2, True)
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ from sudoku_csp.result import Result, Status
 from sudoku_csp.verify import WrongSolutionError
 
 __all__ = [
-    "DISAGREEMENT", "ERROR", "Claim", "CrossCheck", "Judgement", "Verdict", "crosscheck",
-    "judge", "resolve", "run_claims", "verdict_dict",
+    "DISAGREEMENT", "ERROR", "Claim", "CrossCheck", "Judgement", "Verdict", "agreement",
+    "crosscheck", "judge", "resolve", "run_claims", "verdict_dict",
 ]
 
 
@@ -120,6 +124,11 @@ class Claim:
         return ERROR if self.status is None else Verdict.of(self.status)
 
     @property
+    def decided(self) -> bool:
+        """The spec gave a verdict: neither unknown (time limit) nor an error."""
+        return self.status not in (None, Status.UNKNOWN)
+
+    @property
     def bounds(self) -> tuple[int, float] | None:
         """The claimed (lowest, highest) number of solutions; ``None`` for an error."""
         s = self.status
@@ -138,14 +147,36 @@ class Claim:
 
 @dataclass(frozen=True)
 class Judgement:
-    """The outcome of comparing claims: the agreed ``status`` (or ``"disagreement"``) and,
-    for a disagreement, one human-readable ``reasons`` line per contradiction found."""
+    """The outcome of comparing claims: the ``status`` they leave (or ``"disagreement"``),
+    for a disagreement one human-readable ``reasons`` line per contradiction found, and how
+    many specs ``decided`` (gave a verdict)."""
 
     status: Verdict
     reasons: tuple[str, ...] = ()
+    decided: int = 0
+
+    @property
+    def agreed(self) -> bool:
+        """At least two specs decided, and no claim contradicts another."""
+        return self.status is not DISAGREEMENT and self.decided >= 2
 
 
-_ALONE = {s: Judgement(Verdict.of(s)) for s in (Status.UNIQUE, Status.SOLVED, Status.NONE)}
+def agreement(status: Verdict, decided: int) -> str:
+    """How far a cross-checked verdict goes, in words: ``agreed`` (two specs or more decided
+    it), ``DISAGREEMENT``, or who decided it when fewer than two did (nothing checked it).
+
+    >>> agreement(Verdict.UNIQUE, 3), agreement(Verdict.UNIQUE, 1), agreement(DISAGREEMENT, 2)
+    ('agreed', 'decided by one backend', 'DISAGREEMENT')
+    """
+    if status is DISAGREEMENT:
+        return "DISAGREEMENT"
+    if decided >= 2:
+        return "agreed"
+    return "decided by one backend" if decided == 1 else "decided by no backend"
+
+
+_ALONE = {s: Judgement(Verdict.of(s), (), 1)
+          for s in (Status.UNIQUE, Status.SOLVED, Status.NONE)}
 
 
 def _names(specs: Sequence[str]) -> str:
@@ -159,8 +190,9 @@ def judge(claims: Mapping[str, Claim]) -> Judgement:
 
     >>> judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.NONE)}).reasons
     ('b says none, but a found a solution',)
-    >>> str(judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.UNKNOWN)}).status)
-    'unique'
+    >>> j = judge({"a": Claim(Status.UNIQUE, 1, "12"), "b": Claim(Status.UNKNOWN)})
+    >>> str(j.status), j.decided, j.agreed   # one spec decided: nothing checked it
+    ('unique', 1, False)
     >>> judge({"a": Claim(Status.UNKNOWN, 1, "12"),
     ...        "b": Claim(Status.UNKNOWN, 1, "21")}).status.value
     'multiple'
@@ -173,7 +205,8 @@ def judge(claims: Mapping[str, Claim]) -> Judgement:
         if c.status in _ALONE and c.found == found and (c.solution is not None) == found:
             return _ALONE[c.status]
     reasons = [f"{spec} failed: {c.error}" for spec, c in claims.items() if c.status is None]
-    decided = {s: c for s, c in claims.items() if c.status not in (None, Status.UNKNOWN)}
+    decided = {s: c for s, c in claims.items() if c.decided}
+    n = len(decided)
     finders = [s for s, c in claims.items() if c.found]
     distinct = {c.solution for c in claims.values() if c.solution is not None}
     evidence = max([len(distinct)] + [c.found for c in claims.values()])
@@ -204,16 +237,16 @@ def judge(claims: Mapping[str, Claim]) -> Judgement:
         reasons.append("specs disagree: " + "; ".join(
             f"{verdict} ({_names(specs)})" for verdict, specs in groups.items()))
     if reasons:
-        return Judgement(DISAGREEMENT, tuple(reasons))
+        return Judgement(DISAGREEMENT, tuple(reasons), n)
     if not decided:  # every spec ran out of time; what they found may still settle it
         return Judgement(Verdict.MULTIPLE if evidence >= 2 else Verdict.UNKNOWN)
     if high == 0:
-        return Judgement(Verdict.NONE)
+        return Judgement(Verdict.NONE, (), n)
     if low >= 2:
-        return Judgement(Verdict.MULTIPLE)
+        return Judgement(Verdict.MULTIPLE, (), n)
     if high == 1:
-        return Judgement(Verdict.UNIQUE)
-    return Judgement(Verdict.SOLVED)
+        return Judgement(Verdict.UNIQUE, (), n)
+    return Judgement(Verdict.SOLVED, (), n)
 
 
 def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement, *,
@@ -223,14 +256,15 @@ def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement,
     from a batch run (:meth:`sudoku_csp.batch.Outcome.as_dict`).
 
     Keys, in this order: ``index`` (only when given: the puzzle's place in its input),
-    ``puzzle`` (its line), ``status`` (``judgement.status``), ``agreed`` (the status is not
-    ``"disagreement"``), ``specs`` (spec -> ``status``, ``seconds`` rounded to the
+    ``puzzle`` (its line), ``status`` (``judgement.status``), ``decided`` (how many specs
+    gave a verdict), ``agreed`` (two or more did and nothing contradicts: see
+    :attr:`Judgement.agreed`), ``specs`` (spec -> ``status``, ``seconds`` rounded to the
     microsecond, and ``error`` for a spec that failed), ``reasons`` (only for a
     disagreement, and always then) and ``metadata`` (only when not empty).
 
     >>> verdict_dict("12", {"a": Claim(Status.UNIQUE, 1, "12", seconds=0.25)},
-    ...              Judgement(Verdict.UNIQUE), index=3)  # doctest: +NORMALIZE_WHITESPACE
-    {'index': 3, 'puzzle': '12', 'status': 'unique', 'agreed': True,
+    ...              Judgement(Verdict.UNIQUE, (), 1), index=3)  # doctest: +NORMALIZE_WHITESPACE
+    {'index': 3, 'puzzle': '12', 'status': 'unique', 'decided': 1, 'agreed': False,
      'specs': {'a': {'status': 'unique', 'seconds': 0.25}}}
     >>> verdict_dict("12", {"a": Claim(None, error="wrong solution")},
     ...              judge({"a": Claim(None, error="wrong solution")}))["reasons"]
@@ -242,8 +276,8 @@ def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement,
         specs[spec] = {"status": claim.verdict.value, "seconds": round(claim.seconds, 6)}
         if claim.status is None:
             specs[spec]["error"] = claim.error
-    out.update(puzzle=puzzle, status=judgement.status.value,
-               agreed=judgement.status is not DISAGREEMENT, specs=specs)
+    out.update(puzzle=puzzle, status=judgement.status.value, decided=judgement.decided,
+               agreed=judgement.agreed, specs=specs)
     if judgement.status is DISAGREEMENT:
         out["reasons"] = list(judgement.reasons)
     if metadata:
@@ -255,9 +289,11 @@ def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement,
 class CrossCheck:
     """Several specs on one puzzle, compared. Frozen; treat the mappings as read-only.
 
-    - ``status``: the agreed status (``unique``, ``multiple``, ``none``, ``solved`` when
-      only ``limit=1`` was asked, ``unknown`` when no spec decided — unless the solutions
-      found before the time limit already differ: ``multiple``), or ``"disagreement"``.
+    - ``status``: the status the claims leave (``unique``, ``multiple``, ``none``,
+      ``solved`` when only ``limit=1`` was asked, ``unknown`` when no spec decided — unless
+      the solutions found before the time limit already differ: ``multiple``), or
+      ``"disagreement"``; ``decided``: how many specs gave a verdict, ``agreed``: two or
+      more did and nothing contradicts.
     - ``results``: spec -> :class:`Result`, for every spec run here that returned.
     - ``claims``: spec -> :class:`Claim` for every spec compared, including those that
       raised and any ``known`` claims passed in (in the order given).
@@ -274,9 +310,19 @@ class CrossCheck:
     reasons: tuple[str, ...] = ()
 
     @property
+    def decided(self) -> int:
+        """How many specs gave a verdict (neither unknown nor an error)."""
+        return sum(c.decided for c in self.claims.values())
+
+    @property
+    def judgement(self) -> Judgement:
+        return Judgement(self.status, self.reasons, self.decided)
+
+    @property
     def agreed(self) -> bool:
-        """No spec failed and no claim contradicts another (UNKNOWN contradicts nothing)."""
-        return self.status != DISAGREEMENT
+        """At least two specs decided, none failed, and no claim contradicts another
+        (UNKNOWN contradicts nothing, and checks nothing)."""
+        return self.judgement.agreed
 
     @property
     def specs(self) -> tuple[str, ...]:
@@ -306,12 +352,11 @@ class CrossCheck:
 
     def explain(self) -> str:
         """A few lines for people: the verdict, the reasons, then each spec's own answer."""
-        if self.agreed:
-            head = f"agreed: {self.status}"
+        head = agreement(self.status, self.decided)
+        if self.status is not DISAGREEMENT:
+            head += f": {self.status}"
             if self.undecided:
                 head += f" (undecided: {_names(self.undecided)})"
-        else:
-            head = "DISAGREEMENT"
         lines = [f"{head} · {to_line(self.puzzle)}"]
         lines += [f"  ! {reason}" for reason in self.reasons]
         width = max((len(s) for s in self.claims), default=0)
@@ -330,8 +375,8 @@ class CrossCheck:
         >>> crosscheck(parse("3.1...4.2......."), ["native"]).as_dict()["status"]
         'unique'
         """
-        return verdict_dict(to_line(self.puzzle), self.claims,
-                            Judgement(self.status, self.reasons), metadata=self.puzzle.metadata)
+        return verdict_dict(to_line(self.puzzle), self.claims, self.judgement,
+                            metadata=self.puzzle.metadata)
 
 
 def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:

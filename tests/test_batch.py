@@ -111,8 +111,9 @@ def test_a_time_limit_gives_unknown_not_a_disagreement():
     # hard1 takes this configuration about half a second; a millisecond cannot settle it.
     puzzles = [BY_NAME["hard1"].puzzle(), BY_NAME["clash"].puzzle()]
     found = records(run_batch(puzzles, ["native:rules=singles"], time_limit=0.001))
-    assert [(r.status, r.verdict, r.agreed) for r in found] == [
-        ("unknown", "unknown", True), ("none", "none", True)]
+    # One spec: nothing contradicts it, and nothing checked it either.
+    assert [(r.status, r.verdict, r.decided, r.agreed, r.disagreed) for r in found] == [
+        ("unknown", "unknown", 0, False, False), ("none", "none", 1, False, False)]
     assert "time limit" in found[0].message
     assert summarize(found).rows[0].unknown == 1
 
@@ -340,14 +341,46 @@ def test_read_records_types_the_columns_of_a_cli_records_file(tmp_path, ext):
         assert types[name] == "string", (name, types[name])
     assert (types["index"], types["solutions"]) == ("int64", "int64")
     assert (types["agreed"], types["complete"], types["seconds"]) == ("bool", "bool", "float64")
+    assert types["decided"] == "Int64"
     first, clash = frame.iloc[0], frame.iloc[1]
     assert (first["puzzle"], first["solution"], first["metadata"]) == (
         NUMERIC_LOOKING, SOLVED1, "007")
     assert (first["status"], first["solutions"], first["index"]) == ("unique", 1, 1)
-    assert bool(first["agreed"]) and bool(first["complete"]) and first["seconds"] > 0
+    # One spec decided (count runs one): its verdict was checked by nothing.
+    assert not first["agreed"] and first["decided"] == 1
+    assert bool(first["complete"]) and first["seconds"] > 0
     assert isinstance(first["stats"], dict) and "nodes" in first["stats"]
     assert clash["status"] == "none" and pd.isna(clash["solution"])
     assert "clash" in clash["message"]
+
+
+def test_record_files_from_before_the_decided_column_are_read_honestly(tmp_path):
+    # Those files said agreed when nothing contradicted; read back, each record gets how
+    # many specs of its puzzle decided, and agreed only when two or more did.
+    old_csv = tmp_path / "old.csv"
+    header = "index,puzzle,spec,status,verdict,agreed,seconds,stats,solutions,solution,"
+    old_csv.write_text(header + "message,metadata,complete\n"
+                       "1,p,a,unique,unique,True,0.1,{},1,s,,,True\n"
+                       "1,p,b,unknown,unique,True,0.1,{},0,,,,False\n"
+                       "2,q,a,none,none,True,0.1,{},0,,,,True\n"
+                       "2,q,b,none,none,True,0.1,{},0,,,,True\n")
+    old_jsonl = tmp_path / "old.jsonl"
+    old_jsonl.write_text("".join(json.dumps(
+        {"index": i, "puzzle": "p", "spec": spec, "status": status, "verdict": verdict,
+         "agreed": True, "seconds": 0.1}) + "\n" for i, spec, status, verdict in (
+        (1, "a", "unique", "unique"), (1, "b", "unknown", "unique"),
+        (2, "a", "none", "none"), (2, "b", "none", "none"))))
+    for path in (old_csv, old_jsonl):
+        found = list(iter_records(path))
+        assert [(r.index, r.decided, r.agreed) for r in found] == [
+            (1, 1, False), (1, 1, False), (2, 2, True), (2, 2, True)], path
+        summary = summarize(found)
+        assert summary.unchecked == [1] and not summary.disagreements
+    # The oldest files have no verdict column: agreed false was a disagreement.
+    oldest = tmp_path / "oldest.csv"
+    oldest.write_text("index,puzzle,spec,status,agreed\n1,p,a,unique,False\n"
+                      "1,p,b,none,False\n")
+    assert summarize(iter_records(oldest)).disagreements == [1]
 
 
 def test_read_records_without_pandas_says_what_to_install(tmp_path, monkeypatch):
@@ -361,7 +394,7 @@ def test_read_records_without_pandas_says_what_to_install(tmp_path, monkeypatch)
 # -- summary and plot -------------------------------------------------------------------------
 def fake(index: int, spec: str, status: str, ms: float, **stats) -> Record:
     return Record(index, "." * 16, spec, Verdict(status), Verdict(status), True, ms / 1000,
-                  stats)
+                  stats, decided=2)
 
 
 def test_summary_rows():
@@ -370,7 +403,8 @@ def test_summary_rows():
     records += [fake(1, "b", "multiple", 4.0, decisions=10, conflicts=3),
                 fake(2, "b", "none", 2.0, decisions=0, conflicts=1),
                 fake(3, "b", "unknown", 1000.0),
-                dataclasses.replace(fake(4, "b", "error", 1.0), agreed=False)]
+                dataclasses.replace(fake(4, "b", "error", 1.0), agreed=False,
+                                    verdict=Verdict.DISAGREEMENT)]
     summary = summarize(records)
     a, b = summary.rows
     assert (a.spec, a.puzzles, a.solved, a.unique, a.multiple, a.none, a.unknown) == \
@@ -428,7 +462,7 @@ def test_puzzle_verdicts_for_check():
     assert first["specs"]["broken"]["status"] == "none"
     assert first["reasons"] == ["broken says none, but native found a solution"]
     assert second == {"index": 2, "puzzle": to_line(puzzles[1]), "status": "none",
-                      "agreed": True, "specs": second["specs"]}
+                      "decided": 2, "agreed": True, "specs": second["specs"]}
     assert json.loads(json.dumps(first)) == first
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from cases import BY_NAME, GRID2, HARD1, JIGSAW_MAP
+from cases import BY_NAME, GRID1, GRID2, HARD1, JIGSAW_MAP
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
@@ -306,6 +306,49 @@ def test_check_agrees_and_reports(tmp_path):
                for v in verdicts)
 
 
+# Propagation by singles alone does not finish GRID2: that spec answers unknown.
+SINGLES_ONLY = "native:rules=singles,search=off"
+
+
+def test_check_says_when_only_one_backend_decided(tmp_path):
+    result = run("check", GRID2, "-s", "sat", "-s", SINGLES_ONLY, "--json")
+    assert result.exit_code == Exit.UNKNOWN, result.output  # nothing cross-checked it
+    verdict = json.loads(result.stdout)
+    assert (verdict["status"], verdict["decided"], verdict["agreed"]) == ("unique", 1, False)
+    result = run("check", GRID2, "-s", "sat", "-s", SINGLES_ONLY)
+    assert result.exit_code == Exit.UNKNOWN
+    assert result.stdout.split("\t")[1:3] == ["unique", "decided by one backend"]
+    assert "1 decided by fewer than two backends (not cross-checked)" in result.stderr
+    rows = list(csv.DictReader(io.StringIO(run("check", GRID2, "-s", "sat", "-s",
+                                               SINGLES_ONLY, "--csv").stdout)))
+    assert {(r["agreed"], r["decided"]) for r in rows} == {("False", "1")}
+    # Two that decide: agreed, and the verdict's own code.
+    result = run("check", GRID2, "-s", "sat", "-s", "native", "--json")
+    assert result.exit_code == Exit.OK and json.loads(result.stdout)["agreed"]
+    # compare's title says it too; nothing contradicted, so it exits 0.
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\n{GRID1}\n")
+    result = run("compare", str(path), "-s", "sat", "-s", SINGLES_ONLY)
+    assert result.exit_code == Exit.OK, result.output
+    assert "decided by fewer than two solvers (not cross-checked)" in result.stdout
+    assert "all solvers agreed" not in result.stdout
+
+
+def test_counts_of_one_are_singular_and_flags_are_words(tmp_path):
+    result = run("check", GRID2, "-s", "native", "-s", "sat")
+    assert "1 puzzle checked with native, sat" in result.stderr, result.stderr
+    shown = run("show", "3" + "." * 15)
+    assert shown.stdout.startswith("4x4, 1 given\n")
+    path = tmp_path / "p.txt"
+    path.write_text(f"{GRID2}\n")
+    table = run("compare", str(path), "-s", "native", "-s", "sat", "--columns",
+                "spec,agreed").stdout
+    assert "True" not in table and table.count(" yes ") == 2, table
+    (row, _) = [json.loads(line) for line in run(
+        "compare", str(path), "-s", "native", "-s", "sat", "--json").stdout.splitlines()]
+    assert row["agreed"] is True  # JSON keeps its booleans
+
+
 class Liar(BackendBase):
     """A deliberately broken backend: every puzzle has no solution."""
 
@@ -321,7 +364,7 @@ def test_check_exits_7_on_disagreement(monkeypatch):
     monkeypatch.setitem(BACKENDS, "liar", "test_cli:Liar")  # registered like any backend
     result = run("check", GRID2, "-s", "native", "-s", "liar")
     assert result.exit_code == Exit.DISAGREEMENT, result.output
-    assert "DISAGREEMENT" in result.stdout and "1 DISAGREEMENTS" in result.stderr
+    assert "DISAGREEMENT" in result.stdout and "; 1 DISAGREEMENT\n" in result.stderr
     result = run("compare", "-s", "native", "-s", "liar", "--json", "--time-limit", "600")
     assert result.exit_code == Exit.DISAGREEMENT, result.output
 

@@ -122,20 +122,26 @@ def test_two_different_solutions_at_limit_one_prove_multiple():
     assert check.status == "multiple"
 
 
-def test_unknown_from_a_time_limit_is_not_a_disagreement():
+def test_unknown_from_a_time_limit_is_not_a_disagreement_nor_an_agreement():
+    # One spec decided, the other ran out of time: nothing contradicts the verdict, and
+    # nothing checked it, so it is not called agreed.
     check = crosscheck(BY_NAME["grid1"].puzzle(), ["native", TimesOut()])
-    assert check.agreed
-    assert check.status == "unique"
+    assert check.status == "unique" and check.decided == 1
+    assert not check.agreed and check.status is not DISAGREEMENT
     assert check.undecided == ("slow",)
     assert check.verdicts == {"native": "unique", "slow": "unknown"}
-    assert "undecided: slow" in check.explain()
+    assert check.explain().startswith("decided by one backend: unique (undecided: slow)")
     assert "time limit" in check.explain()
+    data = check.as_dict()
+    assert (data["status"], data["decided"], data["agreed"]) == ("unique", 1, False)
+    both = crosscheck(BY_NAME["grid1"].puzzle(), ["native", "sat", TimesOut()])
+    assert both.decided == 2 and both.agreed and both.explain().startswith("agreed: unique")
 
 
 def test_all_unknown_is_unknown():
     check = crosscheck(BY_NAME["grid1"].puzzle(), [TimesOut()])
-    assert check.agreed
-    assert check.status == "unknown"
+    assert check.status == "unknown" and check.decided == 0 and not check.agreed
+    assert check.explain().startswith("decided by no backend: unknown")
 
 
 # -- disagreements ----------------------------------------------------------------------------
@@ -222,11 +228,11 @@ def test_as_dict_is_json():
 
 def test_as_dict_shape():
     # The line `sudoku-csp check --json` prints (batch.Outcome.as_dict gives the same, plus index).
-    check = crosscheck(parse("3.1...4.2.......\tfrom the tests"), ["native"])
+    check = crosscheck(parse("3.1...4.2.......\tfrom the tests"), ["native", "sat"])
     data = check.as_dict()
-    assert list(data) == ["puzzle", "status", "agreed", "specs", "metadata"]
+    assert list(data) == ["puzzle", "status", "decided", "agreed", "specs", "metadata"]
     assert data["puzzle"] == "3.1...4.2......." and data["metadata"] == "from the tests"
-    assert (data["status"], data["agreed"]) == ("unique", True)
+    assert (data["status"], data["decided"], data["agreed"]) == ("unique", 2, True)
     assert list(data["specs"]["native"]) == ["status", "seconds"]
     assert data["specs"]["native"]["seconds"] == round(check.claims["native"].seconds, 6)
 

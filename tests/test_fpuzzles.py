@@ -88,6 +88,17 @@ def test_writers_read_back_as_the_same_puzzle():
     assert fpuzzles_url(p).startswith("https://f-puzzles.com/?load=")
 
 
+def test_boxes_of_another_shape_are_written_as_regions():
+    # f-puzzles' 6x6 boxes are 2x3: 3x2 boxes left unwritten would read back as 2x3.
+    from sudoku_csp.puzzle import Puzzle
+    from sudoku_csp.variants import make_geometry
+
+    tall = make_geometry(6, box=(3, 2))
+    back = parse(fpuzzles_json(Puzzle(tall, (0,) + (-1,) * 35))).geometry
+    assert list(back.boxes) == list(tall.boxes)
+    assert "region" not in fpuzzles_json(Puzzle(make_geometry(6), (0,) + (-1,) * 35))
+
+
 @pytest.mark.parametrize("text, words", [
     (doc(4, foo=[1], bar=True), "foo, bar: not a rule this tool knows"),
     (doc(4, killercage=[{"cells": ["R1C1", "R9C1"], "value": "3"}]),

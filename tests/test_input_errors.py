@@ -441,7 +441,7 @@ def test_regions_in_pieces_when_asked_for():
 SPLIT_PUZZLE = "..2....14....3.."  # unique on SPLIT_MAP (sudoku-csp generate --seed 1)
 SPLIT_COMMANDS = [  # every command that takes --regions; FILE is a file holding SPLIT_PUZZLE
     ["solve", SPLIT_PUZZLE], ["count", SPLIT_PUZZLE], ["show", SPLIT_PUZZLE],
-    ["check", SPLIT_PUZZLE, "-s", "native"], ["compare", "FILE", "-s", "native"],
+    ["check", SPLIT_PUZZLE, "-s", "native", "-s", "sat"], ["compare", "FILE", "-s", "native"],
     ["encode", SPLIT_PUZZLE], ["certify", SPLIT_PUZZLE, "DIR"], ["minimal", SPLIT_PUZZLE],
     ["generate", "--size", "4"],
 ]

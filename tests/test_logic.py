@@ -5,6 +5,7 @@ proof of each step."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from cases import slow_if
@@ -227,6 +228,66 @@ def test_contradiction_is_reported():
     assert runner.invoke(app, ["explain", no_place]).exit_code == 4
 
 
+# No two givens clash, and the techniques find a hidden single before they reach the
+# contradiction: a step here would read as progress on a sound puzzle.
+NO_SOLUTION_9 = ("4.....8.5.3..........7......2.....6....."
+                 "8.4......1.......6.3.7.5..2.....1.4.....9")
+
+
+@pytest.mark.parametrize("max_steps", [None, 1, 5])
+def test_no_step_is_made_on_a_puzzle_without_solution_whatever_the_step_limit(max_steps):
+    e = explain(parse(NO_SOLUTION_9), max_steps=max_steps)
+    assert (e.verdict, e.steps, e.stuck) == (Status.NONE, (), "the puzzle has no solution")
+    assert e.no_solution and not e.solved and e.rating.tier == "no solution"
+    assert hint(NO_SOLUTION_9) is None
+    rated = LogicBackend().solve(parse(NO_SOLUTION_9), limit=2)
+    assert rated.status is Status.NONE and rated.stats["steps"] == 0
+
+
+@pytest.mark.parametrize("command", ["hint", "explain"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_hint_and_explain_say_no_solution_with_the_conflict_and_exit_4(command, as_json):
+    result = runner.invoke(app, [command, NO_SOLUTION_9, *(["--json"] if as_json else [])])
+    assert result.exit_code == 4, result.output
+    assert "Hidden single" not in result.output
+    if as_json:
+        (record,) = [json.loads(line) for line in result.output.splitlines()]
+        assert (record["verdict"], record["solved"]) == ("none", False)
+        assert record["stuck"] == "the puzzle has no solution" and record["conflict_minimal"]
+        assert "given R1C1=4" in record["conflict"]
+    else:
+        lines = result.output.splitlines()
+        assert lines[0] == "Stopped: the puzzle has no solution."
+        assert lines[1].startswith("no solution: these 18 parts conflict: given R1C1=4")
+
+
+def test_an_undecided_verdict_gets_no_step(monkeypatch):
+    # The count gave no answer (a time limit, or a solver that gave up): the puzzle may have
+    # no solution or several, so no step is shown as progress, and the tier is unknown.
+    from sudoku_csp.result import Result
+
+    module = sys.modules["sudoku_csp.logic.explain"]  # the package's `explain` is the function
+
+    puzzle = parse("3.1...4.2.......")
+    monkeypatch.setattr(module, "verdict_of", lambda p, t=None: Result(
+        Status.UNKNOWN, (), {}, 0.0, "sat", "", complete=False, puzzle=p))
+    for limit in (None, 1):
+        e = explain(puzzle, max_steps=limit)
+        assert (e.verdict, e.steps, e.solved) == (Status.UNKNOWN, (), False)
+        assert e.stuck == "whether the puzzle has one solution was not decided (the solver " \
+                          "gave no answer)"
+        assert (e.rating.tier, e.rating.needs_search) == ("unknown", None)
+    assert hint(puzzle) is None
+    timed = explain(puzzle, time_limit=7)
+    assert timed.timed_out and timed.stuck == ("time limit of 7 s reached; whether the "
+                                               "puzzle has one solution was not decided")
+    for command in ("hint", "explain", "rate"):
+        result = runner.invoke(app, [command, "3.1...4.2......."])
+        assert result.exit_code == 5 and "Hidden single" not in result.output, result.output
+    record = json.loads(runner.invoke(app, ["hint", "3.1...4.2.......", "--json"]).output)
+    assert (record["verdict"], record["solved"]) == ("unknown", False)
+
+
 def test_rating_ed_ep_er_and_tiers():
     e = explain(parse("3.1...4.2......."))
     r = e.rating
@@ -366,10 +427,26 @@ def test_killer_steps_name_the_digit_sets_that_fit():
 def test_a_grid_that_breaks_a_cage_is_no_solution():
     # Row A would need 1 and 2 in both of its cages.
     assert explain(parse("AABBCCDDEEFFGGHH 3,3,7,7,3,7,7,3")).no_solution
-    # A full house fills the last cell before any cage step looks: the grid is checked.
-    e = explain(parse("...............A 2 321441321423234."))
-    assert e.no_solution and e.stuck.endswith("cage 2 at D4 cannot be met")
-    assert [s.technique for s in e.steps] == ["full_house"]
+    # A full house would fill the last cell before any cage step looks: the count comes
+    # first, so no step is made, and the conflict names the cage.
+    broken = "...............A 2 321441321423234."
+    e = explain(parse(broken))
+    assert e.no_solution and e.steps == ()
+    result = runner.invoke(app, ["explain", broken])
+    assert result.exit_code == 4 and "cage 2 at R4C4" in result.output, result.output
+
+
+def test_a_technique_contradicting_a_unique_puzzle_is_an_internal_error(monkeypatch):
+    # A full grid that breaks a cage after the steps can only be a technique's bug.
+    from sudoku_csp.logic.board import Contradiction
+    from sudoku_csp.logic.explain import TechniqueError
+
+    def broken(board):
+        raise Contradiction("made up")
+
+    monkeypatch.setattr(sys.modules["sudoku_csp.logic.explain"], "check_constraints", broken)
+    with pytest.raises(TechniqueError, match="made up"):
+        explain(parse("3.1...4.2......."))
 
 
 @pytest.mark.parametrize("command", ["explain", "hint", "rate"])

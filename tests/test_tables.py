@@ -68,6 +68,8 @@ def parse(screen: str) -> tuple[list[str], list[list[str]], str]:
 
 
 def formatted(value: Any, digits: int | None) -> str:
+    if isinstance(value, bool):  # a flag in words, never Python's True
+        return "yes" if value else "no"
     return "-" if value is None else str(value) if digits is None else f"{value:,.{digits}f}"
 
 
@@ -181,7 +183,7 @@ def test_columns_chooses_and_orders(compared):
     assert code == Exit.OK
     headings, cells, caption = parse(screen)
     assert headings == ["agreed", "solver", "mean ms"] and "hidden" not in caption
-    assert cells[1] == ["True", rows[1]["spec"], f"{rows[1]['mean_ms']:,.2f}"]
+    assert cells[1] == ["yes", rows[1]["spec"], f"{rows[1]['mean_ms']:,.2f}"]
 
 
 def test_columns_wider_than_the_terminal_are_all_whole(compared):
@@ -240,5 +242,5 @@ def test_a_narrow_terminal_drops_columns_not_digits(monkeypatch, width):
     headings, cells, _ = parse(text)
     assert headings[0] == "solver" and 1 < len(headings) < len(COMPARE_COLUMNS)
     assert all("…" not in cell for cell in cells[0])
-    assert all(cell in ("12345678", "1,234,568", "1,234,567.9", "1,234,567.89", "False")
+    assert all(cell in ("12345678", "1,234,568", "1,234,567.9", "1,234,567.89", "no")
                for cell in cells[0][1:]), cells

@@ -11,11 +11,15 @@ import io
 import json
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal, TextIO
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from sudoku_csp.crosscheck import DISAGREEMENT, ERROR, Claim, Judgement, Verdict, verdict_dict
 from sudoku_csp.errors import InputError
+from sudoku_csp.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from sudoku_csp.io import PuzzleText
 
 
 # -- records ----------------------------------------------------------------------------------
@@ -28,10 +32,16 @@ class Record:
     or ``error`` when the backend returned a wrong answer: ``message`` says what);
     ``verdict`` the cross-checked verdict on the puzzle over all specs run on it
     (``disagreement`` if they contradict each other; None in a file that has no such
-    column) and ``agreed`` whether they agree; ``solutions`` how many solutions the spec
-    returned, ``solution`` the first as a line; ``seconds`` the backend's own solve time;
-    ``complete`` False when the time limit cut the search short (the status is then
-    ``unknown``, or ``solutions`` is only a lower bound on the count).
+    column), ``decided`` how many of those specs gave a verdict, and ``agreed`` whether two
+    or more did and none contradicts another (a verdict one spec decided alone was checked
+    by nothing); ``solutions`` how many solutions the spec returned, ``solution`` the first
+    as a line; ``seconds`` the backend's own solve time; ``complete`` False when the time
+    limit cut the search short (the status is then ``unknown``, or ``solutions`` is only a
+    lower bound on the count).
+
+    Files written before the ``decided`` column are read with it worked out from their
+    records (:func:`iter_records`); a record made by hand without it has ``decided`` None,
+    which counts as not cross-checked.
     """
 
     index: int
@@ -47,6 +57,7 @@ class Record:
     message: str = ""
     metadata: str = ""
     complete: bool = True
+    decided: int | None = None
 
     def __post_init__(self) -> None:
         # Records read back from JSON (or made by hand) carry the words; the runner's, the
@@ -57,9 +68,15 @@ class Record:
             object.__setattr__(self, "verdict", Verdict(self.verdict))
 
     @property
-    def decided(self) -> bool:
+    def gave_verdict(self) -> bool:
         """The spec gave a verdict: neither unknown (time limit) nor an error."""
         return self.status not in (Verdict.UNKNOWN, ERROR)
+
+    @property
+    def disagreed(self) -> bool:
+        """The specs run on the puzzle contradict each other (or one failed). A record
+        without ``decided`` (made by hand) says it by ``agreed`` alone, as old files did."""
+        return self.verdict is DISAGREEMENT or (self.decided is None and not self.agreed)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready, fields in declaration order."""
@@ -100,19 +117,45 @@ class Outcome:
     reasons: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """What the reader left out of the puzzle's rules and said so (:attr:`Puzzle.notes`)."""
+    decided: int = 0
+    """How many specs gave a verdict (those of a resumed run's records read back too)."""
+    read: Puzzle | PuzzleText | None = None
+    """The puzzle as the runner was given it, attached in the process that reads the input
+    (never sent to or from a worker): see :meth:`puzzle_as_read`."""
+
+    def puzzle_as_read(self) -> Puzzle:
+        """The puzzle as read, with all its rules: ``puzzle`` is only its line, which
+        leaves out the geometry's variants and irregular regions (a jigsaw read from
+        f-puzzles gives a line of digits), so anything asked of the puzzle itself (why it
+        has no solution) is asked of this. ValueError for an outcome the runner did not
+        make.
+
+        >>> from sudoku_csp import parse
+        >>> from sudoku_csp.batch import run_batch
+        >>> anti = parse("1." + "." * 14, variants=("anti-king",))
+        >>> (outcome,) = run_batch([anti], ["native"])
+        >>> outcome.puzzle_as_read().geometry.name
+        '4x4 anti-king'
+        """
+        if self.read is None:
+            raise ValueError(f"outcome {self.index} does not hold the puzzle as read")
+        return self.read if isinstance(self.read, Puzzle) else self.read.parse()
+
+    @property
+    def judgement(self) -> Judgement:
+        return Judgement(self.verdict, self.reasons, self.decided)
 
     @property
     def agreed(self) -> bool:
-        """No spec failed and no claim contradicts another."""
-        return self.verdict is not DISAGREEMENT
+        """Two or more specs decided, none failed, no claim contradicts another."""
+        return self.judgement.agreed
 
     def as_dict(self, limit: int | None = 2) -> dict[str, Any]:
         """The puzzle's verdict as ``sudoku-csp check --json`` prints it (the shape of
         :func:`~sudoku_csp.crosscheck.verdict_dict`, with the puzzle's ``index``);
         ``limit`` is the run's: it decides whether a ``multiple`` claim was an exact count."""
         found = verdict_dict(self.puzzle, {r.spec: r.claim(limit) for r in self.records},
-                             Judgement(self.verdict, self.reasons), metadata=self.metadata,
-                             index=self.index)
+                             self.judgement, metadata=self.metadata, index=self.index)
         if self.notes:
             found["notes"] = list(self.notes)
         return found
@@ -139,6 +182,7 @@ def _record_from_row(row: dict[str, str]) -> Record:
         message=row.get("message", ""),
         metadata=row.get("metadata", ""),
         complete=row.get("complete", "True") == "True",
+        decided=int(row["decided"]) if row.get("decided") else None,
     )
 
 
@@ -172,7 +216,7 @@ def record_line(record: Record, fmt: RecordFormat) -> str:
     >>> r = Record(1, "3.1...4.2.......", "native", "unique", "unique", True, 0.5,
     ...            solution="3412124321344321")
     >>> record_line(r, "csv")
-    '1,3.1...4.2.......,native,unique,unique,True,0.5,{},0,3412124321344321,,,True\\n'
+    '1,3.1...4.2.......,native,unique,unique,True,0.5,{},0,3412124321344321,,,True,\\n'
     >>> record_line(r, "jsonl")[:36]
     '{"index":1,"puzzle":"3.1...4.2.......'
     """
@@ -202,7 +246,37 @@ def _complete_lines(handle: TextIO) -> Iterator[str]:
 def iter_records(path: str | os.PathLike) -> Iterator[Record]:
     """Stream the records of a ``.jsonl`` or ``.csv`` results file, skipping a last line
     left incomplete by an interrupted write. InputError names a line that is not a record.
-    :func:`read_records` reads the same into a pandas DataFrame."""
+    :func:`read_records` reads the same into a pandas DataFrame.
+
+    Records of a file written before the ``decided`` column get it from the records of
+    their puzzle (those next to each other in the file), and ``agreed`` only when two or
+    more decided (those files said ``agreed`` when nothing contradicted)."""
+    return _with_decided(_records(path))
+
+
+def _with_decided(records: Iterator[Record]) -> Iterator[Record]:
+    group: list[Record] = []  # a puzzle's records without the column, in a row
+
+    def flush() -> Iterator[Record]:
+        decided = sum(r.gave_verdict for r in group)
+        for r in group:
+            # A file older than the verdict column said a disagreement by agreed alone.
+            verdict = DISAGREEMENT if r.verdict is None and not r.agreed else r.verdict
+            yield replace(r, verdict=verdict, decided=decided,
+                          agreed=r.agreed and decided >= 2)
+        group.clear()
+
+    for record in records:
+        if group and (record.decided is not None or record.index != group[0].index):
+            yield from flush()
+        if record.decided is None:
+            group.append(record)
+        else:
+            yield record
+    yield from flush()
+
+
+def _records(path: str | os.PathLike) -> Iterator[Record]:
     fmt = record_format(path)
     with open(path, encoding="utf-8", newline="") as handle:
         lines = _complete_lines(handle)
@@ -233,7 +307,7 @@ def iter_records(path: str | os.PathLike) -> Iterator[Record]:
 
 _DTYPES = {"int": "int64", "float": "float64", "bool": "bool", "str": "string",
            "Verdict": "string", "Verdict | None": "string",
-           "str | None": "string"}
+           "str | None": "string", "int | None": "Int64"}
 """pandas dtype of each kind of :class:`Record` field (by its annotation); ``stats`` keeps
 its dicts. Text is ``string``, so that no grid of digits ever becomes a number."""
 

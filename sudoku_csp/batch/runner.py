@@ -25,7 +25,7 @@ from typing import Any
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.batch.records import Finished, Outcome, Record, RecordWriter, record_format
-from sudoku_csp.crosscheck import DISAGREEMENT, Claim, judge, resolve, run_claims
+from sudoku_csp.crosscheck import Claim, judge, resolve, run_claims
 from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals
 from sudoku_csp.io import PuzzleText, to_line
@@ -75,18 +75,17 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
         claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
         judgement = judge({**known, **claims} if known else claims)
         verdict = judgement.status
-        agreed = verdict is not DISAGREEMENT
         line = to_line(puzzle)
         records = []
         for spec, claim in claims.items():
             result = results.get(spec)
             records.append(Record(
-                index, line, spec, claim.verdict, verdict, agreed, claim.seconds,
+                index, line, spec, claim.verdict, verdict, judgement.agreed, claim.seconds,
                 dict(result.stats) if result else {}, claim.found, claim.solution,
                 claim.error or (result.message if result else ""), puzzle.metadata,
-                claim.complete))
+                claim.complete, judgement.decided))
         outcomes.append(Outcome(index, line, puzzle.metadata, tuple(records), verdict,
-                                judgement.reasons, puzzle.notes))
+                                judgement.reasons, puzzle.notes, judgement.decided))
     return outcomes
 
 
@@ -266,27 +265,37 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
         # written) as soon as its puzzle is done, with no executor between (a Future per
         # puzzle measured slower: README, Design choices, measured).
         while chunk := list(itertools.islice(items, chunksize or 1)):
-            yield from _solve_chunk(specs, chunk, limit, time_limit)
+            yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit), chunk)
         return
     with _executor(jobs, scheduler, specs) as (executor, depth):
         size = chunksize or CHUNKSIZE
-        window: deque[Future] = deque()
+        window: deque[tuple[Future, list[_Item]]] = deque()
         try:
             while chunk := list(itertools.islice(items, size)):
-                window.append(executor.submit(_solve_chunk, specs, chunk, limit, time_limit))
+                window.append((executor.submit(_solve_chunk, specs, chunk, limit, time_limit),
+                               chunk))
                 # Bounded look-ahead keeps memory flat; the oldest chunk first keeps order.
                 if len(window) >= depth:
-                    yield from _result(window.popleft())
+                    yield from _result(*window.popleft())
             while window:
-                yield from _result(window.popleft())
+                yield from _result(*window.popleft())
         finally:
             if not isinstance(executor, _DeferredSubmit):  # a pool cancels its own
-                for future in window:
+                for future, _ in window:
                     future.cancel()
 
 
-def _result(future: Future) -> list[Outcome]:
-    return future.result()  # a worker's ParseError pickles whole (ParseError.__reduce__)
+def _result(future: Future, chunk: list[_Item]) -> list[Outcome]:
+    # A worker's ParseError pickles whole (ParseError.__reduce__).
+    return _as_read(future.result(), chunk)
+
+
+def _as_read(outcomes: list[Outcome], chunk: list[_Item]) -> list[Outcome]:
+    """The chunk's outcomes (one per item, in order), each holding its puzzle as read here:
+    the workers send back only lines, which leave out irregular regions and variants."""
+    for outcome, item in zip(outcomes, chunk, strict=True):
+        outcome.read = item[1]
+    return outcomes
 
 
 def run_to_file(

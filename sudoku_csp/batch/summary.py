@@ -22,8 +22,8 @@ class SpecSummary:
     times are over every record, unknowns included; ``mean_nodes`` averages ``nodes``
     (native) or ``decisions`` (sat, cpsat), ``mean_conflicts`` ``backtracks`` or
     ``conflicts``, ``propagation_pct`` the share with ``solved_by_propagation`` among
-    records reporting it; ``None`` where no record reports the statistic. ``agreed``: every
-    puzzle this spec ran on was agreed by all specs.
+    records reporting it; ``None`` where no record reports the statistic. ``agreed``: on
+    every puzzle this spec ran on, two specs or more decided and none contradicted another.
     """
 
     spec: str
@@ -93,15 +93,18 @@ class Summary:
 
     >>> from sudoku_csp import parse
     >>> from sudoku_csp.batch import run_batch
-    >>> s = summarize(run_batch([parse("3.1...4.2.......")], ["native"]))
+    >>> s = summarize(run_batch([parse("3.1...4.2.......")], ["native", "native:rules=singles"]))
     >>> row = s.rows[0]
     >>> row.spec, row.puzzles, row.unique, s.all_agreed
     ('native', 1, 1, True)
+    >>> summarize(run_batch([parse("3.1...4.2.......")], ["native"])).unchecked  # one spec
+    [1]
     """
 
     def __init__(self) -> None:
         self._tallies: dict[str, _Tally] = {}
         self._disagreements: set[int] = set()
+        self._unchecked: set[int] = set()
 
     def add(self, record: Record) -> None:
         tally = self._tallies.get(record.spec)
@@ -109,7 +112,7 @@ class Summary:
             tally = self._tallies[record.spec] = _Tally()
         tally.statuses[record.status] = tally.statuses.get(record.status, 0) + 1
         tally.times.append(record.seconds)
-        if record.decided:
+        if record.gave_verdict:
             tally.decided_times.append(record.seconds)
         for target, names in ((tally.nodes, ("nodes", "decisions")),
                               (tally.conflicts, ("backtracks", "conflicts"))):
@@ -121,9 +124,12 @@ class Summary:
         if flag is not None:
             tally.propagated[0] += bool(flag)
             tally.propagated[1] += 1
-        if not record.agreed:
+        if record.disagreed:
             tally.agreed = False
             self._disagreements.add(record.index)
+        elif not record.agreed:  # fewer than two specs decided: checked by nothing
+            tally.agreed = False
+            self._unchecked.add(record.index)
 
     def update(self, items: Iterable[Outcome | Record]) -> Summary:
         """Add records, or every record of each outcome."""
@@ -141,13 +147,19 @@ class Summary:
 
     @property
     def all_agreed(self) -> bool:
-        """Every puzzle's specs agreed (unknowns contradict nothing)."""
-        return not self._disagreements
+        """Every puzzle's specs agreed: two or more decided and none contradicted another."""
+        return not self._disagreements and not self._unchecked
 
     @property
     def disagreements(self) -> list[int]:
         """Indices of the puzzles whose specs disagreed, in order."""
         return sorted(self._disagreements)
+
+    @property
+    def unchecked(self) -> list[int]:
+        """Indices of the puzzles fewer than two specs decided (the others ran out of time,
+        or only one spec ran): nothing contradicted their verdict, and nothing checked it."""
+        return sorted(self._unchecked - self._disagreements)
 
     def decided_times(self, spec: str) -> list[float]:
         """Sorted seconds of the records where ``spec`` gave a verdict (the cactus line)."""

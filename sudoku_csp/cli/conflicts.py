@@ -43,26 +43,25 @@ def print_conflict(puzzle: Puzzle, time_limit: float | None) -> None:
 
 
 class ConflictReports:
-    """Conflicts of the puzzles of a batch that have no solution, read back from their
-    record lines with the command's parse ``options``: for count, solve and check."""
+    """Conflicts of the puzzles of a batch that have no solution, for count, solve and
+    check: each worked out on the puzzle as read (:meth:`Outcome.puzzle_as_read
+    <sudoku_csp.batch.Outcome.puzzle_as_read>`), with all its rules, never on its record
+    line, which leaves out irregular regions and variants."""
 
-    def __init__(self, options: dict[str, Any], time_limit: float | None) -> None:
-        self.options = options
+    def __init__(self, time_limit: float | None) -> None:
         self.time_limit = time_limit
-        self._last: tuple[str, Conflict | None] | None = None  # a line's fields, then words
+        self._last: tuple[Puzzle, Conflict | None] | None = None  # fields, then words
 
-    def of(self, line: str) -> Conflict | None:
-        from sudoku_csp.io import parse
-
-        if self._last is None or self._last[0] != line:
-            self._last = (line, conflict_of(parse(line, **self.options), self.time_limit))
+    def of(self, puzzle: Puzzle) -> Conflict | None:
+        if self._last is None or self._last[0] is not puzzle:
+            self._last = (puzzle, conflict_of(puzzle, self.time_limit))
         return self._last[1]
 
-    def fields(self, line: str) -> dict[str, Any]:
-        """:meth:`~sudoku_csp.setter.Conflict.to_json` of the puzzle written ``line``."""
-        conflict = self.of(line)
+    def fields(self, puzzle: Puzzle) -> dict[str, Any]:
+        """:meth:`~sudoku_csp.setter.Conflict.to_json` of ``puzzle``'s conflict."""
+        conflict = self.of(puzzle)
         return conflict.to_json() if conflict is not None else {}
 
-    def message(self, line: str) -> str:
-        conflict = self.of(line)
+    def message(self, puzzle: Puzzle) -> str:
+        conflict = self.of(puzzle)
         return conflict.message() if conflict is not None else ""

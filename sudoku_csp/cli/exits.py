@@ -41,7 +41,8 @@ class Exit(enum.IntEnum):
     USAGE = 2, "usage error (unknown option, missing argument), from typer"
     MULTIPLE = 3, "multiple solutions"
     NONE = 4, "no solution (including clashing givens)"
-    UNKNOWN = 5, "unknown: time limit reached (or propagation, or explain, could not finish)"
+    UNKNOWN = 5, ("unknown: time limit reached (or propagation, or explain, could not finish; "
+                  "check: fewer than two solvers decided, so nothing was cross-checked)")
     INPUT = 6, ("input error: bad puzzle text, file, geometry, solver spec or option; "
                  "generate found no puzzle meeting the request")
     DISAGREEMENT = 7, "the solvers disagreed (check, compare)"

@@ -35,6 +35,7 @@ from sudoku_csp.cli.options import (
 )
 from sudoku_csp.cli.output import emit
 from sudoku_csp.cli.solving import stream_records
+from sudoku_csp.constraints.wording import counted
 
 if TYPE_CHECKING:
     from sudoku_csp.batch import Record
@@ -68,6 +69,29 @@ def _explain_exit(e: Explanation) -> Exit:
     if e.not_unique:
         return Exit.MULTIPLE
     return Exit.NONE if e.no_solution else Exit.UNKNOWN
+
+
+def _ended(e: Explanation, time_limit: float | None, as_json: bool, *,
+           rated: bool = True) -> Exit:
+    """How an explanation ended: its last line (or the JSON record with the verdict and
+    ``stuck``), the conflict of a puzzle with no solution, the rating (explain's); the exit
+    code."""
+    from sudoku_csp.cli.conflicts import conflict_of
+
+    conflict = conflict_of(e.puzzle, time_limit) if e.no_solution else None
+    if as_json:
+        typer.echo(json.dumps({"solved": e.solved, "verdict": e.verdict.value,
+                               "stuck": e.stuck, "uniqueness": e.uniqueness,
+                               **(e.rating.as_dict() if rated else {}),
+                               **(conflict.to_json() if conflict else {})},
+                              ensure_ascii=False))
+    else:
+        typer.echo(e.lines()[-1])
+        if conflict is not None:
+            typer.echo(conflict.message())
+        if rated:
+            typer.echo(_rating_line(e))
+    return _explain_exit(e)
 
 
 def _value(rating: float | None) -> str:
@@ -118,14 +142,14 @@ def explain_command(
 ) -> None:
     """Solve a puzzle the way a person would, one named step per line, and rate it.
 
-    The puzzle's verdict comes first: one with several solutions, or none, says so (and is
-    not rated). Cells are named by row letter and column (E4: row E, column 4). Exit codes:
-    0 solved by the techniques, 5 they could not finish it, 3 several solutions, 4 no
-    solution, 6 input error.
+    The puzzle's verdict comes first: one with several solutions, or none (with the parts
+    that conflict), or whose verdict the time limit left undecided, says so and gets no
+    step (and is not rated). Cells are named by row letter and column (E4: row E, column
+    4). Exit codes: 0 solved by the techniques, 5 they could not finish it or the verdict
+    was not decided in time, 3 several solutions, 4 no solution, 6 input error.
     """
 
     def action() -> Exit:
-        from sudoku_csp.cli.conflicts import conflict_of
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.logic import explain
 
@@ -144,30 +168,19 @@ def explain_command(
             from sudoku_csp.logic.prove import prove_steps
 
             proof = prove_steps(e)
-            err.print(f"proved: {proof.facts} placements and eliminations of {proof.steps} "
-                      "steps follow from the puzzle (SAT)", markup=False)
+            facts = counted(proof.facts, "placement or elimination",
+                            "placements and eliminations")
+            err.print(f"proved: {facts} in {counted(proof.steps, 'step')}, each following "
+                      "from the puzzle (SAT)", markup=False)
         if html is not None:
             from sudoku_csp.logic.html import explanation_html
 
             html.write_text(explanation_html(e), encoding="utf-8")
         g = puzzle.geometry
-        conflict = conflict_of(puzzle, time_limit) if e.no_solution else None
-        if as_json:
-            for i, step in enumerate(e.steps, 1):
-                typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False))
-            typer.echo(json.dumps({"solved": e.solved, "verdict": e.verdict.value,
-                                   "stuck": e.stuck,
-                                   "uniqueness": e.uniqueness, **e.rating.as_dict(),
-                                   **(conflict.to_json() if conflict else {})},
-                                  ensure_ascii=False))
-        else:
-            for i, step in enumerate(e.steps, 1):
-                typer.echo(f"{i:>3}. {step.text}")
-            typer.echo(e.lines()[-1])
-            if conflict is not None:
-                typer.echo(conflict.message())
-            typer.echo(_rating_line(e))
-        return _explain_exit(e)
+        for i, step in enumerate(e.steps, 1):
+            typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False)
+                       if as_json else f"{i:>3}. {step.text}")
+        return _ended(e, time_limit, as_json)
 
     guarded(action)
 
@@ -182,7 +195,9 @@ def hint(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="The step as one JSON record.")
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="The step as one JSON record; without a step, a record of the verdict "
+                       "and why (stuck, and the conflict of a puzzle with no solution).")
                        ] = False,
     no_uniqueness: NoUniquenessOpt = False,
     techniques: TechniquesOpt = None,
@@ -190,9 +205,10 @@ def hint(
 ) -> None:
     """The next step only: the simplest technique that makes progress.
 
-    The puzzle's verdict comes first: one with several solutions, or none, says so and
-    gets no step. Exit codes: 0 a step was found, 5 none applies, 3 several solutions,
-    4 no solution, 6 input error.
+    The puzzle's verdict comes first: one with several solutions, or none (with the parts
+    that conflict), or whose verdict the time limit left undecided, says so and gets no
+    step. Exit codes: 0 a step was found (or the grid is full), 5 none applies or the
+    verdict was not decided in time, 3 several solutions, 4 no solution, 6 input error.
     """
 
     def action() -> Exit:
@@ -204,9 +220,8 @@ def hint(
                                                        constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
                     max_steps=1, time_limit=time_limit)
-        if not e.steps:
-            typer.echo(e.lines()[-1])
-            return _explain_exit(e)
+        if not e.steps:  # solved already, stuck, or not one solution: the verdict says
+            return _ended(e, time_limit, as_json, rated=False)
         step = e.steps[0]
         if as_json:
             typer.echo(json.dumps(step.as_dict(puzzle.geometry), ensure_ascii=False))
@@ -249,7 +264,8 @@ def rate(
 
     Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
     looked at between steps (past it: tier unknown). A puzzle with several solutions or none
-    is not rated: its tier says which. Exit codes: one puzzle: 0 rated, 5 the techniques
+    is not rated: its tier says which; one whose verdict the time limit left undecided has
+    tier unknown. Exit codes: one puzzle: 0 rated, 5 the techniques
     could not finish it (or the time limit), 3 several solutions, 4 no solution; files: 0.
     """
 

@@ -141,14 +141,18 @@ def print_record_as(record: Record, fmt: RecordFormat) -> None:
 
 
 def print_verdict(verdict: dict[str, Any], said: str = "") -> None:
-    """One tab-separated line per cross-checked puzzle (``sudoku-csp check``); ``said``
-    (a conflict report) ends it, as the reasons of a disagreement do."""
+    """One tab-separated line per cross-checked puzzle (``sudoku-csp check``): index,
+    verdict, how far it goes (agreed, DISAGREEMENT, decided by one backend), each spec's
+    answer; the reasons of a disagreement, or ``said`` (a conflict report), end it."""
+    from sudoku_csp.crosscheck import Verdict, agreement
+
     each = " ".join(f"{spec}={v['status']}({1000 * v['seconds']:.1f}ms)"
                     for spec, v in verdict["specs"].items())
-    line = (f"{verdict['index']}\t{verdict['status']}\t"
-            f"{'agreed' if verdict['agreed'] else 'DISAGREEMENT'}\t{each}")
-    if not verdict["agreed"]:
-        line += "\t" + "; ".join(verdict.get("reasons", ()))
+    status = Verdict(verdict["status"])
+    line = (f"{verdict['index']}\t{status}\t"
+            f"{agreement(status, verdict['decided'])}\t{each}")
+    if verdict.get("reasons"):
+        line += "\t" + "; ".join(verdict["reasons"])
     if said:
         line += "\t" + said
     emit(line + "\n")
@@ -269,6 +273,9 @@ def pick_columns(columns: tuple[Column, ...], names: str | None) -> tuple[Column
 
 
 def _cell(value: Any, digits: int | None) -> str:
+    """A table cell: ``-`` for a missing value, a flag in words (JSON and CSV keep it)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return "-" if value is None else str(value) if digits is None else f"{value:,.{digits}f}"
 
 
@@ -363,8 +370,15 @@ def print_summary(summary: Summary, sources: list[str], as_json: bool, as_csv: b
                   chosen: tuple[Column, ...] | None = None) -> None:
     """The compare table (``chosen``: the columns ``--columns`` named, in its order): a rich
     table, JSON Lines (one per spec), or CSV."""
-    verdict = ("all solvers agreed on every verdict" if summary.all_agreed
-               else f"{len(summary.disagreements)} puzzles with DISAGREEMENTS")
+    from sudoku_csp.constraints.wording import counted
+
+    short = []
+    if summary.disagreements:
+        short.append(f"{counted(len(summary.disagreements), 'puzzle')} with DISAGREEMENTS")
+    if summary.unchecked:
+        short.append(f"{counted(len(summary.unchecked), 'puzzle')} decided by fewer than two "
+                     "solvers (not cross-checked)")
+    verdict = "; ".join(short) or "all solvers agreed on every verdict"
     print_table([row.as_dict() for row in summary.rows], COMPARE_COLUMNS,
                 title=f"{', '.join(map(os.path.basename, sources))}: {verdict}",
                 notes=COMPARE_NOTES, as_json=as_json, as_csv=as_csv, left=("spec",),

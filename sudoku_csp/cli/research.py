@@ -35,6 +35,7 @@ from sudoku_csp.cli.options import (
 )
 from sudoku_csp.cli.output import Bar, Column, columns_option, out, pick_columns, print_table
 from sudoku_csp.constraints import encoding_options
+from sudoku_csp.constraints.wording import counted
 from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING, Encoding
 from sudoku_csp.errors import InputError
 
@@ -178,7 +179,8 @@ def verify_certificate(
         if check.unreadable:
             raise InputError(check.reason)  # guarded: one line on stderr, exit 6
         if check.ok:
-            out.print(f"valid: the puzzle has exactly one solution ({check.checked} lemmas "
+            out.print("valid: the puzzle has exactly one solution "
+                      f"({counted(check.checked, 'lemma')} "
                       f"checked in {1000 * check.seconds:.1f} ms)", markup=False)
             return Exit.OK
         out.print(f"INVALID: {check.reason}", markup=False)
@@ -287,8 +289,8 @@ def canon(
             elif earlier == total:
                 typer.echo(line)
         if dedupe:
-            err.print(f"kept {total - dropped} of {total} puzzles; {dropped} dropped as "
-                      "equivalent to an earlier one", markup=False)
+            err.print(f"kept {total - dropped} of {counted(total, 'puzzle')}; {dropped} "
+                      "dropped as equivalent to an earlier one", markup=False)
         return Exit.OK
 
     guarded(action)
@@ -456,6 +458,7 @@ def _print_study(found: Study, sources: list[str], as_json: bool, as_csv: bool,
     rows = [row.as_dict() for row in found.rows]
     n = rows[0]["puzzles"] if rows else 0
     print_table(rows, _STUDY_COLUMNS,
-                title=f"{', '.join(map(os.path.basename, sources))}: {n} puzzles",
+                title=(f"{', '.join(map(os.path.basename, sources))}: "
+                       f"{counted(n, 'puzzle')}"),
                 notes=_STUDY_NOTES, as_json=as_json, as_csv=as_csv,
                 left=("method", "solver", "same_as"), chosen=chosen, width=220)

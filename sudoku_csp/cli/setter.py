@@ -32,6 +32,7 @@ from sudoku_csp.cli.options import (
 )
 from sudoku_csp.cli.output import emit, mask_grid, out
 from sudoku_csp.constraints.fields import rc
+from sudoku_csp.constraints.wording import counted
 from sudoku_csp.setter.candidates import DEFAULT_CAP
 
 if TYPE_CHECKING:
@@ -86,15 +87,15 @@ def _summary(tc: TrueCandidates) -> str:
     words = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
              "unknown": "undecided (time limit)"}[tc.status]
     seen = "true candidates" if tc.complete else "candidates seen in a solution so far"
-    line = (f"{words}: {len(tc.open_cells())} cells open, {shown} {seen} "
-            f"({len(tc.solutions)} solutions met, {tc.calls} solver calls, "
-            f"{1000 * tc.seconds:.0f} ms)")
+    line = (f"{words}: {counted(len(tc.open_cells()), 'cell')} open, {shown} {seen} "
+            f"({counted(len(tc.solutions), 'solution')} met, "
+            f"{counted(tc.calls, 'solver call')}, {1000 * tc.seconds:.0f} ms)")
     if tc.differences():
         line += f"; the first two solutions differ in {len(tc.differences())} cells"
     undecided = sum(bin(m).count("1") for m in tc.unknown)
     if not tc.complete:
-        line += (f"; the time limit left {undecided} candidates undecided (shown, dim) and "
-                 "some counts unsettled (--json lists both)")
+        line += (f"; the time limit left {counted(undecided, 'candidate')} undecided (shown, "
+                 "dim) and some counts unsettled (--json lists both)")
     return line
 
 
@@ -177,7 +178,7 @@ def candidates(
                 record.update(conflict_fields(puzzle, time_limit))
             emit(json.dumps(record, ensure_ascii=False) + "\n")
             return code
-        out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
+        out.print(f"{puzzle.geometry.name}, {counted(puzzle.clue_count, 'given')}")
         if tc.status == "none":
             out.print("no solution", markup=False)
             print_conflict(puzzle, time_limit)
@@ -276,7 +277,8 @@ def disambiguation_lines(d: Disambiguation) -> list[str]:
                      "follows is what was proven by then")
     if d.singles:
         kept = len(d.keeping)
-        lines.append(f"each of these {len(d.singles)} givens alone makes it unique"
+        lines.append((f"each of these {len(d.singles)} givens" if len(d.singles) > 1
+                      else "this given") + " alone makes it unique"
                      + (f" ({kept} keep your solution, listed first)" if kept else ""))
         lines += [f"  {name}{' (keeps your solution)' if d.keeps(s) else ''}"
                   for s, name in zip(d.singles, d.named(d.singles), strict=True)]

@@ -92,7 +92,7 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
             print_conflict(src.single, time_limit)
         return STATUS_EXIT[result.status]
     return stream_records(src, options, spec, limit, time_limit, fmt, opts,
-                          conflicts=ConflictReports(options, time_limit))
+                          conflicts=ConflictReports(time_limit))
 
 
 def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
@@ -118,12 +118,13 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
             (record,) = outcome.records
             why = conflicts if conflicts and record.status is Verdict.NONE else None
             if fmt == "jsonl" and why:
-                emit(json.dumps({**record.as_dict(), **why.fields(record.puzzle)},
+                emit(json.dumps({**record.as_dict(), **why.fields(outcome.puzzle_as_read())},
                                 separators=(",", ":"), default=str) + "\n")
             elif fmt:
                 print_record_as(record, fmt)
             elif why:  # the conflict in the line's last column, where a message goes
-                said = "; ".join(filter(None, (record.message, why.message(record.puzzle))))
+                said = "; ".join(filter(None, (record.message,
+                                               why.message(outcome.puzzle_as_read()))))
                 line(replace(record, message=said))
             else:
                 line(record)
@@ -254,6 +255,7 @@ def show(
 
     def action() -> Exit:
         from sudoku_csp.cli.conflicts import conflict_of
+        from sudoku_csp.constraints.wording import counted
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
 
@@ -285,7 +287,7 @@ def show(
                 emit(picture)
                 return broken
             Path(svg).write_text(picture, encoding="utf-8")
-        out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
+        out.print(f"{puzzle.geometry.name}, {counted(puzzle.clue_count, 'given')}")
         out.print(styled_grid(puzzle, puzzle.givens))
         if conflict:
             out.print(why.message() if why else "the puzzle has a solution: no conflict",
@@ -332,14 +334,17 @@ def check(
     """Cross-check puzzles on several solvers: the verdict they agree on, or not.
 
     Every backend by default (native, sat and cpsat); a disagreement is printed with what
-    contradicts what.
+    contradicts what. A verdict is agreed when two solvers or more decided it and none
+    contradicts it; one that a single solver decided (the others ran out of time) says
+    "decided by one backend": nothing checked it.
 
-    --json prints one verdict per puzzle, the specs nested; --csv the flat records, one row
-    per puzzle and solver, as --out FILE.csv writes them.
+    --json prints one verdict per puzzle, the specs nested, with how many decided; --csv the
+    flat records, one row per puzzle and solver, as --out FILE.csv writes them.
 
-    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 6 input error; for an
-    input of one puzzle, its agreed verdict's code (0 unique/solved, 3 multiple, 4 none,
-    5 unknown).
+    Exit codes: 0 every verdict agreed, 7 some solvers disagreed, 5 some verdict was decided
+    by fewer than two solvers (not cross-checked), 6 input error; for an input of one
+    puzzle, its agreed verdict's code (0 unique/solved, 3 multiple, 4 none), or 5 when
+    fewer than two solvers decided it.
     """
     fmt = output_format(as_json, as_csv)
 
@@ -355,39 +360,48 @@ def check(
                                    treat_line, constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[Verdict, int] = {}
-        disagreements = 0
+        disagreements = unchecked = 0
         found = outcomes(src, options, specs, limit, time_limit,
                          BatchOptions(jobs, scheduler, out_file, resume))
         if fmt == "csv":
             print_records_header(fmt)
-        conflicts = ConflictReports(options, time_limit)
+        conflicts = ConflictReports(time_limit)
         with found as run, Bar(src.total, "checking") as bar:
             for outcome in run:
                 last = outcome.verdict
                 counts[last] = counts.get(last, 0) + 1
-                disagreements += not outcome.agreed
+                disagreements += last is Verdict.DISAGREEMENT
+                unchecked += last is not Verdict.DISAGREEMENT and not outcome.agreed
                 verdict = outcome.as_dict(limit)
                 if last is Verdict.NONE and fmt != "csv":
-                    verdict.update(conflicts.fields(outcome.puzzle))
+                    verdict.update(conflicts.fields(outcome.puzzle_as_read()))
                 if fmt == "jsonl":
                     emit(json.dumps(verdict) + "\n")
                 elif fmt == "csv":
                     for record in outcome.records:
                         print_record_as(record, fmt)
                 else:
-                    print_verdict(verdict, conflicts.message(outcome.puzzle)
+                    print_verdict(verdict, conflicts.message(outcome.puzzle_as_read())
                                   if last is Verdict.NONE else "")
                 bar.advance()
         if fmt is None:
+            from sudoku_csp.constraints.wording import counted
+
             total = sum(counts.values())
             tally = ", ".join(f"{n} {verdict}" for verdict, n in
                               sorted(counts.items(), key=lambda item: item[0].value))
-            agreement = ("all verdicts agreed" if not disagreements
-                         else f"{disagreements} DISAGREEMENTS")
-            err.print(f"{total} puzzles checked with {', '.join(specs)}: {tally}; {agreement}",
-                      markup=False)
+            short = []
+            if disagreements:
+                short.append(counted(disagreements, "DISAGREEMENT"))
+            if unchecked:
+                short.append(f"{unchecked} decided by fewer than two backends (not "
+                             "cross-checked)")
+            err.print(f"{counted(total, 'puzzle')} checked with {', '.join(specs)}: {tally}; "
+                      f"{'; '.join(short) or 'all verdicts agreed'}", markup=False)
         if disagreements:
             return Exit.DISAGREEMENT
+        if unchecked:  # a verdict nothing checked is not what a cross-check promises
+            return Exit.UNKNOWN
         if sum(counts.values()) == 1:  # one puzzle: its verdict, as solve and count do
             return _exit_of(last)
         return Exit.OK
@@ -428,10 +442,12 @@ def compare(
 ) -> None:
     """Compare solver strategies on puzzle files: one table row per solver.
 
-    The title says whether every verdict agreed.
+    The title says whether every verdict agreed (two solvers or more decided it, none
+    contradicting), and how many puzzles fewer than two solvers decided.
 
     Default solvers: native, native:rules=singles, sat (cadical195, extended), sat
-    (minimal), cpsat (alldiff). Exit codes: 0 all agreed, 7 some disagreed, 6 input error.
+    (minimal), cpsat (alldiff). Exit codes: 0 no solver contradicted another, 7 some
+    disagreed, 6 input error.
     """
     output_format(as_json, as_csv)  # not both
 
@@ -464,7 +480,7 @@ def compare(
         if plot:
             cactus_plot(summary, plot, title=f"{', '.join(map(os.path.basename, sources))}")
         print_summary(summary, sources, as_json, as_csv, chosen)
-        return Exit.OK if summary.all_agreed else Exit.DISAGREEMENT
+        return Exit.DISAGREEMENT if summary.disagreements else Exit.OK
 
     guarded(action)
 

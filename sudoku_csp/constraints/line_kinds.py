@@ -41,7 +41,7 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
-from sudoku_csp.constraints.wording import kept, seeing
+from sudoku_csp.constraints.wording import counted, kept, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -138,11 +138,6 @@ def _why_apart(said: str, geometry: Geometry, cells: tuple[int, ...],
     """The words of a line read with its cells that see each other apart: which those are,
     and what its cells keep."""
     return f"{said}: {kept(geometry, cells, candidates, gone)}"
-
-
-def counted(count: int, noun: str) -> str:
-    """``3 arrows``, ``1 zipper line``: a picture's title for a kind."""
-    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def random_path(geometry: Geometry, rng: random.Random, length: int,

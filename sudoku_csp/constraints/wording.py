@@ -20,8 +20,18 @@ from collections.abc import Iterable, Sequence
 
 from sudoku_csp.geometry import Geometry
 
-__all__ = ["cell_list", "digit_list", "digits_of", "equal_sums", "gone_by_cell", "kept",
-           "listed", "marked", "order", "plus", "seeing", "terms"]
+__all__ = ["cell_list", "counted", "digit_list", "digits_of", "equal_sums", "gone_by_cell",
+           "kept", "listed", "marked", "order", "plus", "seeing", "terms"]
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``3 arrows``, ``1 puzzle``: a number and its noun, plural unless the number is 1
+    (``plural`` when adding an s will not do).
+
+    >>> counted(1, "puzzle"), counted(0, "puzzle"), counted(3, "box", "boxes")
+    ('1 puzzle', '0 puzzles', '3 boxes')
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 def cell_list(geometry: Geometry, cells: Iterable[int]) -> str:

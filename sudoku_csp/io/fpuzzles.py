@@ -286,18 +286,16 @@ def _geometry(size: int, rows: list[list[dict[str, Any]]], variants: list[str],
               options: ReadOptions) -> Geometry:
     """Boxes, or jigsaw regions where cells name other regions than the default ones.
 
-    f-puzzles leaves out the ``region`` of a cell in its default region: the boxes
-    ``h`` rows high and ``size / h`` wide, ``h`` the largest factor of ``size`` up to its
-    square root (on a 7x7, whose only such factor is 1, the default regions are the rows).
+    f-puzzles leaves out the ``region`` of a cell in its default region
+    (:func:`_default_regions`).
     """
     from sudoku_csp.geometry import box_index, default_box_or_none
 
-    high = max(h for h in range(1, math.isqrt(size) + 1) if size % h == 0)
-    wide = size // high
+    default = _default_regions(size)
     regions = []
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
-            region = cell.get("region", (r // high) * high + c // wide)
+            region = cell.get("region", default[r * size + c])
             if isinstance(region, bool) or not isinstance(region, int) or not (
                     0 <= region < size):
                 raise FieldError(f"grid[{r}][{c}].region",
@@ -312,6 +310,19 @@ def _geometry(size: int, rows: list[list[dict[str, Any]]], variants: list[str],
             size, 1, variants=variants, regions=tuple(regions) if jigsaw else None)
     except ParseError as exc:
         raise FieldError("grid", exc.reason) from None
+
+
+def _default_regions(size: int) -> list[int]:
+    """The region f-puzzles gives each cell that names none: the boxes ``h`` rows high and
+    ``size / h`` wide, ``h`` the largest factor of ``size`` up to its square root (on a
+    7x7, whose only such factor is 1, the default regions are the rows).
+
+    >>> _default_regions(6)[:12]
+    [0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1]
+    """
+    high = max(h for h in range(1, math.isqrt(size) + 1) if size % h == 0)
+    wide = size // high
+    return [(r // high) * high + c // wide for r in range(size) for c in range(size)]
 
 
 def _givens(rows: list[list[dict[str, Any]]], geometry: Geometry) -> tuple[tuple[int, ...], int]:
@@ -353,7 +364,8 @@ def fpuzzles_object(puzzle: Puzzle, marks: Sequence[int] | None = None) -> dict[
     for cell, digit in enumerate(puzzle.givens):
         if digit != EMPTY:
             rows[cell // n][cell % n].update(value=digit + 1, given=True)
-    if "jigsaw" in g.variants:
+    # Boxes of another shape than f-puzzles' default (3x2 on a 6x6) are regions too.
+    if "jigsaw" in g.variants or list(g.boxes) != _default_regions(n):
         for cell, region in enumerate(g.boxes):
             rows[cell // n][cell % n]["region"] = region
     for variant in g.variants:

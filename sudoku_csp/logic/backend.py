@@ -22,10 +22,10 @@ class LogicBackend(BackendBase):
     Solved by logic alone, the puzzle is unique (each step was forced) and the status says
     so; stuck, the status is ``unknown`` and ``stats["needs_search"]`` is true. A puzzle
     with several solutions or none is not explained: its status says which (the tier
-    ``not unique`` or ``no solution``). A time limit
-    is looked at between steps; reached, the status is ``unknown`` with the message every
-    backend gives, and ``needs_search`` is ``None``. The one solution is checked against
-    the rules like every backend's.
+    ``not unique`` or ``no solution``). A time limit is looked at between steps (and ends
+    the count of the verdict too: then no step is made); reached, the status is ``unknown``
+    with the message every backend gives, and ``needs_search`` is ``None``. The one
+    solution is checked against the rules like every backend's.
 
     >>> from sudoku_csp import parse
     >>> r = LogicBackend().solve(parse("3.1...4.2......."), limit=2)

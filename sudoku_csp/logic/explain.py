@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sudoku_csp.errors import InputError
+from sudoku_csp.constraints.wording import counted
+from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.io import as_puzzle
 from sudoku_csp.logic.board import Board, Contradiction
@@ -23,7 +24,7 @@ from sudoku_csp.logic.techniques import TECHNIQUES, Technique
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
 
-__all__ = ["TIERS", "Explanation", "Rating", "explain", "hint", "tier_of"]
+__all__ = ["TIERS", "Explanation", "Rating", "TechniqueError", "explain", "hint", "tier_of"]
 
 NO_SOLUTION = "the puzzle has no solution"
 """How ``Explanation.stuck`` begins when the puzzle has no solution."""
@@ -38,6 +39,16 @@ solutions: quick at every size, typed constraints included)."""
 
 TIME_LIMIT = "time limit"
 """How ``Explanation.stuck`` begins when ``explain``'s time limit ended it."""
+
+UNDECIDED = "whether the puzzle has one solution was not decided"
+"""How ``Explanation.stuck`` ends when the verdict is unknown: no step is made, since a step
+reads as progress on a sound puzzle, and this one may have no solution or several."""
+
+
+class TechniqueError(BackendError):
+    """A technique reached a contradiction on a puzzle counted to have one solution: a bug
+    in a technique (or in the count), never the puzzle's fault."""
+
 
 TIERS: tuple[tuple[str, float], ...] = (
     ("easy", 2.3),
@@ -92,8 +103,10 @@ class Explanation:
     """The steps that solve a puzzle (as far as the techniques go).
 
     ``verdict`` is decided first, by counting solutions to two (:data:`VERDICT_SOLVER`):
-    ``unique``, ``multiple``, ``none``, or ``unknown`` when the time limit came first; a
-    puzzle with several solutions gets no step. ``candidates[i]`` are the pencil marks (one
+    ``unique``, ``multiple``, ``none``, or ``unknown`` when the time limit came first. Only
+    a ``unique`` puzzle gets steps: one with several solutions, none, or an unknown verdict
+    gets none, and ``stuck`` says why (:data:`NOT_UNIQUE`, :data:`NO_SOLUTION`, or the time
+    limit and :data:`UNDECIDED`). ``candidates[i]`` are the pencil marks (one
     bitmask per cell) before ``steps[i]``; ``grid`` is the final grid (``EMPTY`` where
     unsolved); ``stuck`` says why it stopped short (not unique, no solution, no technique
     applies), ``None`` when solved. ``uniqueness`` says whether uniqueness techniques were
@@ -126,8 +139,8 @@ class Explanation:
 
     @property
     def no_solution(self) -> bool:
-        """The explanation ended on a contradiction: the puzzle has no solution."""
-        return self.stuck is not None and self.stuck.startswith(NO_SOLUTION)
+        """The puzzle has no solution (and so no explanation)."""
+        return self.verdict is Status.NONE
 
     def __repr__(self) -> str:
         """The verdict, how it ended and the rating, in words.
@@ -139,7 +152,7 @@ class Explanation:
         rating = self.rating
         rated = f", ER {rating.er:.1f} {rating.tier}" if rating.er is not None else ""
         return (f"<Explanation of a {self.puzzle.geometry.name} puzzle ({self.verdict.value}): "
-                f"{len(self.steps)} steps, {ended}{rated}>")
+                f"{counted(len(self.steps), 'step')}, {ended}{rated}>")
 
     @property
     def not_unique(self) -> bool:
@@ -151,15 +164,16 @@ class Explanation:
         if self.verdict in (Status.MULTIPLE, Status.NONE):
             return Rating(None, None, None, "not unique" if self.not_unique else "no solution",
                           None, {})
+        unknown = self.timed_out or self.verdict is Status.UNKNOWN
         ratings = [s.rating for s in self.steps]
         first_place = next((i for i, s in enumerate(self.steps) if s.placements), None)
         return Rating(
             er=max(ratings, default=None),
             ep=max(ratings[: first_place + 1]) if first_place is not None else None,
             ed=ratings[0] if ratings else None,
-            tier=("unknown" if self.timed_out
+            tier=("unknown" if unknown
                   else tier_of(max(ratings, default=0.0) if self.solved else None)),
-            needs_search=None if self.timed_out else not self.solved,
+            needs_search=None if unknown else not self.solved,
             techniques=dict(Counter(s.technique for s in self.steps)),
         )
 
@@ -202,11 +216,14 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
             time_limit: float | None = None) -> Explanation:
     """Explain ``puzzle`` (a :class:`Puzzle` or its text) step by step.
 
-    ``uniqueness``: allow unique rectangles and BUG+1; they are used only if the puzzle is
-    found (by the native solver) to have exactly one solution. ``techniques``: keys of
-    :data:`TECHNIQUES` to use (default: all). ``max_steps``: stop after that many steps.
-    ``time_limit``: stop (``timed_out``) once that many seconds have passed, looked at
-    between steps (one forcing-chain search on a large grid is not cut short).
+    The verdict comes first, whatever ``max_steps`` says: steps are made only on a puzzle
+    counted to have exactly one solution (see :class:`Explanation`). ``uniqueness``: allow
+    unique rectangles and BUG+1. ``techniques``: keys of :data:`TECHNIQUES` to use
+    (default: all). ``max_steps``: stop after that many steps. ``time_limit``: stop
+    (``timed_out``) once that many seconds have passed, counting the verdict's own time,
+    looked at between steps (one forcing-chain search on a large grid is not cut short).
+    :class:`TechniqueError` if a technique contradicts a puzzle counted to have a solution
+    (a bug).
 
     >>> from sudoku_csp import parse
     >>> e = explain(parse("3.1...4.2......."))
@@ -220,13 +237,21 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    counted = verdict_of(puzzle, time_limit)
-    verdict = counted.status
+    found = verdict_of(puzzle, time_limit)
+    verdict = found.status
+    # Only a puzzle known to have one solution gets steps, whatever max_steps says: on one
+    # with none every "deduction" holds vacuously, and one with several cannot be forced.
     if verdict is Status.MULTIPLE:
         return Explanation(puzzle, (), (), puzzle.givens, NOT_UNIQUE, False, verdict,
-                           counted.solutions)
+                           found.solutions)
+    if verdict is Status.NONE:
+        return Explanation(puzzle, (), (), puzzle.givens, _no_solution(puzzle), False,
+                           verdict)
+    if verdict is not Status.UNIQUE:
+        return Explanation(puzzle, (), (), puzzle.givens, _undecided(time_limit), False,
+                           verdict)
     # Typed constraints (a cage, a dot) can forbid the swap uniqueness techniques rely on.
-    allowed = uniqueness and not puzzle.constraints and verdict is Status.UNIQUE
+    allowed = uniqueness and not puzzle.constraints
     ladder = _ladder(allowed, techniques)
     steps: list[Step] = []
     before: list[tuple[int, ...]] = []
@@ -236,7 +261,7 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
         board.check()
         while not board.solved:
             if max_steps is not None and len(steps) >= max_steps:
-                stuck = f"stopped after {max_steps} steps"
+                stuck = f"stopped after {counted(max_steps, 'step')}"
                 break
             if deadline is not None and time.monotonic() > deadline:
                 stuck = f"{TIME_LIMIT} of {time_limit:g} s reached"
@@ -252,16 +277,39 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
             check_constraints(board)
         grid = board.state.grid()
     except Contradiction as exc:
-        stuck = f"{NO_SOLUTION}: {exc}"
-        grid = puzzle.givens
-    if verdict is Status.NONE and not (stuck or "").startswith(NO_SOLUTION):
-        # The count proved it; the techniques stopped before reaching a contradiction.
-        stuck = f"{NO_SOLUTION} (found by search; the techniques stop short of showing why)"
+        # The count found exactly one solution, so a sound technique cannot get here.
+        raise TechniqueError(f"the techniques reached a contradiction on a puzzle with one "
+                             f"solution ({exc}); after: "
+                             f"{', '.join(s.text for s in steps) or 'no step'}") from exc
     return Explanation(puzzle, tuple(steps), tuple(before), grid, stuck, allowed, verdict)
+
+
+def _no_solution(puzzle: Puzzle) -> str:
+    """Why a puzzle counted to have no solution is not explained: the clash of its givens
+    when they clash (cheap to show), else only that it has none."""
+    try:
+        Board.from_puzzle(puzzle).check()
+    except Contradiction as exc:
+        return f"{NO_SOLUTION}: {exc}"
+    return NO_SOLUTION
+
+
+def _undecided(time_limit: float | None) -> str:
+    """Why a puzzle whose verdict the count could not decide gets no step."""
+    if time_limit is None:
+        return f"{UNDECIDED} (the solver gave no answer)"
+    return f"{TIME_LIMIT} of {time_limit:g} s reached; {UNDECIDED}"
 
 
 def hint(puzzle: Puzzle | str, *, uniqueness: bool = True,
          techniques: Iterable[str] | None = None) -> Step | None:
-    """The next step of :func:`explain`, or None when the puzzle is solved or stuck."""
+    """The next step of :func:`explain`, or None when the puzzle is solved, stuck, or not
+    known to have exactly one solution (``explain(..., max_steps=1)`` says which).
+
+    >>> hint("3.1...4.2.......").text
+    'Hidden single: 4 in box 1 → A2'
+    >>> hint("12.." "...." "..3." "..4.") is None   # no solution: no step
+    True
+    """
     steps = explain(puzzle, uniqueness=uniqueness, techniques=techniques, max_steps=1).steps
     return steps[0] if steps else None
