@@ -48,12 +48,11 @@ def is_json(text: str) -> bool:
 
 def parse_json(text: str, options: ReadOptions, line: int = 1, metadata: str = "") -> Puzzle:
     """The puzzle of a JSON object (see the module docstring); ``line`` numbers its line."""
-    offset = len(text) - len(text.lstrip())
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except json.JSONDecodeError as exc:  # its place counts the text's leading spaces too
         raise ParseError(f"not valid JSON: {exc.msg}", line=line + exc.lineno - 1,
-                         column=exc.colno + (offset if exc.lineno == 1 else 0)) from None
+                         column=exc.colno) from None
     except ValueError:  # a number of thousands of digits, which Python will not convert
         raise ParseError("not a puzzle: a number of thousands of digits", line=line) from None
     except RecursionError:

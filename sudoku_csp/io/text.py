@@ -4,9 +4,10 @@
 The forms, tried in this order:
 
 - a *plain line* of N² symbols and blanks (the fast path of nearly every line of a file);
-- on one line, an f-puzzles or SudokuPad link or f-puzzles JSON
-  (:mod:`sudoku_csp.io.fpuzzles`), the tool's own JSON object (:mod:`sudoku_csp.io.record`)
-  or a killer line (:mod:`sudoku_csp.io.killer`): puzzles with typed constraints;
+- on one line, an f-puzzles or SudokuPad link or a killer line
+  (:mod:`sudoku_csp.io.killer`); on one line or pretty-printed over several, f-puzzles JSON
+  (:mod:`sudoku_csp.io.fpuzzles`) or the tool's own JSON object
+  (:mod:`sudoku_csp.io.record`): puzzles with typed constraints;
 - anything else is grid text (:mod:`sudoku_csp.io.grid`): a multi-line grid, symbols with
   decoration, or numbers.
 
@@ -80,14 +81,17 @@ def parse(
         plain = plain_line(text, options, line, metadata)
         if plain is not None:
             return plain
-    if "\n" not in text.strip() and is_fpuzzles(text):
+    one_line = "\n" not in text.strip()
+    # A JSON object is one document, written on one line or pretty-printed over several.
+    if (one_line or is_json(text)) and is_fpuzzles(text):
         return _handled(read_fpuzzles(text, options, line, metadata), constraints, line)
-    if "\n" not in text.strip():
+    if is_json(text):
+        return _handled(parse_json(text, options, line, metadata), constraints, line)
+    if one_line:
         tokens = killer_tokens(text)
-        if tokens is not None or is_json(text):
-            puzzle = (parse_killer(text, tokens, options, line, metadata) if tokens is not None
-                      else parse_json(text, options, line, metadata))
-            return _handled(puzzle, constraints, line)
+        if tokens is not None:
+            return _handled(parse_killer(text, tokens, options, line, metadata), constraints,
+                            line)
     marks = pencil_tokens(text)
     if marks is not None:
         return _handled(parse_pencil_marks(text, marks, options, line, metadata), constraints,
