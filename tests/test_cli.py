@@ -407,6 +407,26 @@ def test_compare_out_resume_and_plot(tmp_path):
     assert run("compare", str(path), "--resume").exit_code == 2  # a usage error
 
 
+def test_compare_reads_a_puzzle_or_link_given_alone(tmp_path):
+    from sudoku_csp.io import fpuzzles_url
+
+    result = run("compare", "3.1...4.2.......", "-s", "native", "-s", "sat")
+    assert result.exit_code == Exit.OK, result.output
+    assert "the 4x4 puzzle given: all solvers agreed" in result.stdout
+    out = tmp_path / "r.jsonl"
+    jigsaw = BY_NAME["jigsaw"].puzzle()
+    result = run("compare", fpuzzles_url(jigsaw), "-s", "native", "-s", "sat", "--json",
+                 "--out", str(out))
+    assert result.exit_code == Exit.OK, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["spec"], r["puzzles"], r["unique"]) for r in rows] == [
+        ("native", 1, 1), ("sat", 1, 1)]
+    assert [parse(json.loads(line)["puzzle"]) for line in out.read_text().splitlines()] \
+        == [jigsaw] * 2
+    # A missing file is still one.
+    assert "no such file" in run("compare", "no/such/file.txt").output
+
+
 def test_count_file_with_two_jobs_matches_one(tmp_path):
     path = tmp_path / "p.txt"
     path.write_text("".join(f"{c.text}\n" for c in (BY_NAME["grid1"], BY_NAME["hard1"],

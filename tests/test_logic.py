@@ -11,7 +11,7 @@ import pytest
 from cases import slow_if
 from typer.testing import CliRunner
 
-from sudoku_csp import datasets, get_backend, make_geometry, parse
+from sudoku_csp import EMPTY, datasets, get_backend, make_geometry, parse
 from sudoku_csp.cli import app
 from sudoku_csp.generate import generate
 from sudoku_csp.io import to_line
@@ -259,6 +259,29 @@ def test_hint_and_explain_say_no_solution_with_the_conflict_and_exit_4(command, 
         lines = result.output.splitlines()
         assert lines[0] == "Stopped: the puzzle has no solution."
         assert lines[1].startswith("no solution: these 18 parts conflict: given R1C1=4")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_rate_gives_a_puzzle_without_solution_its_conflict(as_json):
+    from sudoku_csp.io import fpuzzles_url
+
+    result = runner.invoke(app, ["rate", NO_SOLUTION_9, *(["--json"] if as_json else [])])
+    assert result.exit_code == 4, result.output
+    if as_json:
+        record = json.loads(result.output)
+        assert record["status"] == "none" and record["conflict_minimal"]
+        assert "given R1C1=4" in record["conflict"]
+    else:
+        fields = result.output.rstrip("\n").split("\t")
+        assert fields[2] == "no solution"
+        assert "no solution: these 18 parts conflict: given R1C1=4" in fields[4]
+    # Worked out on the puzzle as read: two 1s a knight's move apart, which only the
+    # f-puzzles link's anti-knight rule forbids.
+    anti = Puzzle(make_geometry(9, variants=["anti-knight"]),
+                  tuple(0 if cell in (2, 13) else EMPTY for cell in range(81)))
+    result = runner.invoke(app, ["rate", fpuzzles_url(anti), "--json"])
+    assert result.exit_code == 4, result.output
+    assert json.loads(result.output)["conflict"] == ["given R1C3=1", "given R2C5=1"]
 
 
 def test_an_undecided_verdict_gets_no_step(monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import random
 
 import pytest
@@ -23,7 +24,7 @@ from sudoku_csp import (
     read_puzzles,
 )
 from sudoku_csp.geometry import SYMBOLS, GeometryError
-from sudoku_csp.io import from_dict, grid_to_dict, parse_many, to_grid, to_line
+from sudoku_csp.io import from_dict, grid_to_dict, parse_many, puzzle_texts, to_grid, to_line
 
 GRID1_DIGITS = tuple(int(ch) - 1 if ch != "0" else EMPTY for ch in GRID1)
 
@@ -277,6 +278,64 @@ def test_first_line_errors_are_reported_for_one_line_files():
 def test_empty_and_comment_only_files_hold_no_puzzles():
     assert parse_many("") == []
     assert parse_many("# nothing\n\n   \n# here\n") == []
+
+
+KILLER_JIGSAW = Puzzle(make_geometry(4, regions="AAAB CABB CCDB CDDD"),
+                       (0,) + (EMPTY,) * 15, "",
+                       tuple(parse("AA.............. 3", size=4).constraints))
+
+
+@pytest.mark.parametrize("writer", ["json", "fpuzzles"])
+def test_a_json_document_over_several_lines_is_one_puzzle(writer):
+    from sudoku_csp.io import WRITERS
+
+    one_line = WRITERS[writer](KILLER_JIGSAW)
+    pretty = json.dumps(json.loads(one_line), indent=2)
+    assert pretty.count("\n") > 10
+    assert parse_many(pretty) == [parse(one_line)] == [parse(pretty)]
+    assert parse(pretty) == KILLER_JIGSAW
+    # Several, one after another (``jq .`` of a JSON Lines file), comments between them.
+    several = f"# two puzzles\n{pretty}\n# the second\n  {pretty}\n"
+    assert parse_many(several) == [KILLER_JIGSAW] * 2
+    assert list(puzzle_texts([io.StringIO(several)])) == [KILLER_JIGSAW] * 2  # the batch's
+    assert parse_many(one_line + "\n" + one_line + "\n") == [KILLER_JIGSAW] * 2  # JSON Lines
+
+
+def test_a_json_document_over_several_lines_is_not_counted_as_many_puzzles(tmp_path):
+    from sudoku_csp.io import json_line, resolve_source
+
+    pretty, lines = tmp_path / "pretty.json", tmp_path / "lines.jsonl"
+    pretty.write_text(json.dumps(json.loads(json_line(KILLER_JIGSAW)), indent=2) + "\n")
+    lines.write_text(json_line(KILLER_JIGSAW) + "\n" + json_line(KILLER_JIGSAW) + "\n")
+    # The progress bar's total: a count of lines would be no count of puzzles.
+    assert resolve_source([str(pretty)], {}, count=True).total is None
+    assert resolve_source([str(lines)], {}, count=True).total == 2
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), [
+    ('# c\n{\n  "size": 4,\n  "givens": "1..." x\n}\n', 4, 20, "not valid JSON"),
+    ('{\n  "size": 4,\n  "grid": [[{}]]\n,x}\n', 4, 2, "not valid JSON"),
+    ('{\n  "size": 4\n}\n[1, 2]\n', 4, 1, "expected a JSON object"),
+    ('{\n  "size": 4\n}\n{\n "size": 4,\n', 5, 12, "not valid JSON"),  # cut short
+])
+def test_errors_in_json_over_several_lines_name_the_line_and_column(text, line, column,
+                                                                       words):
+    with pytest.raises(ParseError, match=words) as err:
+        parse_many(text)
+    assert (err.value.line, err.value.column) == (line, column)
+
+
+def test_parse_names_the_line_and_column_in_json_over_several_lines():
+    with pytest.raises(ParseError, match="not valid f-puzzles JSON") as err:
+        parse('{\n  "size": 4,\n  "grid": [[{}]]\n,x}', line=10)
+    assert (err.value.line, err.value.column) == (13, 2)
+
+
+def test_a_json_line_broken_before_its_end_is_an_error_of_that_line():
+    # Not the start of a document over several lines: its own error, at its place.
+    with pytest.raises(ParseError, match="not valid JSON") as err:
+        parse_many('  {"size": 4 x}\n{"size": 4}\n')
+    assert (err.value.line, err.value.column) == (1, 14)
 
 
 # -- round trips -------------------------------------------------------------------------------

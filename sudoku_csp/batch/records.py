@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from sudoku_csp.crosscheck import DISAGREEMENT, ERROR, Claim, Judgement, Verdict, verdict_dict
 from sudoku_csp.errors import InputError
+from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -27,7 +28,11 @@ if TYPE_CHECKING:
 class Record:
     """One spec on one puzzle.
 
-    ``index`` is the puzzle's 1-based position in the input; ``puzzle`` its line;
+    ``index`` is the puzzle's 1-based position in the input; ``puzzle`` its line, which
+    reads back as the same puzzle with no option (:func:`~sudoku_csp.io.to_line` with
+    ``standalone``: the plain or killer line, or the JSON form when the puzzle's geometry is
+    not the one its size alone gives; files written before this held the plain line
+    whatever the geometry);
     ``status`` the spec's own :class:`~sudoku_csp.crosscheck.Verdict` (its backend's status,
     or ``error`` when the backend returned a wrong answer: ``message`` says what);
     ``verdict`` the cross-checked verdict on the puzzle over all specs run on it
@@ -124,11 +129,9 @@ class Outcome:
     (never sent to or from a worker): see :meth:`puzzle_as_read`."""
 
     def puzzle_as_read(self) -> Puzzle:
-        """The puzzle as read, with all its rules: ``puzzle`` is only its line, which
-        leaves out the geometry's variants and irregular regions (a jigsaw read from
-        f-puzzles gives a line of digits), so anything asked of the puzzle itself (why it
-        has no solution) is asked of this. ValueError for an outcome the runner did not
-        make.
+        """The puzzle as read, with all its rules and its metadata: what anything asked of
+        the puzzle itself (why it has no solution) is asked of, rather than reading its
+        line again. ValueError for an outcome the runner did not make.
 
         >>> from sudoku_csp import parse
         >>> from sudoku_csp.batch import run_batch
@@ -499,15 +502,31 @@ class Finished:
         """The specs still to run on puzzle ``index``."""
         return tuple(spec for spec in self.specs if (index, spec) not in self)
 
-    def check_puzzle(self, index: int, line: str) -> None:
-        """InputError if the records file holds another puzzle at ``index`` than the input
-        (``line``, as :meth:`~sudoku_csp.puzzle.Puzzle.to_line` writes it)."""
+    def check_puzzle(self, index: int, puzzle: Puzzle) -> None:
+        """InputError if the records file holds another puzzle at ``index`` than the input's
+        ``puzzle`` (compared by its record line, :func:`~sudoku_csp.io.to_line` with
+        ``standalone``, which carries the geometry).
+
+        A record that holds the puzzle's givens alone where its geometry is not the one
+        they tell (a file written with other geometry options, or by a version that left
+        the geometry out of records) is another puzzle too: resuming would mix verdicts of
+        two puzzles in one file."""
         recorded = self._lines.get(index)
-        if recorded is not None and recorded != line:
+        if recorded is None:
+            return
+        line = to_line(puzzle, standalone=True)
+        if recorded == line:
+            return
+        if recorded == to_line(puzzle):
             raise InputError(
-                f"--resume: the records file was written for another input (puzzle {index} "
-                f"is {recorded} there, {line} here); resume with the same puzzles in the "
-                "same order, or write the records to a new file")
+                f"--resume: the records file holds puzzle {index} as {recorded}, without the "
+                f"{puzzle.geometry.name} geometry it has here (written with other geometry "
+                "options, or by a version that left the geometry out of records); write the "
+                "records to a new file")
+        raise InputError(
+            f"--resume: the records file was written for another input (puzzle {index} "
+            f"is {recorded} there, {line} here); resume with the same puzzles in the "
+            "same order, or write the records to a new file")
 
     def needs_check(self, index: int) -> bool:
         """Whether :meth:`check_puzzle` compares anything at ``index``."""

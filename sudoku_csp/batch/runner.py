@@ -75,7 +75,7 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
         claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
         judgement = judge({**known, **claims} if known else claims)
         verdict = judgement.status
-        line = to_line(puzzle)
+        line = to_line(puzzle, standalone=True)  # the record reads back as this very puzzle
         records = []
         for spec, claim in claims.items():
             result = results.get(spec)
@@ -248,8 +248,8 @@ def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) ->
             yield index, puzzle, None, None
             continue
         if finished.needs_check(index):
-            parsed = puzzle.parse() if isinstance(puzzle, PuzzleText) else puzzle
-            finished.check_puzzle(index, to_line(parsed))
+            finished.check_puzzle(index, puzzle.parse() if isinstance(puzzle, PuzzleText)
+                                  else puzzle)
         todo = finished.todo(index)
         if todo:
             partly = len(todo) < len(finished.specs)
@@ -291,8 +291,8 @@ def _result(future: Future, chunk: list[_Item]) -> list[Outcome]:
 
 
 def _as_read(outcomes: list[Outcome], chunk: list[_Item]) -> list[Outcome]:
-    """The chunk's outcomes (one per item, in order), each holding its puzzle as read here:
-    the workers send back only lines, which leave out irregular regions and variants."""
+    """The chunk's outcomes (one per item, in order), each holding its puzzle as read here
+    (the workers send back only its line, which would have to be read again)."""
     for outcome, item in zip(outcomes, chunk, strict=True):
         outcome.read = item[1]
     return outcomes

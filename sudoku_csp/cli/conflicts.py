@@ -45,8 +45,8 @@ def print_conflict(puzzle: Puzzle, time_limit: float | None) -> None:
 class ConflictReports:
     """Conflicts of the puzzles of a batch that have no solution, for count, solve and
     check: each worked out on the puzzle as read (:meth:`Outcome.puzzle_as_read
-    <sudoku_csp.batch.Outcome.puzzle_as_read>`), with all its rules, never on its record
-    line, which leaves out irregular regions and variants."""
+    <sudoku_csp.batch.Outcome.puzzle_as_read>`), with all its rules, not read again from
+    its record line."""
 
     def __init__(self, time_limit: float | None) -> None:
         self.time_limit = time_limit

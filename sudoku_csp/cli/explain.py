@@ -233,10 +233,15 @@ def hint(
 
 
 def _print_rating(record: Record) -> None:
-    """One tab-separated line per puzzle: index, ER/EP/ED, tier (the status when unrated)."""
+    """One tab-separated line per puzzle: index, ER/EP/ED, tier (the status when unrated),
+    the puzzle, then the message when there is one (a puzzle with no solution: its
+    conflict), as count's lines end."""
     s = record.stats
     ratings = "/".join(_value(s.get(key)) for key in ("er", "ep", "ed"))
-    emit(f"{record.index}\t{ratings}\t{s.get('tier', record.status)}\t{record.puzzle}\n")
+    line = f"{record.index}\t{ratings}\t{s.get('tier', record.status)}\t{record.puzzle}"
+    if record.message:
+        line += f"\t{record.message}"
+    emit(line + "\n")
 
 
 @app.command()
@@ -260,7 +265,8 @@ def rate(
 ) -> None:
     """Rate puzzles on Sudoku Explainer's scale: ER/EP/ED and a tier per puzzle.
 
-    One line per puzzle: index, ER/EP/ED, tier.
+    One line per puzzle: index, ER/EP/ED, tier, the puzzle; a puzzle with no solution gets
+    its conflicting parts, at the end of its line (in its record with --json).
 
     Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
     looked at between steps (past it: tier unknown). A puzzle with several solutions or none
@@ -270,6 +276,7 @@ def rate(
     """
 
     def action() -> Exit:
+        from sudoku_csp.cli.conflicts import ConflictReports
         from sudoku_csp.io import resolve_source
         from sudoku_csp.logic.backend import LogicBackend
 
@@ -281,7 +288,8 @@ def rate(
         backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")
         return stream_records(src, options, backend, 2, time_limit, fmt,
                               BatchOptions(jobs, scheduler, out_file, resume),
-                              label="rating", line=_print_rating)
+                              label="rating", line=_print_rating,
+                              conflicts=ConflictReports(time_limit))
 
     guarded(action)
 

@@ -412,8 +412,9 @@ def check(
 @app.command()
 def compare(
     files: Annotated[list[str] | None, typer.Argument(
-        metavar="[FILE ...]", help="Puzzle files (default: the puzzle sets bundled with the "
-                                   "package: 200 9x9 of mixed difficulty and 10 16x16).")] = None,
+        metavar="[FILE ...]", help="Puzzle files, or one puzzle given alone (default: the "
+                                   "puzzle sets bundled with the package: 200 9x9 of mixed "
+                                   "difficulty and 10 16x16).")] = None,
     solver: SpecsOpt = None,
     limit: Annotated[int, typer.Option(
         "--limit", "-l", min=1, help="Solutions each solver looks for (2 decides "
@@ -456,7 +457,7 @@ def compare(
         from sudoku_csp.backends.registry import compare_specs
         from sudoku_csp.batch import Summary, cactus_plot, iter_records
         from sudoku_csp.batch.plot import check_plot_path
-        from sudoku_csp.io import not_a_file, resolve_source
+        from sudoku_csp.io import resolve_source
 
         chosen = pick_columns(COMPARE_COLUMNS, columns)  # now, not after the whole run
         specs = list(solver or compare_specs())
@@ -466,8 +467,8 @@ def compare(
             check_plot_path(plot)  # now, not after the whole run
         sources = list(files) if files else [str(datasets.path(name)) for name in BUNDLED]
         src = resolve_source(sources, options, count=err.is_terminal)
-        if src.single is not None:
-            raise not_a_file(sources[0])
+        if src.single is not None:  # a puzzle given alone, named in the title by its kind
+            sources = [f"the {src.single.geometry.name} puzzle given"]
         opts = BatchOptions(jobs, scheduler, out_file, resume)
         summary = Summary()
         with outcomes(src, options, specs, limit, time_limit, opts) as run, \

@@ -4,7 +4,11 @@ Puzzle files (:func:`read_puzzles`) are UTF-8 text; blank lines and ``#`` commen
 skipped. The first puzzle line decides the layout of the whole file:
 
 - *one puzzle per line* when it is a puzzle by itself and carries no box borders (``|``,
-  ``+``); each later line is then a puzzle of its own;
+  ``+``); each later line is then a puzzle of its own (a JSON Lines file);
+- *JSON written over several lines* when it opens a JSON object that goes on past it: the
+  input is then JSON objects one after another, each a puzzle (a pretty-printed f-puzzles
+  or :mod:`~sudoku_csp.io.record` document, or several, as ``jq .`` writes them), ``#``
+  comment lines between them;
 - otherwise *multi-line grids*, one after another. A grid ends once it has as many rows as
   its first row has cells (the size, when the options give one): blank lines, comments and
   border rows inside a grid are skipped, so grids may be separated by blank lines or not,
@@ -34,6 +38,7 @@ worker that solves them.
 from __future__ import annotations
 
 import io
+import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +47,7 @@ from typing import Any, TextIO
 from sudoku_csp.errors import NoPuzzleError, ParseError
 from sudoku_csp.geometry import EMPTY, MAX_SIZE
 from sudoku_csp.io.grid import scan
+from sudoku_csp.io.lzdecode import MAX_DECODED
 from sudoku_csp.io.options import ReadOptions, infer_size
 from sudoku_csp.io.text import UnhandledConstraintsError, is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
@@ -84,7 +90,8 @@ def _read(handle: Iterable[str], options: dict) -> Iterator[Puzzle]:
 
 def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[str, int]]:
     """The puzzles of an open text file as :func:`read_puzzles` finds them, the later ones
-    left unparsed: the first puzzle (and every multi-line grid) as a :class:`Puzzle`, then
+    left unparsed: the first puzzle (and every multi-line grid or JSON document) as a
+    :class:`Puzzle`, then
     each further one-line puzzle as ``(text, line number)``, for the caller to :func:`parse`
     with the same ``options`` (where it likes: a worker process).
 
@@ -118,6 +125,10 @@ def _numbered_entries(handle: Iterable[str], options: dict
     try:
         puzzle = parse(text, line=number, **options)
     except ParseError as exc:
+        if opens_json_document(text):
+            lines.unread([first])
+            yield from _documents(lines, options)
+            return
         if is_constrained_text(text):
             raise  # a JSON object or a killer line is never the first row of a grid
         error = exc
@@ -157,6 +168,73 @@ def first_puzzle_of(source: str | os.PathLike | TextIO, **options: Any
     assert isinstance(puzzle, Puzzle)  # the first entry is always parsed
     after = next(entries, None)
     return puzzle, line, None if after is None else after[0]
+
+
+def opens_json_document(text: str) -> bool:
+    """Whether a line is the start of a JSON object that goes on past it (pretty-printed):
+    it opens an object, and reading it stops short at its end. A line that breaks JSON
+    before its end is an error of its own."""
+    stripped = text.strip()
+    if not stripped.startswith("{"):
+        return False
+    try:
+        json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        return exc.pos >= len(stripped)
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+MAX_DOCUMENT = MAX_DECODED
+"""The most characters a file of JSON documents written over several lines may hold (the
+bound a link's decoded text has): no puzzle comes near, and the file is read whole."""
+
+
+def _documents(lines: _Lines, options: dict) -> Iterator[tuple[int, Puzzle]]:
+    """The rest of the input as JSON objects written over several lines (pretty-printed),
+    one after another (``jq .`` of a JSON Lines file), each with the line it starts at;
+    ``#`` comment lines between them are skipped. An error names the line and column."""
+    first, texts, size = 0, [], 0
+    for number, text in lines:
+        first = first or number
+        size += len(text) + 1
+        if size > MAX_DOCUMENT:
+            raise ParseError(f"JSON written over several lines, longer than {MAX_DOCUMENT:,} "
+                             "characters: no puzzle is that long", line=first)
+        texts.append(text)
+    body = "\n".join(texts)  # line k of the body is line first + k of the input
+    decoder = json.JSONDecoder()
+    at = row = seen = 0  # where reading goes on; the body's line there, counted up to seen
+    while True:
+        while at < len(body) and body[at].isspace():
+            at += 1
+        if at == len(body):
+            return
+        row += body.count("\n", seen, at)
+        seen = at
+        start = body.rfind("\n", 0, at) + 1
+        if body[at] == "#":  # a comment line
+            at = body.find("\n", at)
+            if at < 0:
+                return
+            continue
+        if body[at] != "{":
+            raise ParseError("expected a JSON object holding a puzzle", line=first + row,
+                             column=at - start + 1)
+        try:
+            end = decoder.raw_decode(body, at)[1]
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"not valid JSON: {exc.msg}", line=first + exc.lineno - 1,
+                             column=exc.colno) from None
+        except (ValueError, RecursionError):
+            raise ParseError("not a puzzle: JSON nested too deep or a number too long",
+                             line=first + row) from None
+        # From the start of its line when nothing comes before it there, so that the
+        # reader's columns are the input's.
+        start = start if not body[start:at].strip() else at
+        yield first + row, parse(body[start:end], line=first + row, **options)
+        at = end
 
 
 MAX_LINE = 65536

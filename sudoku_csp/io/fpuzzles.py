@@ -151,9 +151,13 @@ def read_fpuzzles(text: str, options: ReadOptions, line: int = 1, metadata: str 
                              column=len(text) - len(text.lstrip()) + len(source) - len(after) + 1)
         source = _payload(source, line, options)
     try:
-        document = json.loads(source)
+        document = json.loads(source if link else text)
     except json.JSONDecodeError as exc:
-        raise ParseError(f"not valid f-puzzles JSON: {exc.msg}", line=line,
+        if link:  # the place is in the link's decoded text, not in the line
+            raise ParseError(f"not valid f-puzzles JSON: {exc.msg}", line=line,
+                             column=exc.colno) from None
+        # JSON written over several lines: the error's own line and column in the input
+        raise ParseError(f"not valid f-puzzles JSON: {exc.msg}", line=line + exc.lineno - 1,
                          column=exc.colno) from None
     except (ValueError, RecursionError):
         raise ParseError("not an f-puzzles puzzle: JSON too deep or a number too long",

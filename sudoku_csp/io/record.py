@@ -8,7 +8,9 @@
 
 The geometry fields (``size``, ``box`` as ``"RxC"`` or ``[R, C]``, ``variants``, ``regions``
 a jigsaw map) are the geometry record (:func:`~sudoku_csp.variants.geometry_record`), written
-compact: only what differs from the defaults. ``givens`` is one line of grid text, ``name``
+compact: only what differs from the defaults; ``split_regions``, true, allows regions in
+pieces (as ``--split-regions`` does; f-puzzles draws them), which are otherwise refused as a
+map's likely typo. ``givens`` is one line of grid text, ``name``
 free text kept as the puzzle's metadata. Every other field belongs to a constraint kind
 (:data:`~sudoku_csp.constraints.FIELDS`), which reads and writes it itself. Every field is
 optional but ``size`` (which ``givens`` or ``regions`` can stand for). The geometry options
@@ -32,13 +34,13 @@ from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, check_size, pars
 from sudoku_csp.io.grid import format_line, parse_grid
 from sudoku_csp.io.options import NO_OPTIONS, ReadOptions
 from sudoku_csp.puzzle import Puzzle
-from sudoku_csp.variants import geometry_record
+from sudoku_csp.variants import geometry_record, parse_regions
 
 __all__ = ["PUZZLE_FIELDS", "is_json", "json_line", "parse_json", "puzzle_record"]
 
-PUZZLE_FIELDS = ("size", "box", "variants", "regions", "givens", "name")
+PUZZLE_FIELDS = ("size", "box", "variants", "regions", "split_regions", "givens", "name")
 """The fields of every puzzle; each other field is a constraint kind's."""
-_GEOMETRY_FIELDS = PUZZLE_FIELDS[:4]
+_GEOMETRY_FIELDS = PUZZLE_FIELDS[:5]
 
 
 def is_json(text: str) -> bool:
@@ -48,12 +50,11 @@ def is_json(text: str) -> bool:
 
 def parse_json(text: str, options: ReadOptions, line: int = 1, metadata: str = "") -> Puzzle:
     """The puzzle of a JSON object (see the module docstring); ``line`` numbers its line."""
-    offset = len(text) - len(text.lstrip())
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except json.JSONDecodeError as exc:  # its place counts the text's leading spaces too
         raise ParseError(f"not valid JSON: {exc.msg}", line=line + exc.lineno - 1,
-                         column=exc.colno + (offset if exc.lineno == 1 else 0)) from None
+                         column=exc.colno) from None
     except ValueError:  # a number of thousands of digits, which Python will not convert
         raise ParseError("not a puzzle: a number of thousands of digits", line=line) from None
     except RecursionError:
@@ -121,6 +122,14 @@ def _record_geometry(data: dict[str, Any], options: ReadOptions, line: int,
     own_regions = data.get("regions", options.regions)
     if own_regions is not None and not isinstance(own_regions, str):
         raise FieldError("regions", "expected a region map: one symbol per cell, as text")
+    split = data.get("split_regions", False)
+    if not isinstance(split, bool):
+        raise FieldError("split_regions", f"expected true or false, got {split!r}")
+    if split and own_regions is None:
+        raise FieldError("split_regions", "regions in pieces, but no regions: expected a "
+                                          "region map beside it")
+    if split:
+        options = options._replace(contiguous=False)
     chosen = own_size if own_size is not None else size
     if chosen is None and givens_text is not None:
         chosen = math.isqrt(len(parse_grid(givens_text, NO_OPTIONS, line).givens))
@@ -155,6 +164,11 @@ def puzzle_record(puzzle: Puzzle) -> dict[str, Any]:
     """
     g = puzzle.geometry
     record = geometry_record(g, compact=True)
+    if "regions" in record:
+        try:
+            parse_regions(record["regions"], g.size)
+        except GeometryError:  # a region in pieces, which a map is refused for by default
+            record["split_regions"] = True
     if any(d != EMPTY for d in puzzle.givens):
         record["givens"] = format_line(g, puzzle.givens)
     for kind in KINDS:

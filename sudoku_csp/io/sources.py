@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from sudoku_csp.errors import InputError, ParseError, ReaderNote
-from sudoku_csp.io.files import MAX_LINE, first_puzzle_of
+from sudoku_csp.io.files import MAX_LINE, first_puzzle_of, opens_json_document
 from sudoku_csp.io.text import is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
 
@@ -28,7 +28,8 @@ class Source:
 
     single: Puzzle | None
     files: tuple[str | TextIO, ...]
-    total: int | None  # puzzle lines, counted only for a progress bar on a terminal
+    total: int | None  # puzzle lines, counted only for a progress bar on a terminal (None
+    # for JSON written over several lines)
 
 
 def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) -> Source:
@@ -57,7 +58,8 @@ def resolve_source(sources: list[str], options: dict[str, Any], *, count: bool) 
         files.append(sys.stdin if name == "-" else name)
     total = None
     if count and all(isinstance(f, str) for f in files):
-        total = sum(_count_lines(str(f)) for f in files)
+        counts = [_count_lines(str(f)) for f in files]
+        total = None if None in counts else sum(c for c in counts if c is not None)
     return Source(None, tuple(files), total)
 
 
@@ -77,11 +79,18 @@ def not_a_file(name: str) -> InputError:
     return InputError(f"no such file: {name}")
 
 
-def _count_lines(path: str) -> int:
+def _count_lines(path: str) -> int | None:
+    """The puzzle lines of a file; None for JSON written over several lines, whose puzzles
+    are not its lines."""
     # In bounded pieces: a file of one gigantic line is refused by the reader, not here.
+    count = 0
     with open(path, "rb") as handle:
-        return sum(1 for line in iter(lambda: handle.readline(MAX_LINE + 1), b"")
-                   if line.strip() and not line.lstrip().startswith(b"#"))
+        for line in iter(lambda: handle.readline(MAX_LINE + 1), b""):
+            if line.strip() and not line.lstrip().startswith(b"#"):
+                if not count and opens_json_document(line.decode("utf-8", "replace")):
+                    return None
+                count += 1
+    return count
 
 
 def first_puzzle(source: str, options: dict[str, Any]) -> Puzzle:

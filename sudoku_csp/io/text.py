@@ -4,9 +4,10 @@
 The forms, tried in this order:
 
 - a *plain line* of N² symbols and blanks (the fast path of nearly every line of a file);
-- on one line, an f-puzzles or SudokuPad link or f-puzzles JSON
-  (:mod:`sudoku_csp.io.fpuzzles`), the tool's own JSON object (:mod:`sudoku_csp.io.record`)
-  or a killer line (:mod:`sudoku_csp.io.killer`): puzzles with typed constraints;
+- on one line, an f-puzzles or SudokuPad link or a killer line
+  (:mod:`sudoku_csp.io.killer`); on one line or pretty-printed over several, f-puzzles JSON
+  (:mod:`sudoku_csp.io.fpuzzles`) or the tool's own JSON object
+  (:mod:`sudoku_csp.io.record`): puzzles with typed constraints;
 - anything else is grid text (:mod:`sudoku_csp.io.grid`): a multi-line grid, symbols with
   decoration, or numbers.
 
@@ -17,10 +18,11 @@ order mark (U+FEFF, as some editors save UTF-8) is skipped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from sudoku_csp.constraints import HANDLED_BY
 from sudoku_csp.errors import ParseError
-from sudoku_csp.geometry import Geometry, check_size
+from sudoku_csp.geometry import Geometry, GeometryError, check_size
 from sudoku_csp.io.fpuzzles import is_fpuzzles, read_fpuzzles
 from sudoku_csp.io.grid import format_grid, format_line, parse_grid, plain_line
 from sudoku_csp.io.killer import killer_line, killer_tokens, parse_killer, writes
@@ -28,7 +30,7 @@ from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.io.pencilmarks import parse_pencil_marks, pencil_tokens
 from sudoku_csp.io.record import is_json, json_line, parse_json
 from sudoku_csp.puzzle import Puzzle
-from sudoku_csp.variants import looks_like_path, parse_regions
+from sudoku_csp.variants import looks_like_path, make_geometry, parse_regions
 
 __all__ = ["UnhandledConstraintsError", "as_puzzle", "is_constrained_text", "parse", "to_grid",
            "to_line"]
@@ -80,14 +82,17 @@ def parse(
         plain = plain_line(text, options, line, metadata)
         if plain is not None:
             return plain
-    if "\n" not in text.strip() and is_fpuzzles(text):
+    one_line = "\n" not in text.strip()
+    # A JSON object is one document, written on one line or pretty-printed over several.
+    if (one_line or is_json(text)) and is_fpuzzles(text):
         return _handled(read_fpuzzles(text, options, line, metadata), constraints, line)
-    if "\n" not in text.strip():
+    if is_json(text):
+        return _handled(parse_json(text, options, line, metadata), constraints, line)
+    if one_line:
         tokens = killer_tokens(text)
-        if tokens is not None or is_json(text):
-            puzzle = (parse_killer(text, tokens, options, line, metadata) if tokens is not None
-                      else parse_json(text, options, line, metadata))
-            return _handled(puzzle, constraints, line)
+        if tokens is not None:
+            return _handled(parse_killer(text, tokens, options, line, metadata), constraints,
+                            line)
     marks = pencil_tokens(text)
     if marks is not None:
         return _handled(parse_pencil_marks(text, marks, options, line, metadata), constraints,
@@ -129,15 +134,25 @@ def is_constrained_text(text: str) -> bool:
     return is_json(text) or is_fpuzzles(text) or killer_tokens(text) is not None
 
 
-def to_line(puzzle: Puzzle) -> str:
+def to_line(puzzle: Puzzle, *, standalone: bool = False) -> str:
     """One line that reads back as ``puzzle`` (under the same geometry options): its givens
     as a plain line; with constraints, the killer line when it holds them, else compact JSON.
+
+    ``standalone`` asks for a line that reads back as ``puzzle`` under no option at all,
+    what a batch record holds: the same line where it tells the geometry by itself
+    (standard boxes for its size, no variant), else the JSON form, which carries the box
+    shape, variants and regions (a jigsaw read from f-puzzles, a puzzle read with
+    ``--variant``).
 
     >>> to_line(parse("1..." "..1." ".1.." "...1"))
     '1.....1..1.....1'
     >>> to_line(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4 1..............."))
     'AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4 1...............'
+    >>> to_line(parse("1..." "..1." ".1.." "...1", variants=["diagonal"]), standalone=True)
+    '{"size":4,"variants":["diagonal"],"givens":"1.....1..1.....1"}'
     """
+    if standalone and not _tells_geometry(puzzle.geometry):
+        return json_line(puzzle)
     if puzzle.constraints:
         if writes(puzzle):
             return killer_line(puzzle.geometry, puzzle.constraints,  # type: ignore[arg-type]
@@ -145,6 +160,16 @@ def to_line(puzzle: Puzzle) -> str:
         return json_line(puzzle)
     # A puzzle read from a plain line keeps that line, as format_line would write it.
     return puzzle.__dict__.get("_line") or format_line(puzzle.geometry, puzzle.givens)
+
+
+@lru_cache(maxsize=64)
+def _tells_geometry(geometry: Geometry) -> bool:
+    """Whether a plain or killer line alone reads as ``geometry``: the one a size takes
+    when nothing more is said (its cell count tells the size, nothing the rest)."""
+    try:
+        return geometry == make_geometry(geometry.size)
+    except GeometryError:  # a size without boxes (7x7): only a jigsaw
+        return False
 
 
 def to_grid(puzzle: Puzzle) -> str:
