@@ -192,7 +192,9 @@ class Formula:
 
     def cnf(self) -> CNF:
         """A new :class:`pysat.formula.CNF` holding these clauses (the caller may change it)."""
-        cnf = CNF(from_clauses=[list(c) for c in self.clauses])
+        # by_ref: the lists are new already; PySAT's default deep copy of them took 15 s
+        # and 600 MB of bookkeeping for the empty 35×35 grid's 2.9 million clauses.
+        cnf = CNF(from_clauses=[list(c) for c in self.clauses], by_ref=True)
         cnf.nv = self.nv  # trailing variables may occur in no clause (e.g. a 1×1 grid)
         return cnf
 
@@ -245,15 +247,35 @@ def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODIN
     (64, 452, [[3], [9], [28], [34]])
     """
     if isinstance(puzzle, Puzzle):
-        formula = build(puzzle.geometry, encoding, amo)
-        cnf = formula.cnf()
-        cnf.extend([lit] for lit in givens(puzzle))
-        if puzzle.constraints:
-            extra, top = constraint_clauses(puzzle, formula.nv + 1, options)
-            cnf.extend(extra)
-            cnf.nv = max(cnf.nv, top)
+        clauses, nv = puzzle_clauses(puzzle, encoding, amo, options)
+        cnf = CNF(from_clauses=[list(c) for c in clauses], by_ref=True)  # see Formula.cnf
+        cnf.nv = nv
         return cnf
     return build(puzzle, encoding, amo).cnf()
+
+
+def puzzle_clauses(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
+                   amo: str = DEFAULT_AMO, options: Options = None
+                   ) -> tuple[list[Sequence[int]], int]:
+    """The clauses of :func:`encode` for ``puzzle`` and its number of variables, without a
+    copy: the cached formula's own tuples (never to be changed), then the givens' unit
+    clauses and the constraints' clauses. For a caller that only reads them (the DIMACS
+    writer: the empty 35×35 grid has 2.9 million clauses).
+
+    >>> from sudoku_csp import parse
+    >>> clauses, nv = puzzle_clauses(parse("3.1...4.2......."))
+    >>> nv, len(clauses), clauses[-1]
+    (64, 452, [34])
+    """
+    formula = build(puzzle.geometry, encoding, amo)
+    clauses: list[Sequence[int]] = [*formula.clauses]
+    clauses += ([lit] for lit in givens(puzzle))
+    nv = formula.nv
+    if puzzle.constraints:
+        extra, top = constraint_clauses(puzzle, formula.nv + 1, options)
+        clauses += extra
+        nv = max(nv, top)
+    return clauses, nv
 
 
 def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None
@@ -348,7 +370,7 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
             kept.append(out)
     if any(v == 3 for v in value):
         kept.append([])  # clashing givens: the simplified formula must stay unsatisfiable
-    cnf = CNF(from_clauses=kept)
+    cnf = CNF(from_clauses=kept, by_ref=True)  # new lists: no deep copy (see Formula.cnf)
     cnf.nv = nv
     return cnf
 

@@ -29,9 +29,9 @@ from sudoku_csp.encodings.cnf import (
     Options,
     build,
     clue_reduced,
-    encode,
     encoding_of,
     givens,
+    puzzle_clauses,
 )
 from sudoku_csp.encodings.variables import parts
 from sudoku_csp.errors import InputError
@@ -178,13 +178,14 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
             "true x(c, d) that is not fixed; ignore a model's values of fixed variables",
         ]
     else:
-        cnf = encode(puzzle, encoding, amo, options)
-        clauses, nv = [*cnf.clauses, *extra_clauses], cnf.nv
+        clauses, nv = puzzle_clauses(puzzle, encoding, amo, options)
+        added = len(clauses) - len(formula.clauses)
+        clauses += extra_clauses
         units = len(givens(puzzle))
         given_lines = [f"c givens: {units} unit clauses after the empty-grid clauses"]
         if puzzle.constraints:
             kinds = Counter(c.kind for c in puzzle.constraints)
-            added = len(cnf.clauses) - len(formula.clauses) - units
+            added -= units
             named = ", ".join(f"{k}: {v}" for k, v in chosen.items())
             given_lines.append(
                 "c constraints: " + ", ".join(f"{k} {kind}" for kind, k in kinds.items())
@@ -263,7 +264,7 @@ def read_dimacs(source: str | os.PathLike | TextIO) -> DimacsFile:
                     pending = []
     if pending:
         clauses.append(pending)
-    cnf = CNF(from_clauses=clauses)
+    cnf = CNF(from_clauses=clauses, by_ref=True)  # read here: no deep copy needed
     if declared is not None:
         if declared[1] != len(clauses):
             raise DimacsError(f"line {declared[2]}: the header declares {declared[1]} "
