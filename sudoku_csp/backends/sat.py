@@ -23,8 +23,9 @@ Modes (how a puzzle meets the formula):
 propagation alone solve the puzzle? On ``extended`` it makes exactly the naked- and
 hidden-single deductions (the native ``singles`` rules); ``augmented`` adds locked candidates.
 
-A ``time_limit`` stops the solver inside a call and gives ``UNKNOWN``
-(:func:`~sudoku_csp.satsolver.solve_until`); with Lingeling, CaDiCaL 1.0.3 and Kissat PySAT
+A ``time_limit`` (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) covers
+building the puzzle's clauses as well as solving, stops the solver inside a call and gives
+``UNKNOWN`` (:func:`~sudoku_csp.satsolver.solve_until`); with Lingeling and Kissat PySAT
 cannot stop a call, so the limit is checked between calls only and one call can overrun it.
 
 Every model is decoded and checked by :func:`~sudoku_csp.backends.base.make_result`.
@@ -45,6 +46,7 @@ from pysat.solvers import pysolvers
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import encoding_options
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError, SpecError
@@ -159,23 +161,23 @@ class SatBackend(BackendBase):
                 "builds": s.builds}
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: float | None = None) -> Result:
+              time_limit: Limit = None) -> Result:
         start = time.perf_counter()
+        deadline = Deadline.of(time_limit)
         check_limit(limit)
         try:
-            return self._solve(puzzle, limit, time_limit, start)
+            return self._solve(puzzle, limit, deadline, start)
         except KeyboardInterrupt:
             # A solver stopped by Ctrl-C may be unusable (PySAT jumps out of it): drop them
             # all, so that a notebook can go on solving after an interrupted cell.
             self.close()
             raise
 
-    def _solve(self, puzzle: Puzzle, limit: int | None, time_limit: float | None,
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                start: float) -> Result:
         if self.options["search"] == "off":
             result = self._propagate_only(puzzle, start)
         else:
-            deadline = time.monotonic() + time_limit if time_limit is not None else None
             mode = self.options["mode"]
             tally = Tally(puzzle, self.spec, limit)
             if mode == "incremental":
@@ -186,7 +188,7 @@ class SatBackend(BackendBase):
             result = make_result(puzzle, tally, limit=limit, complete=complete,
                                  timed_out=timed_out, solver=self.spec,
                                  seconds=time.perf_counter() - start, stats=stats,
-                                 time_limit=time_limit)
+                                 time_limit=deadline)
         # Clashing givens make the formula unsatisfiable at once, so they are looked for
         # only when no solution came back: the common case skips a pass over every unit.
         if not result.solutions:
@@ -215,7 +217,7 @@ class SatBackend(BackendBase):
         self._sessions[geometry] = session
         return session
 
-    def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: float | None,
+    def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                      tally: Tally):
         session: SolverSession = self._session(puzzle.geometry, SolverSession)
         solver = session.get()
@@ -254,7 +256,7 @@ class SatBackend(BackendBase):
             session.retire(selector)
         return complete, timed_out, stats
 
-    def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: float | None,
+    def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                tally: Tally, reduced: bool):
         geometry = puzzle.geometry
         numbering = variables(geometry)

@@ -50,8 +50,9 @@ DEFAULT_EXPLAIN_SECONDS = 300.0
 on a large grid can run for hours, and a command should end."""
 ExplainTimeOpt = Annotated[float, typer.Option(
     "--time-limit", "-t", min=0.0,
-    help="Seconds per puzzle, looked at between steps; past it the explanation stops (tier "
-         "unknown, exit 5).")]
+    help="Seconds per puzzle, for everything it takes (the verdict, the steps, a conflict "
+         "report, --prove); past it the explanation stops where it is (tier unknown, "
+         "exit 5).")]
 
 
 def _techniques(text: str | None) -> list[str] | None:
@@ -124,9 +125,11 @@ def explain_command(
 
     def action() -> Exit:
         from sudoku_csp.cli.conflicts import conflict_of
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.logic import explain
 
+        deadline = Deadline.from_start(time_limit)  # every stage below shares it
         if list_all:
             _list_techniques()
             return Exit.OK
@@ -137,19 +140,24 @@ def explain_command(
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
-                    time_limit=time_limit)
+                    time_limit=deadline)
+        proven = True
         if prove:
             from sudoku_csp.logic.prove import prove_steps
 
-            proof = prove_steps(e)
+            proof = prove_steps(e, time_limit=deadline)
+            proven = proof.complete
             err.print(f"proved: {proof.facts} placements and eliminations of {proof.steps} "
-                      "steps follow from the puzzle (SAT)", markup=False)
+                      + ("steps follow from the puzzle (SAT)" if proven else
+                         f"of the {len(e.steps)} steps follow from the puzzle (SAT); "
+                         f"{deadline.words()} reached before the rest were proved"),
+                      markup=False)
         if html is not None:
             from sudoku_csp.logic.html import explanation_html
 
             html.write_text(explanation_html(e), encoding="utf-8")
         g = puzzle.geometry
-        conflict = conflict_of(puzzle, time_limit) if e.no_solution else None
+        conflict = conflict_of(puzzle, deadline) if e.no_solution else None
         if as_json:
             for i, step in enumerate(e.steps, 1):
                 typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False))
@@ -165,7 +173,7 @@ def explain_command(
             if conflict is not None:
                 typer.echo(conflict.message())
             typer.echo(_rating_line(e))
-        return _explain_exit(e)
+        return _explain_exit(e) if proven else Exit.UNKNOWN
 
     guarded(action)
 
@@ -194,14 +202,16 @@ def hint(
     """
 
     def action() -> Exit:
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.logic import explain
 
+        deadline = Deadline.from_start(time_limit)
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
-                    max_steps=1, time_limit=time_limit)
+                    max_steps=1, time_limit=deadline)
         if not e.steps:
             typer.echo(e.lines()[-1])
             return _explain_exit(e)
@@ -246,9 +256,10 @@ def rate(
     One line per puzzle: index, ER/EP/ED, tier.
 
     Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
-    looked at between steps (past it: tier unknown). A puzzle with several solutions or none
-    is not rated: its tier says which. Exit codes: one puzzle: 0 rated, 5 the techniques
-    could not finish it (or the time limit), 3 several solutions, 4 no solution; files: 0.
+    per puzzle, the verdict and the steps together (past it: tier unknown). A puzzle with
+    several solutions or none is not rated: its tier says which. Exit codes: one puzzle:
+    0 rated, 5 the techniques could not finish it (or the time limit), 3 several
+    solutions, 4 no solution; files: 0.
     """
 
     def action() -> Exit:

@@ -80,15 +80,18 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
     as JSON or CSV (``fmt``)."""
     from sudoku_csp.backends.registry import get_backend
     from sudoku_csp.cli.conflicts import ConflictReports, print_conflict
+    from sudoku_csp.deadline import Deadline
     from sudoku_csp.io import resolve_source
     from sudoku_csp.result import Status
 
     src = resolve_source([source], options, count=err.is_terminal)
     if src.single is not None and not opts.out and fmt is None:  # a grid to draw
-        result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
+        # One deadline for the verdict and the conflict report after it.
+        deadline = Deadline.from_start(time_limit)
+        result = get_backend(spec).solve(src.single, limit=limit, time_limit=deadline)
         print_single(src.single, result, counted_all=limit is None)
         if result.status is Status.NONE:
-            print_conflict(src.single, time_limit)
+            print_conflict(src.single, deadline)
         return STATUS_EXIT[result.status]
     return stream_records(src, options, spec, limit, time_limit, fmt, opts,
                           conflicts=ConflictReports(options, time_limit))
@@ -117,12 +120,14 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
             (record,) = outcome.records
             why = conflicts if conflicts and record.status is Verdict.NONE else None
             if fmt == "jsonl" and why:
-                emit(json.dumps({**record.as_dict(), **why.fields(record.puzzle)},
+                emit(json.dumps({**record.as_dict(),
+                                 **why.fields(record.puzzle, record.seconds)},
                                 separators=(",", ":"), default=str) + "\n")
             elif fmt:
                 print_record_as(record, fmt)
             elif why:  # the conflict in the line's last column, where a message goes
-                said = "; ".join(filter(None, (record.message, why.message(record.puzzle))))
+                said = "; ".join(filter(None, (record.message,
+                                               why.message(record.puzzle, record.seconds))))
                 line(replace(record, message=said))
             else:
                 line(record)
@@ -320,7 +325,10 @@ def check(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
-    time_limit: TimeOpt = None,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", "-t", min=0.0,
+        help="Seconds per puzzle and solver (the solvers run one after another); past it "
+             "that solver's verdict is unknown.")] = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
     jobs: JobsOpt = 1,
@@ -366,15 +374,17 @@ def check(
                 counts[last] = counts.get(last, 0) + 1
                 disagreements += not outcome.agreed
                 verdict = outcome.as_dict(limit)
+                # The report gets what the slowest solver left of the puzzle's time.
+                spent = max((r.seconds for r in outcome.records), default=0.0)
                 if last is Verdict.NONE and fmt != "csv":
-                    verdict.update(conflicts.fields(outcome.puzzle))
+                    verdict.update(conflicts.fields(outcome.puzzle, spent))
                 if fmt == "jsonl":
                     emit(json.dumps(verdict) + "\n")
                 elif fmt == "csv":
                     for record in outcome.records:
                         print_record_as(record, fmt)
                 else:
-                    print_verdict(verdict, conflicts.message(outcome.puzzle)
+                    print_verdict(verdict, conflicts.message(outcome.puzzle, spent)
                                   if last is Verdict.NONE else "")
                 bar.advance()
         if fmt is None:

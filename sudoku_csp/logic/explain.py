@@ -8,11 +8,11 @@ applies; it never guesses. :func:`hint` is its first step.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.io import as_puzzle
@@ -183,13 +183,14 @@ def _ladder(uniqueness: bool, techniques: Iterable[str] | None) -> list[Techniqu
 def next_step(board: Board, ladder: list[Technique]) -> Step | None:
     """The simplest step the ladder finds on ``board``, rated; None if none applies."""
     for technique in ladder:
+        board.check_time()
         step = technique.find(board)
         if step is not None:
             return dataclasses.replace(step, rating=technique.rate(step))
     return None
 
 
-def verdict_of(puzzle: Puzzle, time_limit: float | None = None) -> Result:
+def verdict_of(puzzle: Puzzle, time_limit: Limit = None) -> Result:
     """The puzzle's verdict, counting to two solutions with :data:`VERDICT_SOLVER` (each
     solution checked against the rules, as every backend's is)."""
     from sudoku_csp.backends import get_backend
@@ -199,14 +200,16 @@ def verdict_of(puzzle: Puzzle, time_limit: float | None = None) -> Result:
 
 def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
             techniques: Iterable[str] | None = None, max_steps: int | None = None,
-            time_limit: float | None = None) -> Explanation:
+            time_limit: Limit = None) -> Explanation:
     """Explain ``puzzle`` (a :class:`Puzzle` or its text) step by step.
 
     ``uniqueness``: allow unique rectangles and BUG+1; they are used only if the puzzle is
     found (by the native solver) to have exactly one solution. ``techniques``: keys of
     :data:`TECHNIQUES` to use (default: all). ``max_steps``: stop after that many steps.
-    ``time_limit``: stop (``timed_out``) once that many seconds have passed, looked at
-    between steps (one forcing-chain search on a large grid is not cut short).
+    ``time_limit``: stop (``timed_out``) once that many seconds have passed (or at the
+    caller's :class:`~sudoku_csp.deadline.Deadline`), for the verdict and the steps
+    together; a technique still searching then (a forcing chain on a large grid) is cut
+    short and its step not made.
 
     >>> from sudoku_csp import parse
     >>> e = explain(parse("3.1...4.2......."))
@@ -219,8 +222,8 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
     if unknown:
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    counted = verdict_of(puzzle, time_limit)
+    deadline = Deadline.of(time_limit)
+    counted = verdict_of(puzzle, deadline)
     verdict = counted.status
     if verdict is Status.MULTIPLE:
         return Explanation(puzzle, (), (), puzzle.givens, NOT_UNIQUE, False, verdict,
@@ -233,15 +236,18 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
     stuck: str | None = None
     try:
         board = Board.from_puzzle(puzzle)
+        board.deadline = deadline
         board.check()
         while not board.solved:
             if max_steps is not None and len(steps) >= max_steps:
                 stuck = f"stopped after {max_steps} steps"
                 break
-            if deadline is not None and time.monotonic() > deadline:
-                stuck = f"{TIME_LIMIT} of {time_limit:g} s reached"
+            try:
+                board.check_time()
+                step = next_step(board, ladder)
+            except Expired:
+                stuck = f"{deadline.words()} reached"
                 break
-            step = next_step(board, ladder)
             if step is None:
                 stuck = "no technique applies (the rest needs search)"
                 break

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_csp.constraints.fields import rc
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
 from sudoku_csp.setter.session import Part, PartSession, as_puzzle
@@ -85,12 +86,13 @@ class Conflict:
                 "conflict_seconds": round(self.seconds, 4)}
 
 
-def minimal_conflict(puzzle: Puzzle | str, *, time_limit: float | None = None,
+def minimal_conflict(puzzle: Puzzle | str, *, time_limit: Limit = None,
                      solver: str = DEFAULT_SOLVER) -> Conflict | None:
     """A minimal set of ``puzzle``'s parts that cannot hold together (see the module
-    docstring), or None when the puzzle has a solution. ``time_limit`` (seconds) bounds the
-    whole search: what it stops is said in the result (:attr:`Conflict.minimal`,
-    :attr:`Conflict.proven`).
+    docstring), or None when the puzzle has a solution. ``time_limit`` (seconds, or the
+    caller's :class:`~sudoku_csp.deadline.Deadline`: a command that found the verdict first
+    passes what is left of its time) bounds the whole search: what it stops is said in the
+    result (:attr:`Conflict.minimal`, :attr:`Conflict.proven`).
 
     >>> from sudoku_csp import parse
     >>> minimal_conflict(parse("1..." + "." * 12)) is None
@@ -98,7 +100,7 @@ def minimal_conflict(puzzle: Puzzle | str, *, time_limit: float | None = None,
     """
     puzzle = as_puzzle(puzzle)
     start = time.monotonic()
-    deadline = None if time_limit is None else start + time_limit
+    deadline = Deadline.of(time_limit)
     with PartSession(puzzle, solver=solver) as session:
         def done(parts: list[Part], *, proven: bool = True, minimal: bool = True) -> Conflict:
             order = {p: i for i, p in enumerate(session.parts)}

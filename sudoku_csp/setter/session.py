@@ -11,7 +11,6 @@ the question that needs them, so they never narrow a later one).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from pysat.solvers import Solver
 
 from sudoku_csp.constraints import Constraint, cnf_clauses
 from sudoku_csp.constraints.fields import rc
+from sudoku_csp.deadline import Deadline
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
@@ -185,10 +185,13 @@ class PartSession:
 
     # -- questions ----------------------------------------------------------------------------
     def satisfiable(self, parts: Sequence[Part], extra: Sequence[int] = (),
-                    deadline: float | None = None) -> bool | None:
+                    deadline: Deadline | float | None = None) -> bool | None:
         """Whether the base rules, ``parts`` and the ``extra`` literals hold together; None
-        when ``deadline`` (a ``time.monotonic()`` value) passed first."""
-        if deadline is not None and time.monotonic() >= deadline:
+        when ``deadline`` (a :class:`~sudoku_csp.deadline.Deadline`, or a
+        ``time.monotonic()`` value) passed first: then the solver is not called at all."""
+        if deadline is not None and not isinstance(deadline, Deadline):
+            deadline = Deadline(deadline)
+        if deadline is not None and deadline.expired():
             self.timed_out = True
             return None
         self.calls += 1
@@ -203,7 +206,7 @@ class PartSession:
         return answer
 
     def solve(self, parts: Sequence[Part], extra: Sequence[int] = (),
-              deadline: float | None = None) -> Grid | None:
+              deadline: Deadline | float | None = None) -> Grid | None:
         """A solution under ``parts`` and ``extra`` (checked against the whole puzzle when
         every part is in force, else against the puzzle those parts make), or None (none,
         or the deadline passed: see :attr:`timed_out`)."""
