@@ -264,14 +264,30 @@ def _sliced(solver: Solver, assumptions: list[int], deadline: Deadline) -> bool 
         budget = max(_MIN_SLICE, min(2 * budget, int(budget * target / max(took, 1e-6))))
 
 
+_LOADED_BETWEEN_CHECKS = 1 << 16  # clauses loaded between two looks at a deadline
+
+
 def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
-         with_proof: bool = False) -> Solver:
+         with_proof: bool = False, deadline: Deadline = NEVER) -> Solver:
     """A new solver ``name`` holding ``clauses`` (every solver of the project is made here).
     With ``x_vars``, told to try digits first: with positive phases on the ``x_vars`` cell
     variables CaDiCaL decides about a third less often on hard 9×9 puzzles (top95: 17 → 12.5
     decisions per puzzle); MiniSat-family solvers barely change. ``with_proof``: the solver
-    logs a DRUP proof (PySAT raises for a solver that cannot)."""
-    solver = Solver(name=name, bootstrap_with=clauses, with_proof=with_proof)
+    logs a DRUP proof (PySAT raises for a solver that cannot). Under a limited
+    ``deadline`` the clauses go in by chunks, the deadline looked at between them
+    (loading the empty 35×35 grid's 2.9 million takes seconds):
+    :class:`~sudoku_csp.deadline.Expired` once it has passed, the solver freed."""
+    if not deadline.limited:
+        solver = Solver(name=name, bootstrap_with=clauses, with_proof=with_proof)
+    else:
+        solver = Solver(name=name, with_proof=with_proof)
+        try:
+            for start in range(0, len(clauses), _LOADED_BETWEEN_CHECKS):
+                deadline.check("loading the formula")
+                solver.append_formula(clauses[start:start + _LOADED_BETWEEN_CHECKS])
+        except BaseException:
+            solver.delete()
+            raise
     if x_vars and capabilities(name).phases:
         solver.set_phases(range(1, x_vars + 1))
     return solver
@@ -313,10 +329,12 @@ class SolverSession:
         self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
         self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
 
-    def get(self) -> Solver:
-        """The loaded solver, (re)built with the formula when there is none."""
+    def get(self, deadline: Deadline = NEVER) -> Solver:
+        """The loaded solver, (re)built with the formula when there is none (``deadline``:
+        see :func:`load`)."""
         if self.solver is None:
-            self.solver = load(self.name, self.formula.clauses, self.formula.x_vars)
+            self.solver = load(self.name, self.formula.clauses, self.formula.x_vars,
+                               deadline=deadline)
             self.next_var = self.formula.nv + 1
             self.retired = 0
             self.builds += 1

@@ -77,7 +77,8 @@ def test_an_expired_deadline_is_unknown_at_once(spec):
     if spec == "native":
         assert result.stats["nodes"] == 1  # the root's propagation, no guess
     elif spec.startswith("sat"):
-        assert result.stats.get("conflicts", 0) == 0 and result.stats["solver_calls"] == 1
+        # Not loaded yet: the loading stops at once; loaded: the one call returns at once.
+        assert result.stats.get("conflicts", 0) == 0 and result.stats.get("solver_calls", 1) == 1
 
 
 def test_an_expired_deadline_stops_every_setter_stage_before_any_solver_call():

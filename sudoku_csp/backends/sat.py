@@ -46,7 +46,7 @@ from pysat.solvers import pysolvers
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import encoding_options
-from sudoku_csp.deadline import Deadline, Limit
+from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError, SpecError
@@ -136,9 +136,10 @@ class SatBackend(BackendBase):
         _LIVE.add(self)
 
     # -- public -----------------------------------------------------------------------------
-    def formula(self, geometry: Geometry) -> cnf.Formula:
-        """The formula this backend solves for ``geometry`` (before any givens)."""
-        return cnf.build(geometry, self.encoding, self.amo)
+    def formula(self, geometry: Geometry, deadline: Deadline = NEVER) -> cnf.Formula:
+        """The formula this backend solves for ``geometry`` (before any givens; building it
+        looks at ``deadline``: see :func:`~sudoku_csp.encodings.cnf.build`)."""
+        return cnf.build(geometry, self.encoding, self.amo, deadline=deadline)
 
     def close(self) -> None:
         """Free every loaded solver (they are rebuilt on demand)."""
@@ -180,11 +181,15 @@ class SatBackend(BackendBase):
         else:
             mode = self.options["mode"]
             tally = Tally(puzzle, self.spec, limit)
-            if mode == "incremental":
-                complete, timed_out, stats = self._incremental(puzzle, limit, deadline, tally)
-            else:
-                complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
-                                                         reduced=mode == "reduced")
+            try:
+                if mode == "incremental":
+                    complete, timed_out, stats = self._incremental(puzzle, limit, deadline,
+                                                                   tally)
+                else:
+                    complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
+                                                             reduced=mode == "reduced")
+            except Expired:  # loading the formula took what was left: nothing decided
+                complete, timed_out, stats = False, True, {}
             result = make_result(puzzle, tally, limit=limit, complete=complete,
                                  timed_out=timed_out, solver=self.spec,
                                  seconds=time.perf_counter() - start, stats=stats,
@@ -198,10 +203,10 @@ class SatBackend(BackendBase):
         return result
 
     # -- modes ------------------------------------------------------------------------------
-    def _session(self, geometry: Geometry, kind: type) -> Any:
+    def _session(self, geometry: Geometry, kind: type, deadline: Deadline = NEVER) -> Any:
         session = self._sessions.pop(geometry, None)  # re-inserted last: LRU order
         if session is None:
-            formula = self.formula(geometry)
+            formula = self.formula(geometry, deadline)
             if kind is SolverSession:
                 session = SolverSession(self.options["solver"], formula, self.options["recycle"])
             else:
@@ -219,8 +224,8 @@ class SatBackend(BackendBase):
 
     def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                      tally: Tally):
-        session: SolverSession = self._session(puzzle.geometry, SolverSession)
-        solver = session.get()
+        session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline)
+        solver = session.get(deadline)
         caps, numbering = self.caps, session.vars
         read = numbering.read_model
         assumptions = numbering.literals(puzzle.givens)
@@ -267,7 +272,7 @@ class SatBackend(BackendBase):
             def decode(model: Sequence[int]) -> Grid:
                 return numbering.decode(model, puzzle.givens)
         else:
-            formula = self.formula(geometry)
+            formula = self.formula(geometry, deadline)
             base = [*formula.clauses, *([lit] for lit in numbering.literals(puzzle.givens))]
             if puzzle.constraints:
                 base += cnf.constraint_clauses(puzzle, formula.nv + 1, options)[0]
@@ -276,7 +281,7 @@ class SatBackend(BackendBase):
         blocks: list[list[int]] = []
         totals: dict[str, int] = {}
         name, x_vars = self.options["solver"], numbering.x_count
-        solver = load(name, base, x_vars)
+        solver = load(name, base, x_vars, deadline=deadline)
 
         def block(grid: Grid) -> None:
             nonlocal solver

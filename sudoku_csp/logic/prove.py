@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sudoku_csp.certify import DEFAULT_PROOF_SOLVER
-from sudoku_csp.deadline import Deadline, Limit
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Candidate
@@ -52,15 +52,22 @@ def prove_steps(explanation: Explanation, solver: str = DEFAULT_PROOF_SOLVER, *,
     Proof(steps=12, facts=12, complete=True)
     """
     puzzle = explanation.puzzle
-    formula = cnf.build(puzzle.geometry)
+    deadline = Deadline.of(time_limit)
+    try:
+        formula = cnf.build(puzzle.geometry, deadline=deadline)
+    except Expired:
+        return Proof(0, 0, False)
     x = formula.vars.x
     known = cnf.givens(puzzle)
     # A puzzle's typed constraints (killer cages, …) are part of what steps follow from.
     rules, _ = cnf.constraint_clauses(puzzle, formula.nv + 1)
     facts = 0
-    deadline = Deadline.of(time_limit)
     caps = capabilities(solver)
-    with load(solver, [*formula.clauses, *rules]) as sat:
+    try:
+        loaded = load(solver, [*formula.clauses, *rules], deadline=deadline)
+    except Expired:
+        return Proof(0, 0, False)
+    with loaded as sat:
         for i, step in enumerate(explanation.steps):
             for fact, on in _facts(step):
                 cell, digit = fact

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_csp.constraints.fields import rc
-from sudoku_csp.deadline import Deadline, Limit
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Grid
 from sudoku_csp.puzzle import Puzzle
@@ -289,7 +289,14 @@ def true_candidates(puzzle: Puzzle | str, cap: int = DEFAULT_CAP, *,
     puzzle = as_puzzle(puzzle)
     start = time.monotonic()
     deadline = Deadline.of(time_limit)
-    with PartSession(puzzle, solver=solver) as session:
+    try:
+        loaded = PartSession(puzzle, solver=solver, deadline=deadline)
+    except Expired:  # loading took all the time: nothing settled, every digit undecided
+        g = puzzle.geometry
+        return TrueCandidates(puzzle, cap, ((0,) * g.size,) * g.ncells,
+                              ((1 << g.size) - 1,) * g.ncells, (), False, (0,) * g.ncells,
+                              0, time.monotonic() - start)
+    with loaded as session:
         counter = _Counter(session, cap, deadline)
         complete = counter.run()
         settled = tuple(m | sum(1 << d for d, k in enumerate(row) if k >= cap)

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_csp.constraints.fields import rc
-from sudoku_csp.deadline import Deadline, Limit
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
-from sudoku_csp.setter.session import Part, PartSession, as_puzzle
+from sudoku_csp.setter.session import Part, PartSession, as_puzzle, puzzle_parts
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,12 @@ def minimal_conflict(puzzle: Puzzle | str, *, time_limit: Limit = None,
     puzzle = as_puzzle(puzzle)
     start = time.monotonic()
     deadline = Deadline.of(time_limit)
-    with PartSession(puzzle, solver=solver) as session:
+    try:
+        loaded = PartSession(puzzle, solver=solver, deadline=deadline)
+    except Expired:  # loading took all the time: every part, unchecked
+        return Conflict(puzzle, tuple(puzzle_parts(puzzle)), False, False, 0,
+                        time.monotonic() - start)
+    with loaded as session:
         def done(parts: list[Part], *, proven: bool = True, minimal: bool = True) -> Conflict:
             order = {p: i for i, p in enumerate(session.parts)}
             return Conflict(puzzle, tuple(sorted(parts, key=order.__getitem__)), proven,

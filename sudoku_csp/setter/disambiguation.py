@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_csp.constraints.fields import rc
-from sudoku_csp.deadline import Deadline, Limit
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.puzzle import Puzzle
@@ -166,7 +166,11 @@ def _greedy_set(puzzle: Puzzle, target: Grid, deadline: Deadline, solver: str
     A greedy cover: each round enumerates up to :data:`SAMPLE` other solutions under the
     givens so far and adds the target's digit in the cell that rules out most of them,
     until no other solution is left; then each given the others make needless is dropped."""
-    with PartSession(puzzle, solver=solver) as session:
+    try:
+        loaded = PartSession(puzzle, solver=solver, deadline=deadline)
+    except Expired:
+        return (), False, False
+    with loaded as session:
         others = session.exclude(target)
 
         def another(givens: Sequence[Given], also: Sequence[int] = ()) -> Grid | None:
