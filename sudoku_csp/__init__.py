@@ -83,6 +83,7 @@ _EXPORTS = {
     "sudoku_csp.backends.registry": ("DEFAULT_SPEC",),
     "sudoku_csp.batch": ("read_records",),
     "sudoku_csp.canon": ("canonical", "equivalent"),
+    "sudoku_csp.deadline": ("Deadline",),
     "sudoku_csp.errors": ("BackendError", "InputError", "ParseError", "SpecError"),
     "sudoku_csp.geometry": ("EMPTY", "Geometry", "GeometryError", "Unit"),
     "sudoku_csp.io": ("format_grid", "format_line", "parse", "read_puzzles", "to_grid",
@@ -101,6 +102,7 @@ if TYPE_CHECKING:  # the same names, for type checkers (tests/test_packaging.py 
     from sudoku_csp.backends.registry import DEFAULT_SPEC
     from sudoku_csp.batch import read_records
     from sudoku_csp.canon import canonical, equivalent
+    from sudoku_csp.deadline import Deadline
     from sudoku_csp.errors import BackendError, InputError, ParseError, SpecError
     from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, Unit
     from sudoku_csp.io import format_grid, format_line, parse, read_puzzles, to_grid, to_line
@@ -129,11 +131,12 @@ __version__ = "0.1.0"
 
 
 def solve(puzzle: Puzzle | str, solver: str | None = None, *, limit: int | None = 1,
-          time_limit: float | None = None) -> Result:
+          time_limit: float | Deadline | None = None) -> Result:
     """Solve ``puzzle`` (a Puzzle or puzzle text) with the backend named by ``solver``
     (default :data:`DEFAULT_SPEC`).
 
     ``limit`` solutions are looked for: 1 solves, 2 decides uniqueness, ``None`` counts all.
+    ``time_limit``: seconds, or a :class:`Deadline` shared with the caller's other work.
 
     >>> result = solve("3.1...4.2.......", "sat")
     >>> result.solver, len(result.solutions)
@@ -148,7 +151,7 @@ def solve(puzzle: Puzzle | str, solver: str | None = None, *, limit: int | None 
 
 
 def count(puzzle: Puzzle | str, solver: str | None = None, *, limit: int | None = 2,
-          time_limit: float | None = None) -> Result:
+          time_limit: float | Deadline | None = None) -> Result:
     """Decide uniqueness (``limit=2``): status UNIQUE, MULTIPLE, NONE or UNKNOWN.
 
     >>> count("1..." "..1." ".1.." "...1").status
@@ -163,6 +166,7 @@ __all__ = [
     "VARIANTS",
     "Backend",
     "BackendError",
+    "Deadline",
     "Geometry",
     "GeometryError",
     "InputError",

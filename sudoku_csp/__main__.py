@@ -31,7 +31,11 @@ def _end() -> None:
 
 
 def main() -> None:
-    """Console-script entry point: the handlers first, then the command line."""
+    """Console-script entry point: the clock and the handlers first, then the command
+    line."""
+    from sudoku_csp.deadline import mark_start
+
+    mark_start()  # a command's time limit counts from here: starting up is part of it
     for signum in _EXITS:
         signal.signal(signum, _stop)
     try:

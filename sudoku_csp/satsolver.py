@@ -10,9 +10,10 @@ solver's quirks are handled in one place:
 
 - :func:`solver_names`, :func:`canonical_solver`: names and aliases this PySAT build has;
   :func:`capabilities`: what a solver supports, probed once per process.
-- :func:`solve_until`: one call under assumptions with a deadline — by ``interrupt()`` from one
-  watchdog thread (MiniSat family), or by slices of a conflict budget (CaDiCaL 1.5.3 and
-  later); Lingeling, CaDiCaL 1.0.3 and Kissat offer neither, so one long call can overrun.
+- :func:`solve_until`: one call under assumptions with a :class:`~sudoku_csp.deadline.Deadline`
+  — by ``interrupt()`` from the one watchdog thread (MiniSat family), or by slices of a
+  conflict budget sized to end on time (CaDiCaL); Lingeling and Kissat offer neither, so
+  one long call of theirs can overrun.
 - :func:`enumerate_solutions`: solve, read, block, again, up to a limit.
 - :class:`SolverSession`: one loaded solver with selector-guarded clauses that are retired
   for good, rebuilt after ``recycle`` retirements so that nothing piles up.
@@ -20,7 +21,6 @@ solver's quirks are handled in one place:
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +31,7 @@ from typing import Any
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames, pysolvers
 
 from sudoku_csp import interrupts
+from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import SpecError
 from sudoku_csp.geometry import Grid
@@ -132,58 +133,18 @@ def capabilities(name: str) -> Capabilities:
 
 
 # -- the time limit -----------------------------------------------------------------------
-class _Watchdog:
-    """One daemon thread that interrupts each armed solver at its deadline.
-
-    Starting a ``threading.Timer`` per call costs more than solving a 9×9 puzzle (README:
-    Design choices, measured), so one thread serves every call of every backend: it sleeps
-    until the earliest armed deadline and is woken only when a newly armed deadline is
-    earlier still.
-    """
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._armed: dict[int, tuple[Solver, float]] = {}
-        self._tokens = 0
-        self._wake_at: float | None = None
-        self._thread: threading.Thread | None = None
-
-    def arm(self, solver: Solver, deadline: float) -> int:
-        """Interrupt ``solver`` at ``deadline`` (a ``time.monotonic()`` value) unless the
-        returned token is disarmed first."""
-        with self._cond:
-            self._tokens += 1
-            self._armed[self._tokens] = (solver, deadline)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="sat-watchdog",
-                                                daemon=True)
-                self._thread.start()
-            if self._wake_at is None or deadline < self._wake_at:
-                self._cond.notify()
-            return self._tokens
-
-    def disarm(self, token: int) -> None:
-        """After this returns, ``token``'s solver will not be interrupted."""
-        with self._cond:
-            self._armed.pop(token, None)
-
-    def _run(self) -> None:
-        with self._cond:
-            while True:
-                now = time.monotonic()
-                for token, (solver, deadline) in list(self._armed.items()):
-                    if deadline <= now:
-                        solver.interrupt()
-                        del self._armed[token]
-                self._wake_at = min((d for _, d in self._armed.values()), default=None)
-                self._cond.wait(None if self._wake_at is None else self._wake_at - now)
-
-
-_WATCHDOG = _Watchdog()
 MAX_DEAD_VARIABLES = 100_000
 """Retired auxiliary variables a :class:`SolverSession` carries before it is rebuilt."""
-_FIRST_SLICE = 1000   # conflicts in the first budget slice (CaDiCaL: about 10 ms)
-_MAX_SLICE = 64000
+SLICE_SECONDS = 0.1
+"""How long one conflict-budget slice of a solver without ``interrupt()`` (CaDiCaL) is
+sized to run under a time limit: the deadline is looked at between slices, so this is about
+how far past it such a solver can run. Each slice is sized from the conflict rate of the one
+before (a 25×25 formula makes about 5,000 conflicts a second, a 9×9 one 100,000): a fixed
+budget that ends on time on one formula runs for seconds on another."""
+SIGNAL_SLICE_SECONDS = 0.5
+"""The same without a time limit, where slices only let a signal handler run between them."""
+_FIRST_SLICE = 100    # conflicts in the first slice, before any rate is known
+_MIN_SLICE = 10
 
 
 def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Grid],
@@ -218,9 +179,12 @@ def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Gr
 
 
 def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
-                deadline: float | None) -> bool | None:
-    """Solve once under ``assumptions``; None when ``deadline`` (a ``time.monotonic()``
-    value, None for no limit) passed first. ``caps`` says how the solver can be stopped.
+                deadline: Deadline | float | None) -> bool | None:
+    """Solve once under ``assumptions``; None when ``deadline`` (a :class:`Deadline`, or a
+    ``time.monotonic()`` value; None for no limit) passed first, or had passed already (the
+    solver is then not called). ``caps`` says how the solver can be stopped: by
+    ``interrupt()`` from the watchdog thread, or in conflict-budget slices sized to end on
+    time (:data:`SLICE_SECONDS`).
 
     Ctrl-C (or SIGTERM under :func:`~sudoku_csp.interrupts.handling`) raises
     ``KeyboardInterrupt``, never a result: the solver may then be unusable, so the caller
@@ -229,11 +193,15 @@ def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
 
     >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [-1, 2]]) as s:
     ...     caps = capabilities("glucose4")
-    ...     solve_until(s, caps, [-2], None), solve_until(s, caps, [1], time.monotonic() - 1)
+    ...     solve_until(s, caps, [-2], None), solve_until(s, caps, [1], Deadline.after(0))
     (False, None)
     """
+    if deadline is None:
+        deadline = NEVER
+    elif not isinstance(deadline, Deadline):
+        deadline = Deadline(deadline)
     try:
-        if deadline is None and not interrupts.active():
+        if not deadline.limited and not interrupts.active():
             # Nothing to stop it but PySAT's own Ctrl-C handling: the plain call, which is
             # what most calls are (a library user solving 9×9 puzzles).
             return solver.solve(assumptions=assumptions)
@@ -249,8 +217,8 @@ def _no_stop() -> None:
 
 
 def _solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
-                 deadline: float | None) -> bool | None:
-    if deadline is None:
+                 deadline: Deadline) -> bool | None:
+    if not deadline.limited:
         if caps.interrupt and interrupts.active():
             # Stoppable from the watcher thread (SIGTERM too), where plain solve() is not.
             answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -259,44 +227,67 @@ def _solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
         if caps.budget and interrupts.active():
             # No interrupt() (CaDiCaL): in slices, so that Python's signal handler runs
             # between two of them and SIGTERM stops the search too, not only SIGINT.
-            return _sliced(solver, assumptions, None)
+            return _sliced(solver, assumptions, deadline)
         return solver.solve(assumptions=assumptions)
-    if time.monotonic() >= deadline:
+    if deadline.expired():
         return None
     if caps.interrupt:
-        token = _WATCHDOG.arm(solver, deadline)
         try:
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            with deadline.watch(solver.interrupt):
+                return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
-            _WATCHDOG.disarm(token)
             solver.clear_interrupt()  # an interrupt may land just after the call returned
     if caps.budget:
         return _sliced(solver, assumptions, deadline)
     return solver.solve(assumptions=assumptions)
 
 
-def _sliced(solver: Solver, assumptions: list[int], deadline: float | None) -> bool | None:
-    """Solve in conflict-budget slices of growing size, looking at ``deadline`` (None: no
-    limit) between them; None when it passed first."""
+def _sliced(solver: Solver, assumptions: list[int], deadline: Deadline) -> bool | None:
+    """Solve in conflict-budget slices, looking at ``deadline`` between them; None when it
+    passed first. Each slice is sized from the conflict rate of the last one to take
+    :data:`SLICE_SECONDS` (:data:`SIGNAL_SLICE_SECONDS` without a limit), or what is left
+    of the time when that is less."""
     budget = _FIRST_SLICE
     while True:
         solver.conf_budget(budget)
+        began = time.monotonic()
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
             return answer
-        if deadline is not None and time.monotonic() >= deadline:
+        took = time.monotonic() - began
+        left = deadline.remaining()
+        if left == 0.0:
             return None
-        budget = min(2 * budget, _MAX_SLICE)
+        target = SIGNAL_SLICE_SECONDS if left is None else min(SLICE_SECONDS, left)
+        # Never more than doubled: one quick slice (all propagation, few conflicts) must
+        # not size the next for a rate the search does not keep.
+        budget = max(_MIN_SLICE, min(2 * budget, int(budget * target / max(took, 1e-6))))
+
+
+_LOADED_BETWEEN_CHECKS = 1 << 16  # clauses loaded between two looks at a deadline
 
 
 def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
-         with_proof: bool = False) -> Solver:
+         with_proof: bool = False, deadline: Deadline = NEVER) -> Solver:
     """A new solver ``name`` holding ``clauses`` (every solver of the project is made here).
     With ``x_vars``, told to try digits first: with positive phases on the ``x_vars`` cell
     variables CaDiCaL decides about a third less often on hard 9×9 puzzles (top95: 17 → 12.5
     decisions per puzzle); MiniSat-family solvers barely change. ``with_proof``: the solver
-    logs a DRUP proof (PySAT raises for a solver that cannot)."""
-    solver = Solver(name=name, bootstrap_with=clauses, with_proof=with_proof)
+    logs a DRUP proof (PySAT raises for a solver that cannot). Under a limited
+    ``deadline`` the clauses go in by chunks, the deadline looked at between them
+    (loading the empty 35×35 grid's 2.9 million takes seconds):
+    :class:`~sudoku_csp.deadline.Expired` once it has passed, the solver freed."""
+    if not deadline.limited:
+        solver = Solver(name=name, bootstrap_with=clauses, with_proof=with_proof)
+    else:
+        solver = Solver(name=name, with_proof=with_proof)
+        try:
+            for start in range(0, len(clauses), _LOADED_BETWEEN_CHECKS):
+                deadline.check("loading the formula")
+                solver.append_formula(clauses[start:start + _LOADED_BETWEEN_CHECKS])
+        except BaseException:
+            solver.delete()
+            raise
     if x_vars and capabilities(name).phases:
         solver.set_phases(range(1, x_vars + 1))
     return solver
@@ -338,10 +329,12 @@ class SolverSession:
         self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
         self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
 
-    def get(self) -> Solver:
-        """The loaded solver, (re)built with the formula when there is none."""
+    def get(self, deadline: Deadline = NEVER) -> Solver:
+        """The loaded solver, (re)built with the formula when there is none (``deadline``:
+        see :func:`load`)."""
         if self.solver is None:
-            self.solver = load(self.name, self.formula.clauses, self.formula.x_vars)
+            self.solver = load(self.name, self.formula.clauses, self.formula.x_vars,
+                               deadline=deadline)
             self.next_var = self.formula.nv + 1
             self.retired = 0
             self.builds += 1

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "sudoku_csp"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "interrupts", "extras"),
+    ("errors", "interrupts", "extras", "deadline"),
     ("geometry", "variants", "canvas"),
     ("encodings.variables", "encodings.cpsat_model"),
     ("constraints",),

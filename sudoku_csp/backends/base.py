@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.io import to_line
@@ -24,7 +25,9 @@ from sudoku_csp.verify import WrongSolutionError, check_solutions
 
 @runtime_checkable
 class Backend(Protocol):
-    """A configured solver. ``solve`` looks for up to ``limit`` solutions (``None``: all).
+    """A configured solver. ``solve`` looks for up to ``limit`` solutions (``None``: all)
+    within ``time_limit``: seconds, or a :class:`~sudoku_csp.deadline.Deadline` the caller
+    shares with its other stages (what the solve spends, they no longer have).
 
     ``spec`` is the canonical spec string that names this configuration; results carry it.
     """
@@ -33,7 +36,7 @@ class Backend(Protocol):
     def spec(self) -> str: ...
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: float | None = None) -> Result: ...
+              time_limit: Limit = None) -> Result: ...
 
 
 @dataclass(frozen=True)
@@ -125,8 +128,9 @@ class BackendBase(abc.ABC):
 
     @abc.abstractmethod
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: float | None = None) -> Result:
-        """Look for up to ``limit`` solutions (``None``: all) within ``time_limit`` seconds."""
+              time_limit: Limit = None) -> Result:
+        """Look for up to ``limit`` solutions (``None``: all) within ``time_limit`` (seconds,
+        or a :class:`~sudoku_csp.deadline.Deadline` shared with the caller)."""
 
     def crosscheck_seconds(self, puzzle: Puzzle) -> float | None:
         """The time limit this backend runs under in a cross-check given none (``check``,
@@ -210,7 +214,7 @@ def make_result(
     solver: str,
     seconds: float,
     stats: dict[str, Any],
-    time_limit: float | None = None,
+    time_limit: Limit = None,
 ) -> Result:
     """The verdict on a search that found ``solutions``: a :class:`Tally` that checked each
     as it came, or a sequence of grids, checked here (the same way).
@@ -228,7 +232,8 @@ def make_result(
     status = status_for(count, limit, complete)
     message = ""
     if timed_out:
-        why = f"time limit of {time_limit:g} s" if time_limit is not None else "interruption"
+        deadline = Deadline.of(time_limit)
+        why = deadline.words() if deadline.limited else "interruption"
         if status is Status.UNKNOWN:
             message = f"{why} reached"
         elif limit is None:  # a verdict holds, but the count was cut short

@@ -34,6 +34,11 @@ How a puzzle is solved, and why:
   millisecond puzzles (README: Design choices, measured).
 - CP-SAT statuses pass through an explicit table; a status outside it (``MODEL_INVALID``)
   raises :class:`CpSatError`. A search cut by the time limit gives ``UNKNOWN``.
+- The time limit (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) covers
+  building the puzzle's model too: CP-SAT gets what is left as ``max_time_in_seconds``, and
+  the watchdog calls ``stop_search`` at the deadline as well, since CP-SAT measures its own
+  time from when it starts and may look at it late (presolving a large model). A deadline
+  already passed returns ``UNKNOWN`` without solving.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from ortools.sat.python import cp_model
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import add_to_cpsat
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.encodings.cpsat import BUILDERS, MODELS
 from sudoku_csp.encodings.cpsat_model import CpSatModel
 from sudoku_csp.errors import BackendError
@@ -214,10 +220,11 @@ class CpSatBackend(BackendBase):
         return params
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: float | None = None) -> Result:
+              time_limit: Limit = None) -> Result:
         """Look for up to ``limit`` distinct solutions (``None``: all) within ``time_limit``."""
         check_limit(limit)
         start = time.perf_counter()
+        deadline = Deadline.of(time_limit)
         clash = clash_result(puzzle, self.spec)
         if clash is not None:
             return clash
@@ -228,15 +235,20 @@ class CpSatBackend(BackendBase):
             template = template.copy()
             add_to_cpsat(template, puzzle.constraints)
         enumerate_all = limit != 1
+        tally = Tally(puzzle, self.spec, limit)
+        if deadline.expired():  # building the model took what was left: nothing decided
+            return make_result(puzzle, tally, limit=limit, complete=False, timed_out=True,
+                               solver=self.spec, seconds=time.perf_counter() - start,
+                               stats={}, time_limit=deadline)
         solver = cp_model.CpSolver()
-        for key, value in self.parameters(enumerate_all=enumerate_all, time_limit=time_limit,
+        for key, value in self.parameters(enumerate_all=enumerate_all,
+                                          time_limit=deadline.remaining(),
                                           constrained=bool(puzzle.constraints)).items():
             setattr(solver.parameters, key, value)
-        tally = Tally(puzzle, self.spec, limit)
         collector = _Collector(template, limit, tally) if enumerate_all else None
         fixed = template.fix_givens(puzzle.givens)
         try:
-            with stoppable(solver.stop_search):
+            with stoppable(solver.stop_search), deadline.watch(solver.stop_search):
                 status = solver.solve(template.model, collector)
         finally:
             template.release(fixed)
@@ -272,7 +284,7 @@ class CpSatBackend(BackendBase):
         return make_result(
             puzzle, tally, limit=limit, complete=complete, timed_out=timed_out,
             solver=self.spec, seconds=time.perf_counter() - start, stats=stats,
-            time_limit=time_limit)
+            time_limit=deadline)
 
 
 def _make_backend(options: dict[str, Any]) -> CpSatBackend:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
 from sudoku_csp.native.search import BRANCHING, DEFAULT_BRANCH, Searcher, propagate_puzzle
@@ -59,15 +60,15 @@ class NativeBackend(BackendBase):
         return propagate_puzzle(puzzle, self.options["rules"])
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: float | None = None) -> Result:
+              time_limit: Limit = None) -> Result:
         start = time.perf_counter()
+        deadline = Deadline.of(time_limit)
         tally = Tally(puzzle, self.spec, limit)
         if self.options["search"] == "off":
             out = self.searcher.propagate_only(State.from_puzzle(puzzle))
             for grid in out.solutions:
                 tally.add(grid)
         else:
-            deadline = start + time_limit if time_limit is not None else None
             out = self.searcher.solve(puzzle, limit, deadline, sink=tally.add)
         seconds = time.perf_counter() - start
         if out.refuted:  # contradiction before any guess: name a clash if there is one
@@ -78,7 +79,7 @@ class NativeBackend(BackendBase):
         result = make_result(
             puzzle, tally, limit=limit, complete=out.complete,
             timed_out=out.timed_out, solver=self.spec, seconds=seconds,
-            stats=out.stats.as_dict(), time_limit=time_limit)
+            stats=out.stats.as_dict(), time_limit=deadline)
         if result.status is Status.UNKNOWN and not out.timed_out:
             return Result(Status.UNKNOWN, (), result.stats, seconds, self.spec,
                           "propagation alone does not solve this puzzle", puzzle=puzzle)

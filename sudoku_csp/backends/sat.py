@@ -23,8 +23,9 @@ Modes (how a puzzle meets the formula):
 propagation alone solve the puzzle? On ``extended`` it makes exactly the naked- and
 hidden-single deductions (the native ``singles`` rules); ``augmented`` adds locked candidates.
 
-A ``time_limit`` stops the solver inside a call and gives ``UNKNOWN``
-(:func:`~sudoku_csp.satsolver.solve_until`); with Lingeling, CaDiCaL 1.0.3 and Kissat PySAT
+A ``time_limit`` (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) covers
+building the puzzle's clauses as well as solving, stops the solver inside a call and gives
+``UNKNOWN`` (:func:`~sudoku_csp.satsolver.solve_until`); with Lingeling and Kissat PySAT
 cannot stop a call, so the limit is checked between calls only and one call can overrun it.
 
 Every model is decoded and checked by :func:`~sudoku_csp.backends.base.make_result`.
@@ -45,6 +46,7 @@ from pysat.solvers import pysolvers
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import encoding_options
+from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError, SpecError
@@ -134,9 +136,10 @@ class SatBackend(BackendBase):
         _LIVE.add(self)
 
     # -- public -----------------------------------------------------------------------------
-    def formula(self, geometry: Geometry) -> cnf.Formula:
-        """The formula this backend solves for ``geometry`` (before any givens)."""
-        return cnf.build(geometry, self.encoding, self.amo)
+    def formula(self, geometry: Geometry, deadline: Deadline = NEVER) -> cnf.Formula:
+        """The formula this backend solves for ``geometry`` (before any givens; building it
+        looks at ``deadline``: see :func:`~sudoku_csp.encodings.cnf.build`)."""
+        return cnf.build(geometry, self.encoding, self.amo, deadline=deadline)
 
     def close(self) -> None:
         """Free every loaded solver (they are rebuilt on demand)."""
@@ -159,34 +162,38 @@ class SatBackend(BackendBase):
                 "builds": s.builds}
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: float | None = None) -> Result:
+              time_limit: Limit = None) -> Result:
         start = time.perf_counter()
+        deadline = Deadline.of(time_limit)
         check_limit(limit)
         try:
-            return self._solve(puzzle, limit, time_limit, start)
+            return self._solve(puzzle, limit, deadline, start)
         except KeyboardInterrupt:
             # A solver stopped by Ctrl-C may be unusable (PySAT jumps out of it): drop them
             # all, so that a notebook can go on solving after an interrupted cell.
             self.close()
             raise
 
-    def _solve(self, puzzle: Puzzle, limit: int | None, time_limit: float | None,
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                start: float) -> Result:
         if self.options["search"] == "off":
             result = self._propagate_only(puzzle, start)
         else:
-            deadline = time.monotonic() + time_limit if time_limit is not None else None
             mode = self.options["mode"]
             tally = Tally(puzzle, self.spec, limit)
-            if mode == "incremental":
-                complete, timed_out, stats = self._incremental(puzzle, limit, deadline, tally)
-            else:
-                complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
-                                                         reduced=mode == "reduced")
+            try:
+                if mode == "incremental":
+                    complete, timed_out, stats = self._incremental(puzzle, limit, deadline,
+                                                                   tally)
+                else:
+                    complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
+                                                             reduced=mode == "reduced")
+            except Expired:  # loading the formula took what was left: nothing decided
+                complete, timed_out, stats = False, True, {}
             result = make_result(puzzle, tally, limit=limit, complete=complete,
                                  timed_out=timed_out, solver=self.spec,
                                  seconds=time.perf_counter() - start, stats=stats,
-                                 time_limit=time_limit)
+                                 time_limit=deadline)
         # Clashing givens make the formula unsatisfiable at once, so they are looked for
         # only when no solution came back: the common case skips a pass over every unit.
         if not result.solutions:
@@ -196,10 +203,10 @@ class SatBackend(BackendBase):
         return result
 
     # -- modes ------------------------------------------------------------------------------
-    def _session(self, geometry: Geometry, kind: type) -> Any:
+    def _session(self, geometry: Geometry, kind: type, deadline: Deadline = NEVER) -> Any:
         session = self._sessions.pop(geometry, None)  # re-inserted last: LRU order
         if session is None:
-            formula = self.formula(geometry)
+            formula = self.formula(geometry, deadline)
             if kind is SolverSession:
                 session = SolverSession(self.options["solver"], formula, self.options["recycle"])
             else:
@@ -215,10 +222,10 @@ class SatBackend(BackendBase):
         self._sessions[geometry] = session
         return session
 
-    def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: float | None,
+    def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                      tally: Tally):
-        session: SolverSession = self._session(puzzle.geometry, SolverSession)
-        solver = session.get()
+        session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline)
+        solver = session.get(deadline)
         caps, numbering = self.caps, session.vars
         read = numbering.read_model
         assumptions = numbering.literals(puzzle.givens)
@@ -254,7 +261,7 @@ class SatBackend(BackendBase):
             session.retire(selector)
         return complete, timed_out, stats
 
-    def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: float | None,
+    def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                tally: Tally, reduced: bool):
         geometry = puzzle.geometry
         numbering = variables(geometry)
@@ -265,7 +272,7 @@ class SatBackend(BackendBase):
             def decode(model: Sequence[int]) -> Grid:
                 return numbering.decode(model, puzzle.givens)
         else:
-            formula = self.formula(geometry)
+            formula = self.formula(geometry, deadline)
             base = [*formula.clauses, *([lit] for lit in numbering.literals(puzzle.givens))]
             if puzzle.constraints:
                 base += cnf.constraint_clauses(puzzle, formula.nv + 1, options)[0]
@@ -274,7 +281,7 @@ class SatBackend(BackendBase):
         blocks: list[list[int]] = []
         totals: dict[str, int] = {}
         name, x_vars = self.options["solver"], numbering.x_count
-        solver = load(name, base, x_vars)
+        solver = load(name, base, x_vars, deadline=deadline)
 
         def block(grid: Grid) -> None:
             nonlocal solver

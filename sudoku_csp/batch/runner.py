@@ -40,7 +40,23 @@ little next to solving it (a 17-clue 9×9 takes about half a millisecond nativel
 enough that the last chunks leave no worker idle for long at the end of a run."""
 
 
+JOBS_PER_CORE = 2
+"""Worker processes a run starts at most per core of this machine, whatever ``jobs`` asks:
+the work is CPU-bound, so more only share the cores (and each process loads its own
+solvers)."""
+
 _DASK = "scheduler=ADDRESS (a Dask cluster)"
+
+
+def worker_count(jobs: int, chunks: int | None) -> int:
+    """The worker processes a run of ``jobs`` starts: never more than the ``chunks`` of work
+    there are (None: more than ``jobs``), nor than :data:`JOBS_PER_CORE` per core.
+
+    >>> worker_count(100_000, 3), worker_count(1, None)
+    (3, 1)
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(jobs, JOBS_PER_CORE * (cores or 1), jobs if chunks is None else chunks))
 
 
 # -- the work, in a worker --------------------------------------------------------------------
@@ -207,9 +223,11 @@ def run_batch(
 
     - ``limit``: solutions looked for (2 decides uniqueness); ``time_limit``: seconds per
       puzzle per spec, after which that spec's status is ``unknown``.
-    - ``jobs=1`` runs here; ``jobs=N`` in N worker processes; ``scheduler`` (an address
-      such as ``"tcp://10.0.0.5:8786"``, or a ``dask.distributed.Client``) on a Dask cluster
-      whose workers can import sudoku_csp (extra ``cluster``; MissingExtraError without it).
+    - ``jobs=1`` runs here; ``jobs=N`` in up to N worker processes (never more than the
+      chunks of work, nor :data:`JOBS_PER_CORE` per core: :func:`worker_count`);
+      ``scheduler`` (an address such as ``"tcp://10.0.0.5:8786"``, or a
+      ``dask.distributed.Client``) on a Dask cluster whose workers can import sudoku_csp
+      (extra ``cluster``; MissingExtraError without it).
     - ``chunksize``: puzzles per task (default 1 here, :data:`CHUNKSIZE` in workers).
     - ``finished``: pairs to skip (resume); see :class:`Finished`.
     - ``puzzles``: :class:`Puzzle` objects, or :class:`PuzzleText` (from
@@ -267,11 +285,18 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
         while chunk := list(itertools.islice(items, chunksize or 1)):
             yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit), chunk)
         return
+    size = chunksize or CHUNKSIZE
+    # The first chunks are read before any worker starts: a run with fewer chunks than
+    # jobs starts no process that would have nothing to do.
+    ahead = worker_count(jobs, None) if scheduler is None else 0
+    first = [c for c in (list(itertools.islice(items, size)) for _ in range(ahead)) if c]
+    if scheduler is None:
+        jobs = worker_count(jobs, len(first) if len(first) < ahead else None)
+    chunks = itertools.chain(first, iter(lambda: list(itertools.islice(items, size)), []))
     with _executor(jobs, scheduler, specs) as (executor, depth):
-        size = chunksize or CHUNKSIZE
         window: deque[tuple[Future, list[_Item]]] = deque()
         try:
-            while chunk := list(itertools.islice(items, size)):
+            for chunk in chunks:
                 window.append((executor.submit(_solve_chunk, specs, chunk, limit, time_limit),
                                chunk))
                 # Bounded look-ahead keeps memory flat; the oldest chunk first keeps order.

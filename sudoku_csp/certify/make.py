@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sudoku_csp.backends import get_backend
+from sudoku_csp.backends.sat import SatBackend
 from sudoku_csp.constraints import encoding_choices
+from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.encodings.variables import variables
@@ -90,17 +91,19 @@ def exclusion_clause(puzzle: Puzzle, solution: Sequence[int]) -> list[int]:
 
 def certificate_formula(puzzle: Puzzle, solution: Sequence[int],
                         encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-                        options: cnf.Options = None) -> tuple[int, list[tuple[int, ...]]]:
+                        options: cnf.Options = None, *, deadline: Deadline = NEVER
+                        ) -> tuple[int, list[tuple[int, ...]]]:
     """``(variables, clauses)`` of F: the empty-grid encoding, the givens as unit clauses,
     the clauses of the puzzle's typed constraints (killer cages, …, written with the kinds'
     encoding ``options``, auxiliaries numbered after the formula's), then the exclusion clause
     of ``solution`` (:func:`~sudoku_csp.encodings.cnf.encode` of the puzzle, plus that
-    clause). The same list is written to ``formula.cnf``.
+    clause). The same list is written to ``formula.cnf``. Its clauses are the cached
+    formula's own tuples, not copies (the empty 35×35 grid has 2.9 million).
     """
-    formula = cnf.encode(puzzle, encoding, amo, options)
-    clauses = [tuple(clause) for clause in formula.clauses]
+    built, nv = cnf.puzzle_clauses(puzzle, encoding, amo, options, deadline=deadline)
+    clauses = [tuple(clause) for clause in built]  # a tuple stays itself: no copy
     clauses.append(tuple(exclusion_clause(puzzle, solution)))
-    return formula.nv, clauses
+    return nv, clauses
 
 
 def _formula_dimacs(puzzle: Puzzle, solution: Sequence[int], encoding: str, amo: str,
@@ -131,8 +134,16 @@ class Certificate:
     seconds: float
 
 
-def _witness(puzzle: Puzzle) -> Grid:
-    result = get_backend("sat").solve(puzzle, limit=1)
+def _witness(puzzle: Puzzle, deadline: Deadline) -> Grid:
+    # A backend of its own, closed after: its solver would otherwise stay loaded beside the
+    # proof solver (two copies of a 35x35 formula).
+    backend = SatBackend()
+    try:
+        result = backend.solve(puzzle, limit=1, time_limit=deadline)
+    finally:
+        backend.close()
+    if result.status is Status.UNKNOWN:
+        raise Expired(f"{deadline.words()} reached while looking for the solution")
     if result.solution is None:
         raise NotUniqueError(f"no solution: {result.message or result.status}", Status.NONE)
     return result.solution
@@ -140,14 +151,16 @@ def _witness(puzzle: Puzzle) -> Grid:
 
 def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
           encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-          solution: Sequence[int] | None = None, options: cnf.Options = None
-          ) -> tuple[Grid, int, list[tuple[int, ...]], list[str]]:
+          solution: Sequence[int] | None = None, options: cnf.Options = None,
+          time_limit: Limit = None) -> tuple[Grid, int, list[tuple[int, ...]], list[str]]:
     """Find the witness (or take ``solution``) and refute F with a proof-logging solver.
 
     Returns ``(solution, variables, clauses of F, proof lines)``. Raises
     :class:`NotUniqueError` when the puzzle has no solution or a second one,
     :class:`~sudoku_csp.errors.InputError` for a solver that cannot log proofs or a wrong
-    ``solution``.
+    ``solution``, :class:`~sudoku_csp.deadline.Expired` when ``time_limit`` (seconds, or
+    the caller's :class:`~sudoku_csp.deadline.Deadline`) passes first, the solvers stopped
+    inside their calls.
 
     >>> from sudoku_csp import parse
     >>> sol, nv, clauses, proof = prove(parse("3.1...4.2......."))
@@ -158,19 +171,24 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
     from pysat.solvers import NoSuchSolverError
 
     solver = proof_solver(solver)
+    deadline = Deadline.of(time_limit)
     if solution is None:
-        solution = _witness(puzzle)
+        solution = _witness(puzzle, deadline)
     solution = tuple(solution)
     problems = violations(puzzle, solution)
     if problems:
         raise InputError(f"the given solution is wrong: {problems[0]}")
-    nv, clauses = certificate_formula(puzzle, solution, encoding, amo, options)
+    nv, clauses = certificate_formula(puzzle, solution, encoding, amo, options,
+                                      deadline=deadline)
     try:
-        sat_solver = load(solver, clauses, with_proof=True)
+        sat_solver = load(solver, clauses, with_proof=True, deadline=deadline)
     except (NotImplementedError, NoSuchSolverError) as exc:
         raise InputError(f"solver {solver!r} cannot log proofs here: {exc}") from None
     try:
-        if solve_until(sat_solver, capabilities(solver), [], None):
+        answer = solve_until(sat_solver, capabilities(solver), [], deadline)
+        if answer is None:  # stopped: never to be read as "no other solution"
+            raise Expired(f"{deadline.words()} reached while proving the solution unique")
+        if answer:
             other = variables(puzzle.geometry).read_model(sat_solver.get_model())
             raise NotUniqueError("the puzzle has more than one solution", Status.MULTIPLE,
                                  (solution, other))
@@ -183,8 +201,8 @@ def prove(puzzle: Puzzle, *, solver: str = DEFAULT_PROOF_SOLVER,
 def certify(puzzle: Puzzle | str, directory: str | os.PathLike, *,
             solver: str = DEFAULT_PROOF_SOLVER, encoding: str = DEFAULT_ENCODING,
             amo: str = DEFAULT_AMO,
-            solution: Sequence[int] | None = None, options: cnf.Options = None
-            ) -> Certificate:
+            solution: Sequence[int] | None = None, options: cnf.Options = None,
+            time_limit: Limit = None) -> Certificate:
     """Write a uniqueness certificate for ``puzzle`` (a :class:`Puzzle` or its text) into
     ``directory`` (created if needed; its three files are overwritten).
 
@@ -192,14 +210,18 @@ def certify(puzzle: Puzzle | str, directory: str | os.PathLike, *,
     CNF (:mod:`sudoku_csp.encodings.cnf`), ``options`` the constraint kinds' encoding options
     (``{"sums": "bdd"}``: how killer cage sums are written; the manifest records every one
     for puzzles with typed constraints). ``solution`` skips the search
-    for the witness. Raises :class:`NotUniqueError` when the puzzle is not unique.
+    for the witness. Raises :class:`NotUniqueError` when the puzzle is not unique, and
+    :class:`~sudoku_csp.deadline.Expired` when ``time_limit`` (seconds, or a
+    :class:`~sudoku_csp.deadline.Deadline`) passes before the proof is made: nothing is
+    written then.
     """
     start = time.perf_counter()
     puzzle = as_puzzle(puzzle)
     solver = proof_solver(solver)
     chosen = encoding_choices(options)  # checked even where no constraint uses them
     solution, nv, clauses, proof = prove(puzzle, solver=solver, encoding=encoding, amo=amo,
-                                         solution=solution, options=options)
+                                         solution=solution, options=options,
+                                         time_limit=time_limit)
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     g = puzzle.geometry

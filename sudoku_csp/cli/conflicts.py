@@ -12,30 +12,32 @@ from typing import TYPE_CHECKING, Any
 from sudoku_csp.cli.output import out
 
 if TYPE_CHECKING:
+    from sudoku_csp.deadline import Limit
     from sudoku_csp.puzzle import Puzzle
     from sudoku_csp.setter import Conflict
 
 CONFLICT_SECONDS = 10.0
-"""The time a conflict report takes at most unless the command's --time-limit says less."""
+"""The time a conflict report takes at most, within what is left of the command's time."""
 
 
-def conflict_of(puzzle: Puzzle, time_limit: float | None) -> Conflict | None:
-    """The minimal conflict of a puzzle with no solution (None when it has one), in at most
-    ``time_limit`` or :data:`CONFLICT_SECONDS`."""
+def conflict_of(puzzle: Puzzle, time_limit: Limit) -> Conflict | None:
+    """The minimal conflict of a puzzle with no solution (None when it has one), within
+    ``time_limit`` — the command's :class:`~sudoku_csp.deadline.Deadline`, which the
+    verdict has already spent part of (or seconds) — and :data:`CONFLICT_SECONDS`."""
+    from sudoku_csp.deadline import Deadline
     from sudoku_csp.setter import minimal_conflict
 
-    seconds = CONFLICT_SECONDS if time_limit is None else min(time_limit, CONFLICT_SECONDS)
-    return minimal_conflict(puzzle, time_limit=seconds)
+    return minimal_conflict(puzzle, time_limit=Deadline.of(time_limit).capped(CONFLICT_SECONDS))
 
 
-def conflict_fields(puzzle: Puzzle, time_limit: float | None) -> dict[str, Any]:
+def conflict_fields(puzzle: Puzzle, time_limit: Limit) -> dict[str, Any]:
     """The record fields of :meth:`~sudoku_csp.setter.Conflict.to_json` (empty when the
     puzzle has a solution)."""
     conflict = conflict_of(puzzle, time_limit)
     return conflict.to_json() if conflict is not None else {}
 
 
-def print_conflict(puzzle: Puzzle, time_limit: float | None) -> None:
+def print_conflict(puzzle: Puzzle, time_limit: Limit) -> None:
     """Print the conflict's one-line message (nothing when the puzzle has a solution)."""
     conflict = conflict_of(puzzle, time_limit)
     if conflict is not None:
@@ -43,25 +45,29 @@ def print_conflict(puzzle: Puzzle, time_limit: float | None) -> None:
 
 
 class ConflictReports:
-    """Conflicts of the puzzles of a batch that have no solution, for count, solve and
-    check: each worked out on the puzzle as read (:meth:`Outcome.puzzle_as_read
+    """Conflicts of the puzzles of a batch that have no solution, for count, solve, check
+    and rate: each worked out on the puzzle as read (:meth:`Outcome.puzzle_as_read
     <sudoku_csp.batch.Outcome.puzzle_as_read>`), with all its rules, not read again from
-    its record line."""
+    its record line.
+
+    ``time_limit`` is per puzzle: a report gets what the puzzle's verdict left of it
+    (``spent``: the seconds its records took), never a budget of its own."""
 
     def __init__(self, time_limit: float | None) -> None:
         self.time_limit = time_limit
         self._last: tuple[Puzzle, Conflict | None] | None = None  # fields, then words
 
-    def of(self, puzzle: Puzzle) -> Conflict | None:
+    def of(self, puzzle: Puzzle, spent: float = 0.0) -> Conflict | None:
         if self._last is None or self._last[0] is not puzzle:
-            self._last = (puzzle, conflict_of(puzzle, self.time_limit))
+            left = None if self.time_limit is None else max(0.0, self.time_limit - spent)
+            self._last = (puzzle, conflict_of(puzzle, left))
         return self._last[1]
 
-    def fields(self, puzzle: Puzzle) -> dict[str, Any]:
+    def fields(self, puzzle: Puzzle, spent: float = 0.0) -> dict[str, Any]:
         """:meth:`~sudoku_csp.setter.Conflict.to_json` of ``puzzle``'s conflict."""
-        conflict = self.of(puzzle)
+        conflict = self.of(puzzle, spent)
         return conflict.to_json() if conflict is not None else {}
 
-    def message(self, puzzle: Puzzle) -> str:
-        conflict = self.of(puzzle)
+    def message(self, puzzle: Puzzle, spent: float = 0.0) -> str:
+        conflict = self.of(puzzle, spent)
         return conflict.message() if conflict is not None else ""

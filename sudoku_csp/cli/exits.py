@@ -4,7 +4,9 @@
 read it from here. :func:`guarded` runs a command body: the user's bad input exits 6
 (:class:`~sudoku_csp.errors.InputError`, unreadable files), a failure inside the library
 exits 1 as an internal error (:class:`~sudoku_csp.errors.BackendError` or anything
-unexpected), Ctrl-C exits 130 — each with one line on stderr, never a traceback.
+unexpected), Ctrl-C exits 130, a time limit reached by a command that has nothing partial
+to show (:class:`~sudoku_csp.deadline.Expired`: certify, encode) exits 5 — each with one
+line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ def guarded(action: Callable[[], Exit]) -> None:
     "interrupted" (130) or "terminated" (143)."""
     # Here, not at the top: sudoku_csp.interrupts loads PySAT's solvers, which --help and
     # a usage error do without.
+    from sudoku_csp.deadline import Expired
     from sudoku_csp.interrupts import Terminated, handling, raise_requested, reraise_pysat
 
     try:
@@ -105,6 +108,8 @@ def guarded(action: Callable[[], Exit]) -> None:
         _fail(f"error: {exc}", Exit.INPUT)
     except BackendError as exc:
         _fail(f"internal error: {exc}", Exit.INTERNAL)
+    except Expired as exc:
+        _fail(f"unknown: {exc}", Exit.UNKNOWN)
     except Terminated:
         _fail("terminated", Exit.TERMINATED)
     except KeyboardInterrupt:

@@ -39,6 +39,7 @@ from sudoku_csp.constraints.wording import counted
 
 if TYPE_CHECKING:
     from sudoku_csp.batch import Record
+    from sudoku_csp.deadline import Limit
     from sudoku_csp.logic import Explanation
 
 NoUniquenessOpt = Annotated[bool, typer.Option(
@@ -53,8 +54,9 @@ DEFAULT_EXPLAIN_SECONDS = 300.0
 on a large grid can run for hours, and a command should end."""
 ExplainTimeOpt = Annotated[float, typer.Option(
     "--time-limit", "-t", min=0.0,
-    help="Seconds per puzzle, looked at between steps; past it the explanation stops (tier "
-         "unknown, exit 5).")]
+    help="Seconds per puzzle, for everything it takes (the verdict, the steps, a conflict "
+         "report, --prove); past it the explanation stops where it is (tier unknown, "
+         "exit 5).")]
 
 
 def _techniques(text: str | None) -> list[str] | None:
@@ -71,7 +73,7 @@ def _explain_exit(e: Explanation) -> Exit:
     return Exit.NONE if e.no_solution else Exit.UNKNOWN
 
 
-def _ended(e: Explanation, time_limit: float | None, as_json: bool, *,
+def _ended(e: Explanation, time_limit: Limit, as_json: bool, *,
            rated: bool = True) -> Exit:
     """How an explanation ended: its last line (or the JSON record with the verdict and
     ``stuck``), the conflict of a puzzle with no solution, the rating (explain's); the exit
@@ -150,9 +152,11 @@ def explain_command(
     """
 
     def action() -> Exit:
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.logic import explain
 
+        deadline = Deadline.from_start(time_limit)  # every stage below shares it
         if list_all:
             _list_techniques()
             return Exit.OK
@@ -163,15 +167,20 @@ def explain_command(
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
-                    time_limit=time_limit)
+                    time_limit=deadline)
+        proven = True
         if prove:
             from sudoku_csp.logic.prove import prove_steps
 
-            proof = prove_steps(e)
+            proof = prove_steps(e, time_limit=deadline)
+            proven = proof.complete
             facts = counted(proof.facts, "placement or elimination",
                             "placements and eliminations")
             err.print(f"proved: {facts} in {counted(proof.steps, 'step')}, each following "
-                      "from the puzzle (SAT)", markup=False)
+                      "from the puzzle (SAT)" + ("" if proven else
+                                                f"; {deadline.words()} reached before the "
+                                                f"rest of the {len(e.steps)} were proved"),
+                      markup=False)
         if html is not None:
             from sudoku_csp.logic.html import explanation_html
 
@@ -180,7 +189,8 @@ def explain_command(
         for i, step in enumerate(e.steps, 1):
             typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False)
                        if as_json else f"{i:>3}. {step.text}")
-        return _ended(e, time_limit, as_json)
+        ended = _ended(e, deadline, as_json)
+        return ended if proven else Exit.UNKNOWN
 
     guarded(action)
 
@@ -212,16 +222,18 @@ def hint(
     """
 
     def action() -> Exit:
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.logic import explain
 
+        deadline = Deadline.from_start(time_limit)
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
-                    max_steps=1, time_limit=time_limit)
+                    max_steps=1, time_limit=deadline)
         if not e.steps:  # solved already, stuck, or not one solution: the verdict says
-            return _ended(e, time_limit, as_json, rated=False)
+            return _ended(e, deadline, as_json, rated=False)
         step = e.steps[0]
         if as_json:
             typer.echo(json.dumps(step.as_dict(puzzle.geometry), ensure_ascii=False))
@@ -269,10 +281,11 @@ def rate(
     its conflicting parts, at the end of its line (in its record with --json).
 
     Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
-    looked at between steps (past it: tier unknown). A puzzle with several solutions or none
-    is not rated: its tier says which; one whose verdict the time limit left undecided has
-    tier unknown. Exit codes: one puzzle: 0 rated, 5 the techniques
-    could not finish it (or the time limit), 3 several solutions, 4 no solution; files: 0.
+    per puzzle, the verdict and the steps together (past it: tier unknown). A puzzle with
+    several solutions or none is not rated: its tier says which; one whose verdict the time
+    limit left undecided has tier unknown. Exit codes: one puzzle: 0 rated, 5 the
+    techniques could not finish it (or the time limit), 3 several solutions, 4 no
+    solution; files: 0.
     """
 
     def action() -> Exit:

@@ -96,7 +96,8 @@ CsvOpt = Annotated[bool, typer.Option(
     "--csv", help="Print CSV: a header, then one row per record (the columns of --out "
                   "FILE.csv).")]
 JobsOpt = Annotated[int, typer.Option(
-    "--jobs", "-j", min=1, help="Worker processes for files (each builds its solvers once).")]
+    "--jobs", "-j", min=1, help="Worker processes for files (each builds its solvers once); "
+                                "never more than one per 32 puzzles, nor two per core.")]
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", metavar="ADDRESS",
     help="Run on a Dask cluster (extra 'cluster'), e.g. tcp://host:8786.")]

@@ -53,6 +53,13 @@ SUMS = encoding_options()["sums"]
 SumsOpt = Annotated[str, typer.Option(
     "--sums", autocompletion=completes(SUMS.choices),
     help=f"Encoding of killer cage sums: {listed(SUMS.choices)}.")]
+RESEARCH_SECONDS = 300.0
+"""The bound encode and certify put on a run unless told otherwise (the empty 35x35 grid,
+the largest, takes a few seconds to encode and about ten to certify: a run far beyond that
+is stuck, not working)."""
+ResearchTimeOpt = Annotated[float, typer.Option(
+    "--time-limit", "-t", min=0.0,
+    help="Seconds in all; past it nothing is written (unknown, exit 5).")]
 ProofSolverOpt = Annotated[str, typer.Option(
     "--proof-solver", autocompletion=completes(PROOF_SOLVERS),
     help=f"PySAT solver that logs the DRUP proof: {listed(PROOF_SOLVERS)}.")]
@@ -81,13 +88,16 @@ def encode(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
+    time_limit: ResearchTimeOpt = RESEARCH_SECONDS,
 ) -> None:
     """Write a puzzle as DIMACS CNF, with the clauses of its typed constraints.
 
     Givens as unit clauses, or clue-reduced; killer cages and other constraints add their
-    clauses (--sums: the cage-sum encoding)."""
+    clauses (--sums: the cage-sum encoding). Exit codes: 0 written, 5 the time limit came
+    first (nothing written), 6 input error."""
 
     def action() -> Exit:
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.encodings import cnf, cpsat, dimacs
         from sudoku_csp.encodings import reference as reference_files
         from sudoku_csp.io import first_puzzle
@@ -105,7 +115,8 @@ def encode(
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
         text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce,
-                                           options={SUMS.name: sums})
+                                           options={SUMS.name: sums},
+                                           time_limit=Deadline.from_start(time_limit))
         if output:
             with open(output, "w", encoding="utf-8") as handle:
                 handle.write(text)
@@ -130,24 +141,30 @@ def certify(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
+    time_limit: ResearchTimeOpt = RESEARCH_SECONDS,
 ) -> None:
     """Write a uniqueness certificate: the solution, a CNF and a DRUP proof.
 
     The CNF excludes the solution (with the clauses of killer cages and other
     constraints); the proof shows it unsatisfiable.
 
-    Exit codes: 0 written, 3 multiple solutions, 4 none, 6 input error.
+    Exit codes: 0 written, 3 multiple solutions, 4 none, 5 the time limit came first
+    (nothing written), 6 input error.
     """
     def action() -> Exit:
         from sudoku_csp import certify as certificates
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.io import first_puzzle
+
+        deadline = Deadline.from_start(time_limit)
 
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
         try:
             made = certificates.certify(puzzle, directory, solver=proof_solver,
-                                        encoding=encoding, options={SUMS.name: sums})
+                                        encoding=encoding, options={SUMS.name: sums},
+                                        time_limit=deadline)
         except certificates.NotUniqueError as exc:
             out.print(f"not unique: {exc}", markup=False)
             return STATUS_EXIT[exc.status]
@@ -189,6 +206,10 @@ def verify_certificate(
     guarded(action)
 
 
+MINIMAL_SECONDS = 300.0
+"""The bound ``minimal`` puts on each puzzle unless told otherwise."""
+
+
 @app.command()
 def minimal(
     source: SourceArg,
@@ -199,6 +220,10 @@ def minimal(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", "-t", min=0.0,
+        help="Seconds per puzzle; past it the line says what was settled: the verdict "
+             "unknown, or the givens left undecided (exit 5).")] = MINIMAL_SECONDS,
     as_json: JsonOpt = False,
 ) -> None:
     """Is each puzzle unique, and is every given necessary?
@@ -208,12 +233,15 @@ def minimal(
     other constraints (killer lines, JSON) are in force: a given they imply is redundant.
 
     Exit codes (one puzzle): 0 unique and minimal, 3 multiple, 4 none, 9 unique but not
-    minimal, 6 input error; files: 0 when all processed.
+    minimal, 5 unknown or givens left undecided at the time limit, 6 input error; files: 0
+    when all processed.
     """
     def action() -> Exit:
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.generate import minimality
         from sudoku_csp.io import read_puzzle_files, resolve_source, to_line
 
+        first = Deadline.from_start(time_limit)  # the first puzzle's; then one per puzzle
         options = geometry_options(size, box, variant, regions, split_regions,
                                                   ignore, treat_line,
                                    constraints=True)
@@ -221,18 +249,23 @@ def minimal(
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
         code, count = Exit.OK, 0
         for count, puzzle in enumerate(puzzles, start=1):
-            found = minimality(puzzle)
+            found = minimality(puzzle, time_limit=first if count == 1 else time_limit)
             labels = found.labels(puzzle.geometry)
+            undecided = found.labels(puzzle.geometry, found.undecided)
             if as_json:
                 typer.echo(json.dumps({
                     "index": count, "puzzle": to_line(puzzle), "status": found.status.value,
                     "minimal": found.minimal, "redundant": labels,
+                    **({} if found.complete else {"complete": False, "undecided": undecided}),
                     "seconds": round(found.seconds, 6)}))
             else:
                 state = ("minimal" if found.minimal else
-                         f"redundant: {' '.join(labels)}" if found.unique else "-")
+                         f"redundant: {' '.join(labels) or '-'}" if found.unique else "-")
+                if undecided:
+                    state += f"; time limit: undecided {' '.join(undecided)}"
                 typer.echo(f"{count}\t{found.status.value}\t{state}\t{to_line(puzzle)}")
             code = (STATUS_EXIT[found.status] if not found.unique
+                    else Exit.UNKNOWN if not found.complete and not found.redundant
                     else Exit.OK if found.minimal else Exit.NOT_MINIMAL)
         return code if count == 1 else Exit.OK
 
@@ -263,7 +296,8 @@ def canon(
 
     --json: a record per puzzle (index, puzzle, canonical; with --dedupe, duplicate_of: the
     index of the first equivalent puzzle, null for a kept one). Standard grids up to 9x9;
-    variants, jigsaws and typed constraints are refused.
+    variants, jigsaws and typed constraints are refused, and so is a puzzle whose givens
+    clash (no Sudoku), before any search.
 
     Exit codes: 0 every puzzle processed, 6 input error.
     """
@@ -277,6 +311,11 @@ def canon(
         first: dict[str, int] = {}  # canonical line -> index of its first puzzle
         total = dropped = 0
         for total, puzzle in enumerate(puzzles, start=1):
+            clashes = puzzle.clashes()
+            if clashes:  # no Sudoku; and '1'*81 has symmetries enough to search for minutes
+                where = "" if src.single else f"puzzle {total}: "
+                raise InputError(f"{where}{puzzle.describe_clash(clashes[0])}: a puzzle whose "
+                                 "givens clash has no canonical form here")
             line = to_line(canonical_form(puzzle))
             earlier = first.setdefault(line, total) if dedupe else total
             dropped += earlier != total

@@ -44,9 +44,13 @@ colours of the picture (:data:`~sudoku_csp.setter.candidates.TINTS`)."""
 
 CapOpt = Annotated[int, typer.Option(
     "--cap", min=1, help="Count the solutions holding each candidate up to this many.")]
-SetterTimeOpt = Annotated[float | None, typer.Option(
+DEFAULT_SETTER_SECONDS = 300.0
+"""The bound candidates and disambiguate put on a run unless told otherwise: a large or
+hard puzzle asks for many solver calls, and a command should end."""
+SetterTimeOpt = Annotated[float, typer.Option(
     "--time-limit", "-t", min=0.0,
-    help="Seconds in all; past it the answer says what it left undecided.")]
+    help="Seconds in all, a conflict report included; past it the answer says what it "
+         "left undecided (exit 5).")]
 
 
 # -- candidates ---------------------------------------------------------------------------------
@@ -124,7 +128,7 @@ def candidates(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
-    time_limit: SetterTimeOpt = None,
+    time_limit: SetterTimeOpt = DEFAULT_SETTER_SECONDS,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON record: candidates and counts per cell (R1C1...).")] = False,
     svg: Annotated[str | None, typer.Option(
@@ -148,16 +152,18 @@ def candidates(
                                  param_hint="'--to'")
 
     def action() -> Exit:
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.io.fpuzzles import fpuzzles_json, fpuzzles_url
         from sudoku_csp.setter import true_candidates
 
+        deadline = Deadline.from_start(time_limit)  # the candidates, then any conflict
         if svg is not None:
             check_output_path(svg, "--svg")
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
-        tc = true_candidates(puzzle, cap=cap, time_limit=time_limit)
+        tc = true_candidates(puzzle, cap=cap, time_limit=deadline)
         code = {"unique": Exit.OK, "multiple": Exit.MULTIPLE, "none": Exit.NONE,
                 "unknown": Exit.UNKNOWN}[tc.status]
         if not tc.complete and tc.status != "none":
@@ -175,13 +181,13 @@ def candidates(
         if as_json:
             record = tc.to_json()
             if tc.status == "none":
-                record.update(conflict_fields(puzzle, time_limit))
+                record.update(conflict_fields(puzzle, deadline))
             emit(json.dumps(record, ensure_ascii=False) + "\n")
             return code
         out.print(f"{puzzle.geometry.name}, {counted(puzzle.clue_count, 'given')}")
         if tc.status == "none":
             out.print("no solution", markup=False)
-            print_conflict(puzzle, time_limit)
+            print_conflict(puzzle, deadline)
             return code
         out.print(coloured_grid(tc))
         out.print(_summary(tc), markup=False)
@@ -207,7 +213,7 @@ def disambiguate(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
-    time_limit: SetterTimeOpt = None,
+    time_limit: SetterTimeOpt = DEFAULT_SETTER_SECONDS,
     as_json: JsonOpt = False,
 ) -> None:
     """What makes a puzzle with several solutions unique: givens to add.
@@ -220,10 +226,12 @@ def disambiguate(
     """
 
     def action() -> Exit:
+        from sudoku_csp.deadline import Deadline
         from sudoku_csp.errors import InputError
         from sudoku_csp.io import first_puzzle, parse
         from sudoku_csp.setter import disambiguate as find
 
+        deadline = Deadline.from_start(time_limit)
         options = geometry_options(size, box, variant, regions, split_regions, ignore,
                                    treat_line, constraints=True)
         puzzle = first_puzzle(source, options)
@@ -237,7 +245,7 @@ def disambiguate(
                 raise InputError(f"--keep: expected a full grid of {puzzle.geometry.ncells} "
                                  "digits on one line, found blanks")
             target = grid
-        d = find(puzzle, keep=target, time_limit=time_limit)
+        d = find(puzzle, keep=target, time_limit=deadline)
         found = bool(d.singles or d.found_set)
         code = (Exit.NONE if d.status == "none" else Exit.OK if d.status == "unique" or found
                 else Exit.UNKNOWN)
@@ -246,13 +254,13 @@ def disambiguate(
         if as_json:
             record = d.to_json()
             if d.status == "none":
-                record.update(conflict_fields(puzzle, time_limit))
+                record.update(conflict_fields(puzzle, deadline))
             emit(json.dumps(record, ensure_ascii=False) + "\n")
             return code
         for line in disambiguation_lines(d):
             out.print(line, markup=False)
         if d.status == "none":
-            print_conflict(puzzle, time_limit)
+            print_conflict(puzzle, deadline)
         return code
 
     guarded(action)

@@ -81,15 +81,18 @@ def _run(source: str, options: dict, spec: str, limit: int | None, time_limit: f
     as JSON or CSV (``fmt``)."""
     from sudoku_csp.backends.registry import get_backend
     from sudoku_csp.cli.conflicts import ConflictReports, print_conflict
+    from sudoku_csp.deadline import Deadline
     from sudoku_csp.io import resolve_source
     from sudoku_csp.result import Status
 
     src = resolve_source([source], options, count=err.is_terminal)
     if src.single is not None and not opts.out and fmt is None:  # a grid to draw
-        result = get_backend(spec).solve(src.single, limit=limit, time_limit=time_limit)
+        # One deadline for the verdict and the conflict report after it.
+        deadline = Deadline.from_start(time_limit)
+        result = get_backend(spec).solve(src.single, limit=limit, time_limit=deadline)
         print_single(src.single, result, counted_all=limit is None)
         if result.status is Status.NONE:
-            print_conflict(src.single, time_limit)
+            print_conflict(src.single, deadline)
         return STATUS_EXIT[result.status]
     return stream_records(src, options, spec, limit, time_limit, fmt, opts,
                           conflicts=ConflictReports(time_limit))
@@ -118,13 +121,15 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
             (record,) = outcome.records
             why = conflicts if conflicts and record.status is Verdict.NONE else None
             if fmt == "jsonl" and why:
-                emit(json.dumps({**record.as_dict(), **why.fields(outcome.puzzle_as_read())},
+                emit(json.dumps({**record.as_dict(),
+                                 **why.fields(outcome.puzzle_as_read(), record.seconds)},
                                 separators=(",", ":"), default=str) + "\n")
             elif fmt:
                 print_record_as(record, fmt)
             elif why:  # the conflict in the line's last column, where a message goes
                 said = "; ".join(filter(None, (record.message,
-                                               why.message(outcome.puzzle_as_read()))))
+                                               why.message(outcome.puzzle_as_read(),
+                                                           record.seconds))))
                 line(replace(record, message=said))
             else:
                 line(record)
@@ -323,7 +328,10 @@ def check(
     split_regions: SplitRegionsOpt = False,
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
-    time_limit: TimeOpt = None,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", "-t", min=0.0,
+        help="Seconds per puzzle and solver (the solvers run one after another); past it "
+             "that solver's verdict is unknown.")] = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = False,
     jobs: JobsOpt = 1,
@@ -373,15 +381,17 @@ def check(
                 disagreements += last is Verdict.DISAGREEMENT
                 unchecked += last is not Verdict.DISAGREEMENT and not outcome.agreed
                 verdict = outcome.as_dict(limit)
+                # The report gets what the slowest solver left of the puzzle's time.
+                spent = max((r.seconds for r in outcome.records), default=0.0)
                 if last is Verdict.NONE and fmt != "csv":
-                    verdict.update(conflicts.fields(outcome.puzzle_as_read()))
+                    verdict.update(conflicts.fields(outcome.puzzle_as_read(), spent))
                 if fmt == "jsonl":
                     emit(json.dumps(verdict) + "\n")
                 elif fmt == "csv":
                     for record in outcome.records:
                         print_record_as(record, fmt)
                 else:
-                    print_verdict(verdict, conflicts.message(outcome.puzzle_as_read())
+                    print_verdict(verdict, conflicts.message(outcome.puzzle_as_read(), spent)
                                   if last is Verdict.NONE else "")
                 bar.advance()
         if fmt is None:

@@ -28,13 +28,16 @@ without them).
 from __future__ import annotations
 
 import enum
+import itertools
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from pysat.formula import CNF
 
 from sudoku_csp.constraints import cnf_clauses
+from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings.families import FAMILIES, Cards
 from sudoku_csp.encodings.variables import DecodeError, Parts, Variables, parts, variables
 from sudoku_csp.errors import InputError
@@ -192,33 +195,59 @@ class Formula:
 
     def cnf(self) -> CNF:
         """A new :class:`pysat.formula.CNF` holding these clauses (the caller may change it)."""
-        cnf = CNF(from_clauses=[list(c) for c in self.clauses])
+        # by_ref: the lists are new already; PySAT's default deep copy of them took 15 s
+        # and 600 MB of bookkeeping for the empty 35×35 grid's 2.9 million clauses.
+        cnf = CNF(from_clauses=[list(c) for c in self.clauses], by_ref=True)
         cnf.nv = self.nv  # trailing variables may occur in no clause (e.g. a 1×1 grid)
         return cnf
 
 
-@lru_cache(maxsize=32)
-def _build(geometry: Geometry, encoding: Encoding, amo: str) -> Formula:
+_BUILT_BETWEEN_CHECKS = 1 << 16  # clauses made between two looks at a deadline
+MAX_BUILT = 32
+"""Formulas :func:`build` keeps, least recently used dropped first."""
+_built: OrderedDict[tuple[Geometry, Encoding, str], Formula] = OrderedDict()
+_built_lock = threading.Lock()
+
+
+def _build(geometry: Geometry, encoding: Encoding, amo: str, deadline: Deadline) -> Formula:
     numbering = variables(geometry, triads=encoding in TRIAD_ENCODINGS)
     cards = Cards(amo, numbering)
     clauses: list[Clause] = []
     spans = []
     for name in ENCODING_FAMILIES[encoding]:
         start = len(clauses)
-        clauses.extend(map(tuple, FAMILIES[name](geometry, cards)))
+        made = map(tuple, FAMILIES[name](geometry, cards))
+        while chunk := list(itertools.islice(made, _BUILT_BETWEEN_CHECKS)):
+            deadline.check("building the formula")
+            clauses.extend(chunk)
         spans.append(Span(name, start, len(clauses)))
     nv = max(cards.pool.top, numbering.first_aux - 1)
     return Formula(geometry, encoding, amo, nv, tuple(clauses), tuple(spans), numbering)
 
 
 def build(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
-          amo: str = DEFAULT_AMO) -> Formula:
-    """The :class:`Formula` of the empty grid of ``geometry`` (cached per arguments).
+          amo: str = DEFAULT_AMO, *, deadline: Deadline = NEVER) -> Formula:
+    """The :class:`Formula` of the empty grid of ``geometry`` (cached per arguments: the
+    :data:`MAX_BUILT` most recently used). Building the empty 35×35 grid's takes a second or
+    two: a limited ``deadline`` is looked at as it goes
+    (:class:`~sudoku_csp.deadline.Expired` once past; nothing is cached then).
 
     >>> build(make_geometry(9), "minimal").counts
     {'cell_alo': 81, 'unit_amo': 8748, 'pair_differ': 0}
     """
-    return _build(geometry, encoding_of(encoding), amo_of(amo))
+    key = (geometry, encoding_of(encoding), amo_of(amo))
+    with _built_lock:
+        formula = _built.get(key)
+        if formula is not None:
+            _built.move_to_end(key)
+            return formula
+    formula = _build(*key, deadline)
+    with _built_lock:
+        formula = _built.setdefault(key, formula)  # another thread's, if it was first
+        _built.move_to_end(key)
+        while len(_built) > MAX_BUILT:
+            _built.popitem(last=False)
+    return formula
 
 
 def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
@@ -245,15 +274,35 @@ def encode(puzzle: Puzzle | Geometry, encoding: str | Encoding = DEFAULT_ENCODIN
     (64, 452, [[3], [9], [28], [34]])
     """
     if isinstance(puzzle, Puzzle):
-        formula = build(puzzle.geometry, encoding, amo)
-        cnf = formula.cnf()
-        cnf.extend([lit] for lit in givens(puzzle))
-        if puzzle.constraints:
-            extra, top = constraint_clauses(puzzle, formula.nv + 1, options)
-            cnf.extend(extra)
-            cnf.nv = max(cnf.nv, top)
+        clauses, nv = puzzle_clauses(puzzle, encoding, amo, options)
+        cnf = CNF(from_clauses=[list(c) for c in clauses], by_ref=True)  # see Formula.cnf
+        cnf.nv = nv
         return cnf
     return build(puzzle, encoding, amo).cnf()
+
+
+def puzzle_clauses(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
+                   amo: str = DEFAULT_AMO, options: Options = None, *,
+                   deadline: Deadline = NEVER) -> tuple[list[Sequence[int]], int]:
+    """The clauses of :func:`encode` for ``puzzle`` and its number of variables, without a
+    copy: the cached formula's own tuples (never to be changed), then the givens' unit
+    clauses and the constraints' clauses. For a caller that only reads them (the DIMACS
+    writer: the empty 35×35 grid has 2.9 million clauses). ``deadline``: see :func:`build`.
+
+    >>> from sudoku_csp import parse
+    >>> clauses, nv = puzzle_clauses(parse("3.1...4.2......."))
+    >>> nv, len(clauses), clauses[-1]
+    (64, 452, [34])
+    """
+    formula = build(puzzle.geometry, encoding, amo, deadline=deadline)
+    clauses: list[Sequence[int]] = [*formula.clauses]
+    clauses += ([lit] for lit in givens(puzzle))
+    nv = formula.nv
+    if puzzle.constraints:
+        extra, top = constraint_clauses(puzzle, formula.nv + 1, options)
+        clauses += extra
+        nv = max(nv, top)
+    return clauses, nv
 
 
 def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None
@@ -348,7 +397,7 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
             kept.append(out)
     if any(v == 3 for v in value):
         kept.append([])  # clashing givens: the simplified formula must stay unsatisfiable
-    cnf = CNF(from_clauses=kept)
+    cnf = CNF(from_clauses=kept, by_ref=True)  # new lists: no deep copy (see Formula.cnf)
     cnf.nv = nv
     return cnf
 

@@ -11,6 +11,7 @@ puzzle line. :func:`read_dimacs` gives all of that back, and reads plain DIMACS 
 from __future__ import annotations
 
 import io
+import itertools
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -21,6 +22,7 @@ from typing import TextIO, TypeVar
 from pysat.formula import CNF
 
 from sudoku_csp.constraints import encoding_choices, refuse_constraints
+from sudoku_csp.deadline import NEVER, Deadline, Limit
 from sudoku_csp.encodings.cnf import (
     DEFAULT_AMO,
     DEFAULT_ENCODING,
@@ -29,9 +31,9 @@ from sudoku_csp.encodings.cnf import (
     Options,
     build,
     clue_reduced,
-    encode,
     encoding_of,
     givens,
+    puzzle_clauses,
 )
 from sudoku_csp.encodings.variables import parts
 from sudoku_csp.errors import InputError
@@ -103,10 +105,14 @@ def _numbering_lines(formula: Formula) -> list[str]:
     return lines
 
 
+_WRITTEN_BETWEEN_CHECKS = 1 << 16  # clauses written between two looks at the deadline
+
+
 def _dimacs(formula: Formula, clauses: Iterable[Sequence[int]], count: int,
-            extra: Sequence[str], nv: int | None = None) -> str:
+            extra: Sequence[str], nv: int | None = None, deadline: Deadline = NEVER) -> str:
     """``nv``: the variables of ``clauses`` when they go beyond the formula's (a puzzle's
-    typed constraints number their auxiliaries after it)."""
+    typed constraints number their auxiliaries after it). ``deadline`` is looked at every
+    :data:`_WRITTEN_BETWEEN_CHECKS` clauses (:class:`~sudoku_csp.deadline.Expired`)."""
     head = [HEADER_TAG, *_geometry_lines(formula.geometry),
             f"c encoding: {formula.encoding.value}", f"c amo: {formula.amo}",
             *_numbering_lines(formula),
@@ -115,8 +121,13 @@ def _dimacs(formula: Formula, clauses: Iterable[Sequence[int]], count: int,
     out = io.StringIO()
     out.write("\n".join(head))
     out.write("\n")
-    out.writelines(" ".join(map(str, c)) + " 0\n" if c else "0\n" for c in clauses)
-    return out.getvalue()
+    lines = (" ".join(map(str, c)) + " 0\n" if c else "0\n" for c in clauses)
+    while True:
+        chunk = list(itertools.islice(lines, _WRITTEN_BETWEEN_CHECKS))
+        if not chunk:
+            return out.getvalue()
+        deadline.check("writing the formula")
+        out.writelines(chunk)
 
 
 def empty_dimacs(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING,
@@ -135,7 +146,8 @@ def empty_dimacs(geometry: Geometry, encoding: str | Encoding = DEFAULT_ENCODING
 def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
                          amo: str = DEFAULT_AMO, reduce: bool = False,
                          extra_clauses: Sequence[Sequence[int]] = (),
-                         notes: Sequence[str] = (), options: Options = None) -> str:
+                         notes: Sequence[str] = (), options: Options = None,
+                         time_limit: Limit = None) -> str:
     """DIMACS text for one puzzle: the empty-grid formula plus one unit clause per given
     and the clauses of its typed constraints (:func:`~sudoku_csp.encodings.cnf.encode` of
     the puzzle; ``options`` are the kinds' encoding options, named in the header), or
@@ -145,6 +157,8 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     ``encodings/README.md``); then ``extra_clauses`` (a certificate's exclusion clause),
     described by the comment lines ``notes``. The header records the puzzle (its killer
     line or JSON when it has constraints), so :func:`read_dimacs` gives it back.
+    ``time_limit`` (seconds, or a :class:`~sudoku_csp.deadline.Deadline`) is looked at
+    after building and while writing: :class:`~sudoku_csp.deadline.Expired` once past.
 
     >>> p = parse("3.1...4.2.......")
     >>> encode_puzzle_dimacs(p).splitlines()[-1]
@@ -157,8 +171,9 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     """
     if reduce and puzzle.constraints:
         refuse_constraints(puzzle, "the clue-reduced DIMACS form")
+    deadline = Deadline.of(time_limit)
     chosen = encoding_choices(options)  # checked even where no constraint uses them
-    formula = build(puzzle.geometry, encoding, amo)
+    formula = build(puzzle.geometry, encoding, amo, deadline=deadline)
     line = f"c puzzle: {to_line(puzzle)}"
     nv = None
     if reduce:
@@ -178,18 +193,20 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
             "true x(c, d) that is not fixed; ignore a model's values of fixed variables",
         ]
     else:
-        cnf = encode(puzzle, encoding, amo, options)
-        clauses, nv = [*cnf.clauses, *extra_clauses], cnf.nv
+        clauses, nv = puzzle_clauses(puzzle, encoding, amo, options, deadline=deadline)
+        added = len(clauses) - len(formula.clauses)
+        clauses += extra_clauses
         units = len(givens(puzzle))
         given_lines = [f"c givens: {units} unit clauses after the empty-grid clauses"]
         if puzzle.constraints:
             kinds = Counter(c.kind for c in puzzle.constraints)
-            added = len(cnf.clauses) - len(formula.clauses) - units
+            added -= units
             named = ", ".join(f"{k}: {v}" for k, v in chosen.items())
             given_lines.append(
                 "c constraints: " + ", ".join(f"{k} {kind}" for kind, k in kinds.items())
                 + (f" ({named})" if named else "") + f": {added} clauses after the givens")
-    return _dimacs(formula, clauses, len(clauses), [line, *given_lines, *notes], nv)
+    deadline.check("building the formula")
+    return _dimacs(formula, clauses, len(clauses), [line, *given_lines, *notes], nv, deadline)
 
 
 @dataclass(frozen=True)
@@ -263,7 +280,7 @@ def read_dimacs(source: str | os.PathLike | TextIO) -> DimacsFile:
                     pending = []
     if pending:
         clauses.append(pending)
-    cnf = CNF(from_clauses=clauses)
+    cnf = CNF(from_clauses=clauses, by_ref=True)  # read here: no deep copy needed
     if declared is not None:
         if declared[1] != len(clauses):
             raise DimacsError(f"line {declared[2]}: the header declares {declared[1]} "

@@ -4,7 +4,7 @@ the redundant givens, and the local search that makes a symmetric puzzle minimal
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from sudoku_csp.constraints import Constraint
@@ -66,15 +66,23 @@ def redundant_givens(givens: list[int], grid: Grid, session: UniquenessSession,
                constraints: Sequence[Constraint] = ()) -> list[int]:
     """The given cells that can be cleared alone, the puzzle staying unique (under
     ``constraints``)."""
-    found = []
+    return [cell for cell, spare in redundancy(givens, grid, session, constraints) if spare]
+
+
+def redundancy(givens: list[int], grid: Grid, session: UniquenessSession,
+               constraints: Sequence[Constraint] = ()) -> Iterator[tuple[int, bool]]:
+    """Each given cell in turn, and whether it can be cleared alone, the puzzle staying
+    unique: one question at a time, so a caller stopped part way (a time limit) keeps the
+    answers so far. ``givens`` is restored after each question, whatever it raised."""
     for cell, digit in enumerate(givens):
         if digit == EMPTY:
             continue
         givens[cell] = EMPTY
-        if not session.has_other(givens, grid, constraints):
-            found.append(cell)
-        givens[cell] = digit
-    return found
+        try:
+            spare = not session.has_other(givens, grid, constraints)
+        finally:
+            givens[cell] = digit
+        yield cell, spare
 
 
 REPAIR_STEPS = 30

@@ -6,10 +6,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
-from sudoku_csp.generate.clearing import redundant_givens
+from sudoku_csp.generate.clearing import redundancy
 from sudoku_csp.generate.session import UniquenessSession, session_for
-from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.satsolver import DEFAULT_SOLVER
@@ -21,9 +22,11 @@ from sudoku_csp.verify import check_solutions
 class Minimality:
     """Whether a puzzle is unique, and which of its givens are redundant.
 
-    ``status`` is UNIQUE, MULTIPLE or NONE. ``redundant`` lists the given cells whose
-    removal leaves the puzzle unique (only computed for unique puzzles); ``solution`` is
-    the solution (unique puzzles) and ``other`` a second one (MULTIPLE).
+    ``status`` is UNIQUE, MULTIPLE, NONE, or UNKNOWN when the time limit came before the
+    verdict. ``redundant`` lists the given cells whose removal leaves the puzzle unique
+    (only computed for unique puzzles); ``undecided`` the given cells the time limit left
+    unasked (then ``complete`` is False, and ``redundant`` holds those found so far);
+    ``solution`` is the solution (unique puzzles) and ``other`` a second one (MULTIPLE).
     """
 
     status: Status
@@ -32,6 +35,8 @@ class Minimality:
     other: Grid | None = None
     calls: int = 0
     seconds: float = 0.0
+    undecided: tuple[int, ...] = ()
+    complete: bool = True
 
     @property
     def unique(self) -> bool:
@@ -39,20 +44,23 @@ class Minimality:
 
     @property
     def minimal(self) -> bool:
-        """Unique, and every given necessary."""
-        return self.unique and not self.redundant
+        """Unique, and every given proven necessary."""
+        return self.unique and self.complete and not self.redundant
 
-    def labels(self, geometry: Geometry) -> list[str]:
-        """The redundant givens as display labels (``A1``, ...)."""
-        return [geometry.label(c) for c in self.redundant]
+    def labels(self, geometry: Geometry, cells: tuple[int, ...] | None = None) -> list[str]:
+        """The redundant givens (or ``cells``) as display labels (``A1``, ...)."""
+        return [geometry.label(c) for c in (self.redundant if cells is None else cells)]
 
 
 def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
-               solver: str = DEFAULT_SOLVER) -> Minimality:
+               solver: str = DEFAULT_SOLVER, time_limit: Limit = None) -> Minimality:
     """Is ``puzzle`` unique, and which givens could be removed one at a time keeping it so?
 
     One loaded solver (``session``, else a shared one for the geometry): a solve for the
     solution, one for uniqueness, then one per given with that given's assumption dropped.
+    ``time_limit`` (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) stops
+    the questions, the solver inside a call included: the result then says what it settled
+    (``complete`` False: the status UNKNOWN, or the givens left ``undecided``).
     The puzzle's typed constraints (killer cages, thermometers, ...) are in force in every
     question: a given the constraints imply is redundant. Their clauses join the session
     behind selectors and are retired before returning, so a file of constrained puzzles
@@ -70,11 +78,19 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     >>> killer_check = minimality(killer)
     >>> killer_check.unique, killer_check.labels(killer.geometry)
     (True, ['A1', 'B4'])
+    >>> from sudoku_csp.deadline import Deadline
+    >>> minimality(killer, time_limit=Deadline(0.0)).status   # long past: nothing settled
+    <Status.UNKNOWN: 'unknown'>
     """
     start = time.perf_counter()
+    deadline = Deadline.of(time_limit)
     g = puzzle.geometry
     if session is None:
-        session = session_for(g, solver)
+        try:
+            session = session_for(g, solver, deadline=deadline)
+        except Expired:  # building the formula took the time: nothing settled
+            return Minimality(Status.UNKNOWN, seconds=time.perf_counter() - start,
+                              complete=False)
     elif session.geometry != g:
         raise InputError(f"the session is for {session.geometry.name}, the puzzle "
                          f"{g.name}")
@@ -89,15 +105,29 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     givens = list(puzzle.givens)
     constraints = puzzle.constraints
     try:
-        solution = session.solve(givens, constraints)
-        if solution is None:
-            return done(Status.NONE)
-        check_solutions(puzzle, [solution], f"sat:solver={session.solver_name}")
-        other = session.other_solution(givens, solution, constraints)
-        if other is not None:
-            check_solutions(puzzle, [other], f"sat:solver={session.solver_name}")
-            return done(Status.MULTIPLE, solution=solution, other=other)
-        redundant = redundant_givens(givens, solution, session, constraints)
-        return done(Status.UNIQUE, redundant=tuple(redundant), solution=solution)
+        with session.until(deadline):
+            try:
+                solution = session.solve(givens, constraints)
+                if solution is None:
+                    return done(Status.NONE)
+                check_solutions(puzzle, [solution], f"sat:solver={session.solver_name}")
+                other = session.other_solution(givens, solution, constraints)
+            except Expired:
+                return done(Status.UNKNOWN, complete=False)
+            if other is not None:
+                check_solutions(puzzle, [other], f"sat:solver={session.solver_name}")
+                return done(Status.MULTIPLE, solution=solution, other=other)
+            redundant: list[int] = []
+            asked: set[int] = set()
+            try:
+                for cell, spare in redundancy(givens, solution, session, constraints):
+                    asked.add(cell)
+                    if spare:
+                        redundant.append(cell)
+            except Expired:
+                left = tuple(c for c, d in enumerate(givens) if d != EMPTY and c not in asked)
+                return done(Status.UNIQUE, redundant=tuple(redundant), solution=solution,
+                            undecided=left, complete=False)
+            return done(Status.UNIQUE, redundant=tuple(redundant), solution=solution)
     finally:
         session.release(constraints)

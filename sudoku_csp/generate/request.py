@@ -42,6 +42,7 @@ from sudoku_csp.generate.kinds import (
 from sudoku_csp.generate.plain import generate
 from sudoku_csp.generate.rated import Difficulty
 from sudoku_csp.geometry import Geometry
+from sudoku_csp.logic.techniques import highest_rating
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
@@ -136,8 +137,16 @@ class Request:
             return
         _only_with(self._kind_options(), "--kind")
         if any(given for _, given in self._rating_options()):
-            set_(self, "target", Difficulty(self.difficulty, self.min_rating, self.max_rating,
-                                            self.allow_search))
+            target = Difficulty(self.difficulty, self.min_rating, self.max_rating,
+                                self.allow_search)
+            top = highest_rating(self.geometry.size, self.geometry.ncells)
+            if target.bounds()[0] > top and not self.allow_search:
+                # No puzzle rates that high: the search would run every attempt for nothing.
+                raise InputError(f"--min-rating {self.min_rating}: no {self.geometry.name} "
+                                 f"puzzle rates above ER {top}, the highest any step can "
+                                 "be rated (--allow-search asks for puzzles the techniques "
+                                 "cannot finish)")
+            set_(self, "target", target)
         set_(self, "generator", "plain")
 
     # -- which options are given -------------------------------------------------------------

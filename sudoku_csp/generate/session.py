@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from pysat.solvers import Solver
 
 from sudoku_csp.constraints import Constraint, cnf_clauses
+from sudoku_csp.deadline import NEVER, Deadline, Expired
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
@@ -46,13 +47,16 @@ class UniquenessSession:
 
     def __init__(self, geometry: Geometry, *, solver: str = DEFAULT_SOLVER,
                  encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-                 recycle: int = DEFAULT_RECYCLE, options: cnf.Options = None) -> None:
+                 recycle: int = DEFAULT_RECYCLE, options: cnf.Options = None,
+                 deadline: Deadline = NEVER) -> None:
         if recycle < 1:
             raise InputError("recycle must be at least 1")
         self.geometry = geometry
         self.solver_name = solver
         self.options = options
-        self._session = SolverSession(solver, cnf.build(geometry, encoding, amo), recycle)
+        # Building looks at the deadline (Expired): the empty 35x35 grid's takes seconds.
+        formula = cnf.build(geometry, encoding, amo, deadline=deadline)
+        self._session = SolverSession(solver, formula, recycle)
         self._vars = self._session.vars
         self._caps = capabilities(solver)
         self.calls = 0
@@ -60,6 +64,7 @@ class UniquenessSession:
         self._guards: dict[Constraint, int] = {}  # constraint -> the selector of its clauses
         self._build = 0  # the solver build the two above belong to
         self.budget: int | None = None  # conflicts per has_other question (budgeted)
+        self.deadline: Deadline = NEVER  # when every question must be answered (until)
 
     def close(self) -> None:
         """Free the solver (it is rebuilt on demand)."""
@@ -70,7 +75,7 @@ class UniquenessSession:
     def _solver(self) -> Solver:
         """The loaded solver. A rebuilt one (recycled, or closed after an interrupt) holds
         none of the old one's guarded clauses, so their selectors are forgotten."""
-        solver = self._session.get()
+        solver = self._session.get(self.deadline)
         if self._session.builds != self._build:
             self._build = self._session.builds
             self._excluded = None
@@ -83,13 +88,17 @@ class UniquenessSession:
         return self._vars.literals(givens)
 
     def _solve(self, assumptions: list[int]) -> bool:
+        self.deadline.check("asking the solver")  # before the call: a passed deadline
         self.calls += 1
         solver = self._solver()
         try:
-            return bool(solve_until(solver, self._caps, assumptions, None))
+            answer = solve_until(solver, self._caps, assumptions, self.deadline)
         except KeyboardInterrupt:
             self.close()  # the solver may be unusable after an interrupt
             raise
+        if answer is None:  # stopped: never to be read as "no (other) solution"
+            raise Expired(f"{self.deadline.words()} reached while asking the solver")
+        return answer
 
     def solve(self, givens: Sequence[int], constraints: Sequence[Constraint] = ()
               ) -> Grid | None:
@@ -183,6 +192,17 @@ class UniquenessSession:
         return True if answer is None else bool(answer)
 
     @contextlib.contextmanager
+    def until(self, deadline: Deadline) -> Iterator[None]:
+        """Within the block, a question the solver has not answered by ``deadline`` raises
+        :class:`~sudoku_csp.deadline.Expired` (the solver stopped inside the call), and so
+        does every question asked once it has passed."""
+        before, self.deadline = self.deadline, deadline
+        try:
+            yield
+        finally:
+            self.deadline = before
+
+    @contextlib.contextmanager
     def budgeted(self, conflicts: int) -> Iterator[None]:
         """Within the block, :meth:`has_other` gives each question at most ``conflicts``
         conflicts (a bound on work, so the same seed still gives the same puzzles)."""
@@ -198,13 +218,16 @@ MAX_SESSIONS = 4  # a 25×25 formula holds 750k clauses: keep few loaded
 
 
 def session_for(geometry: Geometry, solver: str = DEFAULT_SOLVER,
-                encoding: str = DEFAULT_ENCODING) -> UniquenessSession:
+                encoding: str = DEFAULT_ENCODING, *,
+                deadline: Deadline = NEVER) -> UniquenessSession:
     """A :class:`UniquenessSession` shared within this process, one per arguments (the
-    :data:`MAX_SESSIONS` most recently used are kept; older ones are closed)."""
+    :data:`MAX_SESSIONS` most recently used are kept; older ones are closed). A new one's
+    formula is built under ``deadline`` (:class:`~sudoku_csp.deadline.Expired`)."""
     key = (geometry, solver, encoding)
     session = _SESSIONS.pop(key, None)
     if session is None:
-        session = UniquenessSession(geometry, solver=solver, encoding=encoding)
+        session = UniquenessSession(geometry, solver=solver, encoding=encoding,
+                                    deadline=deadline)
         while len(_SESSIONS) >= MAX_SESSIONS:
             _SESSIONS.popitem(last=False)[1].close()
     _SESSIONS[key] = session

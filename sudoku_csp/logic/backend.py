@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from sudoku_csp.backends.base import BackendBase, Option, make_result
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.logic.explain import explain
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
@@ -22,10 +23,11 @@ class LogicBackend(BackendBase):
     Solved by logic alone, the puzzle is unique (each step was forced) and the status says
     so; stuck, the status is ``unknown`` and ``stats["needs_search"]`` is true. A puzzle
     with several solutions or none is not explained: its status says which (the tier
-    ``not unique`` or ``no solution``). A time limit is looked at between steps (and ends
-    the count of the verdict too: then no step is made); reached, the status is ``unknown``
-    with the message every backend gives, and ``needs_search`` is ``None``. The one
-    solution is checked against the rules like every backend's.
+    ``not unique`` or ``no solution``). A time limit covers the verdict and the steps (a
+    technique still searching is cut short; a limit that ends the count of the verdict
+    leaves no step made); reached, the status is ``unknown`` with the message every backend
+    gives, and ``needs_search`` is ``None``. The one solution is checked against the rules
+    like every backend's.
 
     >>> from sudoku_csp import parse
     >>> r = LogicBackend().solve(parse("3.1...4.2......."), limit=2)
@@ -41,10 +43,11 @@ class LogicBackend(BackendBase):
     )
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: float | None = None) -> Result:
+              time_limit: Limit = None) -> Result:
         start = time.perf_counter()
+        deadline = Deadline.of(time_limit)
         e = explain(puzzle, uniqueness=self.options["uniqueness"] == "on",
-                    time_limit=time_limit)
+                    time_limit=deadline)
         seconds = time.perf_counter() - start
         stats = {**e.rating.as_dict(), "steps": len(e.steps)}
         if e.solved:
@@ -60,6 +63,6 @@ class LogicBackend(BackendBase):
         if e.timed_out:
             return make_result(puzzle, [], limit=limit, complete=False, timed_out=True,
                                solver=self.spec, seconds=seconds, stats=stats,
-                               time_limit=time_limit)
+                               time_limit=deadline)
         return Result(Status.UNKNOWN, (), stats, seconds, self.spec, e.stuck or "",
                       complete=False, puzzle=puzzle)

@@ -117,6 +117,7 @@ def claiming(board: Board) -> Step | None:
 def _naked(board: Board, k: int) -> Step | None:
     g, cand = board.geometry, board.cand
     for u, unit in enumerate(board.tables.units):
+        board.check_time()
         for group, union in naked_sets(cand, unit, k):
             if union.bit_count() != k:
                 continue
@@ -136,6 +137,7 @@ def _naked(board: Board, k: int) -> Step | None:
 def _hidden_steps(board: Board, k: int) -> Iterator[Step]:
     g, cand = board.geometry, board.cand
     for u, unit in enumerate(board.tables.units):
+        board.check_time()
         for cells, digits in hidden_sets(cand, unit, k, board.size):
             if len(cells) != k:
                 continue
@@ -216,6 +218,7 @@ def _fish(board: Board, k: int) -> Step | None:
     units = board.tables.units
     for base_units, cover_units in ((lay.rows, lay.columns), (lay.columns, lay.rows)):
         for d in range(board.size):
+            board.check_time()
             bit = 1 << d
             lines = []  # (base unit, bitmask of positions along it)
             for u in base_units:

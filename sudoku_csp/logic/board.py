@@ -14,6 +14,7 @@ from functools import lru_cache, reduce
 from operator import or_
 
 from sudoku_csp.constraints import Constraint, Link
+from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.geometry import BOX_KINDS, EMPTY, Candidate, Geometry, UnitKind
 from sudoku_csp.logic.step import Step
 from sudoku_csp.native.rules import assign
@@ -61,10 +62,15 @@ class Board:
     ('B2', (1, 2, 3), False, True)
     """
 
-    __slots__ = ("state", "tables", "geometry", "layout", "size", "cand", "constraints")
+    __slots__ = ("state", "tables", "geometry", "layout", "size", "cand", "constraints",
+                 "deadline")
 
-    def __init__(self, state: State, constraints: tuple[Constraint, ...] = ()) -> None:
+    def __init__(self, state: State, constraints: tuple[Constraint, ...] = (),
+                 deadline: Deadline = NEVER) -> None:
         self.state = state
+        # The explanation's deadline: the techniques that search long (chains, forcing
+        # chains, large subsets) look at it as they go, through check_time.
+        self.deadline = deadline
         # The puzzle's typed constraints (killer cages, …), for the steps that read them.
         self.constraints = constraints
         self.tables = state.tables
@@ -108,7 +114,13 @@ class Board:
                 if self.is_open(c) for d in bits(old & ~new)]
 
     def copy(self) -> Board:
-        return Board(self.state.copy(), self.constraints)
+        return Board(self.state.copy(), self.constraints, self.deadline)
+
+    def check_time(self) -> None:
+        """Raise :class:`~sudoku_csp.deadline.Expired` once the deadline has passed: what a
+        technique calls between two pieces of a search that can run long on a large grid
+        (the explanation then stops, that step unmade)."""
+        self.deadline.check("looking for a step")
 
     # -- questions ------------------------------------------------------------------------
     def is_open(self, cell: int) -> bool:

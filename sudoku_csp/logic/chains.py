@@ -129,6 +129,7 @@ def shortest_chain(board: Board, strong: Links, weak: Links, max_nodes: int = MA
     extra = extra or {}
     best: tuple[list[Candidate], list[Candidate]] | None = None
     for start in sorted(strong):
+        board.check_time()
         parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None] = {
             (start, True): None}
         depth = {(start, True): 1}

@@ -95,6 +95,7 @@ def _own_step(board: Board, technique: str, combines: bool) -> Step | None:
     for constraint in board.constraints:
         if constraint.combines != combines:
             continue
+        board.check_time()
         for link in _links(g, constraint):
             gone = board.ruled_out(link, constraint.describe(g))
             if gone:
@@ -122,6 +123,7 @@ def units_step(board: Board) -> Step | None:
     (``constraint_units``)."""
     g = board.geometry
     for name, link in _joint(g, board.constraints):
+        board.check_time()
         gone = board.ruled_out(link, name)
         if gone:
             why = link.why(board.cand, gone) if callable(link.why) else link.why

@@ -8,12 +8,12 @@ applies; it never guesses. :func:`hint` is its first step.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sudoku_csp.constraints.wording import counted
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import BackendError, InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.io import as_puzzle
@@ -197,13 +197,14 @@ def _ladder(uniqueness: bool, techniques: Iterable[str] | None) -> list[Techniqu
 def next_step(board: Board, ladder: list[Technique]) -> Step | None:
     """The simplest step the ladder finds on ``board``, rated; None if none applies."""
     for technique in ladder:
+        board.check_time()
         step = technique.find(board)
         if step is not None:
             return dataclasses.replace(step, rating=technique.rate(step))
     return None
 
 
-def verdict_of(puzzle: Puzzle, time_limit: float | None = None) -> Result:
+def verdict_of(puzzle: Puzzle, time_limit: Limit = None) -> Result:
     """The puzzle's verdict, counting to two solutions with :data:`VERDICT_SOLVER` (each
     solution checked against the rules, as every backend's is)."""
     from sudoku_csp.backends import get_backend
@@ -213,17 +214,18 @@ def verdict_of(puzzle: Puzzle, time_limit: float | None = None) -> Result:
 
 def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
             techniques: Iterable[str] | None = None, max_steps: int | None = None,
-            time_limit: float | None = None) -> Explanation:
+            time_limit: Limit = None) -> Explanation:
     """Explain ``puzzle`` (a :class:`Puzzle` or its text) step by step.
 
     The verdict comes first, whatever ``max_steps`` says: steps are made only on a puzzle
     counted to have exactly one solution (see :class:`Explanation`). ``uniqueness``: allow
     unique rectangles and BUG+1. ``techniques``: keys of :data:`TECHNIQUES` to use
     (default: all). ``max_steps``: stop after that many steps. ``time_limit``: stop
-    (``timed_out``) once that many seconds have passed, counting the verdict's own time,
-    looked at between steps (one forcing-chain search on a large grid is not cut short).
-    :class:`TechniqueError` if a technique contradicts a puzzle counted to have a solution
-    (a bug).
+    (``timed_out``) once that many seconds have passed (or at the caller's
+    :class:`~sudoku_csp.deadline.Deadline`), for the verdict and the steps together; a
+    technique still searching then (a forcing chain on a large grid) is cut short and its
+    step not made. :class:`TechniqueError` if a technique contradicts a puzzle counted to
+    have a solution (a bug).
 
     >>> from sudoku_csp import parse
     >>> e = explain(parse("3.1...4.2......."))
@@ -236,8 +238,8 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
     if unknown:
         raise InputError(f"unknown techniques {', '.join(unknown)}: choose from "
                          f"{', '.join(TECHNIQUES)}")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    found = verdict_of(puzzle, time_limit)
+    deadline = Deadline.of(time_limit)
+    found = verdict_of(puzzle, deadline)
     verdict = found.status
     # Only a puzzle known to have one solution gets steps, whatever max_steps says: on one
     # with none every "deduction" holds vacuously, and one with several cannot be forced.
@@ -248,7 +250,7 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
         return Explanation(puzzle, (), (), puzzle.givens, _no_solution(puzzle), False,
                            verdict)
     if verdict is not Status.UNIQUE:
-        return Explanation(puzzle, (), (), puzzle.givens, _undecided(time_limit), False,
+        return Explanation(puzzle, (), (), puzzle.givens, _undecided(deadline), False,
                            verdict)
     # Typed constraints (a cage, a dot) can forbid the swap uniqueness techniques rely on.
     allowed = uniqueness and not puzzle.constraints
@@ -258,15 +260,18 @@ def explain(puzzle: Puzzle | str, *, uniqueness: bool = True,
     stuck: str | None = None
     try:
         board = Board.from_puzzle(puzzle)
+        board.deadline = deadline
         board.check()
         while not board.solved:
             if max_steps is not None and len(steps) >= max_steps:
                 stuck = f"stopped after {counted(max_steps, 'step')}"
                 break
-            if deadline is not None and time.monotonic() > deadline:
-                stuck = f"{TIME_LIMIT} of {time_limit:g} s reached"
+            try:
+                board.check_time()
+                step = next_step(board, ladder)
+            except Expired:
+                stuck = f"{deadline.words()} reached"
                 break
-            step = next_step(board, ladder)
             if step is None:
                 stuck = "no technique applies (the rest needs search)"
                 break
@@ -294,11 +299,11 @@ def _no_solution(puzzle: Puzzle) -> str:
     return NO_SOLUTION
 
 
-def _undecided(time_limit: float | None) -> str:
+def _undecided(deadline: Deadline) -> str:
     """Why a puzzle whose verdict the count could not decide gets no step."""
-    if time_limit is None:
+    if not deadline.limited:
         return f"{UNDECIDED} (the solver gave no answer)"
-    return f"{TIME_LIMIT} of {time_limit:g} s reached; {UNDECIDED}"
+    return f"{deadline.words()} reached; {UNDECIDED}"
 
 
 def hint(puzzle: Puzzle | str, *, uniqueness: bool = True,

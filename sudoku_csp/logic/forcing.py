@@ -101,6 +101,7 @@ class Reasoner:
         return (cell * self.n + digit) * 2 + on
 
     def run(self, hypotheses: list[Lit]) -> Implications:
+        self.board.check_time()
         n, cand, peers, units, done = self.n, self.cand, self.peers, self.units, self.done
         forbids, links, links_of = self.forbids, self.links, self.links_of
         places_of = self.places
@@ -403,6 +404,7 @@ def static_cell_region(board: Board) -> Step | None:
 def _native_outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] | None:
     """The pencil marks after supposing the fact and running singles to a fixpoint with the
     native rules (fast); None on contradiction."""
+    board.check_time()
     state = board.state.copy()
     state.pending.clear()
     if on:

@@ -22,7 +22,7 @@ from sudoku_csp.logic import basic, chains, constraints, forcing, uniqueness, wi
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Step
 
-__all__ = ["TECHNIQUES", "Technique", "length_bonus"]
+__all__ = ["TECHNIQUES", "Technique", "highest_rating", "length_bonus"]
 
 
 @dataclass(frozen=True)
@@ -119,3 +119,22 @@ _LADDER = [
 
 TECHNIQUES: dict[str, Technique] = {t.key: t for t in _LADDER}
 """Every technique by key, in the order the explainer tries them."""
+
+PATTERN_BONUS = 0.3
+"""The largest :attr:`Step.bonus` a technique gives (a unique rectangle type 3 whose roof
+extras fill three cells; wings and strong-link chains add at most 0.2)."""
+
+
+def highest_rating(size: int, cells: int) -> float:
+    """The highest ER any step can be rated on a grid of ``size`` digits and ``cells``
+    cells: no puzzle of it rates higher, so asking for more can never be met. A chained
+    step's length counts facts, each a candidate on or off, at most ``2 * cells * size``
+    per case, and a cell or region forcing chain adds up at most ``size`` cases.
+
+    >>> highest_rating(9, 81), highest_rating(4, 16)
+    (10.9, 9.9)
+    """
+    longest = size * 2 * cells * size
+    chained = max(t.rating for t in TECHNIQUES.values() if t.chained) + length_bonus(longest)
+    unchained = max(t.rating for t in TECHNIQUES.values() if not t.chained) + PATTERN_BONUS
+    return round(max(chained, unchained), 1)

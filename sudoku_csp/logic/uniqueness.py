@@ -26,6 +26,7 @@ def _rectangles(board: Board):
     g, cand, n = board.geometry, board.cand, board.size
     boxes = g.boxes
     for r1, r2 in combinations(range(n), 2):
+        board.check_time()
         for c1, c2 in combinations(range(n), 2):
             corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
             if len({boxes[c] for c in corners}) != 2:

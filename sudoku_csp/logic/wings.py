@@ -25,6 +25,7 @@ def xy_wing(board: Board) -> Step | None:
     cand, g = board.cand, board.geometry
     pairs = _bivalue(board)
     for pivot in pairs:
+        board.check_time()
         xy = cand[pivot]
         wings = [c for c in pairs if c != pivot and board.sees(pivot, c)
                  and (cand[c] & xy).bit_count() == 1]
@@ -51,6 +52,7 @@ def xyz_wing(board: Board) -> Step | None:
     cand, g = board.cand, board.geometry
     pairs = _bivalue(board)
     for pivot in board.open_cells():
+        board.check_time()
         xyz = cand[pivot]
         if xyz.bit_count() != 3:
             continue
@@ -79,6 +81,7 @@ def w_wing(board: Board) -> Step | None:
     cand, g, units = board.cand, board.geometry, board.tables.units
     pairs = _bivalue(board)
     for i, a in enumerate(pairs):
+        board.check_time()
         for b in pairs[i + 1:]:
             if cand[a] != cand[b] or board.sees(a, b):
                 continue
@@ -130,6 +133,7 @@ def _locked_sets(board: Board, size: int) -> Iterator[tuple[tuple[int, ...], int
                 chosen.pop()
 
     for cells in board.tables.units:
+        board.check_time()
         pool = [c for c in cells if board.is_open(c) and 2 <= cand[c].bit_count() <= limit]
         for found in grow(pool, 0, [], 0):
             if found[0] not in seen:
@@ -162,6 +166,7 @@ def als_wing(size: int) -> Callable[[Board], Step | None]:
         pairs = _bivalue(board)
         best: tuple[float, int, Step] | None = None
         for cells, digits in _locked_sets(board, size):
+            board.check_time()
             where = {d: [c for c in cells if cand[c] >> d & 1] for d in bits(digits)}
             for pivot in pairs:
                 if cand[pivot] & ~digits or pivot in cells:

@@ -10,11 +10,11 @@ digit planes of :mod:`sudoku_csp.native.planes`, which :meth:`Searcher.solve` us
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
+from sudoku_csp.deadline import Deadline
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.native.planes import Planes, planes, takes_locked
@@ -22,8 +22,6 @@ from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES, Rule, propaga
 from sudoku_csp.native.state import State, bits
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import check_limit
-
-_DEADLINE_EVERY = 64  # nodes between clock checks
 
 
 def branch_mrv(state: State) -> tuple[int, int]:
@@ -159,11 +157,14 @@ class Searcher:
             return SearchResult([state.grid()], True, False, stats, state)
         return SearchResult([], False, False, stats, state)
 
-    def run(self, state: State, limit: int | None = 1, deadline: float | None = None,
+    def run(self, state: State, limit: int | None = 1,
+            deadline: Deadline | float | None = None,
             sink: Callable[[Grid], object] | None = None) -> SearchResult:
         """Search from ``state`` (mutated) for up to ``limit`` solutions before ``deadline``
-        (a ``time.perf_counter()`` value). Each solution goes to ``sink`` as it is found
-        (then ``SearchResult.solutions`` stays empty: the sink counts them), or into
+        (a :class:`~sudoku_csp.deadline.Deadline`, or a ``time.monotonic()`` value; looked at
+        after every node, which costs far less than the node). Each solution goes to
+        ``sink`` as it is found (then ``SearchResult.solutions`` stays empty: the sink
+        counts them), or into
         ``SearchResult.solutions``: a caller counting millions of solutions passes a sink.
 
         This is the per-cell engine (:mod:`sudoku_csp.native.rules`) on any state; see
@@ -184,7 +185,8 @@ class Searcher:
             out.stats.firings[name] = root.stats.firings.get(name, 0) + n
         return out
 
-    def solve(self, puzzle: Puzzle, limit: int | None = 1, deadline: float | None = None,
+    def solve(self, puzzle: Puzzle, limit: int | None = 1,
+              deadline: Deadline | float | None = None,
               sink: Callable[[Grid], object] | None = None) -> SearchResult:
         """:meth:`run` from the puzzle's givens, on the digit-plane engine
         (:mod:`sudoku_csp.native.planes`) when it runs these rules on this puzzle exactly
@@ -222,13 +224,16 @@ class Searcher:
         return engine
 
     def _depth_first(self, engine: _Engine[S], root: S, limit: int | None,
-                     deadline: float | None, sink: Callable[[Grid], object] | None,
-                     stats: SearchStats) -> SearchResult:
+                     deadline: Deadline | float | None,
+                     sink: Callable[[Grid], object] | None, stats: SearchStats) -> SearchResult:
         """Depth-first search below a propagated, unsolved ``root``: the one search loop
         of both engines."""
         # A fresh generator per search: the same seed gives the same order on every call,
         # whatever ran before on this (possibly shared, cached) searcher.
         rng = random.Random(self.seed) if self.random_order else None
+        if deadline is not None and not isinstance(deadline, Deadline):
+            deadline = Deadline(deadline)
+        expired = None if deadline is None or not deadline.limited else deadline.expired
         solutions: list[Grid] = []
         keep = solutions.append if sink is None else sink
         found = 0
@@ -247,6 +252,9 @@ class Searcher:
         stats.guesses = 1
         complete, timed_out = True, False
         while stack:
+            if expired is not None and expired():  # before each node: none past the limit
+                complete, timed_out = False, True
+                break
             parent, cell, digits = stack[-1]
             digit = digits.pop()
             last = not digits
@@ -265,10 +273,6 @@ class Searcher:
             else:
                 stack.append(frame(child))
                 stats.guesses += 1
-            if deadline is not None and stats.nodes % _DEADLINE_EVERY == 0 \
-                    and time.perf_counter() > deadline:
-                complete, timed_out = False, True
-                break
         return SearchResult(solutions, complete, timed_out, stats)
 
 

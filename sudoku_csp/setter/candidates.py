@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_csp.constraints.fields import rc
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Grid
 from sudoku_csp.puzzle import Puzzle
@@ -171,7 +172,7 @@ class TrueCandidates:
 class _Counter:
     """The state of one true-candidate run: counts, what is settled, the solutions."""
 
-    def __init__(self, session: PartSession, cap: int, deadline: float | None) -> None:
+    def __init__(self, session: PartSession, cap: int, deadline: Deadline) -> None:
         self.s = session
         self.cap = cap
         self.deadline = deadline
@@ -270,11 +271,13 @@ class _Counter:
 
 
 def true_candidates(puzzle: Puzzle | str, cap: int = DEFAULT_CAP, *,
-                    time_limit: float | None = None, solver: str = DEFAULT_SOLVER
+                    time_limit: Limit = None, solver: str = DEFAULT_SOLVER
                     ) -> TrueCandidates:
     """The true candidates of ``puzzle`` (see the module docstring for how), each counted
-    in up to ``cap`` solutions. ``time_limit`` (seconds) stops the run with what it settled:
-    the result then says which candidates stay undecided (:attr:`TrueCandidates.unknown`).
+    in up to ``cap`` solutions. ``time_limit`` (seconds, or the caller's
+    :class:`~sudoku_csp.deadline.Deadline`, which every solver call shares, loading the
+    puzzle included) stops the run with what it settled: the result then says which
+    candidates stay undecided (:attr:`TrueCandidates.unknown`).
 
     >>> from sudoku_csp import parse
     >>> tc = true_candidates(parse("12.." "34.." "...." "...."), cap=2)
@@ -285,8 +288,15 @@ def true_candidates(puzzle: Puzzle | str, cap: int = DEFAULT_CAP, *,
         raise InputError(f"the cap must be at least 1, not {cap}")
     puzzle = as_puzzle(puzzle)
     start = time.monotonic()
-    deadline = None if time_limit is None else start + time_limit
-    with PartSession(puzzle, solver=solver) as session:
+    deadline = Deadline.of(time_limit)
+    try:
+        loaded = PartSession(puzzle, solver=solver, deadline=deadline)
+    except Expired:  # loading took all the time: nothing settled, every digit undecided
+        g = puzzle.geometry
+        return TrueCandidates(puzzle, cap, ((0,) * g.size,) * g.ncells,
+                              ((1 << g.size) - 1,) * g.ncells, (), False, (0,) * g.ncells,
+                              0, time.monotonic() - start)
+    with loaded as session:
         counter = _Counter(session, cap, deadline)
         complete = counter.run()
         settled = tuple(m | sum(1 << d for d, k in enumerate(row) if k >= cap)

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_csp.constraints.fields import rc
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
-from sudoku_csp.setter.session import Part, PartSession, as_puzzle
+from sudoku_csp.setter.session import Part, PartSession, as_puzzle, puzzle_parts
 
 
 @dataclass(frozen=True)
@@ -85,12 +86,13 @@ class Conflict:
                 "conflict_seconds": round(self.seconds, 4)}
 
 
-def minimal_conflict(puzzle: Puzzle | str, *, time_limit: float | None = None,
+def minimal_conflict(puzzle: Puzzle | str, *, time_limit: Limit = None,
                      solver: str = DEFAULT_SOLVER) -> Conflict | None:
     """A minimal set of ``puzzle``'s parts that cannot hold together (see the module
-    docstring), or None when the puzzle has a solution. ``time_limit`` (seconds) bounds the
-    whole search: what it stops is said in the result (:attr:`Conflict.minimal`,
-    :attr:`Conflict.proven`).
+    docstring), or None when the puzzle has a solution. ``time_limit`` (seconds, or the
+    caller's :class:`~sudoku_csp.deadline.Deadline`: a command that found the verdict first
+    passes what is left of its time) bounds the whole search: what it stops is said in the
+    result (:attr:`Conflict.minimal`, :attr:`Conflict.proven`).
 
     >>> from sudoku_csp import parse
     >>> minimal_conflict(parse("1..." + "." * 12)) is None
@@ -98,8 +100,13 @@ def minimal_conflict(puzzle: Puzzle | str, *, time_limit: float | None = None,
     """
     puzzle = as_puzzle(puzzle)
     start = time.monotonic()
-    deadline = None if time_limit is None else start + time_limit
-    with PartSession(puzzle, solver=solver) as session:
+    deadline = Deadline.of(time_limit)
+    try:
+        loaded = PartSession(puzzle, solver=solver, deadline=deadline)
+    except Expired:  # loading took all the time: every part, unchecked
+        return Conflict(puzzle, tuple(puzzle_parts(puzzle)), False, False, 0,
+                        time.monotonic() - start)
+    with loaded as session:
         def done(parts: list[Part], *, proven: bool = True, minimal: bool = True) -> Conflict:
             order = {p: i for i, p in enumerate(session.parts)}
             return Conflict(puzzle, tuple(sorted(parts, key=order.__getitem__)), proven,

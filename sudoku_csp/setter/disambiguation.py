@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sudoku_csp.constraints.fields import rc
+from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.puzzle import Puzzle
@@ -115,19 +116,20 @@ def _ranked(singles: list[Given], leads_to: list[Grid], keep: Grid | None
 
 
 def disambiguate(puzzle: Puzzle | str, *, keep: Sequence[int] | None = None,
-                 time_limit: float | None = None, solver: str = DEFAULT_SOLVER
+                 time_limit: Limit = None, solver: str = DEFAULT_SOLVER
                  ) -> Disambiguation:
     """The givens that make ``puzzle`` unique (see the module docstring). ``keep``: the
     setter's solution (a full grid of digits ``0..N-1``), which must solve the puzzle: the
     givens that keep it are ranked first, and a set is built towards it. ``time_limit``
-    (seconds) bounds the whole search.
+    (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) bounds the whole
+    search: the true candidates and the set built after them share it.
 
     A puzzle that is already unique, or has no solution, is returned with nothing to add
     (see :attr:`Disambiguation.status`).
     """
     puzzle = as_puzzle(puzzle)
     start = time.monotonic()
-    deadline = None if time_limit is None else start + time_limit
+    deadline = Deadline.of(time_limit)
 
     target: Grid | None = None
     if keep is not None:
@@ -135,7 +137,7 @@ def disambiguate(puzzle: Puzzle | str, *, keep: Sequence[int] | None = None,
         broken = violations(puzzle, target)
         if broken:
             raise InputError(f"the solution to keep does not solve the puzzle: {broken[0]}")
-    tc = true_candidates(puzzle, cap=2, time_limit=time_limit, solver=solver)
+    tc = true_candidates(puzzle, cap=2, time_limit=deadline, solver=solver)
     if tc.status != "multiple":
         return Disambiguation(puzzle, tc, keep=target, complete=tc.complete,
                               seconds=time.monotonic() - start)
@@ -156,7 +158,7 @@ def disambiguate(puzzle: Puzzle | str, *, keep: Sequence[int] | None = None,
                           time.monotonic() - start)
 
 
-def _greedy_set(puzzle: Puzzle, target: Grid, deadline: float | None, solver: str
+def _greedy_set(puzzle: Puzzle, target: Grid, deadline: Deadline, solver: str
                 ) -> tuple[tuple[Given, ...], bool, bool]:
     """Givens from ``target`` that leave it the only solution: (givens, each needed,
     finished in time); nothing when the time ran out before a set was found.
@@ -164,7 +166,11 @@ def _greedy_set(puzzle: Puzzle, target: Grid, deadline: float | None, solver: st
     A greedy cover: each round enumerates up to :data:`SAMPLE` other solutions under the
     givens so far and adds the target's digit in the cell that rules out most of them,
     until no other solution is left; then each given the others make needless is dropped."""
-    with PartSession(puzzle, solver=solver) as session:
+    try:
+        loaded = PartSession(puzzle, solver=solver, deadline=deadline)
+    except Expired:
+        return (), False, False
+    with loaded as session:
         others = session.exclude(target)
 
         def another(givens: Sequence[Given], also: Sequence[int] = ()) -> Grid | None:

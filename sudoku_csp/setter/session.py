@@ -11,7 +11,6 @@ the question that needs them, so they never narrow a later one).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from pysat.solvers import Solver
 
 from sudoku_csp.constraints import Constraint, cnf_clauses
 from sudoku_csp.constraints.fields import rc
+from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
@@ -115,7 +115,9 @@ class PartSession:
 
     def __init__(self, puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER,
                  encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-                 options: cnf.Options = None) -> None:
+                 options: cnf.Options = None, deadline: Deadline = NEVER) -> None:
+        """Load the puzzle; :class:`~sudoku_csp.deadline.Expired` (nothing left loaded)
+        when ``deadline`` passes first (loading the empty 35×35 grid takes seconds)."""
         self._caps = capabilities(solver)
         if not (self._caps.assumptions and self._caps.incremental):
             # Parts are switched on and off by assumptions: a solver that ignores them
@@ -124,18 +126,24 @@ class PartSession:
                              f"incrementally; {solver} does not")
         self.puzzle = puzzle
         self.geometry = puzzle.geometry
-        formula = cnf.build(self.geometry, encoding, amo)
+        formula = cnf.build(self.geometry, encoding, amo, deadline=deadline)
         self.vars = formula.vars
-        self._solver: Solver | None = load(solver, formula.clauses, formula.x_vars)
+        self._solver: Solver | None = load(solver, formula.clauses, formula.x_vars,
+                                           deadline=deadline)
         self._next = formula.nv + 1
         self.parts = puzzle_parts(puzzle)
         self._literal: dict[Part, int] = {}
-        for part in self.parts:
-            if part.constraint is None:
-                self._literal[part] = self.vars.x(part.cell, part.digit)
-            else:
-                self._literal[part] = self.guard(cnf_clauses(
-                    self.geometry, [part.constraint], start=self._next, options=options))
+        try:
+            for part in self.parts:
+                if part.constraint is None:
+                    self._literal[part] = self.vars.x(part.cell, part.digit)
+                else:
+                    deadline.check("loading the puzzle's constraints")
+                    self._literal[part] = self.guard(cnf_clauses(
+                        self.geometry, [part.constraint], start=self._next, options=options))
+        except BaseException:
+            self.close()
+            raise
         self.calls = 0
         self.timed_out = False
 
@@ -185,10 +193,13 @@ class PartSession:
 
     # -- questions ----------------------------------------------------------------------------
     def satisfiable(self, parts: Sequence[Part], extra: Sequence[int] = (),
-                    deadline: float | None = None) -> bool | None:
+                    deadline: Deadline | float | None = None) -> bool | None:
         """Whether the base rules, ``parts`` and the ``extra`` literals hold together; None
-        when ``deadline`` (a ``time.monotonic()`` value) passed first."""
-        if deadline is not None and time.monotonic() >= deadline:
+        when ``deadline`` (a :class:`~sudoku_csp.deadline.Deadline`, or a
+        ``time.monotonic()`` value) passed first: then the solver is not called at all."""
+        if deadline is not None and not isinstance(deadline, Deadline):
+            deadline = Deadline(deadline)
+        if deadline is not None and deadline.expired():
             self.timed_out = True
             return None
         self.calls += 1
@@ -203,7 +214,7 @@ class PartSession:
         return answer
 
     def solve(self, parts: Sequence[Part], extra: Sequence[int] = (),
-              deadline: float | None = None) -> Grid | None:
+              deadline: Deadline | float | None = None) -> Grid | None:
         """A solution under ``parts`` and ``extra`` (checked against the whole puzzle when
         every part is in force, else against the puzzle those parts make), or None (none,
         or the deadline passed: see :attr:`timed_out`)."""
