@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from sudoku_csp import Puzzle, Status, parse
+from sudoku_csp.geometry import EMPTY
+from sudoku_csp.variants import make_geometry
 
 JIGSAW_MAP = ("AAAABBBCC AAABBBCCC AABBBCCCC DDDDEEEFF DDDEEEFFF DDEEEFFFF "
               "GGGGHHHII GGGHHHIII GGHHHIIII")
@@ -153,6 +155,23 @@ def latin_squares_4() -> tuple[tuple[int, ...], ...]:
                 yield from squares((*above, row))
 
     return tuple(squares(()))
+
+
+def pigeonhole_puzzle(size: int = 16) -> Puzzle:
+    """No solution, but only pigeonhole reasoning shows it without unit ALO clauses: digit
+    d* is given in every row but the first, in every column but the first, and the first
+    cell holds another digit, so row 1 has 15 open cells for 14 digits. A search that does
+    not reason so (SAT without unit ALO clauses, native without rules) never ends on it, so a
+    time limit cuts it on any machine."""
+    from sudoku_csp import get_backend
+
+    geometry = make_geometry(size)
+    solution = get_backend("native").solve(Puzzle.empty(geometry)).solution
+    assert solution is not None
+    digit = solution[0]
+    givens = [d if d == digit and c >= size else EMPTY for c, d in enumerate(solution)]
+    givens[0] = solution[1]
+    return Puzzle(geometry, tuple(givens))
 
 
 def slow_if(values, is_slow) -> list:
