@@ -174,6 +174,40 @@ def pigeonhole_puzzle(size: int = 16) -> Puzzle:
     return Puzzle(geometry, tuple(givens))
 
 
+PUBLISHED = Path(__file__).parent / "fpuzzles_published.jsonl"
+
+
+@functools.cache
+def _published() -> tuple[dict, ...]:
+    import lzstring
+
+    entries = []
+    for line in PUBLISHED.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            entry = json.loads(line)
+            # decoded here by lz-string itself, so that the project's link reader is checked
+            payload = entry["url"].split("?load=", 1)[1]
+            entry["fpuzzles"] = json.loads(lzstring.LZString().decompressFromBase64(payload))
+            entries.append(entry)
+    return tuple(entries)
+
+
+def published(title: str | None = None) -> list[dict]:
+    """The published puzzles of ``tests/fpuzzles_published.jsonl`` (its header says where
+    they come from), each ``title``, ``url``, ``solution`` ("" if none) and ``fpuzzles`` (the
+    document); with ``title``, the one whose title starts with it, in quotes.
+
+    >>> published("Eddies")[0]["fpuzzles"]["size"]
+    9
+    """
+    entries = [dict(e) for e in _published()]
+    if title is None:
+        return entries
+    found = [e for e in entries if e["title"].startswith(f'"{title}"')]
+    assert len(found) == 1, f"no published puzzle {title!r} in {PUBLISHED.name}"
+    return found
+
+
 def slow_if(values, is_slow) -> list:
     """``values`` to parametrize a test with (a tuple: the values of several arguments),
     those ``is_slow`` picks marked slow: the inner loop (``pytest -m "not slow"``) runs the

@@ -9,9 +9,9 @@ import json
 import random
 import xml.etree.ElementTree as ET
 from functools import cache
-from pathlib import Path
 
 import pytest
+from cases import published
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints import (
@@ -33,7 +33,6 @@ from sudoku_csp.variants import make_geometry
 G4, G6, G9 = make_geometry(4), make_geometry(6), make_geometry(9)
 GRID4 = (0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0)  # rows 1234 3412 2143 4321
 SPECS = ["native", "sat", "cpsat", "cpsat:model=boolean"]
-DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpuzzles_dev.jsonl"
 ROW = (0, 1, 2, 3)  # row A of 4x4, read left to right
 COLUMN = (0, 4, 8, 12)  # column 1, read down
 
@@ -217,13 +216,9 @@ def test_sandwich_own_json_reads_back():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not DEV.exists(), reason="the dev corpus (../shared/data) is not here")
-@pytest.mark.parametrize("title", ['"Sandwich Sudoku"', '"MiniMax Sandwich"'])
-def test_dev_sandwich_puzzles_on_sat_and_cpsat(title):
-    for line in DEV.read_text().splitlines():
-        record = json.loads(line)
-        if record["title"].startswith(title):
-            break
+@pytest.mark.parametrize("title", ["Sandwich Sudoku", "MiniMax Sandwich"])
+def test_published_sandwich_puzzles_on_sat_and_cpsat(title):
+    record, = published(title)
     puzzle = read_fpuzzles(json.dumps(record["fpuzzles"]), ReadOptions())
     assert any(c.kind == "sandwich" for c in puzzle.constraints)
     results = [get_backend(spec).solve(puzzle, limit=2) for spec in SPECS[1:]]
