@@ -538,6 +538,37 @@ def test_record_lines_are_buffered_and_flushed_at_least_every_half_second(monkey
     assert (sys.stdout.getvalue(), Out.flushes) == ("1\n2\n", 1)
 
 
+# Every option that writes a file takes - for standard output, and then writes only that.
+DASH_WRITERS = {
+    "show --svg": (["show", GRID2, "--svg", "-"], "<svg", "</svg>"),
+    "candidates --svg": (["candidates", "3.1...4.2.......", "--svg", "-"], "<svg", "</svg>"),
+    "explain --html": (["explain", "3.1...4.2.......", "--html", "-"], "<!DOCTYPE html>",
+                       "</html>"),
+    "generate -o": (["generate", "--size", "4", "--seed", "1", "-o", "-"], "", ""),
+    "encode -o": (["encode", "3.1...4.2.......", "-o", "-"], "c sudoku_csp CNF", " 0"),
+}
+
+
+@pytest.mark.parametrize("name", DASH_WRITERS)
+def test_every_file_option_takes_dash_for_standard_output(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)  # a file named '-' would land here
+    args, first, last = DASH_WRITERS[name]
+    result = run(*args)
+    assert result.exit_code == Exit.OK, result.output
+    assert not (tmp_path / "-").exists(), f"{name} - wrote a file named '-'"
+    assert result.stdout.startswith(first) and result.stdout.rstrip().endswith(last)
+    plain = [a for a in args if a not in ("--svg", "--html", "-o", "-")]
+    if name in ("generate -o", "encode -o"):  # - is where they write anyway
+        assert result.stdout == run(*plain).stdout
+
+
+def test_records_out_dash_is_refused_not_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("solve", "3.1...4.2.......", "--out", "-")
+    assert result.exit_code == Exit.USAGE and not (tmp_path / "-").exists()
+    assert "with --json or --csv" in " ".join(result.stderr.replace("│", " ").split())
+
+
 def test_show_svg_dash_writes_only_the_picture_to_stdout(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # a file named '-' would land here
     result = run("show", GRID2, "--candidates", "--svg", "-")

@@ -28,10 +28,11 @@ from sudoku_csp.cli.options import (
     SplitRegionsOpt,
     TreatLineOpt,
     VariantOpt,
+    check_output_path,
     geometry_options,
     output_format,
 )
-from sudoku_csp.cli.output import emit
+from sudoku_csp.cli.output import emit, write_output, writes_stdout
 from sudoku_csp.cli.solving import stream_records
 
 if TYPE_CHECKING:
@@ -103,8 +104,9 @@ def explain_command(
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON record per step, then one with the rating.")] = False,
     html: Annotated[Path | None, typer.Option(
-        "--html", metavar="FILE", help="Also write the steps as pictures: one self-contained "
-                                       "HTML page.")] = None,
+        "--html", metavar="FILE|-", help="Also write the steps as pictures: one "
+                                         "self-contained HTML page; - writes only the page, "
+                                         "to standard output.")] = None,
     prove: Annotated[bool, typer.Option(
         "--prove", help="Prove every placement and elimination with a SAT solver "
                         "(assumptions on one incremental solver).")] = False,
@@ -133,6 +135,8 @@ def explain_command(
         if source is None:  # a usage error, as every command's missing argument is
             raise typer.BadParameter("give a puzzle, a file or - (or --list)",
                                      param_hint="'PUZZLE|FILE|-'")
+        if html is not None:
+            check_output_path(html, "--html")  # now, not after the explanation
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
@@ -147,7 +151,9 @@ def explain_command(
         if html is not None:
             from sudoku_csp.logic.html import explanation_html
 
-            html.write_text(explanation_html(e), encoding="utf-8")
+            write_output(html, explanation_html(e))
+            if writes_stdout(html):  # the page alone: a stream another program reads
+                return _explain_exit(e)
         g = puzzle.geometry
         conflict = conflict_of(puzzle, time_limit) if e.no_solution else None
         if as_json:

@@ -185,6 +185,9 @@ class BatchOptions:
         if self.resume and not self.out:
             raise typer.BadParameter("--resume needs --out FILE (the records to resume "
                                      "from)", param_hint="'--resume'")
+        if self.out == "-":  # never a file named '-'; the records have their own options
+            raise typer.BadParameter("records go to standard output with --json or --csv; "
+                                     "--out takes a .jsonl or .csv file", param_hint="'--out'")
         if self.out:
             check_output_path(self.out, "--out")
 

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -60,6 +61,24 @@ class _Lines:
 
 emit = _Lines()
 """Write a record line (with its newline) to standard output."""
+
+STDOUT = "-"
+"""The file name that means standard output, for every option that writes a file."""
+
+
+def writes_stdout(path: str | os.PathLike | None) -> bool:
+    """Whether an option's FILE is :data:`STDOUT` (``-``)."""
+    return path is not None and os.fspath(path) == STDOUT
+
+
+def write_output(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to the file ``path`` (UTF-8), or to standard output when it is ``-``:
+    what every option that writes a file does with it (``show --svg``, ``explain --html``,
+    ``encode -o``, ...; the records of ``--out`` have their own formats)."""
+    if writes_stdout(path):
+        emit(text)
+    else:
+        Path(path).write_text(text, encoding="utf-8")
 
 
 def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:

@@ -31,7 +31,16 @@ from sudoku_csp.cli.options import (
     geometry_options,
     listed,
 )
-from sudoku_csp.cli.output import Bar, Column, columns_option, out, pick_columns, print_table
+from sudoku_csp.cli.output import (
+    STDOUT,
+    Bar,
+    Column,
+    columns_option,
+    out,
+    pick_columns,
+    print_table,
+    write_output,
+)
 from sudoku_csp.constraints import encoding_options
 from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING, Encoding
 from sudoku_csp.errors import InputError
@@ -66,7 +75,8 @@ def encode(
         "--reduce", help="Clue-reduced: drop clauses the givens satisfy and literals they "
                          "falsify, instead of adding the givens as unit clauses.")] = False,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o", help="Write to this file instead of standard output.")] = None,
+        "--output", "-o", metavar="FILE|-",
+        help="Write to this file instead of standard output (-).")] = None,
     empty: Annotated[str | None, typer.Option(
         "--empty", metavar="DIR",
         help="Regenerate the reference files of DIR (e.g. encodings/): DIMACS of the empty "
@@ -103,11 +113,7 @@ def encode(
                                                        constraints=True))
         text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce,
                                            options={SUMS.name: sums})
-        if output:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        else:
-            sys.stdout.write(text)
+        write_output(output or STDOUT, text)
         return Exit.OK
 
     guarded(action)

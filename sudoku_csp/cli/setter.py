@@ -8,7 +8,6 @@ may load the setter tools, and their default, at once."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -30,7 +29,7 @@ from sudoku_csp.cli.options import (
     check_output_path,
     geometry_options,
 )
-from sudoku_csp.cli.output import emit, mask_grid, out
+from sudoku_csp.cli.output import emit, mask_grid, out, write_output, writes_stdout
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.setter.candidates import DEFAULT_CAP
 
@@ -166,11 +165,9 @@ def candidates(
             emit(writer(puzzle, tc.masks(undecided=True)) + "\n")
             return code
         if svg is not None:
-            picture = tc.svg()
-            if svg == "-":
-                emit(picture)
+            write_output(svg, tc.svg())
+            if writes_stdout(svg):  # the picture alone
                 return code
-            Path(svg).write_text(picture, encoding="utf-8")
         if as_json:
             record = tc.to_json()
             if tc.status == "none":

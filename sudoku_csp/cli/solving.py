@@ -10,7 +10,6 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -62,6 +61,8 @@ from sudoku_csp.cli.output import (
     print_summary,
     print_verdict,
     styled_grid,
+    write_output,
+    writes_stdout,
 )
 from sudoku_csp.io import WRITERS
 
@@ -280,10 +281,9 @@ def show(
             picture = grid_svg(puzzle.geometry, puzzle.givens, state.grid() if state else None,
                                state.cand if state else None, constraints=puzzle.constraints,
                                highlight_cells=shown)
-            if svg == "-":  # the picture alone: a stream another program reads
-                emit(picture)
+            write_output(svg, picture)
+            if writes_stdout(svg):  # the picture alone: a stream another program reads
                 return broken
-            Path(svg).write_text(picture, encoding="utf-8")
         out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
         out.print(styled_grid(puzzle, puzzle.givens))
         if conflict:
