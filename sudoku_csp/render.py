@@ -41,7 +41,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, escape, text
-from sudoku_csp.constraints import KINDS, Constraint
+from sudoku_csp.constraints import Constraint, by_kind
 from sudoku_csp.constraints import check_all as check_constraints
 from sudoku_csp.geometry import EMPTY, Candidate, Geometry, UnitKind, row_label
 
@@ -588,8 +588,6 @@ def _title(geometry: Geometry, constraints: Sequence[Constraint]) -> str:
     """The picture's title: the geometry's name, then every rule the constraints add, marked
     in the picture or not, kind by kind (``9x9; 12 killer cages; non-consecutive: ...``)."""
     parts = [geometry.name]
-    for kind in [*KINDS, *{type(c): None for c in constraints if type(c) not in KINDS}]:
-        mine = [c for c in constraints if type(c) is kind]
-        if mine:
-            parts += kind.summary(mine, geometry)
+    for kind, mine in by_kind(constraints):
+        parts += kind.summary(mine, geometry)
     return "; ".join(parts)

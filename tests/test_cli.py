@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import subprocess
 import sys
 import time
@@ -567,6 +568,39 @@ def test_records_out_dash_is_refused_not_a_file(tmp_path, monkeypatch):
     result = run("solve", "3.1...4.2.......", "--out", "-")
     assert result.exit_code == Exit.USAGE and not (tmp_path / "-").exists()
     assert "with --json or --csv" in " ".join(result.stderr.replace("│", " ").split())
+
+
+def test_show_names_a_killers_cages_in_the_text_view():
+    result = run("show", "AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    assert result.exit_code == Exit.OK, result.output
+    assert "8 killer cages: cage 3 at A1–A2, cage 7 at A3–A4" in result.stdout
+
+
+def test_show_lists_every_kind_of_constraint_in_the_text_view():
+    # Through the kinds' own hooks: each kind's summary; each piece of a kind that is not
+    # held once for the whole grid, by its describe (first and last cells named).
+    from sudoku_csp import EMPTY, Puzzle, get_backend, make_geometry
+    from sudoku_csp.constraints import KINDS
+
+    g = make_geometry(9)
+    grid = get_backend("native").solve(Puzzle.empty(g)).solution
+    rng = random.Random(5)
+    shown = 0
+    for kind in KINDS:
+        mine = kind.sample(g, grid, rng)
+        if not mine:
+            continue
+        puzzle = Puzzle(g, (EMPTY,) * g.ncells, constraints=tuple(mine))
+        result = run("show", to_line(puzzle))
+        assert result.exit_code == Exit.OK, (kind.kind, result.output)
+        text = " ".join(result.stdout.split())
+        for line in kind.summary(mine, g):
+            assert line in text, kind.kind
+        if not kind.single:
+            for c in mine:
+                assert c.describe(g, g.label) in text, kind.kind
+        shown += 1
+    assert shown >= len(KINDS) - 2
 
 
 def test_show_svg_dash_writes_only_the_picture_to_stdout(tmp_path, monkeypatch):

@@ -254,6 +254,7 @@ def show(
 
     def action() -> Exit:
         from sudoku_csp.cli.conflicts import conflict_of
+        from sudoku_csp.constraints import rule_lines
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
 
@@ -285,6 +286,8 @@ def show(
             if writes_stdout(svg):  # the picture alone: a stream another program reads
                 return broken
         out.print(f"{puzzle.geometry.name}, {puzzle.clue_count} givens")
+        for line in rule_lines(puzzle.geometry, puzzle.constraints):  # what the grid cannot show
+            out.print(line, markup=False)
         out.print(styled_grid(puzzle, puzzle.givens))
         if conflict:
             out.print(why.message() if why else "the puzzle has a solution: no conflict",
