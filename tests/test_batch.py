@@ -265,10 +265,11 @@ def test_resume_after_an_interrupted_run_matches_a_full_run(tmp_path, ext):
 
     finished = Finished.load(out, SPECS)
     assert len(finished) == 7
+    assert finished.puzzles_done() == 3  # puzzle 4 is done for one spec of two
     assert finished.todo(4) == (SPECS[1],) and finished.known(4) is not None
     assert finished.todo(3) == () and finished.todo(5) == tuple(SPECS)
 
-    resumed = list(run_to_file(puzzles, SPECS, out, resume=True))
+    resumed = list(run_to_file(puzzles, SPECS, out, resume=True, finished=finished))
     assert [o.index for o in resumed] == list(range(4, len(puzzles) + 1))
     assert len(resumed[0].records) == 1  # puzzle 4: only the spec left to do ...
     # ... cross-checked with the claim read back for it.

@@ -13,7 +13,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from cases import BY_NAME, GRID2, HARD1, JIGSAW_MAP
+from cases import BY_NAME, CASES, GRID2, HARD1, JIGSAW_MAP
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
@@ -363,6 +363,38 @@ def test_compare_out_resume_and_plot(tmp_path):
     assert json.loads(result.stdout)["puzzles"] == 2  # the whole run, nothing redone
     assert len(out_file.read_text().splitlines()) == 2
     assert run("compare", str(path), "--resume").exit_code == 2  # a usage error
+
+
+@pytest.mark.parametrize("command", [["solve"], ["check"], ["compare", "-s", "native"]])
+def test_a_resumed_runs_progress_starts_at_the_puzzles_done(tmp_path, monkeypatch, command):
+    from sudoku_csp.cli import solving
+
+    bars = []
+
+    class Recording:  # the progress bar, counting what it is told
+        def __init__(self, total, what, always=False, done=0) -> None:
+            self.start = self.count = done
+            bars.append(self)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def advance(self, steps=1) -> None:
+            self.count += steps
+
+    monkeypatch.setattr(solving, "Bar", Recording)
+    lines = [c.text for c in CASES if not c.options][:5]
+    first, five = tmp_path / "three.txt", tmp_path / "five.txt"
+    first.write_text("".join(f"{line}\n" for line in lines[:3]))
+    five.write_text("".join(f"{line}\n" for line in lines))
+    out = tmp_path / "records.jsonl"
+    run(*command, str(first), "--out", str(out))
+    result = run(*command, str(five), "--out", str(out), "--resume")
+    assert result.exit_code in (Exit.OK, Exit.NONE), result.output
+    assert (bars[-1].start, bars[-1].count) == (3, 5)
 
 
 def test_count_file_with_two_jobs_matches_one(tmp_path):

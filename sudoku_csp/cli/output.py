@@ -194,7 +194,11 @@ class Bar:
     instead of through it. A pipe or a file gets every line (rich's default would send
     them to stderr, the screen)."""
 
-    def __init__(self, total: int | None, what: str, always: bool = False) -> None:
+    def __init__(self, total: int | None, what: str, always: bool = False,
+                 done: int = 0) -> None:
+        """A bar of ``total`` steps (None: no bar) that starts at ``done`` (the puzzles a
+        resumed run found done); shown on a terminal, for more than
+        :data:`PROGRESS_AFTER` steps unless ``always``."""
         self.bar: Progress | None = None
         if total is not None and (always or total > PROGRESS_AFTER) and err.is_terminal:
             from rich.progress import (
@@ -212,7 +216,7 @@ class Bar:
                                 TimeElapsedColumn(), TimeRemainingColumn(), console=err,
                                 transient=True, auto_refresh=False,
                                 redirect_stdout=on_screen, redirect_stderr=False)
-            self.task = self.bar.add_task(what, total=total)
+            self.task = self.bar.add_task(what, total=total, completed=done)
             self.shown = 0.0
 
     def __enter__(self) -> Bar:

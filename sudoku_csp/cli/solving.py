@@ -112,8 +112,8 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
     wrong = 0
     if fmt:
         print_records_header(fmt)
-    with outcomes(src, options, [spec], limit, time_limit, opts) as run, \
-            Bar(src.total, label) as bar:
+    with outcomes(src, options, [spec], limit, time_limit, opts) as (run, done), \
+            Bar(src.total, label, done=done) as bar:
         for outcome in run:
             (record,) = outcome.records
             why = conflicts if conflicts and record.status is Verdict.NONE else None
@@ -363,7 +363,7 @@ def check(
         if fmt == "csv":
             print_records_header(fmt)
         conflicts = ConflictReports(options, time_limit)
-        with found as run, Bar(src.total, "checking") as bar:
+        with found as (run, done), Bar(src.total, "checking", done=done) as bar:
             for outcome in run:
                 last = outcome.verdict
                 counts[last] = counts.get(last, 0) + 1
@@ -456,8 +456,8 @@ def compare(
             raise not_a_file(sources[0])
         opts = BatchOptions(jobs, scheduler, out_file, resume)
         summary = Summary()
-        with outcomes(src, options, specs, limit, time_limit, opts) as run, \
-                Bar(src.total, "comparing") as bar:
+        with outcomes(src, options, specs, limit, time_limit, opts) as (run, done), \
+                Bar(src.total, "comparing", done=done) as bar:
             for outcome in run:
                 summary.update([outcome])
                 bar.advance()
