@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import random
 import subprocess
@@ -22,6 +23,7 @@ from sudoku_csp.backends.cpsat import CpSatError
 from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.batch import RECORD_FIELDS
 from sudoku_csp.cli import Exit, app
+from sudoku_csp.cli.app import COMMANDS
 from sudoku_csp.encodings.variables import DecodeError
 from sudoku_csp.errors import SpecError
 from sudoku_csp.io import to_grid, to_line
@@ -82,6 +84,39 @@ def test_exit_table_is_the_same_in_help_and_readme():
         assert f"| {code.value} | {code.meaning} |" in rows, code
         assert f"{code.value} {code.meaning}" in helped, code
     assert len({c.value for c in Exit}) == len(Exit)
+
+
+def _help_at(columns: int, *args: str) -> list[str]:
+    result = runner.invoke(app, [*args, "--help"], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(map(len, lines)) <= columns  # the width took effect
+    return lines
+
+
+def test_every_command_summary_fits_one_line_of_help_at_80_columns():
+    lines = _help_at(80)
+    for name, (_, summary) in COMMANDS.items():
+        row = next(line for line in lines if line.startswith(f"│ {name} "))
+        assert summary in row, f"{name}: its summary is broken over two lines at 80 columns"
+
+
+@pytest.mark.parametrize("name", ["", *COMMANDS])
+def test_help_paragraphs_are_wrapped_only_where_the_terminal_ends(name):
+    # Every line of a paragraph but its last is full: the next word would not have fitted
+    # (a docstring's own line breaks, kept, broke sentences mid-line at 80 columns).
+    width = 80
+    lines = _help_at(width, *filter(None, [name]))
+    text = lines[:next(i for i, line in enumerate(lines) if line.startswith("╭"))]
+    paragraph: list[str] = []
+    for line in [*text, ""]:
+        if line.strip():
+            paragraph.append(line.rstrip())
+            continue
+        for this, after in itertools.pairwise(paragraph):
+            word = after.split()[0]
+            assert len(this) + 1 + len(word) > width - 1, (name, this, after)
+        paragraph = []
 
 
 @pytest.mark.parametrize(("args", "expected"), [

@@ -116,7 +116,7 @@ def explain_command(
     list_all: Annotated[bool, typer.Option(
         "--list", help="List the techniques, in the order they are tried, and exit.")] = False,
 ) -> None:
-    """Solve a puzzle the way a person would, one named step per line, and rate it.
+    """Solve a puzzle as a person would, step by step; rate it.
 
     The puzzle's verdict comes first: one with several solutions, or none, says so (and is
     not rated). Cells are named by row letter and column (E4: row E, column 4). Exit codes:
@@ -192,7 +192,7 @@ def hint(
     techniques: TechniquesOpt = None,
     time_limit: ExplainTimeOpt = DEFAULT_EXPLAIN_SECONDS,
 ) -> None:
-    """The next step only: the simplest technique that makes progress.
+    """The next step only: the simplest technique that works.
 
     The puzzle's verdict comes first: one with several solutions, or none, says so and
     gets no step. Exit codes: 0 a step was found, 5 none applies, 3 several solutions,
@@ -247,7 +247,7 @@ def rate(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Rate puzzles on Sudoku Explainer's scale: ER/EP/ED and a tier per puzzle.
+    """Rate puzzles on Sudoku Explainer's scale (ER/EP/ED).
 
     One line per puzzle: index, ER/EP/ED, tier.
 

@@ -136,7 +136,7 @@ def generate(
         "--out", "-o", metavar="FILE|-", help="Write the puzzles to this file (one per line) "
                                               "instead of standard output (-).")] = None,
 ) -> None:
-    """Generate unique puzzles: minimal, symmetric, rated or constrained.
+    """Generate unique puzzles: minimal, rated or constrained.
 
     Each re-checked by a second backend, minimal and symmetric when asked, of a chosen
     difficulty when asked, reproducibly from a seed; with --kind, puzzles of typed

@@ -89,7 +89,7 @@ def encode(
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
 ) -> None:
-    """Write a puzzle as DIMACS CNF, with the clauses of its typed constraints.
+    """Write a puzzle as DIMACS CNF, its typed constraints too.
 
     Givens as unit clauses, or clue-reduced; killer cages and other constraints add their
     clauses (--sums: the cage-sum encoding)."""
@@ -134,7 +134,7 @@ def certify(
     ignore: IgnoreOpt = None,
     treat_line: TreatLineOpt = None,
 ) -> None:
-    """Write a uniqueness certificate: the solution, a CNF and a DRUP proof.
+    """Certify uniqueness: the solution, a CNF, a DRUP proof.
 
     The CNF excludes the solution (with the clauses of killer cages and other
     constraints); the proof shows it unsatisfiable.
@@ -165,7 +165,7 @@ def certify(
 def verify_certificate(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="A certificate folder.")],
 ) -> None:
-    """Check a certificate with this project's own RUP checker, trusting no solver.
+    """Check a certificate by RUP, trusting no solver.
 
     The formula is rebuilt from the puzzle and the witness, then every proof lemma is
     checked.
@@ -257,10 +257,10 @@ def canon(
     treat_line: TreatLineOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print each puzzle's minlex canonical form, one line per puzzle.
+    """Print each puzzle's minlex canonical form.
 
-    Blanks as '.': the smallest grid its symmetries reach (transposition; band, stack, row-
-    in-band and column-in-stack orders; digit relabelling). Equivalent puzzles, and only
+    Blanks as '.': the smallest grid its symmetries reach (transposition; band, stack,
+    row-in-band and column-in-stack orders; digit relabelling). Equivalent puzzles, and only
     they, print the same line.
 
     --json: a record per puzzle (index, puzzle, canonical; with --dedupe, duplicate_of: the
@@ -382,10 +382,10 @@ def study(
              "puzzle); past it the study stops, prints the rows measured on every puzzle, "
              "names the others and exits 5.")] = None,
 ) -> None:
-    """The encodings study: propagation and search per CNF encoding and solver.
+    """Encodings study: propagation and search per encoding.
 
     tdoku's benchmark table, and more: per CNF encoding and at-most-one, its size, the share
-    of puzzles unit propagation alone solves, and failed- literal probing; then, per PySAT
+    of puzzles unit propagation alone solves, and failed-literal probing; then, per PySAT
     solver, decisions, conflicts and propagations to solve and prove uniqueness, and puzzles
     per second; beside them the native presets.
 

@@ -134,7 +134,7 @@ def candidates(
         help="Print the puzzle with them as centre pencil marks instead: fpuzzles or "
              "fpuzzles-url.")] = None,
 ) -> None:
-    """True candidates: the digits some solution puts in each cell, and how many.
+    """True candidates: the digits solutions put in each cell.
 
     Each candidate is counted in up to --cap solutions: green when one solution holds it,
     yellow when fewer than the cap do, red for the cap or more. A puzzle with no solution
@@ -206,7 +206,7 @@ def disambiguate(
     time_limit: SetterTimeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """What makes a puzzle with several solutions unique: givens to add.
+    """Givens that make a puzzle of several solutions unique.
 
     Every given (R4C7=3) that alone makes the puzzle unique; with --keep, those that keep
     your solution first. When no single given does, a set of givens that does, each of them

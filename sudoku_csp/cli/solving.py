@@ -170,7 +170,7 @@ def solve(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Solve puzzles: a boxed grid for one puzzle, one line per puzzle for files.
+    """Solve puzzles: a grid for one, a line each for a file.
 
     Exit codes: 0 solved, 4 none, 5 unknown, 6 input error (files: 0 when all processed).
     """
@@ -206,7 +206,7 @@ def count(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Decide uniqueness: unique, multiple, none or unknown for each puzzle.
+    """Decide uniqueness: unique, multiple, none or unknown.
 
     Exit codes (one puzzle): 0 unique, 3 multiple, 4 none, 5 unknown, 6 input error.
     """
@@ -243,7 +243,7 @@ def show(
         "--conflict", help="For a puzzle with no solution, name the givens and constraints "
                            "that conflict, highlighted in the --svg picture.")] = False,
 ) -> None:
-    """Show a puzzle as a grid and, with --candidates, what propagation leaves.
+    """Show a puzzle: its grid, rules and (-c) candidates left.
 
     With --conflict, a puzzle that has no solution also gets a minimal set of its parts
     that cannot hold together (exit 4); one that has a solution exits 0.
@@ -331,7 +331,7 @@ def check(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Cross-check puzzles on several solvers: the verdict they agree on, or not.
+    """Cross-check puzzles on several solvers: do they agree?
 
     Every backend by default (native, sat and cpsat); a disagreement is printed with what
     contradicts what.
@@ -428,7 +428,7 @@ def compare(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Compare solver strategies on puzzle files: one table row per solver.
+    """Compare solver strategies on files: a row per solver.
 
     The title says whether every verdict agreed.
 
@@ -473,7 +473,7 @@ def compare(
 
 @app.command()
 def solvers() -> None:
-    """List every backend, its options and their allowed values."""
+    """List every backend, its options and their values."""
     from rich.table import Table
 
     from sudoku_csp.backends.registry import list_backends
