@@ -14,6 +14,7 @@ import pytest
 from cases import published
 
 from sudoku_csp.backends import get_backend
+from sudoku_csp.canvas import BASELINE_DROP
 from sudoku_csp.constraints import (
     FieldError,
     LittleKiller,
@@ -337,7 +338,8 @@ def test_outside_clues_stand_in_a_ring_around_the_grid():
     sandwich = texts["sandwich"]
     assert sandwich.text == "7"
     assert float(sandwich.get("x")) == origin + 2.5 * side            # below column 3
-    assert float(sandwich.get("y")) == origin + 9.5 * side
+    drop = BASELINE_DROP * float(sandwich.get("font-size"))  # the baseline below the middle
+    assert float(sandwich.get("y")) == pytest.approx(origin + 9.5 * side + drop, abs=0.05)
     killers = [e for e in root.iter(f"{ns}text") if e.get("class") == "little-killer"]
     assert sorted(e.text for e in killers) == ["17", "18", "23"]
     assert all(float(e.get("y")) < origin or float(e.get("x")) < origin for e in killers)
