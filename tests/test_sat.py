@@ -151,9 +151,11 @@ def test_time_limit_gives_unknown_then_the_backend_still_works(spec, cpu_clock):
     puzzle = pigeonhole_puzzle()
     assert not puzzle.clashes()
     backend = make_backend(spec)
-    # An expired limit loads the solver and searches nothing: the next call only searches.
+    # An expired limit: UNKNOWN, nothing claimed (the solver may be loaded for the next call).
     expired = backend.solve(puzzle, time_limit=0)
-    assert expired.status is Status.UNKNOWN and expired.stats["conflicts"] == 0
+    assert expired.status is Status.UNKNOWN and not expired.solutions
+    # 0.3 s of CPU: building and loading the formula take a fraction of it (under 0.1 s of
+    # CPU), the search the rest.
     result = backend.solve(puzzle, limit=1, time_limit=0.3)
     assert result.status is Status.UNKNOWN
     assert "time limit" in result.message
