@@ -74,12 +74,29 @@ def escape(content: str) -> str:
     return html.escape(content, quote=False)
 
 
+BASELINE_DROP = 0.35
+"""How far below the middle of a text its baseline goes, in em: half the height of a digit
+or capital (about 0.7 em in common sans-serif fonts), so that digits and labels sit centred
+in every renderer. ``dominant-baseline="central"`` says the same, but librsvg
+(rsvg-convert, GNOME's viewers, many converters) ignores it and drew each digit with its
+baseline on the middle: a third of an em too high."""
+
+
+def baseline(y: float, size: float) -> float:
+    """The baseline of a text of font ``size`` whose middle is at ``y``.
+
+    >>> baseline(100, 20)
+    107.0
+    """
+    return y + BASELINE_DROP * size
+
+
 def text(x: float, y: float, content: str, size: float, cls: str, colour: str,
          bold: bool = False) -> str:
-    """One ``<text>`` element centred on ``(x, y)``."""
+    """One ``<text>`` element centred on ``(x, y)``: its baseline :func:`baseline` of ``y``."""
     weight = ' font-weight="bold"' if bold else ""
-    return (f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" '
-            f'fill="{colour}"{weight} text-anchor="middle" dominant-baseline="central">'
+    return (f'<text class="{cls}" x="{x:.1f}" y="{baseline(y, size):.1f}" '
+            f'font-size="{size:.1f}" fill="{colour}"{weight} text-anchor="middle">'
             f"{escape(content)}</text>")
 
 

@@ -40,8 +40,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, escape, text
-from sudoku_csp.constraints import KINDS, Constraint
+from sudoku_csp.canvas import FONT, MARGIN, OVER, UNDER, Canvas, baseline, escape, text
+from sudoku_csp.constraints import Constraint, by_kind
 from sudoku_csp.constraints import check_all as check_constraints
 from sudoku_csp.geometry import EMPTY, Candidate, Geometry, UnitKind, row_label
 
@@ -459,22 +459,22 @@ def _digit_texts(texts: Sequence[_Digit], styles: dict[str, tuple[float, str, bo
             continue
         weight = ' font-weight="bold"' if bold else ""
         out.append(f'<g class="{kind}s" font-size="{font:.1f}" fill="{plain}"{weight} '
-                   'text-anchor="middle" dominant-baseline="central">')
+                   'text-anchor="middle">')
         cells: dict[int, list[_Digit]] = {}
         for digit in group:
             cells.setdefault(digit[1], []).append(digit)
         coloured = {cell for _, cell, _, _, _, colour, _ in group if colour != plain}
         if shared is None:
-            out += [_texts(kind, items, plain) for items in cells.values()]
+            out += [_texts(kind, items, plain, font) for items in cells.values()]
         elif kind == "given":
-            out.append(shared.use("".join(_lines(items) for items in cells.values())))
+            out.append(shared.use("".join(_lines(items, font) for items in cells.values())))
         else:
             rows: dict[int, list[str]] = {}
             for cell, items in cells.items():
                 if cell in coloured:
-                    out.append(_texts(kind, items, plain))
+                    out.append(_texts(kind, items, plain, font))
                 else:
-                    rows.setdefault(cell // n, []).append(shared.use(_lines(items)))
+                    rows.setdefault(cell // n, []).append(shared.use(_lines(items, font)))
             # A row too is shared: most of a picture's rows are those of the step before.
             out += [shared.use("".join(uses)) if len(uses) > 1 else uses[0]
                     for uses in rows.values()]
@@ -482,19 +482,21 @@ def _digit_texts(texts: Sequence[_Digit], styles: dict[str, tuple[float, str, bo
     return out
 
 
-def _texts(kind: str, items: Sequence[_Digit], plain: str) -> str:
+def _texts(kind: str, items: Sequence[_Digit], plain: str, font: float) -> str:
     """One ``<text>`` per digit, with its kind's class, and the colour and size that differ
-    from those of its kind's group."""
-    return "".join(f'<text class="{kind}" x="{x:.1f}" y="{y:.1f}"'
+    from those of its kind's group (whose font size is ``font``)."""
+    return "".join(f'<text class="{kind}" x="{x:.1f}" '
+                   f'y="{baseline(y, font if size is None else size):.1f}"'
                    + (f' fill="{colour}"' if colour != plain else "")
                    + (f' font-size="{size:.1f}"' if size is not None else "")
                    + f">{escape(symbol)}</text>" for _, _, x, y, symbol, colour, size in items)
 
 
-def _lines(items: Sequence[_Digit]) -> str:
-    """The digits of a shared definition (all in their group's colour; no class: the
-    ``<use>`` stands in the kind's group): those on one line at one size as one ``<text>``
-    with an ``x`` per symbol, each of which starts a chunk of its own, centred there."""
+def _lines(items: Sequence[_Digit], font: float) -> str:
+    """The digits of a shared definition (all in their group's colour, at its font size
+    ``font`` unless their own; no class: the ``<use>`` stands in the kind's group): those on
+    one line at one size as one ``<text>`` with an ``x`` per symbol, each of which starts a
+    chunk of its own, centred there."""
     lines: dict[tuple[float, ...], list[_Digit]] = {}
     for digit in items:
         _, _, x, y, symbol, _, size = digit
@@ -506,7 +508,8 @@ def _lines(items: Sequence[_Digit]) -> str:
     for line in lines.values():
         size = line[0][6]
         xs = " ".join(f"{x:.1f}" for _, _, x, _, _, _, _ in line)
-        out.append(f'<text x="{xs}" y="{line[0][3]:.1f}"'
+        y = baseline(line[0][3], font if size is None else size)
+        out.append(f'<text x="{xs}" y="{y:.1f}"'
                    + (f' font-size="{size:.1f}"' if size is not None else "")
                    + f'>{escape("".join(digit[4] for digit in line))}</text>')
     return "".join(out)
@@ -524,8 +527,8 @@ def _coordinates(frame: Canvas, thick: float, compact: bool) -> list[str]:
     if not compact:
         return [text(x, y, label, font, cls, COORDINATE_COLOUR) for cls, x, y, label in labels]
     return [f'<g class="coordinates" font-size="{font:.1f}" fill="{COORDINATE_COLOUR}" '
-            'text-anchor="middle" dominant-baseline="central">',
-            *(f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}">{label}</text>'
+            'text-anchor="middle">',
+            *(f'<text class="{cls}" x="{x:.1f}" y="{baseline(y, font):.1f}">{label}</text>'
               for cls, x, y, label in labels), "</g>"]
 
 
@@ -588,8 +591,6 @@ def _title(geometry: Geometry, constraints: Sequence[Constraint]) -> str:
     """The picture's title: the geometry's name, then every rule the constraints add, marked
     in the picture or not, kind by kind (``9x9; 12 killer cages; non-consecutive: ...``)."""
     parts = [geometry.name]
-    for kind in [*KINDS, *{type(c): None for c in constraints if type(c) not in KINDS}]:
-        mine = [c for c in constraints if type(c) is kind]
-        if mine:
-            parts += kind.summary(mine, geometry)
+    for kind, mine in by_kind(constraints):
+        parts += kind.summary(mine, geometry)
     return "; ".join(parts)

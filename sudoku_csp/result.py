@@ -122,8 +122,22 @@ class Result:
 
     @property
     def solution(self) -> Grid | None:
-        """The first solution, or ``None``."""
+        """The first solution, or ``None``: row by row, each digit 0-based (digit ``d`` is
+        ``d - 1``), as every solver and :class:`~sudoku_csp.puzzle.Puzzle` hold them;
+        :attr:`digits` is the same grid as the user sees it."""
         return self.solutions[0] if self.solutions else None
+
+    @property
+    def digits(self) -> tuple[int, ...] | None:
+        """The first solution as the user sees it, or ``None``: row by row, digits 1 to N
+        (:attr:`solution` holds them 0-based).
+
+        >>> from sudoku_csp import solve
+        >>> result = solve("3.1...4.2.......")
+        >>> result.digits[:4], result.solution[:4]
+        ((3, 4, 1, 2), (2, 3, 0, 1))
+        """
+        return None if self.solution is None else tuple(d + 1 for d in self.solution)
 
     @property
     def count(self) -> int:

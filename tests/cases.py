@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from sudoku_csp import Puzzle, Status, parse
+from sudoku_csp.geometry import EMPTY
+from sudoku_csp.variants import make_geometry
 
 JIGSAW_MAP = ("AAAABBBCC AAABBBCCC AABBBCCCC DDDDEEEFF DDDEEEFFF DDEEEFFFF "
               "GGGGHHHII GGGHHHIII GGHHHIIII")
@@ -153,6 +155,57 @@ def latin_squares_4() -> tuple[tuple[int, ...], ...]:
                 yield from squares((*above, row))
 
     return tuple(squares(()))
+
+
+def pigeonhole_puzzle(size: int = 16) -> Puzzle:
+    """No solution, but only pigeonhole reasoning shows it without unit ALO clauses: digit
+    d* is given in every row but the first, in every column but the first, and the first
+    cell holds another digit, so row 1 has 15 open cells for 14 digits. A search that does
+    not reason so (SAT without unit ALO clauses, native without rules) never ends on it, so a
+    time limit cuts it on any machine."""
+    from sudoku_csp import get_backend
+
+    geometry = make_geometry(size)
+    solution = get_backend("native").solve(Puzzle.empty(geometry)).solution
+    assert solution is not None
+    digit = solution[0]
+    givens = [d if d == digit and c >= size else EMPTY for c, d in enumerate(solution)]
+    givens[0] = solution[1]
+    return Puzzle(geometry, tuple(givens))
+
+
+PUBLISHED = Path(__file__).parent / "fpuzzles_published.jsonl"
+
+
+@functools.cache
+def _published() -> tuple[dict, ...]:
+    import lzstring
+
+    entries = []
+    for line in PUBLISHED.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            entry = json.loads(line)
+            # decoded here by lz-string itself, so that the project's link reader is checked
+            payload = entry["url"].split("?load=", 1)[1]
+            entry["fpuzzles"] = json.loads(lzstring.LZString().decompressFromBase64(payload))
+            entries.append(entry)
+    return tuple(entries)
+
+
+def published(title: str | None = None) -> list[dict]:
+    """The published puzzles of ``tests/fpuzzles_published.jsonl`` (its header says where
+    they come from), each ``title``, ``url``, ``solution`` ("" if none) and ``fpuzzles`` (the
+    document); with ``title``, the one whose title starts with it, in quotes.
+
+    >>> published("Eddies")[0]["fpuzzles"]["size"]
+    9
+    """
+    entries = [dict(e) for e in _published()]
+    if title is None:
+        return entries
+    found = [e for e in entries if e["title"].startswith(f'"{title}"')]
+    assert len(found) == 1, f"no published puzzle {title!r} in {PUBLISHED.name}"
+    return found
 
 
 def slow_if(values, is_slow) -> list:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
+import random
 import subprocess
 import sys
 import time
@@ -12,7 +14,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from cases import BY_NAME, GRID1, GRID2, HARD1, JIGSAW_MAP
+from cases import BY_NAME, CASES, GRID1, GRID2, HARD1, JIGSAW_MAP
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
@@ -21,6 +23,7 @@ from sudoku_csp.backends.cpsat import CpSatError
 from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.batch import RECORD_FIELDS
 from sudoku_csp.cli import Exit, app
+from sudoku_csp.cli.app import COMMANDS
 from sudoku_csp.encodings.variables import DecodeError
 from sudoku_csp.errors import SpecError
 from sudoku_csp.io import to_grid, to_line
@@ -81,6 +84,39 @@ def test_exit_table_is_the_same_in_help_and_readme():
         assert f"| {code.value} | {code.meaning} |" in rows, code
         assert f"{code.value} {code.meaning}" in helped, code
     assert len({c.value for c in Exit}) == len(Exit)
+
+
+def _help_at(columns: int, *args: str) -> list[str]:
+    result = runner.invoke(app, [*args, "--help"], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(map(len, lines)) <= columns  # the width took effect
+    return lines
+
+
+def test_every_command_summary_fits_one_line_of_help_at_80_columns():
+    lines = _help_at(80)
+    for name, (_, summary) in COMMANDS.items():
+        row = next(line for line in lines if line.startswith(f"│ {name} "))
+        assert summary in row, f"{name}: its summary is broken over two lines at 80 columns"
+
+
+@pytest.mark.parametrize("name", ["", *COMMANDS])
+def test_help_paragraphs_are_wrapped_only_where_the_terminal_ends(name):
+    # Every line of a paragraph but its last is full: the next word would not have fitted
+    # (a docstring's own line breaks, kept, broke sentences mid-line at 80 columns).
+    width = 80
+    lines = _help_at(width, *filter(None, [name]))
+    text = lines[:next(i for i, line in enumerate(lines) if line.startswith("╭"))]
+    paragraph: list[str] = []
+    for line in [*text, ""]:
+        if line.strip():
+            paragraph.append(line.rstrip())
+            continue
+        for this, after in itertools.pairwise(paragraph):
+            word = after.split()[0]
+            assert len(this) + 1 + len(word) > width - 1, (name, this, after)
+        paragraph = []
 
 
 @pytest.mark.parametrize(("args", "expected"), [
@@ -427,6 +463,38 @@ def test_compare_reads_a_puzzle_or_link_given_alone(tmp_path):
     assert "no such file" in run("compare", "no/such/file.txt").output
 
 
+@pytest.mark.parametrize("command", [["solve"], ["check"], ["compare", "-s", "native"]])
+def test_a_resumed_runs_progress_starts_at_the_puzzles_done(tmp_path, monkeypatch, command):
+    from sudoku_csp.cli import solving
+
+    bars = []
+
+    class Recording:  # the progress bar, counting what it is told
+        def __init__(self, total, what, always=False, done=0) -> None:
+            self.start = self.count = done
+            bars.append(self)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def advance(self, steps=1) -> None:
+            self.count += steps
+
+    monkeypatch.setattr(solving, "Bar", Recording)
+    lines = [c.text for c in CASES if not c.options][:5]
+    first, five = tmp_path / "three.txt", tmp_path / "five.txt"
+    first.write_text("".join(f"{line}\n" for line in lines[:3]))
+    five.write_text("".join(f"{line}\n" for line in lines))
+    out = tmp_path / "records.jsonl"
+    run(*command, str(first), "--out", str(out))
+    result = run(*command, str(five), "--out", str(out), "--resume")
+    assert result.exit_code in (Exit.OK, Exit.NONE), result.output
+    assert (bars[-1].start, bars[-1].count) == (3, 5)
+
+
 def test_count_file_with_two_jobs_matches_one(tmp_path):
     path = tmp_path / "p.txt"
     path.write_text("".join(f"{c.text}\n" for c in (BY_NAME["grid1"], BY_NAME["hard1"],
@@ -599,6 +667,70 @@ def test_record_lines_are_buffered_and_flushed_at_least_every_half_second(monkey
     output.emit("1\n")  # the last flush is long past: this line goes out at once
     output.emit("2\n")  # just after: it waits in the buffer
     assert (sys.stdout.getvalue(), Out.flushes) == ("1\n2\n", 1)
+
+
+# Every option that writes a file takes - for standard output, and then writes only that.
+DASH_WRITERS = {
+    "show --svg": (["show", GRID2, "--svg", "-"], "<svg", "</svg>"),
+    "candidates --svg": (["candidates", "3.1...4.2.......", "--svg", "-"], "<svg", "</svg>"),
+    "explain --html": (["explain", "3.1...4.2.......", "--html", "-"], "<!DOCTYPE html>",
+                       "</html>"),
+    "generate -o": (["generate", "--size", "4", "--seed", "1", "-o", "-"], "", ""),
+    "encode -o": (["encode", "3.1...4.2.......", "-o", "-"], "c sudoku_csp CNF", " 0"),
+}
+
+
+@pytest.mark.parametrize("name", DASH_WRITERS)
+def test_every_file_option_takes_dash_for_standard_output(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)  # a file named '-' would land here
+    args, first, last = DASH_WRITERS[name]
+    result = run(*args)
+    assert result.exit_code == Exit.OK, result.output
+    assert not (tmp_path / "-").exists(), f"{name} - wrote a file named '-'"
+    assert result.stdout.startswith(first) and result.stdout.rstrip().endswith(last)
+    plain = [a for a in args if a not in ("--svg", "--html", "-o", "-")]
+    if name in ("generate -o", "encode -o"):  # - is where they write anyway
+        assert result.stdout == run(*plain).stdout
+
+
+def test_records_out_dash_is_refused_not_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("solve", "3.1...4.2.......", "--out", "-")
+    assert result.exit_code == Exit.USAGE and not (tmp_path / "-").exists()
+    assert "with --json or --csv" in " ".join(result.stderr.replace("│", " ").split())
+
+
+def test_show_names_a_killers_cages_in_the_text_view():
+    result = run("show", "AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    assert result.exit_code == Exit.OK, result.output
+    assert "8 killer cages: cage 3 at A1–A2, cage 7 at A3–A4" in result.stdout
+
+
+def test_show_lists_every_kind_of_constraint_in_the_text_view():
+    # Through the kinds' own hooks: each kind's summary; each piece of a kind that is not
+    # held once for the whole grid, by its describe (first and last cells named).
+    from sudoku_csp import EMPTY, Puzzle, get_backend, make_geometry
+    from sudoku_csp.constraints import KINDS
+
+    g = make_geometry(9)
+    grid = get_backend("native").solve(Puzzle.empty(g)).solution
+    rng = random.Random(5)
+    shown = 0
+    for kind in KINDS:
+        mine = kind.sample(g, grid, rng)
+        if not mine:
+            continue
+        puzzle = Puzzle(g, (EMPTY,) * g.ncells, constraints=tuple(mine))
+        result = run("show", to_line(puzzle))
+        assert result.exit_code == Exit.OK, (kind.kind, result.output)
+        text = " ".join(result.stdout.split())
+        for line in kind.summary(mine, g):
+            assert line in text, kind.kind
+        if not kind.single:
+            for c in mine:
+                assert c.describe(g, g.label) in text, kind.kind
+        shown += 1
+    assert shown >= len(KINDS) - 2
 
 
 def test_show_svg_dash_writes_only_the_picture_to_stdout(tmp_path, monkeypatch):

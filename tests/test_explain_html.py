@@ -269,7 +269,7 @@ def test_compact_draws_the_same_digits():
                       for t in root.iter(f"{NS}text"))
 
     assert digits(full) == digits(compact)
-    assert len(compact_text) < len(grid_svg(g, [EMPTY] * 81, candidates=cand, **kwargs)) / 2
+    assert len(compact_text) < 0.55 * len(grid_svg(g, [EMPTY] * 81, candidates=cand, **kwargs))
 
 
 def test_digit_filter_keeps_the_pattern():

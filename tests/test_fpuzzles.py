@@ -1,5 +1,5 @@
 """f-puzzles and SudokuPad: the envelope read and written (sudoku_csp.io.fpuzzles), the CLI's
---ignore, --treat-line and --to, and the published corpus (../shared/data, when present)."""
+--ignore, --treat-line and --to, and published puzzles (tests/fpuzzles_published.jsonl)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import lzstring
 import pytest
-from cases import slow_if
+from cases import published, slow_if
 from typer.testing import CliRunner
 
 from sudoku_csp.backends import get_backend
@@ -18,8 +18,6 @@ from sudoku_csp.errors import ParseError, ReaderNote
 from sudoku_csp.io import WRITERS, parse
 from sudoku_csp.io.fpuzzles import fpuzzles_json, fpuzzles_url
 from sudoku_csp.result import Status
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpuzzles_dev.jsonl"
 
 
 def grid(size: int, **cells: dict) -> list[list[dict]]:
@@ -224,15 +222,8 @@ def test_fixtures_load_from_link_and_json_and_every_backend_finds_their_solution
         assert [d + 1 for d in result.solutions[0]] == entry["solution"]
 
 
-def _corpus() -> list[dict]:
-    if not CORPUS.exists():
-        return []
-    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not CORPUS.exists(), reason="the shared corpus is not on this machine")
-@pytest.mark.parametrize("entry", _corpus(), ids=lambda e: e["title"][:30])
+@pytest.mark.parametrize("entry", published(), ids=lambda e: e["title"][:30])
 def test_published_puzzle_loads_and_is_found_unique_by_every_backend(entry):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReaderNote)

@@ -2,18 +2,18 @@
 between lines and lockout lines, each on its known tricky cases (what tests/test_kinds.py,
 which names no kind, cannot say): the translations against the rule on every assignment of a
 short line, pills and arrows with several lines, segments that re-enter a region, defaults
-per grid size, bad input naming its path, the real f-puzzles shapes of the dev corpus."""
+per grid size, bad input naming its path, the real f-puzzles shapes of published puzzles
+(tests/fpuzzles_published.jsonl)."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import re
 from functools import cache
-from pathlib import Path
 
 import pytest
+from cases import published
 from pysat.solvers import Solver
 
 import sudoku_csp.constraints.arrow as arrow_module
@@ -41,18 +41,7 @@ from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpuzzles_dev.jsonl"
 G4, G6, G9 = make_geometry(4), make_geometry(6), make_geometry(9)
-
-
-def _corpus(title: str) -> dict:
-    if not CORPUS.exists():
-        pytest.skip("the dev corpus is not here")
-    for line in CORPUS.read_text().splitlines():
-        row = json.loads(line)
-        if title in row["title"]:
-            return row
-    raise AssertionError(title)
 
 
 def _grid(geometry: Geometry, cells: tuple[int, ...], values: tuple[int, ...]) -> list[int]:
@@ -173,7 +162,7 @@ def test_arrow_pill_link_keeps_the_tens_digit_in_reach():
 
 def test_each_line_of_an_arrow_adds_up_to_the_circle_on_its_own():
     # "Eddies": a 7 with a shaft of 3 cells and one of 2, each adding up to 7.
-    row = _corpus("Eddies")
+    row, = published("Eddies")
     entry = next(a for a in row["fpuzzles"]["arrow"] if len(a["lines"]) == 2)
     arrow, = Arrow.from_fpuzzles({"arrow": [entry]}, G9)
     solution = [int(ch) - 1 for ch in row["solution"]]
@@ -182,7 +171,7 @@ def test_each_line_of_an_arrow_adds_up_to_the_circle_on_its_own():
 
 
 def test_arrow_pill_from_the_corpus_and_its_violations():
-    row = _corpus("Cloneways")
+    row, = published("Cloneways Game of Life")
     entry = next(a for a in row["fpuzzles"]["arrow"] if len(a["cells"]) == 2)
     arrow, = Arrow.from_fpuzzles({"arrow": [entry]}, G9)
     assert arrow.circle == (28, 29) and arrow.shafts() == [(39, 49, 59, 69, 79)]
@@ -373,7 +362,7 @@ def test_several_lines_in_one_fpuzzles_entry_are_several_constraints():
 
 @pytest.mark.parametrize("title", ["Clipped", "Hay Fever", "Dotween", "Knight Moves"])
 def test_corpus_puzzles_are_unique_on_sat_and_cpsat(title):
-    row = _corpus(title)
+    row, = published(title)
     puzzle = fpuzzles_document(row["fpuzzles"], ReadOptions())
     for spec in ("sat", "cpsat"):
         result = get_backend(spec).solve(puzzle, limit=2)

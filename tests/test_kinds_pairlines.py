@@ -6,12 +6,11 @@ assignment of a short line, bad input naming its path, the real f-puzzles shapes
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
+from cases import published
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints import (
@@ -35,7 +34,6 @@ from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.render import grid_svg
 from sudoku_csp.variants import make_geometry
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpuzzles_dev.jsonl"
 LINES = [Whispers, Renban, Nabner, EntropicLine, ModularLine, Palindrome, SlowThermo]
 
 
@@ -332,16 +330,10 @@ def test_pictures_draw_each_kind():
     assert bulb.get("fill") == "#ffffff"  # hollow
 
 
-def _corpus() -> list[dict]:
-    if not CORPUS.exists():
-        return []
-    return [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
-
-
 def test_published_puzzles_solutions_keep_these_lines():
     mine = [k for k in KINDS if k in (*LINES, Clone)]
     checked = 0
-    for item in _corpus():
+    for item in published():
         doc, solution = item["fpuzzles"], item.get("solution")
         readers = [k for k in mine if any(key in doc for key in k.fpuzzles)]
         if not readers or not solution:
@@ -352,6 +344,4 @@ def test_published_puzzles_solutions_keep_these_lines():
             for c in kind.from_fpuzzles(doc, g):
                 assert not c.violations(g, digits), (item["title"], c)
                 checked += 1
-    if not CORPUS.exists():
-        pytest.skip("the shared corpus is not here")
     assert checked >= 10

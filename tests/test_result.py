@@ -62,3 +62,16 @@ def test_a_step_repr_is_its_own_words():
 
     step = hint("3.1...4.2.......")
     assert repr(step) == "<Step hidden_single_box 1.2: Hidden single: 4 in box 1 → A2>"
+
+
+def test_digits_are_the_solution_as_the_user_sees_it():
+    # Result.solution is 0-based (digit d is d - 1, as every solver works); digits is the
+    # same grid 1-based, as printed, typed and read back.
+    result = count(GRID2)
+    expected = BY_NAME["grid2"].solution
+    assert result.digits is not None and len(result.digits) == 81
+    assert "".join(map(str, result.digits)) == expected
+    assert result.digits == tuple(d + 1 for d in result.solution)
+    big = count(BY_NAME["16x16"].text)
+    assert big.digits is not None and set(big.digits) == set(range(1, 17))
+    assert Result(Status.NONE).digits is None

@@ -53,7 +53,7 @@ from sudoku_csp.batch.records import (
     record_format,
     record_line,
 )
-from sudoku_csp.batch.runner import CHUNKSIZE, Spec, run_batch, run_to_file
+from sudoku_csp.batch.runner import CHUNKSIZE, Spec, resumed, run_batch, run_to_file
 from sudoku_csp.batch.summary import SpecSummary, Summary, summarize
 from sudoku_csp.crosscheck import Verdict
 
@@ -61,5 +61,5 @@ __all__ = [
     "CHUNKSIZE", "PLOT_FORMATS", "RECORD_FIELDS", "Finished", "Outcome", "Record",
     "RecordFormat", "RecordWriter", "Spec", "SpecSummary", "Summary", "Verdict",
     "cactus_plot", "csv_header", "iter_records", "read_records", "record_format",
-    "record_line", "run_batch", "run_to_file", "summarize",
+    "record_line", "resumed", "run_batch", "run_to_file", "summarize",
 ]

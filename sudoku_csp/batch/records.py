@@ -7,8 +7,10 @@ verdict, which ``check``, ``compare`` and the record writer each consume as it i
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
+import operator
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -538,3 +540,14 @@ class Finished:
 
     def __len__(self) -> int:
         return sum(d.count(1) for d in self._done.values())
+
+    def puzzles_done(self) -> int:
+        """How many puzzles are done for every spec: what a resumed run skips whole, where
+        its progress starts."""
+        if not self.specs:
+            return 0
+        # Each byte is 0 or 1: the byte arrays read as integers and ANDed keep a 1 in the
+        # byte of each index every spec has done, one set bit per such puzzle.
+        every = functools.reduce(operator.and_, (int.from_bytes(d, "little")
+                                                 for d in self._done.values()))
+        return every.bit_count()

@@ -334,6 +334,7 @@ def run_to_file(
     jobs: int = 1,
     scheduler: Any = None,
     chunksize: int | None = None,
+    finished: Finished | None = None,
 ) -> Generator[Outcome, None, None]:
     """:func:`run_batch`, writing each outcome's records to ``out`` (``.jsonl`` or
     ``.csv``) as it arrives, then yielding it. Without ``resume`` the file is replaced;
@@ -341,7 +342,9 @@ def run_to_file(
     appended — run with the same puzzles, in the same order, and the same ``limit``. Yields
     only the new outcomes (a resumed puzzle's holds the records of the specs run now, its
     verdict judged over those read back too): :func:`summarize` the file
-    (:func:`iter_records`) for the whole run.
+    (:func:`iter_records`) for the whole run. ``finished``: what :func:`resumed` read from
+    ``out`` (a caller that showed it, a progress bar starting at the puzzles done, hands it
+    over rather than have the file read twice).
 
     >>> import tempfile, pathlib
     >>> from sudoku_csp import parse
@@ -354,12 +357,32 @@ def run_to_file(
     [2]
     >>> tmp.cleanup()
     """
-    record_format(out)  # ValueError before any work
-    names = tuple(resolve(specs))
-    finished = Finished.load(out, names, limit=limit) if resume else None
+    record_format(out)  # before any work
+    if finished is not None and not resume:
+        raise ValueError("finished is what a resumed run skips: give resume=True too")
+    if resume and finished is None:
+        finished = resumed(out, specs, limit=limit)
     outcomes = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=jobs,
                          scheduler=scheduler, chunksize=chunksize, finished=finished)
     return _write_each(outcomes, out, resume)
+
+
+def resumed(out: str | os.PathLike, specs: Sequence[Spec], *,
+            limit: int | None = 2) -> Finished:
+    """What the records file ``out`` already holds of ``specs`` (the run's ``limit``
+    unchanged): the pairs :func:`run_to_file` with ``resume`` skips.
+
+    >>> import tempfile, pathlib
+    >>> from sudoku_csp import parse
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> out = pathlib.Path(tmp.name) / "r.jsonl"
+    >>> _ = list(run_to_file([parse("3.1...4.2.......")], ["native"], out))
+    >>> resumed(out, ["native"]).puzzles_done(), resumed(out, ["native", "sat"]).puzzles_done()
+    (1, 0)
+    >>> tmp.cleanup()
+    """
+    record_format(out)
+    return Finished.load(out, tuple(resolve(specs)), limit=limit)
 
 
 def _write_each(outcomes: Iterable[Outcome], out: str | os.PathLike,

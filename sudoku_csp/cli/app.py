@@ -13,6 +13,7 @@ the explainer nor the generator, nor the tables their options' help is made of, 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Annotated, Any
 
@@ -25,43 +26,50 @@ from sudoku_csp.cli.exits import exit_help
 from sudoku_csp.cli.output import out
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "solve": ("solving", "Solve puzzles: a boxed grid for one puzzle, one line per puzzle "
-                         "for files."),
-    "count": ("solving", "Decide uniqueness: unique, multiple, none or unknown for each "
-                         "puzzle."),
-    "show": ("solving", "Show a puzzle as a grid and, with --candidates, what propagation "
-                        "leaves."),
-    "check": ("solving", "Cross-check puzzles on several solvers: the verdict they agree on, "
-                         "or not."),
-    "compare": ("solving", "Compare solver strategies on puzzle files: one table row per "
-                           "solver."),
-    "solvers": ("solving", "List every backend, its options and their allowed values."),
-    "explain": ("explain", "Solve a puzzle the way a person would, one named step per line, "
-                           "and rate it."),
-    "hint": ("explain", "The next step only: the simplest technique that makes progress."),
-    "rate": ("explain", "Rate puzzles on Sudoku Explainer's scale: ER/EP/ED and a tier per "
-                        "puzzle."),
-    "candidates": ("setter", "True candidates: the digits some solution puts in each cell, "
-                             "and how many."),
-    "disambiguate": ("setter", "What makes a puzzle with several solutions unique: givens "
-                               "to add."),
-    "generate": ("generating", "Generate unique puzzles: minimal, symmetric, rated or "
-                               "constrained."),
-    "encode": ("research", "Write a puzzle as DIMACS CNF, with the clauses of its typed "
-                           "constraints."),
-    "certify": ("research", "Write a uniqueness certificate: the solution, a CNF and a DRUP "
-                            "proof."),
-    "verify-certificate": ("research", "Check a certificate with this project's own RUP "
-                                       "checker, trusting no solver."),
+    "solve": ("solving", "Solve puzzles: a grid for one, a line each for a file."),
+    "count": ("solving", "Decide uniqueness: unique, multiple, none or unknown."),
+    "show": ("solving", "Show a puzzle: its grid, rules and (-c) candidates left."),
+    "check": ("solving", "Cross-check puzzles on several solvers: do they agree?"),
+    "compare": ("solving", "Compare solver strategies on files: a row per solver."),
+    "solvers": ("solving", "List every backend, its options and their values."),
+    "explain": ("explain", "Solve a puzzle as a person would, step by step; rate it."),
+    "hint": ("explain", "The next step only: the simplest technique that works."),
+    "rate": ("explain", "Rate puzzles on Sudoku Explainer's scale (ER/EP/ED)."),
+    "candidates": ("setter", "True candidates: the digits solutions put in each cell."),
+    "disambiguate": ("setter", "Givens that make a puzzle of several solutions unique."),
+    "generate": ("generating", "Generate unique puzzles: minimal, rated or constrained."),
+    "encode": ("research", "Write a puzzle as DIMACS CNF, its typed constraints too."),
+    "certify": ("research", "Certify uniqueness: the solution, a CNF, a DRUP proof."),
+    "verify-certificate": ("research", "Check a certificate by RUP, trusting no solver."),
     "minimal": ("research", "Is each puzzle unique, and is every given necessary?"),
-    "canon": ("research", "Print each puzzle's minlex canonical form, one line per puzzle."),
-    "study": ("research", "The encodings study: propagation and search per CNF encoding and "
-                          "solver."),
+    "canon": ("research", "Print each puzzle's minlex canonical form."),
+    "study": ("research", "Encodings study: propagation and search per encoding."),
 }
 """Every command, in the order ``--help`` lists them: the module of :mod:`sudoku_csp.cli`
 that defines it, and its summary (the first paragraph of its docstring, which ``--help``
 shows without importing the module). tests/test_startup.py holds this table to what the
 modules register and to their docstrings."""
+
+
+def prose(doc: str | None) -> str | None:
+    """A command's docstring as ``--help`` shows it: each paragraph one line, which rich
+    wraps to the terminal. Typer's rich help keeps a docstring's own line breaks, which
+    broke sentences mid-line at any width but the source's. A paragraph that starts with
+    ``\\b`` (click's mark) keeps its lines.
+
+    >>> prose("Summary.\\n\\n    One sentence\\n    over two lines.\\n\\n    \\b\\n    a\\n    b")
+    'Summary.\\n\\nOne sentence over two lines.\\n\\n\\x08\\na\\nb'
+    """
+    if doc is None:
+        return None
+    return "\n\n".join(part if part.startswith("\b") else " ".join(part.split())
+                       for part in inspect.cleandoc(doc).split("\n\n"))
+
+
+def _as_prose(command: Any) -> Any:
+    """``command`` with its help as :func:`prose`."""
+    command.help = prose(command.help)
+    return command
 
 
 class _Commands(MutableMapping[str, Any]):
@@ -70,7 +78,7 @@ class _Commands(MutableMapping[str, Any]):
     the first time it is looked up."""
 
     def __init__(self, built: Mapping[str, Any]) -> None:
-        self.built = dict(built)
+        self.built = {name: _as_prose(command) for name, command in built.items()}
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.built:
@@ -80,9 +88,9 @@ class _Commands(MutableMapping[str, Any]):
             for info in app.registered_commands:
                 assert info.callback is not None
                 if (info.name or get_command_name(info.callback.__name__)) == name:
-                    self.built[name] = get_command_from_info(
+                    self.built[name] = _as_prose(get_command_from_info(
                         info, pretty_exceptions_short=app.pretty_exceptions_short,
-                        rich_markup_mode=app.rich_markup_mode)
+                        rich_markup_mode=app.rich_markup_mode))
                     break
             else:
                 raise KeyError(name)

@@ -30,10 +30,11 @@ from sudoku_csp.cli.options import (
     SplitRegionsOpt,
     TreatLineOpt,
     VariantOpt,
+    check_output_path,
     geometry_options,
     output_format,
 )
-from sudoku_csp.cli.output import emit
+from sudoku_csp.cli.output import emit, write_output, writes_stdout
 from sudoku_csp.cli.solving import stream_records
 from sudoku_csp.constraints.wording import counted
 
@@ -131,8 +132,9 @@ def explain_command(
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON record per step, then one with the rating.")] = False,
     html: Annotated[Path | None, typer.Option(
-        "--html", metavar="FILE", help="Also write the steps as pictures: one self-contained "
-                                       "HTML page.")] = None,
+        "--html", metavar="FILE|-", help="Also write the steps as pictures: one "
+                                         "self-contained HTML page; - writes only the page, "
+                                         "to standard output.")] = None,
     prove: Annotated[bool, typer.Option(
         "--prove", help="Prove every placement and elimination with a SAT solver "
                         "(assumptions on one incremental solver).")] = False,
@@ -142,7 +144,7 @@ def explain_command(
     list_all: Annotated[bool, typer.Option(
         "--list", help="List the techniques, in the order they are tried, and exit.")] = False,
 ) -> None:
-    """Solve a puzzle the way a person would, one named step per line, and rate it.
+    """Solve a puzzle as a person would, step by step; rate it.
 
     The puzzle's verdict comes first: one with several solutions, or none (with the parts
     that conflict), or whose verdict the time limit left undecided, says so and gets no
@@ -163,6 +165,8 @@ def explain_command(
         if source is None:  # a usage error, as every command's missing argument is
             raise typer.BadParameter("give a puzzle, a file or - (or --list)",
                                      param_hint="'PUZZLE|FILE|-'")
+        if html is not None:
+            check_output_path(html, "--html")  # now, not after the explanation
         puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
                                                        split_regions, ignore, treat_line,
                                                        constraints=True))
@@ -184,7 +188,9 @@ def explain_command(
         if html is not None:
             from sudoku_csp.logic.html import explanation_html
 
-            html.write_text(explanation_html(e), encoding="utf-8")
+            write_output(html, explanation_html(e))
+            if writes_stdout(html):  # the page alone: a stream another program reads
+                return _explain_exit(e)
         g = puzzle.geometry
         for i, step in enumerate(e.steps, 1):
             typer.echo(json.dumps({"step": i, **step.as_dict(g)}, ensure_ascii=False)
@@ -213,7 +219,7 @@ def hint(
     techniques: TechniquesOpt = None,
     time_limit: ExplainTimeOpt = DEFAULT_EXPLAIN_SECONDS,
 ) -> None:
-    """The next step only: the simplest technique that makes progress.
+    """The next step only: the simplest technique that works.
 
     The puzzle's verdict comes first: one with several solutions, or none (with the parts
     that conflict), or whose verdict the time limit left undecided, says so and gets no
@@ -275,7 +281,7 @@ def rate(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Rate puzzles on Sudoku Explainer's scale: ER/EP/ED and a tier per puzzle.
+    """Rate puzzles on Sudoku Explainer's scale (ER/EP/ED).
 
     One line per puzzle: index, ER/EP/ED, tier, the puzzle; a puzzle with no solution gets
     its conflicting parts, at the end of its line (in its record with --json).

@@ -23,7 +23,7 @@ from sudoku_csp.cli.options import (
     geometry_options,
     listed,
 )
-from sudoku_csp.cli.output import Bar
+from sudoku_csp.cli.output import Bar, writes_stdout
 from sudoku_csp.constraints import makers
 from sudoku_csp.generate import DEFAULT_ATTEMPTS, DEFAULT_DIFFICULTY_ATTEMPTS
 from sudoku_csp.generate.killer import (
@@ -133,10 +133,10 @@ def generate(
                                   f"{DEFAULT_VARIANT_ATTEMPTS} with other kinds.",
         rich_help_panel=SEARCH)] = None,
     output: Annotated[str | None, typer.Option(
-        "--out", "-o", help="Write the puzzles to this file (one per line) instead of "
-                            "standard output.")] = None,
+        "--out", "-o", metavar="FILE|-", help="Write the puzzles to this file (one per line) "
+                                              "instead of standard output (-).")] = None,
 ) -> None:
-    """Generate unique puzzles: minimal, symmetric, rated or constrained.
+    """Generate unique puzzles: minimal, rated or constrained.
 
     Each re-checked by a second backend, minimal and symmetric when asked, of a chosen
     difficulty when asked, reproducibly from a seed; with --kind, puzzles of typed
@@ -163,7 +163,8 @@ def generate(
         # The first puzzle before the file: a request that cannot be met leaves no file.
         first = next(puzzles, None)
         puzzles = itertools.chain([] if first is None else [first], puzzles)
-        handle = open(output, "w", encoding="utf-8") if output else None
+        handle = (open(output, "w", encoding="utf-8")
+                  if output is not None and not writes_stdout(output) else None)
         try:
             if handle:
                 handle.write(f"# sudoku-csp generate {' '.join(request.words())}\n")

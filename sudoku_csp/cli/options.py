@@ -192,6 +192,9 @@ class BatchOptions:
         if self.resume and not self.out:
             raise typer.BadParameter("--resume needs --out FILE (the records to resume "
                                      "from)", param_hint="'--resume'")
+        if self.out == "-":  # never a file named '-'; the records have their own options
+            raise typer.BadParameter("records go to standard output with --json or --csv; "
+                                     "--out takes a .jsonl or .csv file", param_hint="'--out'")
         if self.out:
             check_output_path(self.out, "--out")
 
@@ -211,25 +214,30 @@ def check_output_path(path: str | os.PathLike, option: str) -> None:
 @contextmanager
 def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
              time_limit: float | None,
-             opts: BatchOptions) -> Iterator[Generator[Outcome, None, None]]:
+             opts: BatchOptions) -> Iterator[tuple[Generator[Outcome, None, None], int]]:
     """Every puzzle's outcome (its record per spec, its verdict), through the one batch
     runner (here, in processes, or on a Dask cluster), the records written to ``opts.out``
-    as they finish when asked.
+    as they finish when asked; and the number of puzzles a resumed run found done (where
+    its progress starts; 0 otherwise).
 
     A context: leaving it closes the run there and then, whatever ends the command (the
     last outcome, an error, Ctrl-C while an outcome is printed), so worker processes are
     stopped and the records file closed before the interpreter exits, not whenever the
     garbage collector gets to the run (a pool still running at exit races Python's own
     exit hook and may print its traceback)."""
-    from sudoku_csp.batch import run_batch, run_to_file
+    from sudoku_csp.batch import resumed, run_batch, run_to_file
     from sudoku_csp.io import puzzle_texts
 
     puzzles = [src.single] if src.single else puzzle_texts(src.files, **options)
+    done = 0
     if opts.out:
+        finished = resumed(opts.out, specs, limit=limit) if opts.resume else None
+        done = finished.puzzles_done() if finished else 0
         run = run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,
-                          time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler)
+                          time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler,
+                          finished=finished)
     else:
         run = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=opts.jobs,
                         scheduler=opts.scheduler)
     with closing(run):
-        yield run
+        yield run, done

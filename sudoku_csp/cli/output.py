@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -60,6 +61,24 @@ class _Lines:
 
 emit = _Lines()
 """Write a record line (with its newline) to standard output."""
+
+STDOUT = "-"
+"""The file name that means standard output, for every option that writes a file."""
+
+
+def writes_stdout(path: str | os.PathLike | None) -> bool:
+    """Whether an option's FILE is :data:`STDOUT` (``-``)."""
+    return path is not None and os.fspath(path) == STDOUT
+
+
+def write_output(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to the file ``path`` (UTF-8), or to standard output when it is ``-``:
+    what every option that writes a file does with it (``show --svg``, ``explain --html``,
+    ``encode -o``, ...; the records of ``--out`` have their own formats)."""
+    if writes_stdout(path):
+        emit(text)
+    else:
+        Path(path).write_text(text, encoding="utf-8")
 
 
 def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:
@@ -179,7 +198,11 @@ class Bar:
     instead of through it. A pipe or a file gets every line (rich's default would send
     them to stderr, the screen)."""
 
-    def __init__(self, total: int | None, what: str, always: bool = False) -> None:
+    def __init__(self, total: int | None, what: str, always: bool = False,
+                 done: int = 0) -> None:
+        """A bar of ``total`` steps (None: no bar) that starts at ``done`` (the puzzles a
+        resumed run found done); shown on a terminal, for more than
+        :data:`PROGRESS_AFTER` steps unless ``always``."""
         self.bar: Progress | None = None
         if total is not None and (always or total > PROGRESS_AFTER) and err.is_terminal:
             from rich.progress import (
@@ -197,7 +220,7 @@ class Bar:
                                 TimeElapsedColumn(), TimeRemainingColumn(), console=err,
                                 transient=True, auto_refresh=False,
                                 redirect_stdout=on_screen, redirect_stderr=False)
-            self.task = self.bar.add_task(what, total=total)
+            self.task = self.bar.add_task(what, total=total, completed=done)
             self.shown = 0.0
 
     def __enter__(self) -> Bar:

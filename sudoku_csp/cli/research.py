@@ -33,7 +33,16 @@ from sudoku_csp.cli.options import (
     geometry_options,
     listed,
 )
-from sudoku_csp.cli.output import Bar, Column, columns_option, out, pick_columns, print_table
+from sudoku_csp.cli.output import (
+    STDOUT,
+    Bar,
+    Column,
+    columns_option,
+    out,
+    pick_columns,
+    print_table,
+    write_output,
+)
 from sudoku_csp.constraints import encoding_options
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING, Encoding
@@ -76,7 +85,8 @@ def encode(
         "--reduce", help="Clue-reduced: drop clauses the givens satisfy and literals they "
                          "falsify, instead of adding the givens as unit clauses.")] = False,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o", help="Write to this file instead of standard output.")] = None,
+        "--output", "-o", metavar="FILE|-",
+        help="Write to this file instead of standard output (-).")] = None,
     empty: Annotated[str | None, typer.Option(
         "--empty", metavar="DIR",
         help="Regenerate the reference files of DIR (e.g. encodings/): DIMACS of the empty "
@@ -90,7 +100,7 @@ def encode(
     treat_line: TreatLineOpt = None,
     time_limit: ResearchTimeOpt = RESEARCH_SECONDS,
 ) -> None:
-    """Write a puzzle as DIMACS CNF, with the clauses of its typed constraints.
+    """Write a puzzle as DIMACS CNF, its typed constraints too.
 
     Givens as unit clauses, or clue-reduced; killer cages and other constraints add their
     clauses (--sums: the cage-sum encoding). Exit codes: 0 written, 5 the time limit came
@@ -117,11 +127,7 @@ def encode(
         text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce,
                                            options={SUMS.name: sums},
                                            time_limit=Deadline.from_start(time_limit))
-        if output:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        else:
-            sys.stdout.write(text)
+        write_output(output or STDOUT, text)
         return Exit.OK
 
     guarded(action)
@@ -143,7 +149,7 @@ def certify(
     treat_line: TreatLineOpt = None,
     time_limit: ResearchTimeOpt = RESEARCH_SECONDS,
 ) -> None:
-    """Write a uniqueness certificate: the solution, a CNF and a DRUP proof.
+    """Certify uniqueness: the solution, a CNF, a DRUP proof.
 
     The CNF excludes the solution (with the clauses of killer cages and other
     constraints); the proof shows it unsatisfiable.
@@ -179,7 +185,7 @@ def certify(
 def verify_certificate(
     directory: Annotated[str, typer.Argument(metavar="DIR", help="A certificate folder.")],
 ) -> None:
-    """Check a certificate with this project's own RUP checker, trusting no solver.
+    """Check a certificate by RUP, trusting no solver.
 
     The formula is rebuilt from the puzzle and the witness, then every proof lemma is
     checked.
@@ -288,10 +294,10 @@ def canon(
     treat_line: TreatLineOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print each puzzle's minlex canonical form, one line per puzzle.
+    """Print each puzzle's minlex canonical form.
 
-    Blanks as '.': the smallest grid its symmetries reach (transposition; band, stack, row-
-    in-band and column-in-stack orders; digit relabelling). Equivalent puzzles, and only
+    Blanks as '.': the smallest grid its symmetries reach (transposition; band, stack,
+    row-in-band and column-in-stack orders; digit relabelling). Equivalent puzzles, and only
     they, print the same line.
 
     --json: a record per puzzle (index, puzzle, canonical; with --dedupe, duplicate_of: the
@@ -419,10 +425,10 @@ def study(
              "puzzle); past it the study stops, prints the rows measured on every puzzle, "
              "names the others and exits 5.")] = None,
 ) -> None:
-    """The encodings study: propagation and search per CNF encoding and solver.
+    """Encodings study: propagation and search per encoding.
 
     tdoku's benchmark table, and more: per CNF encoding and at-most-one, its size, the share
-    of puzzles unit propagation alone solves, and failed- literal probing; then, per PySAT
+    of puzzles unit propagation alone solves, and failed-literal probing; then, per PySAT
     solver, decisions, conflicts and propagations to solve and prove uniqueness, and puzzles
     per second; beside them the native presets.
 

@@ -8,7 +8,6 @@ may load the setter tools, and their default, at once."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -30,7 +29,7 @@ from sudoku_csp.cli.options import (
     check_output_path,
     geometry_options,
 )
-from sudoku_csp.cli.output import emit, mask_grid, out
+from sudoku_csp.cli.output import emit, mask_grid, out, write_output, writes_stdout
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.setter.candidates import DEFAULT_CAP
@@ -140,7 +139,7 @@ def candidates(
         help="Print the puzzle with them as centre pencil marks instead: fpuzzles or "
              "fpuzzles-url.")] = None,
 ) -> None:
-    """True candidates: the digits some solution puts in each cell, and how many.
+    """True candidates: the digits solutions put in each cell.
 
     Each candidate is counted in up to --cap solutions: green when one solution holds it,
     yellow when fewer than the cap do, red for the cap or more. A puzzle with no solution
@@ -173,11 +172,9 @@ def candidates(
             emit(writer(puzzle, tc.masks(undecided=True)) + "\n")
             return code
         if svg is not None:
-            picture = tc.svg()
-            if svg == "-":
-                emit(picture)
+            write_output(svg, tc.svg())
+            if writes_stdout(svg):  # the picture alone
                 return code
-            Path(svg).write_text(picture, encoding="utf-8")
         if as_json:
             record = tc.to_json()
             if tc.status == "none":
@@ -216,7 +213,7 @@ def disambiguate(
     time_limit: SetterTimeOpt = DEFAULT_SETTER_SECONDS,
     as_json: JsonOpt = False,
 ) -> None:
-    """What makes a puzzle with several solutions unique: givens to add.
+    """Givens that make a puzzle of several solutions unique.
 
     Every given (R4C7=3) that alone makes the puzzle unique; with --keep, those that keep
     your solution first. When no single given does, a set of givens that does, each of them

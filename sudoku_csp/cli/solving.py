@@ -10,7 +10,6 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -63,6 +62,8 @@ from sudoku_csp.cli.output import (
     print_summary,
     print_verdict,
     styled_grid,
+    write_output,
+    writes_stdout,
 )
 from sudoku_csp.io import WRITERS
 
@@ -115,8 +116,8 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
     wrong = 0
     if fmt:
         print_records_header(fmt)
-    with outcomes(src, options, [spec], limit, time_limit, opts) as run, \
-            Bar(src.total, label) as bar:
+    with outcomes(src, options, [spec], limit, time_limit, opts) as (run, done), \
+            Bar(src.total, label, done=done) as bar:
         for outcome in run:
             (record,) = outcome.records
             why = conflicts if conflicts and record.status is Verdict.NONE else None
@@ -176,7 +177,7 @@ def solve(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Solve puzzles: a boxed grid for one puzzle, one line per puzzle for files.
+    """Solve puzzles: a grid for one, a line each for a file.
 
     Exit codes: 0 solved, 4 none, 5 unknown, 6 input error (files: 0 when all processed).
     """
@@ -212,7 +213,7 @@ def count(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Decide uniqueness: unique, multiple, none or unknown for each puzzle.
+    """Decide uniqueness: unique, multiple, none or unknown.
 
     Exit codes (one puzzle): 0 unique, 3 multiple, 4 none, 5 unknown, 6 input error.
     """
@@ -249,7 +250,7 @@ def show(
         "--conflict", help="For a puzzle with no solution, name the givens and constraints "
                            "that conflict, highlighted in the --svg picture.")] = False,
 ) -> None:
-    """Show a puzzle as a grid and, with --candidates, what propagation leaves.
+    """Show a puzzle: its grid, rules and (-c) candidates left.
 
     With --conflict, a puzzle that has no solution also gets a minimal set of its parts
     that cannot hold together (exit 4); one that has a solution exits 0.
@@ -260,6 +261,7 @@ def show(
 
     def action() -> Exit:
         from sudoku_csp.cli.conflicts import conflict_of
+        from sudoku_csp.constraints import rule_lines
         from sudoku_csp.constraints.wording import counted
         from sudoku_csp.io import first_puzzle
         from sudoku_csp.native import DEFAULT_RULES, propagate_puzzle
@@ -288,11 +290,12 @@ def show(
             picture = grid_svg(puzzle.geometry, puzzle.givens, state.grid() if state else None,
                                state.cand if state else None, constraints=puzzle.constraints,
                                highlight_cells=shown)
-            if svg == "-":  # the picture alone: a stream another program reads
-                emit(picture)
+            write_output(svg, picture)
+            if writes_stdout(svg):  # the picture alone: a stream another program reads
                 return broken
-            Path(svg).write_text(picture, encoding="utf-8")
         out.print(f"{puzzle.geometry.name}, {counted(puzzle.clue_count, 'given')}")
+        for line in rule_lines(puzzle.geometry, puzzle.constraints):  # what the grid cannot show
+            out.print(line, markup=False)
         out.print(styled_grid(puzzle, puzzle.givens))
         if conflict:
             out.print(why.message() if why else "the puzzle has a solution: no conflict",
@@ -339,7 +342,7 @@ def check(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Cross-check puzzles on several solvers: the verdict they agree on, or not.
+    """Cross-check puzzles on several solvers: do they agree?
 
     Every backend by default (native, sat and cpsat); a disagreement is printed with what
     contradicts what. A verdict is agreed when two solvers or more decided it and none
@@ -374,7 +377,7 @@ def check(
         if fmt == "csv":
             print_records_header(fmt)
         conflicts = ConflictReports(time_limit)
-        with found as run, Bar(src.total, "checking") as bar:
+        with found as (run, done), Bar(src.total, "checking", done=done) as bar:
             for outcome in run:
                 last = outcome.verdict
                 counts[last] = counts.get(last, 0) + 1
@@ -451,7 +454,7 @@ def compare(
     out_file: OutOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Compare solver strategies on puzzle files: one table row per solver.
+    """Compare solver strategies on files: a row per solver.
 
     The title says whether every verdict agreed (two solvers or more decided it, none
     contradicting), and how many puzzles fewer than two solvers decided.
@@ -481,8 +484,8 @@ def compare(
             sources = [f"the {src.single.geometry.name} puzzle given"]
         opts = BatchOptions(jobs, scheduler, out_file, resume)
         summary = Summary()
-        with outcomes(src, options, specs, limit, time_limit, opts) as run, \
-                Bar(src.total, "comparing") as bar:
+        with outcomes(src, options, specs, limit, time_limit, opts) as (run, done), \
+                Bar(src.total, "comparing", done=done) as bar:
             for outcome in run:
                 summary.update([outcome])
                 bar.advance()
@@ -498,7 +501,7 @@ def compare(
 
 @app.command()
 def solvers() -> None:
-    """List every backend, its options and their allowed values."""
+    """List every backend, its options and their values."""
     from rich.table import Table
 
     from sudoku_csp.backends.registry import list_backends

@@ -262,6 +262,43 @@ def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]
 
 
 
+def by_kind(constraints: Iterable[Constraint]) -> list[tuple[type[Constraint], list[Constraint]]]:
+    """A puzzle's constraints kind by kind: the registered kinds in :data:`KINDS` order, then
+    any other in the order it first appears.
+
+    >>> from sudoku_csp import parse
+    >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    >>> [(kind.kind, len(mine)) for kind, mine in by_kind(p.constraints)]
+    [('cage', 8)]
+    """
+    constraints = list(constraints)
+    kinds = [*KINDS, *{type(c): None for c in constraints if type(c) not in KINDS}]
+    grouped = [(kind, [c for c in constraints if type(c) is kind]) for kind in kinds]
+    return [(kind, mine) for kind, mine in grouped if mine]
+
+
+def rule_lines(geometry: Geometry, constraints: Iterable[Constraint]) -> list[str]:
+    """What a text view says of a puzzle's constraints, one line per kind: the kind's
+    :meth:`~Constraint.summary` (what a picture's title says), then, for a kind that is not
+    held once for the whole grid, each piece's :meth:`~Constraint.describe` with its first
+    and last cells named.
+
+    >>> from sudoku_csp import parse
+    >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    >>> rule_lines(p.geometry, p.constraints)[0][:45]
+    '8 killer cages: cage 3 at A1–A2, cage 7 at A3'
+    """
+    lines = []
+    for kind, mine in by_kind(constraints):
+        said = kind.summary(mine, geometry)
+        pieces = [] if kind.single else [c.describe(geometry, geometry.label) for c in mine]
+        line = "; ".join(said)
+        if pieces and pieces != said:
+            line += ": " + ", ".join(pieces)
+        lines.append(line)
+    return lines
+
+
 def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
     """Raise :class:`ConstraintError` unless every constraint stands on ``geometry``: each
     valid by itself (:meth:`~Constraint.validate`), at most one of each ``single`` kind, and
