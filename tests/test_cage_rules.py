@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sudoku_csp import Puzzle, get_backend, make_geometry
 from sudoku_csp.constraints import Cage, native_links
-from sudoku_csp.constraints.cage import sum_range
+from sudoku_csp.constraints.kinds.cage import sum_range
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io import to_line
 from sudoku_csp.verify import violations

@@ -24,9 +24,9 @@ from sudoku_csp.backends.registry import BACKENDS
 from sudoku_csp.batch import RECORD_FIELDS
 from sudoku_csp.cli import Exit, app
 from sudoku_csp.cli.app import COMMANDS
-from sudoku_csp.encodings.variables import DecodeError
 from sudoku_csp.errors import SpecError
 from sudoku_csp.io import to_grid, to_line
+from sudoku_csp.modeling.variables import DecodeError
 from sudoku_csp.result import Result, Status
 
 runner = CliRunner()

@@ -35,7 +35,7 @@ from sudoku_csp.constraints import (
     UnsupportedError,
     cnf_clauses,
 )
-from sudoku_csp.constraints.cage import combinations_for, sum_range
+from sudoku_csp.constraints.kinds.cage import combinations_for, sum_range
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io import to_line
 from sudoku_csp.io.record import puzzle_record

@@ -261,8 +261,8 @@ def test_bad_limit():
 
 
 def test_a_broken_one_hot_read_back_is_a_backend_error():
-    from sudoku_csp.encodings.cpsat_model import ReadBackError, _one_hot
     from sudoku_csp.errors import BackendError
+    from sudoku_csp.modeling.cpsat_model import ReadBackError, _one_hot
 
     assert _one_hot(3, [0, 0, 1, 0]) == 2
     for bits in ([0, 1, 1, 0], [0, 0, 0, 0]):

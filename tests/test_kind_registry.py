@@ -25,9 +25,9 @@ from sudoku_csp.cli import app
 from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, Link, register
 from sudoku_csp.constraints.base import Clause, CnfContext
 from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
-from sudoku_csp.encodings.cpsat_model import CpSatModel
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.logic import explain
+from sudoku_csp.modeling.cpsat_model import CpSatModel
 from sudoku_csp.verify import violations
 
 
@@ -182,3 +182,19 @@ def test_its_deductions_are_worded_by_the_kind():
     assert "the two add up to" in worded[0]
     printed = run("explain", UNIQUE)
     assert printed.exit_code == 0 and "the two add up to" in printed.output
+
+
+def test_the_kinds_folder_and_the_registry_agree():
+    """Every module of ``constraints/kinds/`` is a built-in kind the registry lists, and each
+    defines exactly one registered kind: nothing in the folder is left out of KINDS, and no
+    kind lives elsewhere."""
+    from pathlib import Path
+
+    import sudoku_csp.constraints.kinds as kinds_package
+    from sudoku_csp.constraints import BUILT_IN
+
+    folder = {p.stem for p in Path(kinds_package.__file__).parent.glob("*.py")} - {"__init__"}
+    assert folder == set(BUILT_IN.values())
+    built_in = [k for k in KINDS if k.__module__.startswith("sudoku_csp.")]
+    assert sorted(k.__module__.rsplit(".", 1)[1] for k in built_in) == sorted(folder)
+    assert all(k.__module__.startswith("sudoku_csp.constraints.kinds.") for k in built_in)

@@ -16,9 +16,9 @@ import pytest
 from cases import published
 from pysat.solvers import Solver
 
-import sudoku_csp.constraints.arrow as arrow_module
-import sudoku_csp.constraints.between as between_module
-import sudoku_csp.constraints.lockout as lockout_module
+import sudoku_csp.constraints.kinds.arrow as arrow_module
+import sudoku_csp.constraints.kinds.between as between_module
+import sudoku_csp.constraints.kinds.lockout as lockout_module
 from sudoku_csp.backends import get_backend
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints import (
@@ -33,11 +33,11 @@ from sudoku_csp.constraints import (
     ZipperLine,
     cnf_clauses,
 )
-from sudoku_csp.constraints.regionsum import segments
-from sudoku_csp.encodings.variables import variables
+from sudoku_csp.constraints.kinds.regionsum import segments
 from sudoku_csp.geometry import EMPTY, Geometry
 from sudoku_csp.io.fpuzzles import fpuzzles_document
 from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 

@@ -27,7 +27,7 @@ from sudoku_csp.constraints import (
     Whispers,
     native_links,
 )
-from sudoku_csp.constraints.entropic import _thirds
+from sudoku_csp.constraints.kinds.entropic import _thirds
 from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.puzzle import Puzzle

@@ -19,8 +19,9 @@ PACKAGE = ROOT / "sudoku_csp"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "interrupts", "extras", "deadline"),
     ("geometry", "variants", "canvas"),
-    ("encodings.variables", "encodings.cpsat_model"),
+    ("modeling",),
     ("constraints",),
+    ("constraints.kinds",),
     ("puzzle",),
     ("io",),
     ("verify", "result", "render", "symmetry", "datasets"),

@@ -18,9 +18,9 @@ How a puzzle is solved, and why:
   CP-SAT 9.15 returned OPTIMAL ("everything enumerated") after 168 of the 288 solutions of
   the empty 4×4, one of them twice.
 - A puzzle with typed constraints (:mod:`sudoku_csp.constraints`) gets a copy of the
-  template (:meth:`~sudoku_csp.encodings.cpsat_model.CpSatModel.copy`; CP-SAT cannot take a
+  template (:meth:`~sudoku_csp.modeling.cpsat_model.CpSatModel.copy`; CP-SAT cannot take a
   constraint out again), the constraints added through the model-neutral helpers of
-  :class:`~sudoku_csp.encodings.cpsat_model.CpSatModel`, and presolve off under ``auto``.
+  :class:`~sudoku_csp.modeling.cpsat_model.CpSatModel`, and presolve off under ``auto``.
 - Killer cages: what made CP-SAT fast was the model, not its parameters: cage sums as
   digit-set selectors on the Boolean model (not a linear sum over one-hot literals), the
   45 rule's innies and band leftovers as extra cages and sums, presolve off, a template
@@ -55,10 +55,10 @@ from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, m
 from sudoku_csp.constraints import add_to_cpsat
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.encodings.cpsat import BUILDERS, MODELS
-from sudoku_csp.encodings.cpsat_model import CpSatModel
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.interrupts import stoppable
+from sudoku_csp.modeling.cpsat_model import CpSatModel
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, check_limit
 

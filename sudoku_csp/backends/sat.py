@@ -48,10 +48,10 @@ from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, m
 from sudoku_csp.constraints import encoding_options
 from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
-from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError, SpecError
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.interrupts import reraise_pysat
+from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status, check_limit
 from sudoku_csp.satsolver import (

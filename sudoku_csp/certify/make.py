@@ -15,10 +15,10 @@ from sudoku_csp.constraints import encoding_choices
 from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
-from sudoku_csp.encodings.variables import variables
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
 from sudoku_csp.io import as_puzzle, format_line, to_line
+from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.satsolver import capabilities, load, solve_until
@@ -80,7 +80,7 @@ class NotUniqueError(InputError):
 def exclusion_clause(puzzle: Puzzle, solution: Sequence[int]) -> list[int]:
     """"Some open cell differs from ``solution``": ``¬x(c, solution[c])`` for every cell that
     is not a given (a given cell's literal is false by its unit clause anyway); the variable
-    map's :meth:`~sudoku_csp.encodings.variables.Variables.exclusion`.
+    map's :meth:`~sudoku_csp.modeling.variables.Variables.exclusion`.
 
     >>> from sudoku_csp import parse
     >>> exclusion_clause(parse("3.1...4.2......."), [2, 3, 0, 1] + [0] * 12)[:2]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sudoku_csp.constraints.base import (
     HANDLED_BY,
@@ -42,38 +42,6 @@ from sudoku_csp.constraints.base import (
 )
 from sudoku_csp.constraints.fields import FieldError
 from sudoku_csp.geometry import Geometry
-
-if TYPE_CHECKING:  # the kinds load on first use (BUILT_IN); these names are for the checker
-    from sudoku_csp.constraints.arrow import Arrow
-    from sudoku_csp.constraints.between import BetweenLine
-    from sudoku_csp.constraints.cage import Cage
-    from sudoku_csp.constraints.clone import Clone
-    from sudoku_csp.constraints.dots import Dots
-    from sudoku_csp.constraints.doublearrow import DoubleArrow
-    from sudoku_csp.constraints.entropic import EntropicLine
-    from sudoku_csp.constraints.extraregion import ExtraRegion
-    from sudoku_csp.constraints.indexer import Indexer
-    from sudoku_csp.constraints.kropki import Kropki
-    from sudoku_csp.constraints.littlekiller import LittleKiller
-    from sudoku_csp.constraints.lockout import LockoutLine
-    from sudoku_csp.constraints.minmax import MinMax
-    from sudoku_csp.constraints.modular import ModularLine
-    from sudoku_csp.constraints.nabner import Nabner
-    from sudoku_csp.constraints.nonconsecutive import NonConsecutive
-    from sudoku_csp.constraints.palindrome import Palindrome
-    from sudoku_csp.constraints.parity import Parity
-    from sudoku_csp.constraints.pencilmarks import PencilMarks
-    from sudoku_csp.constraints.quadruple import Quadruple
-    from sudoku_csp.constraints.regionsum import RegionSumLine
-    from sudoku_csp.constraints.renban import Renban
-    from sudoku_csp.constraints.sandwich import Sandwich
-    from sudoku_csp.constraints.skyscraper import Skyscraper
-    from sudoku_csp.constraints.slowthermo import SlowThermo
-    from sudoku_csp.constraints.thermo import Thermo
-    from sudoku_csp.constraints.whispers import Whispers
-    from sudoku_csp.constraints.xsum import XSum
-    from sudoku_csp.constraints.xv import XV
-    from sudoku_csp.constraints.zipper import ZipperLine
 
 BUILT_IN: dict[str, str] = {
     "Cage": "cage",
@@ -148,7 +116,7 @@ class _Registry(list):
 
 
 def _built_in(name: str) -> type[Constraint]:
-    module = importlib.import_module(f"sudoku_csp.constraints.{BUILT_IN[name]}")
+    module = importlib.import_module(f"sudoku_csp.constraints.kinds.{BUILT_IN[name]}")
     kind: type[Constraint] = getattr(module, name)
     return kind
 
@@ -353,7 +321,7 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     >>> clauses[:4], top     # 3 and 4 leave A1 and A2; has(1), has(2), the set {1, 2}
     ([[-3], [-7], [-4], [-8]], 67)
     """
-    from sudoku_csp.encodings.variables import variables
+    from sudoku_csp.modeling.variables import variables
 
     ctx = CnfContext(variables(geometry), start=start, options=encoding_choices(options))
     clauses = [list(clause) for c in constraints for clause in c.cnf(ctx)]

@@ -39,7 +39,7 @@ from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 Step = Callable[[Any, int, int], Any]
 """``step(state, position, value)``: the state after reading ``value`` (``1..N``) at

@@ -12,11 +12,11 @@ holds everything about it, and nothing else in the package names the kind:
 - :meth:`Constraint.native`: the native solver's propagation, as :class:`Link` objects, each
   a pure function from its cells' candidate masks to narrower masks (``None``: contradiction);
 - :meth:`Constraint.cnf`: clauses over the one variable map
-  (:mod:`sudoku_csp.encodings.variables`), auxiliaries from the formula's pool, cardinality
+  (:mod:`sudoku_csp.modeling.variables`), auxiliaries from the formula's pool, cardinality
   and pseudo-Boolean pieces from ``pysat.card`` / ``pysat.pb`` (:class:`CnfContext`), with
   the encoding choices it offers (:attr:`Constraint.encoding_options`);
 - :meth:`Constraint.cpsat`: constraints added to a CP-SAT model through the model-neutral
-  helpers of :class:`~sudoku_csp.encodings.cpsat_model.CpSatModel` (``value``,
+  helpers of :class:`~sudoku_csp.modeling.cpsat_model.CpSatModel` (``value``,
   ``all_different``, ``allow_pairs``, ``forbid_pairs``, ``allow_digits``, ``different_sum``),
   and what a kind's constraints imply together (:meth:`Constraint.joint_cpsat`);
 - :meth:`Constraint.violations`: the independent check :mod:`sudoku_csp.verify` runs on every
@@ -55,8 +55,8 @@ from sudoku_csp.geometry import Geometry, Grid
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
-    from sudoku_csp.encodings.variables import Variables
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.variables import Variables
 
 Masks = tuple[int, ...]
 CellName = Callable[[int], str]
@@ -181,7 +181,7 @@ class CnfContext:
     :meth:`option`), and at-most-one clauses from ``pysat.card``.
 
     >>> from sudoku_csp.variants import make_geometry
-    >>> from sudoku_csp.encodings.variables import variables
+    >>> from sudoku_csp.modeling.variables import variables
     >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
     >>> ctx.x(0, 0), ctx.new_var(), ctx.new_var()
     (1, 65, 66)

@@ -12,7 +12,7 @@ its ``violations``, and the class attributes below; the JSON and f-puzzles forms
 validation of the path, the drawing and the sampling come from here.
 
 >>> from sudoku_csp.variants import make_geometry
->>> from sudoku_csp.constraints.between import BetweenLine
+>>> from sudoku_csp.constraints.kinds.between import BetweenLine
 >>> BetweenLine((0, 5, 7)).validate(make_geometry(4))
 Traceback (most recent call last):
 ...
@@ -45,7 +45,7 @@ from sudoku_csp.constraints.wording import counted, kept, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 __all__ = ["DISTINCT_MOST", "ENDS_GREY", "LineRule", "Reading", "counted", "distinct",
            "random_path"]
@@ -92,7 +92,7 @@ def distinct(geometry: Geometry, cells: tuple[int, ...], reading: Reading
     over the automaton's limit).
 
     >>> from sudoku_csp.variants import make_geometry
-    >>> from sudoku_csp.constraints.arrow import Arrow
+    >>> from sudoku_csp.constraints.kinds.arrow import Arrow
     >>> g = make_geometry(9)
     >>> (cells, reading), = Arrow((2,), ((2, 1, 0),)).readings(g)   # A3 = A2 + A1
     >>> out = distinct(g, cells, reading).narrow((0x1FF,) * 3)

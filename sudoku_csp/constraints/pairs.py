@@ -48,7 +48,7 @@ from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """CNF encodings of Sudoku for any geometry: named clause families and named encodings.
 
 This module builds formulas; it never solves (the ``sat`` backend and your own solvers do).
-Every variable is numbered by :mod:`sudoku_csp.encodings.variables` (``x(cell, digit)``,
+Every variable is numbered by :mod:`sudoku_csp.modeling.variables` (``x(cell, digit)``,
 ``triad(part, digit)``, then auxiliaries from one pool); DIMACS text is
 :mod:`sudoku_csp.encodings.dimacs`, the repository's ``encodings/`` folder
 :mod:`sudoku_csp.encodings.reference`.
@@ -39,9 +39,9 @@ from pysat.formula import CNF
 from sudoku_csp.constraints import cnf_clauses
 from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings.families import FAMILIES, Cards
-from sudoku_csp.encodings.variables import DecodeError, Parts, Variables, parts, variables
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
+from sudoku_csp.modeling.variables import DecodeError, Parts, Variables, parts, variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry  # noqa: F401 - the doctests use it
 
@@ -405,7 +405,7 @@ def clue_reduced(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
 def decode(model: Iterable[int], geometry: Geometry, givens: Sequence[int] | None = None
            ) -> Grid:
     """The grid a model (or any set of literals) describes; the variable map's
-    :meth:`~sudoku_csp.encodings.variables.Variables.decode` (``givens`` for models of a
+    :meth:`~sudoku_csp.modeling.variables.Variables.decode` (``givens`` for models of a
     clue-reduced formula). Raises :class:`DecodeError` if a cell gets two digits.
 
     >>> g = make_geometry(4)
@@ -414,7 +414,7 @@ def decode(model: Iterable[int], geometry: Geometry, givens: Sequence[int] | Non
     >>> decode([1, 2], g)
     Traceback (most recent call last):
     ...
-    sudoku_csp.encodings.variables.DecodeError: cell A1 gets two digits (1 and 2)
+    sudoku_csp.modeling.variables.DecodeError: cell A1 gets two digits (1 and 2)
     >>> decode([2, 8], g, givens=(0,) + (EMPTY,) * 15)[:2]   # 2 fixed false by the given
     (0, 3)
     """

@@ -41,9 +41,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sudoku_csp.encodings.cpsat_model import AllDiffModel, BooleanModel, CpSatModel, ReadBackError
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry
+from sudoku_csp.modeling.cpsat_model import AllDiffModel, BooleanModel, CpSatModel, ReadBackError
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 

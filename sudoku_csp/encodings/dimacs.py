@@ -4,7 +4,7 @@ read back.
 The header (comment lines after ``c sudoku_csp CNF``) names the geometry (its
 :func:`~sudoku_csp.variants.geometry_record`, the project's one serialised form), the
 encoding, the at-most-one choice, the variable numbering of
-:mod:`sudoku_csp.encodings.variables` and each family's clause count; a puzzle's file adds the
+:mod:`sudoku_csp.modeling.variables` and each family's clause count; a puzzle's file adds the
 puzzle line. :func:`read_dimacs` gives all of that back, and reads plain DIMACS from any tool.
 """
 
@@ -35,10 +35,10 @@ from sudoku_csp.encodings.cnf import (
     givens,
     puzzle_clauses,
 )
-from sudoku_csp.encodings.variables import parts
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.io import parse, to_line
+from sudoku_csp.modeling.variables import parts
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import (
     geometry_from_record,

@@ -1,10 +1,10 @@
 """The clause families CNF encodings are made of: each a named generator of clauses over the
-one variable map (:mod:`sudoku_csp.encodings.variables`), with at-most-one and at-least-one
+one variable map (:mod:`sudoku_csp.modeling.variables`), with at-most-one and at-least-one
 from ``pysat.card`` (:class:`Cards`). :mod:`sudoku_csp.encodings.cnf` names the encodings,
 each a list of these families.
 
 >>> from sudoku_csp.variants import make_geometry
->>> from sudoku_csp.encodings.variables import variables
+>>> from sudoku_csp.modeling.variables import variables
 >>> cards = Cards("pairwise", variables(make_geometry(4)))
 >>> len(list(cell_alo(make_geometry(4), cards)))
 16
@@ -17,8 +17,8 @@ from functools import lru_cache
 
 from pysat.card import CardEnc, EncType
 
-from sudoku_csp.encodings.variables import Variables, parts, variables
 from sudoku_csp.geometry import Geometry, Unit
+from sudoku_csp.modeling.variables import Variables, parts, variables
 
 __all__ = ["FAMILIES", "Cards", "FamilyFn"]
 

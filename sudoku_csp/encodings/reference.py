@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, FAMILIES, Encoding, build
 from sudoku_csp.encodings.dimacs import empty_dimacs
-from sudoku_csp.encodings.variables import parts
+from sudoku_csp.modeling.variables import parts
 from sudoku_csp.variants import make_geometry
 
 __all__ = ["REFERENCE_SIZES", "reference_files", "reference_readme", "write_reference_files"]

@@ -51,7 +51,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.backends.base import Backend
-from sudoku_csp.constraints import Cage
+from sudoku_csp.constraints.kinds.cage import Cage
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate.base import GenerationError, confirm
 from sudoku_csp.generate.grids import random_grid

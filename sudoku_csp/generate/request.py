@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from sudoku_csp.constraints import Cage, makers
+from sudoku_csp.constraints import makers
+from sudoku_csp.constraints.kinds.cage import Cage
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate.killer import (
     DEFAULT_KILLER_ATTEMPTS,

@@ -23,7 +23,8 @@ import math
 import re
 from collections.abc import Sequence
 
-from sudoku_csp.constraints import Cage, Constraint, ConstraintError
+from sudoku_csp.constraints import Constraint, ConstraintError
+from sudoku_csp.constraints.kinds.cage import Cage
 from sudoku_csp.errors import ParseError
 from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, check_size
 from sudoku_csp.io.grid import format_line, parse_grid

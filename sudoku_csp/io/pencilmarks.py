@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from sudoku_csp.constraints import PencilMarks
+from sudoku_csp.constraints.kinds.pencilmarks import PencilMarks
 from sudoku_csp.errors import ParseError
 from sudoku_csp.geometry import EMPTY, SYMBOLS
 from sudoku_csp.io.options import ReadOptions, infer_size

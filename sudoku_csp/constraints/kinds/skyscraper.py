@@ -41,7 +41,7 @@ from sudoku_csp.geometry import Geometry
 _ORDINAL = {1: "st", 2: "nd", 3: "rd"}
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 FPUZZLES_DIRECTIONS = {"DL": "down-left", "DR": "down-right", "UL": "up-left", "UR": "up-right"}
 """f-puzzles' direction codes, and the words the tool's own JSON uses."""

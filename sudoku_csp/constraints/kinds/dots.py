@@ -25,8 +25,8 @@ one relation forbidding every value the negatives name (one link, not one per ru
 consistency natively, support or conflict clauses in CNF, tables in CP-SAT; exact and cheap
 for a rule between two cells.
 
-The kinds :class:`~sudoku_csp.constraints.kropki.Kropki` and
-:class:`~sudoku_csp.constraints.xv.XV` say special cases in the tool's own JSON; an f-puzzles
+The kinds :class:`~sudoku_csp.constraints.kinds.kropki.Kropki` and
+:class:`~sudoku_csp.constraints.kinds.xv.XV` say special cases in the tool's own JSON; an f-puzzles
 document's dots all read as this kind.
 """
 
@@ -440,7 +440,7 @@ class Dots(PairRules):
         """``difference``, ``ratio``, ``sum`` and ``xv`` entries (``{"cells": ["R1C1",
         "R1C2"], "value": "3"}``; X and V as ``"X"``, ``"V"``), the words of ``negative``
         among them, and ``nonconsecutive`` when the puzzle has kropki dots (without them,
-        :class:`~sudoku_csp.constraints.nonconsecutive.NonConsecutive` reads it)."""
+        :class:`~sudoku_csp.constraints.kinds.nonconsecutive.NonConsecutive` reads it)."""
         found: dict[str, list[Dot]] = {}
         for family in FAMILIES:
             found[family] = []

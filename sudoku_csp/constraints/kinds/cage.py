@@ -23,7 +23,7 @@ Translations:
   ``Σ (d)·x(c, d) = sum − k`` (``bdd``, ``totalizer``, ``sortnetwrk``, ``seqcounter``,
   ``adder``, ``binmerge``, ``mixedradix``, ``best``; extra ``pb``). Both add a conflict
   clause per digit for each two cells of the cage that share no unit.
-- CP-SAT: :meth:`~sudoku_csp.encodings.cpsat_model.CpSatModel.different_sum` given the same
+- CP-SAT: :meth:`~sudoku_csp.modeling.cpsat_model.CpSatModel.different_sum` given the same
   digit sets: on integers AllDifferent, the linear sum and the digits of the sets; on
   one-hot literals a selector per digit set tied to the cells by exactly-ones (the
   ``combos`` idea). A cage without a sum: the model's all-different. Then the 45 rule
@@ -82,7 +82,7 @@ from sudoku_csp.constraints.wording import plus
 from sudoku_csp.geometry import LINE_KINDS, Geometry, Grid
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 def _usable(sums: str) -> None:

@@ -73,7 +73,7 @@ from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 CPSAT_LINEAR = True
 """Whether CP-SAT gets an arrow as a linear equality (grids up to 9 values) rather than as its

@@ -36,7 +36,7 @@ from sudoku_csp.constraints.fields import (
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 def _digits(n: int, odd: bool) -> list[int]:

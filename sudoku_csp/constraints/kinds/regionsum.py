@@ -33,7 +33,7 @@ from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 def segments(geometry: Geometry, cells: Sequence[int]) -> list[tuple[int, ...]]:

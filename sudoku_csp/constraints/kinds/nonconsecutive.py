@@ -8,7 +8,7 @@ grid it draws (:meth:`NonConsecutive.grid_rule`).
 
 f-puzzles says it with the flag ``nonconsecutive``; on a puzzle with kropki dots (difference
 or ratio entries) the flag means "neighbours without a dot are not consecutive" and
-:class:`~sudoku_csp.constraints.dots.Dots` reads it instead.
+:class:`~sudoku_csp.constraints.kinds.dots.Dots` reads it instead.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from sudoku_csp.constraints.pairs import (
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 @dataclass(frozen=True)

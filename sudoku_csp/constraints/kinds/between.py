@@ -33,7 +33,7 @@ from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 CPSAT_LINEAR = True
 """Whether CP-SAT gets a between line as linear inequalities enforced by Boolean choices rather

@@ -34,7 +34,7 @@ from sudoku_csp.geometry import SYMBOLS, Geometry, Grid, symbol
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from sudoku_csp.encodings.cpsat_model import CpSatModel
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 def _digits(mask: int) -> list[int]:

@@ -9,7 +9,7 @@ conflict clauses in CNF, tables in CP-SAT.
 
 f-puzzles writes them as ``difference`` and ``ratio`` dots without values and the words
 ``difference`` and ``ratio`` in its ``negative`` list; they read back as
-:class:`~sudoku_csp.constraints.dots.Dots`, which says the same.
+:class:`~sudoku_csp.constraints.kinds.dots.Dots`, which says the same.
 """
 
 from __future__ import annotations

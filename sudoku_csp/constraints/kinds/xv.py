@@ -6,7 +6,7 @@ The translations are those of every mark between neighbours
 (:class:`~sudoku_csp.constraints.pairs.MarkedPairs`).
 
 f-puzzles writes them as ``xv`` entries (``"value": "X"`` or ``"V"``) and the word ``xv`` in
-its ``negative`` list; they read back as :class:`~sudoku_csp.constraints.dots.Dots`, which
+its ``negative`` list; they read back as :class:`~sudoku_csp.constraints.kinds.dots.Dots`, which
 says the same.
 """
 
