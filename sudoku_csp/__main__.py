@@ -37,7 +37,10 @@ def main() -> None:
 
     mark_start()  # a command's time limit counts from here: starting up is part of it
     for signum in _EXITS:
-        signal.signal(signum, _stop)
+        # A signal the caller set to be ignored (SIGINT of a job a shell started in the
+        # background) stays ignored, as every Unix program keeps it.
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _stop)
     try:
         from sudoku_csp.cli import main as run
 

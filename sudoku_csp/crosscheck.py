@@ -256,9 +256,9 @@ def verdict_dict(puzzle: str, claims: Mapping[str, Claim], judgement: Judgement,
     from a batch run (:meth:`sudoku_csp.batch.Outcome.as_dict`).
 
     Keys, in this order: ``index`` (only when given: the puzzle's place in its input),
-    ``puzzle`` (its line, which reads back as it: see :func:`~sudoku_csp.io.to_line`'s
-    ``standalone``), ``status`` (``judgement.status``), ``decided`` (how many specs
-    gave a verdict), ``agreed`` (two or more did and nothing contradicts: see
+    ``puzzle`` (its line, which reads back as the very puzzle: see
+    :func:`~sudoku_csp.io.to_line`), ``status`` (``judgement.status``), ``decided`` (how
+    many specs gave a verdict), ``agreed`` (two or more did and nothing contradicts: see
     :attr:`Judgement.agreed`), ``specs`` (spec -> ``status``, ``seconds`` rounded to the
     microsecond, and ``error`` for a spec that failed), ``reasons`` (only for a
     disagreement, and always then) and ``metadata`` (only when not empty).
@@ -358,7 +358,7 @@ class CrossCheck:
             head += f": {self.status}"
             if self.undecided:
                 head += f" (undecided: {_names(self.undecided)})"
-        lines = [f"{head} · {to_line(self.puzzle, standalone=True)}"]
+        lines = [f"{head} · {to_line(self.puzzle)}"]
         lines += [f"  ! {reason}" for reason in self.reasons]
         width = max((len(s) for s in self.claims), default=0)
         for spec, claim in self.claims.items():
@@ -376,7 +376,7 @@ class CrossCheck:
         >>> crosscheck(parse("3.1...4.2......."), ["native"]).as_dict()["status"]
         'unique'
         """
-        return verdict_dict(to_line(self.puzzle, standalone=True), self.claims,
+        return verdict_dict(to_line(self.puzzle), self.claims,
                             self.judgement, metadata=self.puzzle.metadata)
 
 

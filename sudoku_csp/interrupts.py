@@ -139,7 +139,9 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
 @contextlib.contextmanager
 def handling() -> Iterator[None]:
     """Own SIGINT and SIGTERM for the duration (main thread only; elsewhere, or nested, a
-    no-op): see the module docstring. The previous handlers are restored on leaving."""
+    no-op): see the module docstring. The previous handlers are restored on leaving. A
+    signal the process was started with ignored (SIGINT in a background job) is left
+    ignored."""
     global _watch
     if _watch is not None or threading.current_thread() is not threading.main_thread():
         yield
@@ -150,7 +152,8 @@ def handling() -> Iterator[None]:
     _watch = watch
     try:
         for s in _SIGNALS:
-            signal.signal(s, _on_signal)
+            if previous[s] is not signal.SIG_IGN:  # ignored by the caller: stays so
+                signal.signal(s, _on_signal)
         yield
     finally:
         for s, handler in previous.items():

@@ -34,6 +34,24 @@ PUZZLES = [line for line in (Path(sudoku_csp.__file__).parent / "data" / "mixed9
            .read_text().splitlines() if line and not line.startswith("#")][:3]
 
 
+def _in_a_terminal() -> None:
+    """In a child before it starts: SIGINT at its default, as a shell starts a program in
+    the foreground and Ctrl-C reaches it. The tests may run as a background job, where
+    SIGINT is ignored, and a program keeps an ignored signal ignored (as sudoku-csp does:
+    test_a_run_started_with_sigint_ignored_keeps_it_ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture(autouse=True)
+def _sigint_as_in_a_terminal():
+    """Python's own SIGINT handler for each test here, given back after: the in-process
+    tests send SIGINT to this process, which a background job would ignore."""
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def _start(tmp_path: Path, args: list[str], copies: int) -> tuple[subprocess.Popen, str, Path]:
     """A run of ``sudoku-csp ARGS FILE --out records.jsonl`` in its own process group, on
     ``copies`` copies of the puzzles; its descendants carry a marker in their environment."""
@@ -44,7 +62,8 @@ def _start(tmp_path: Path, args: list[str], copies: int) -> tuple[subprocess.Pop
     env = {**os.environ, "SUDOKU_CSP_TEST_RUN": marker}
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_csp", *args, str(source), "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        preexec_fn=_in_a_terminal)
     return proc, marker, out
 
 
@@ -142,7 +161,8 @@ def test_ctrl_c_in_a_long_search_stops_it(spec):
     # Counting every solution of the empty 9x9 never ends: only the interrupt stops it.
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_csp", "count", "." * 81, "--limit", "0", "-s", spec],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=_in_a_terminal)
     # Deep in the search, however busy the machine: the CPU time it has used, not the wall
     # clock, says so (starting takes about half a second of CPU).
     _wait_for_cpu(proc, 1.5)
@@ -164,7 +184,8 @@ def test_sigterm_stops_a_long_search_by_a_solver_without_interrupt(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_csp", "study", str(empty), "-e", "minimal",
          "--no-reduced", "--no-native", "--no-probing", "-s", "cadical195"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=_in_a_terminal)
     _wait_for_cpu(proc, 3.0)
     proc.send_signal(signal.SIGTERM)
     try:
@@ -177,13 +198,17 @@ def test_sigterm_stops_a_long_search_by_a_solver_without_interrupt(tmp_path):
     assert "Traceback" not in err.decode()
 
 
+def _cpu(proc: subprocess.Popen) -> float:
+    """The CPU time ``proc`` has used (user + system, all its threads), in seconds."""
+    fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def _wait_for_cpu(proc: subprocess.Popen, seconds: float) -> None:
     """Until ``proc`` has used ``seconds`` of CPU (user + system, all its threads)."""
-    tick = os.sysconf("SC_CLK_TCK")
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        if (int(fields[11]) + int(fields[12])) / tick >= seconds:  # utime, stime
+        if _cpu(proc) >= seconds:
             return
         time.sleep(0.05)
     pytest.fail(f"the run used no {seconds} s of CPU (exit {proc.poll()})")
@@ -202,7 +227,8 @@ def test_ctrl_c_while_the_program_starts_is_an_interrupt_not_a_traceback(after, 
         pytest.skip("no sudoku-csp script beside this Python")
     command = [sys.executable, "-m", "sudoku_csp"] if entry == "module" else [str(script)]
     proc = subprocess.Popen([*command, "count", "." * 81, "--limit", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_in_a_terminal)
     _wait_for_handler(proc, signal.SIGTERM)
     time.sleep(after)
     proc.send_signal(signal.SIGINT)
@@ -246,8 +272,7 @@ def _signal_after_cpu(signum: int, seconds: float) -> threading.Thread:
 
 
 def test_a_search_that_returns_after_a_signal_is_not_reported():
-    # The handler seen before is given back: Python's default_int_handler in a terminal,
-    # SIG_IGN when the tests run as a background job (the shell ignores SIGINT there).
+    # The handler seen before is given back.
     before = signal.getsignal(signal.SIGINT)
     stopped = threading.Event()
     with pytest.raises(KeyboardInterrupt), interrupts.handling():
@@ -333,3 +358,33 @@ def test_the_entry_point_ends_a_signal_as_the_commands_do():
 
     assert _EXITS == {signal.SIGINT: ("interrupted", Exit.INTERRUPTED),
                       signal.SIGTERM: ("terminated", Exit.TERMINATED)}
+
+
+def test_handling_leaves_an_ignored_sigint_ignored():
+    # A job a shell starts in the background has SIGINT ignored: Ctrl-C in that terminal is
+    # meant for the foreground job, and every Unix program keeps the signal ignored.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with interrupts.handling():
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # still owned
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
+def test_a_run_started_with_sigint_ignored_keeps_it_ignored():
+    def in_the_background() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_csp", "count", "." * 81, "--limit", "0", "-s", "native"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=in_the_background)
+    try:
+        _wait_for_cpu(proc, 1.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        used = _cpu(proc)
+        _wait_for_cpu(proc, used + 0.5)  # still counting: the SIGINT was ignored
+        assert proc.poll() is None
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err.decode()) == (143, "terminated\n")

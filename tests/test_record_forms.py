@@ -274,15 +274,34 @@ def test_resume_refuses_the_same_givens_under_another_geometry(tmp_path):
 def test_records_of_earlier_versions_are_read_and_refused_for_resume_honestly(tmp_path):
     # A file written before records carried the geometry: a jigsaw's line is its givens.
     jigsaw = _puzzle("4x4 jigsaw", None, 4, 0.25)
-    old = {"index": 1, "puzzle": to_line(jigsaw), "spec": "native", "status": "unique",
+    old = {"index": 1, "puzzle": to_line(jigsaw, standalone=False), "spec": "native", "status": "unique",
            "verdict": "unique", "agreed": False, "seconds": 0.001, "stats": {},
            "solutions": 1, "solution": None, "message": "", "metadata": "",
            "complete": True}
     out = tmp_path / "old.jsonl"
     out.write_text(json.dumps(old) + "\n", encoding="utf-8")
     (record,) = iter_records(out)
-    assert record.puzzle == to_line(jigsaw) and record.decided == 1
+    assert record.puzzle == to_line(jigsaw, standalone=False) and record.decided == 1
     finished = Finished.load(out, ["native"])
     with pytest.raises(InputError, match="without the 4x4 jigsaw geometry"):
         finished.check_puzzle(1, jigsaw)
-    finished.check_puzzle(1, _read(to_line(jigsaw)))  # the plain puzzle it says: the same
+    finished.check_puzzle(1, _read(to_line(jigsaw, standalone=False)))  # the plain one it says
+
+
+@pytest.mark.parametrize(("options", "geometry"), [
+    (["--size", "6", "--box", "3x2"], {"size": 6, "box": (3, 2)}),
+    (["--variant", "diagonal"], {"size": 9, "variants": ("diagonal",)}),
+], ids=["3x2", "diagonal"])
+def test_generated_and_shown_lines_read_back_as_the_same_puzzle(options, geometry):
+    """What generate prints and show --to line writes is read again with no option: it must
+    carry the geometry a plain line cannot say (before, a 3x2-box 6x6 read back with 2x3
+    boxes and a diagonal puzzle as a plain one, both with exit 0)."""
+    runner = CliRunner()
+    made = runner.invoke(app, ["generate", "--count", "1", "--seed", "1", *options])
+    assert made.exit_code == 0, made.output
+    line = made.stdout.splitlines()[0].split("\t")[0]
+    puzzle = _read(line)
+    assert puzzle.geometry == make_geometry(**geometry)
+    shown = runner.invoke(app, ["show", line, "--to", "line"])
+    assert shown.exit_code == 0, shown.output
+    assert _read(shown.stdout.strip()) == puzzle

@@ -31,8 +31,8 @@ class Record:
     """One spec on one puzzle.
 
     ``index`` is the puzzle's 1-based position in the input; ``puzzle`` its line, which
-    reads back as the same puzzle with no option (:func:`~sudoku_csp.io.to_line` with
-    ``standalone``: the plain or killer line, or the JSON form when the puzzle's geometry is
+    reads back as the same puzzle with no option (:func:`~sudoku_csp.io.to_line`: the
+    plain or killer line, or the JSON form when the puzzle's geometry is
     not the one its size alone gives; files written before this held the plain line
     whatever the geometry);
     ``status`` the spec's own :class:`~sudoku_csp.crosscheck.Verdict` (its backend's status,
@@ -506,8 +506,8 @@ class Finished:
 
     def check_puzzle(self, index: int, puzzle: Puzzle) -> None:
         """InputError if the records file holds another puzzle at ``index`` than the input's
-        ``puzzle`` (compared by its record line, :func:`~sudoku_csp.io.to_line` with
-        ``standalone``, which carries the geometry).
+        ``puzzle`` (compared by its record line, :func:`~sudoku_csp.io.to_line`, which
+        carries the geometry).
 
         A record that holds the puzzle's givens alone where its geometry is not the one
         they tell (a file written with other geometry options, or by a version that left
@@ -516,10 +516,10 @@ class Finished:
         recorded = self._lines.get(index)
         if recorded is None:
             return
-        line = to_line(puzzle, standalone=True)
+        line = to_line(puzzle)
         if recorded == line:
             return
-        if recorded == to_line(puzzle):
+        if recorded == to_line(puzzle, standalone=False):
             raise InputError(
                 f"--resume: the records file holds puzzle {index} as {recorded}, without the "
                 f"{puzzle.geometry.name} geometry it has here (written with other geometry "

@@ -91,7 +91,7 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
         claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
         judgement = judge({**known, **claims} if known else claims)
         verdict = judgement.status
-        line = to_line(puzzle, standalone=True)  # the record reads back as this very puzzle
+        line = to_line(puzzle)  # the record reads back as this very puzzle
         records = []
         for spec, claim in claims.items():
             result = results.get(spec)

@@ -174,7 +174,9 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     deadline = Deadline.of(time_limit)
     chosen = encoding_choices(options)  # checked even where no constraint uses them
     formula = build(puzzle.geometry, encoding, amo, deadline=deadline)
-    line = f"c puzzle: {to_line(puzzle)}"
+    # The givens alone: the header's other lines (size, box, variants, regions) say the
+    # geometry, as encodings/README.md documents.
+    line = f"c puzzle: {to_line(puzzle, standalone=False)}"
     nv = None
     if reduce:
         clauses = [*clue_reduced(puzzle, encoding, amo).clauses, *extra_clauses]

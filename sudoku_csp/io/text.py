@@ -134,22 +134,25 @@ def is_constrained_text(text: str) -> bool:
     return is_json(text) or is_fpuzzles(text) or killer_tokens(text) is not None
 
 
-def to_line(puzzle: Puzzle, *, standalone: bool = False) -> str:
-    """One line that reads back as ``puzzle`` (under the same geometry options): its givens
-    as a plain line; with constraints, the killer line when it holds them, else compact JSON.
+def to_line(puzzle: Puzzle, *, standalone: bool = True) -> str:
+    """One line that reads back as ``puzzle`` under no option at all: its givens as a plain
+    line where that tells the geometry by itself (standard boxes for its size, no variant);
+    with constraints, the killer line when it holds them; else compact JSON, which carries
+    the box shape, variants and regions too (a jigsaw read from f-puzzles, a puzzle read
+    with ``--variant``). What every output meant to be read again writes: records,
+    generated puzzles, ``show --to line``, certificates.
 
-    ``standalone`` asks for a line that reads back as ``puzzle`` under no option at all,
-    what a batch record holds: the same line where it tells the geometry by itself
-    (standard boxes for its size, no variant), else the JSON form, which carries the box
-    shape, variants and regions (a jigsaw read from f-puzzles, a puzzle read with
-    ``--variant``).
+    ``standalone=False`` gives the short line the puzzle had before the geometry options
+    that read it (its givens alone): what records files of earlier versions hold.
 
     >>> to_line(parse("1..." "..1." ".1.." "...1"))
     '1.....1..1.....1'
     >>> to_line(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4 1..............."))
     'AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4 1...............'
-    >>> to_line(parse("1..." "..1." ".1.." "...1", variants=["diagonal"]), standalone=True)
+    >>> to_line(parse("1..." "..1." ".1.." "...1", variants=["diagonal"]))
     '{"size":4,"variants":["diagonal"],"givens":"1.....1..1.....1"}'
+    >>> to_line(parse("1..." "..1." ".1.." "...1", variants=["diagonal"]), standalone=False)
+    '1.....1..1.....1'
     """
     if standalone and not _tells_geometry(puzzle.geometry):
         return json_line(puzzle)
