@@ -274,8 +274,8 @@ def test_resume_refuses_the_same_givens_under_another_geometry(tmp_path):
 def test_records_of_earlier_versions_are_read_and_refused_for_resume_honestly(tmp_path):
     # A file written before records carried the geometry: a jigsaw's line is its givens.
     jigsaw = _puzzle("4x4 jigsaw", None, 4, 0.25)
-    old = {"index": 1, "puzzle": to_line(jigsaw, standalone=False), "spec": "native", "status": "unique",
-           "verdict": "unique", "agreed": False, "seconds": 0.001, "stats": {},
+    old = {"index": 1, "puzzle": to_line(jigsaw, standalone=False), "spec": "native",
+           "status": "unique", "verdict": "unique", "agreed": False, "seconds": 0.001, "stats": {},
            "solutions": 1, "solution": None, "message": "", "metadata": "",
            "complete": True}
     out = tmp_path / "old.jsonl"
