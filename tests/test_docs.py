@@ -185,3 +185,25 @@ def test_readme_starts_with_the_two_set_up_commands_and_ci_runs_the_second():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert tests in ci.splitlines(), "CI runs the test command README gives"
 
+
+# -- pointers from the code ---------------------------------------------------------------------
+POINTER = re.compile(r"\b(README|docs/\w+)(?:\.md)?(?:[:,] ([A-Z][\w ,'-]*?)\))?")
+
+
+def test_every_page_and_heading_the_code_points_to_exists():
+    # Figures live in docs/, not in docstrings: a comment names the page (and the heading)
+    # that holds the measurement behind a choice, and moving it must not leave it pointing
+    # nowhere.
+    pointed = 0
+    for path in sorted((ROOT / "sudoku_csp").rglob("*.py")):
+        code = re.sub(r"\n\s*#\s*", " ", path.read_text(encoding="utf-8"))  # wrapped comments
+        for page, heading in POINTER.findall(" ".join(code.split())):
+            target = ROOT / f"{page}.md"
+            where = f"{path.relative_to(ROOT)}: {page}.md"
+            if page.startswith("docs/"):
+                assert target.is_file() or name(target) in GENERATED, f"{where}: no such page"
+                pointed += 1
+            if heading:
+                assert heading in {title for _, _, title in headings(target)}, (
+                    f"{where} has no heading {heading!r}")
+    assert pointed >= 20
