@@ -156,7 +156,7 @@ caller, or None for no limit."""
 class _Watchdog:
     """One daemon thread that calls each armed stop function at its deadline.
 
-    Starting a ``threading.Timer`` per call costs more than solving a 9×9 puzzle (README:
+    Starting a ``threading.Timer`` per call costs more than solving a 9×9 puzzle (docs/design.md:
     Design choices, measured), so one thread serves every call of every backend: it sleeps
     until the earliest armed deadline and is woken only when a newly armed deadline is
     earlier still.

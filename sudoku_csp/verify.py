@@ -70,7 +70,7 @@ def _broken_rules(puzzle: Puzzle, grid: Sequence[int]) -> list[str]:
 SUMS_UP_TO = 12
 """Largest N whose units :func:`_solves_grid` checks by sums; larger grids by a set: sums
 are faster up to 12×12, even at 16×16 and slower beyond, since multiplying integers of N³
-bits grows faster than a set of N³ numbers (README: Design choices, measured)."""
+bits grows faster than a set of N³ numbers (docs/design.md: Design choices, measured)."""
 
 
 class _Tables(NamedTuple):

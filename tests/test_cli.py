@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ from xml.etree import ElementTree
 
 import pytest
 from cases import BY_NAME, CASES, GRID1, GRID2, HARD1, JIGSAW_MAP
+from pages import DOCS, README, section, text
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
@@ -76,14 +78,17 @@ def test_unknown_on_time_limit():
     assert "unknown" in result.output
 
 
-def test_exit_table_is_the_same_in_help_and_readme():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    rows = {line for line in readme.splitlines() if line.startswith("| ")}
+def test_exit_table_is_the_same_in_help_and_the_docs():
+    # The table is docs/commands.md's "Exit codes", the page README links for it; every row
+    # is a member of Exit and every member a row, as --help gives them.
+    table = section(DOCS / "commands.md", "Exit codes")
+    rows = {line for line in table.splitlines() if re.match(r"\| \d+ \|", line)}
     helped = " ".join(run("--help").output.split())
     for code in Exit:
         assert f"| {code.value} | {code.meaning} |" in rows, code
         assert f"{code.value} {code.meaning}" in helped, code
-    assert len({c.value for c in Exit}) == len(Exit)
+    assert len(rows) == len(Exit) == len({c.value for c in Exit})
+    assert "(docs/commands.md#exit-codes)" in text(README)
 
 
 def _help_at(columns: int, *args: str) -> list[str]:

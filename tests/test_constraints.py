@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from cases import CONSTRAINED_CASES, KILLER4, slow_if
+from pages import pages
 from typer.testing import CliRunner
 
 from sudoku_csp import (
@@ -247,23 +248,24 @@ KILLER_EXAMPLES = ("killer9.txt", "killer9_200.txt")
 
 
 @pytest.mark.parametrize("name", KILLER_EXAMPLES)
-def test_readme_gives_each_example_killer_file_its_cage_sizes(name):
-    # Every "N-M-cell" (or "N-M cell") the README says of a file is the range of the cage
-    # sizes the file holds, as its header says it was made. A phrase is said of the file
-    # named just before it ("killer9.txt (... 2-3-cell cages)"), or just after it ("2-5-cell
-    # cages of killer9_200.txt").
+def test_the_docs_give_each_example_killer_file_its_cage_sizes(name):
+    # Every "N-M-cell" (or "N-M cell") README.md or a page of docs/ says of a file is the
+    # range of the cage sizes the file holds, as its header says it was made. A phrase is said
+    # of the file named just before it ("killer9.txt (... 2-3-cell cages)"), or just after it
+    # ("2-5-cell cages of killer9_200.txt").
     sizes = {len(c.cells) for p in read_puzzles(str(ROOT / "examples" / name))
              for c in p.constraints}
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     files = "|".join(map(re.escape, KILLER_EXAMPLES))
     said = set()
-    for phrase in re.finditer(r"(\d)[-–](\d)[- ]cell", readme):
-        after = re.match(rf"\w* cages of `(?:examples/)?({files})", readme[phrase.end():])
-        before = re.findall(files, readme[max(0, phrase.start() - 100):phrase.start()])
-        owner = after[1] if after else before[-1] if before else None
-        if owner == name:
-            said.add((int(phrase[1]), int(phrase[2])))
-    assert said, f"README says nothing of the cages of {name}"
+    for page in pages():
+        words = " ".join(page.read_text(encoding="utf-8").split())
+        for phrase in re.finditer(r"(\d)[-–](\d)[- ]cell", words):
+            after = re.match(rf"\w* cages of `(?:examples/)?({files})", words[phrase.end():])
+            before = re.findall(files, words[max(0, phrase.start() - 100):phrase.start()])
+            owner = after[1] if after else before[-1] if before else None
+            if owner == name:
+                said.add((int(phrase[1]), int(phrase[2])))
+    assert said, f"the docs say nothing of the cages of {name}"
     assert said == {(min(sizes), max(sizes))}, (name, said, sorted(sizes))
 
 

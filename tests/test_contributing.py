@@ -20,7 +20,7 @@ def _module(path: str) -> str:
 
 
 def test_every_named_file_exists():
-    paths = set(re.findall(r"`((?:sudoku_csp|tests|examples|encodings)/[\w/.]*?)`", TEXT))
+    paths = set(re.findall(r"`((?:sudoku_csp|tests|examples|encodings|docs)/[\w/.]*?)`", TEXT))
     assert {"sudoku_csp/variants.py", "sudoku_csp/backends/registry.py"} <= paths
     missing = [p for p in paths if "NAME" not in p and not (ROOT / p).exists()]
     assert not missing, missing

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from itertools import islice
 from pathlib import Path
 
 import pytest
+from pages import DOCS, section
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
@@ -22,11 +24,12 @@ def small_file(tmp_path_factory) -> Path:
     return path
 
 
-def test_every_example_is_documented_in_the_readme():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_every_example_has_its_line_in_the_benchmarks_page():
+    # CONTRIBUTING: a research or benchmark script gets a line in docs/benchmarks.md's list.
+    listed = section(DOCS / "benchmarks.md", "The scripts")
     assert len(SCRIPTS) >= 4  # benchmark, batch_benchmark, encodings_study, generate_benchmark
     for script in SCRIPTS:
-        assert f"examples/{script.name}" in readme, script.name
+        assert re.search(rf"^python examples/{re.escape(script.name)} ", listed, re.M), script.name
 
 
 SMALL_RUNS = {

@@ -7,7 +7,7 @@ How a puzzle is solved, and why:
 - One template model per geometry (and thread) is built for the empty grid; each puzzle
   only narrows the domains of its givens in place, and a ``finally`` widens them again:
   the fastest or tied of narrowing in place, solution hints, assumptions, cloning the
-  template and rebuilding, for both models, and it works with both (README: Design
+  template and rebuilding, for both models, and it works with both (docs/design.md: Design
   choices, measured).
 - ``limit=1`` is a plain solve (no callback). Any other limit enumerates with
   ``enumerate_all_solutions`` and ``keep_all_feasible_solutions_in_presolve`` (so that
@@ -27,11 +27,11 @@ How a puzzle is solved, and why:
   copy instead of a new model. Parameters tried and left as they were: the LP relaxation
   (``linearization_level`` 1 and 2), ``search_branching``, ``use_sat_inprocessing``,
   polarity, minimization; uniqueness by a second solve with the first grid excluded lost
-  to enumeration (README: Design choices, measured).
+  to enumeration (docs/design.md: Design choices, measured).
 - Plain puzzles: no parameter tried moved either model; the floor is CP-SAT's fixed cost
   per solve (loading the Boolean model and propagating; presolve's AllDifferent
   propagation for alldiff), which keeps it well under the native and SAT backends on
-  millisecond puzzles (README: Design choices, measured).
+  millisecond puzzles (docs/design.md: Design choices, measured).
 - CP-SAT statuses pass through an explicit table; a status outside it (``MODEL_INVALID``)
   raises :class:`CpSatError`. A search cut by the time limit gives ``UNKNOWN``.
 - The time limit (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) covers
@@ -80,7 +80,7 @@ AUTO_PRESOLVE = {("alldiff", False): True, ("alldiff", True): False,
                  ("boolean", False): False, ("boolean", True): False}
 """``presolve=auto``: per (model, whether the puzzle has typed constraints), what measured
 faster: presolve on only for the integer model on plain puzzles, where it decides most
-17-clue puzzles before search (README: Design choices, measured)."""
+17-clue puzzles before search (docs/design.md: Design choices, measured)."""
 
 MAX_TEMPLATES = 16
 """Templates kept per thread (jigsaw files bring a new geometry with every puzzle)."""

@@ -281,7 +281,7 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
     if jobs == 1 and scheduler is None:
         # In this process, one puzzle per chunk by default: each outcome is yielded (and
         # written) as soon as its puzzle is done, with no executor between (a Future per
-        # puzzle measured slower: README, Design choices, measured).
+        # puzzle measured slower: docs/design.md, Design choices, measured).
         while chunk := list(itertools.islice(items, chunksize or 1)):
             yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit), chunk)
         return

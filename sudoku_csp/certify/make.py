@@ -36,7 +36,7 @@ PROOF_SOLVERS: tuple[str, ...] = (
 )
 """PySAT solvers whose ``with_proof=True`` proofs this package's checker accepts (tried
 with python-sat 1.9.dev17 on every top95 puzzle). ``cadical195`` is the default, the
-fastest to produce a certificate (README: Design choices, measured). Its proofs hold about
+fastest to produce a certificate (docs/design.md: Design choices, measured). Its proofs hold about
 600 lemmas, mostly units it derived by propagation; the Glucose family writes about 18
 lemmas (easier to read) but is slower to produce."""
 

@@ -1,6 +1,6 @@
 """Exit codes, and the one place where an exception becomes a line on stderr and a code.
 
-:class:`Exit` is the documented table: ``sudoku-csp --help``, README.md and the tests all
+:class:`Exit` is the documented table: ``sudoku-csp --help``, docs/commands.md and the tests all
 read it from here. :func:`guarded` runs a command body: the user's bad input exits 6
 (:class:`~sudoku_csp.errors.InputError`, unreadable files), a failure inside the library
 exits 1 as an internal error (:class:`~sudoku_csp.errors.BackendError` or anything

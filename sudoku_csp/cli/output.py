@@ -43,7 +43,7 @@ FLUSH_EVERY = 0.5  # seconds: the longest a written record line waits in the buf
 
 class _Lines:
     """Record lines to standard output through its buffer: ``typer.echo`` flushes every
-    line, ten times the cost of a buffered write (README: Design choices, measured).
+    line, ten times the cost of a buffered write (docs/design.md: Design choices, measured).
     Flushed at least every :data:`FLUSH_EVERY` seconds so that a reader of a pipe sees a
     long run progress, and at the end by :func:`~sudoku_csp.cli.exits.guarded`."""
 

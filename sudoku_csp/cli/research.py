@@ -357,7 +357,7 @@ terminal, then what searching cost."""
 
 STUDY_SECONDS_PER_PUZZLE = 60.0
 """The bound ``study`` puts on a run unless told otherwise: this many seconds per puzzle
-studied, for the whole run (the README's 1,000 17-clue puzzles take 2 minutes of their
+studied, for the whole run (docs/study.md's 1,000 17-clue puzzles take 2 minutes of their
 16 hours; one empty 16x16 grid, whose CaDiCaL search on ``minimal`` runs for minutes, gets
 one minute)."""
 

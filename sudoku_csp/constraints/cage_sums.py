@@ -30,7 +30,8 @@ SUM_ENCODINGS = ("combos", *PB_ENCODINGS)
 
 DEFAULT_SUMS = "combos"
 """The cage-sum encoding used unless told otherwise: measured faster than every
-``pysat.pb`` encoding on given-free 9×9 killers (examples/killer_benchmark.py, README)."""
+``pysat.pb`` encoding on given-free 9×9 killers (examples/killer_benchmark.py,
+docs/benchmarks.md)."""
 
 FALLBACK_PB = "totalizer"
 

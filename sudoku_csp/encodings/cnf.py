@@ -95,7 +95,7 @@ MiniCard cardinality constraint, not clauses.)"""
 DEFAULT_AMO = "pairwise"
 """The at-most-one encoding used unless told otherwise (pairwise: no auxiliary variables)."""
 DEFAULT_ENCODING = Encoding.EXTENDED
-"""The encoding used unless told otherwise (measured fastest with CaDiCaL; see README)."""
+"""The encoding used unless told otherwise (measured fastest with CaDiCaL; see docs/study.md)."""
 
 
 def encoding_of(name: str | Encoding) -> Encoding:

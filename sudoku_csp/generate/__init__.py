@@ -48,7 +48,7 @@ single cells: ``minimal=True`` then also requires every single given to be neces
 by a short local search per grid and new grids when it fails.
 
 Why a session: it answers a question several times faster than a backend deciding
-uniqueness through a ``Result`` (README: Design choices, measured); the one independent
+uniqueness through a ``Result`` (docs/design.md: Design choices, measured); the one independent
 final check per puzzle goes through a backend.
 
 >>> from sudoku_csp import make_geometry, to_line

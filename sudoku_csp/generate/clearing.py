@@ -97,7 +97,7 @@ def repair(givens: list[int], grid: Grid, groups: list[tuple[int, ...]], rng: ra
     A cleared-by-groups puzzle is rarely minimal (under rot90 on 9×9, never). Each move
     clears the group of a redundant given, restores uniqueness by adding back random
     cleared groups, clears groups greedily again, and is kept when it leaves no more
-    redundant givens than before: far faster than drawing new grids alone (README: Design
+    redundant givens than before: far faster than drawing new grids alone (docs/design.md: Design
     choices, measured).
     """
     group_of = {cell: group for group in groups for cell in group}

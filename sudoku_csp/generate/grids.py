@@ -31,7 +31,7 @@ def random_grid(geometry: Geometry, seed: int, *, method: str = "sat",
       values). A fresh solver keeps the result independent of what was solved before.
     - ``native``: the native solver with a seeded random value order at each branch. As
       random, but on tightly constrained variants it backtracks for long, where SAT does
-      not (README: Design choices, measured).
+      not (docs/design.md: Design choices, measured).
 
     :class:`NoGridError` when no grid keeps them (a 4×4 non-consecutive grid).
 

@@ -72,7 +72,7 @@ merge makes the puzzle much harder for every solver (measured on 9×9: 20 tries 
 cages instead of 25, and the native solver needs seconds to minutes a puzzle)."""
 DEFAULT_KILLER_CHECK = "cpsat"
 """The second backend that confirms each killer: on generated 9×9 killers CP-SAT takes a
-fraction of the native solver's time, which has tails of minutes (README: Design choices,
+fraction of the native solver's time, which has tails of minutes (docs/design.md: Design choices,
 measured)."""
 DEFAULT_KILLER_ATTEMPTS = 20
 """Grids tried per puzzle before :class:`~sudoku_csp.generate.GenerationError`."""

@@ -51,7 +51,7 @@ def generate(geometry: Geometry | None = None, *, count: int = 1, seed: int = 0,
       given at a time (:data:`CLIMB_STEPS` moves), keeping moves that come no farther from
       the range. Without an upper bound on ER every candidate is fully rated (slow for a
       very hard one, far more on 16×16 and tight variants); with one, the techniques
-      above it are never tried, so too hard candidates cost little (README: Design
+      above it are never tried, so too hard candidates cost little (docs/design.md: Design
       choices, measured).
     - ``attempts``: grids tried per puzzle before :class:`GenerationError` (default
       :data:`DEFAULT_ATTEMPTS`, or :data:`DEFAULT_DIFFICULTY_ATTEMPTS` with a difficulty):

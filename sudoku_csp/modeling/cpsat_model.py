@@ -82,7 +82,7 @@ class CpSatModel:
         The variable objects only carry their proto index, so they serve the copy too. What
         the backend does per puzzle with typed constraints: copying the geometry's template
         is several times cheaper than building the model anew, where creating the named
-        literals in Python is the cost (README: Design choices, measured).
+        literals in Python is the cost (docs/design.md: Design choices, measured).
         """
         twin = copy.copy(self)
         twin.model = self.model.clone()
@@ -182,7 +182,7 @@ class AllDiffModel(CpSatModel):
         # AllDifferent and the linear sum say it all; the digit sets only add, per cell,
         # the digits some set holds: that domain cut was faster on both killer files than
         # the sum alone, a table of every ordering of every set, or Boolean set selectors
-        # channelled to the integers (README: Design choices, measured).
+        # channelled to the integers (docs/design.md: Design choices, measured).
         if len(cells) > 1:
             self.all_different(cells)
         if sets is not None:
@@ -265,7 +265,7 @@ class BooleanModel(CpSatModel):
             self.model.add(sum(self.value(c) for c in cells) == total)
             return
         # Written into the proto by index, not through CpModel's methods: a quarter less
-        # Python time per 9x9 killer (README: Design choices, measured).
+        # Python time per 9x9 killer (docs/design.md: Design choices, measured).
         index = self._index
         proto = self.model.proto
         first = len(proto.variables)

@@ -49,7 +49,7 @@ from sudoku_csp.native.state import tables
 MAX_PLANE_SIZE = 12
 """Largest grid the plane engine takes. Each operation touches all N³ bits: up to 12×12
 planes beat the per-cell rules; from 16×16 they are even at best and slower on the hard
-16×16 puzzles of ``sudoku_csp/data/sixteen.txt`` (README: Design choices, measured). At
+16×16 puzzles of ``sudoku_csp/data/sixteen.txt`` (docs/design.md: Design choices, measured). At
 most 16 in any case: :meth:`Planes.singles` folds the planes in four levels at most."""
 
 PlaneState = tuple[int, int]

@@ -15,7 +15,7 @@ Translations:
   beyond, :data:`~sudoku_csp.constraints.cage_sums.COMBINATION_LIMIT`) use sum bounds instead.
 - CNF, selected by the cage's encoding option ``sums`` (:data:`SUMS`; the sat backend's
   ``sums``, the ``--sums`` of encode and certify):
-  ``combos`` (the default, faster: see README), clauses derived from the same digit sets: a
+  ``combos`` (the default, faster: docs/benchmarks.md), clauses derived from the same digit sets: a
   variable ``has(d)`` per digit ("some cell of the cage holds d"), one ``set(j)`` per digit
   set with ``set(j) → has(d)`` for its digits and ``¬has(d)`` for the others, at least one
   set, and ``has(d) → ∨ set(j)`` over the sets holding ``d``; unit propagation on them makes
@@ -202,7 +202,8 @@ class Cage(Constraint):
             out = tuple(sorted(c for cage in touching for c in cage.cells if c not in here))
             different = pairwise_peers(geometry, out)
             # Bounds alone prune little and cost a call each time their cells change: up to
-            # MAX_LOOSE_OUTIES cells they repay it, more do not (README: Design choices, measured).
+            # MAX_LOOSE_OUTIES cells they repay it, more do not (docs/design.md: Design choices,
+            # measured).
             if out and (different or len(out) <= MAX_LOOSE_OUTIES):
                 total = sum(cage.total or 0 for cage in touching) - unit_total
                 links.append(sum_link(geometry, out, total, different,
@@ -281,7 +282,7 @@ class Cage(Constraint):
         CP-SAT does not find these itself: neither model states that a unit adds up to
         45. The innies cut its branches several fold on hard killers, the bands of rows and
         columns help again; outies (cages sticking out of a unit) added nothing beyond
-        noise, so they are left out (README: Design choices, measured).
+        noise, so they are left out (docs/design.md: Design choices, measured).
         """
         for cells, total, different in implied_sums(model.geometry, constraints):
             if different:
@@ -461,7 +462,7 @@ class Cage(Constraint):
 
 MAX_BAND_REST = 4
 """Cells left over in a band of rows or columns (:func:`implied_sums`) kept at most: 4 was
-the fastest of none, 2, 4 and 8 (README: Design choices, measured)."""
+the fastest of none, 2, 4 and 8 (docs/design.md: Design choices, measured)."""
 
 
 def _rule45(geometry: Geometry, cells: Sequence[int], total: int, different: bool) -> str:
