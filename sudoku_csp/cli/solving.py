@@ -285,11 +285,11 @@ def show(
             broken = Exit.OK
         shown = why.cells() if why is not None and why.proven else ()
         if svg is not None:
-            from sudoku_csp.render import grid_svg
+            from sudoku_csp.render import Highlights, grid_svg
 
             picture = grid_svg(puzzle.geometry, puzzle.givens, state.grid() if state else None,
                                state.cand if state else None, constraints=puzzle.constraints,
-                               highlight_cells=shown)
+                               highlights=Highlights(cells=shown))
             write_output(svg, picture)
             if writes_stdout(svg):  # the picture alone: a stream another program reads
                 return broken
