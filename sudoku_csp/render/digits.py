@@ -21,7 +21,6 @@ from typing import NamedTuple
 from sudoku_csp.canvas import baseline, escape, text
 from sudoku_csp.constraints import Constraint
 from sudoku_csp.geometry import EMPTY, Candidate, Geometry
-from sudoku_csp.render.grid import cell_rects
 from sudoku_csp.render.highlights import Highlights
 from sudoku_csp.render.layout import Sheet, candidate_size
 from sudoku_csp.render.shared import SharedDefs
@@ -81,8 +80,8 @@ class Digits:
         """Cells with no candidate left, tinted red."""
         if self.candidates is None:
             return []
-        return cell_rects(self.sheet.canvas, (c for c, m in enumerate(self.candidates)
-                                              if m == 0), "dead", DEAD_FILL)
+        return self.sheet.canvas.shade((c for c, m in enumerate(self.candidates) if m == 0),
+                                       "dead", DEAD_FILL)
 
     def draw(self, highlights: Highlights) -> list[str]:
         """Givens, then filled values, then the candidates of the open cells, in the colours

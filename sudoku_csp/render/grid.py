@@ -12,13 +12,11 @@ Both are the same in every picture of a puzzle, so a page that shares draws each
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from sudoku_csp.canvas import Canvas, baseline, text
 from sudoku_csp.geometry import UnitKind, row_label
 from sudoku_csp.render.layout import Sheet, coordinate_size
 
-__all__ = ["COORDINATE_COLOUR", "cell_rects", "ground", "skeleton"]
+__all__ = ["COORDINATE_COLOUR", "ground", "skeleton"]
 
 LINE_COLOUR = "#999999"
 BORDER_COLOUR = "#000000"
@@ -27,20 +25,13 @@ WINDOW_FILL = "#e8e8e8"
 THIN = 1.0
 
 
-def cell_rects(canvas: Canvas, cells: Iterable[int], cls: str, fill: str) -> list[str]:
-    """A square of ``fill`` over each of ``cells``, of class ``cls``."""
-    side = canvas.side
-    return [f'<rect class="{cls}" x="{x}" y="{y}" width="{side}" height="{side}" '
-            f'fill="{fill}"/>' for x, y in map(canvas.corner, cells)]
-
-
 def ground(sheet: Sheet) -> list[str]:
     """The white ground of the whole picture, and the windows of windoku shaded on it."""
     width = sheet.width
     out = [f'<rect x="0" y="0" width="{width}" height="{width}" fill="#ffffff"/>']
     for unit in sheet.geometry.units:
         if unit.kind == UnitKind.WINDOW:
-            out += cell_rects(sheet.canvas, unit.cells, "window", WINDOW_FILL)
+            out += sheet.canvas.shade(unit.cells, "window", WINDOW_FILL)
     return out
 
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from sudoku_csp.geometry import Candidate, Geometry
-from sudoku_csp.render.grid import cell_rects
 from sudoku_csp.render.layout import Sheet
 
 __all__ = ["HIGHLIGHT_FILL", "LINK_COLOUR", "MARK_FILL", "PLACED_COLOUR", "STRUCK_COLOUR",
@@ -136,9 +135,10 @@ class Highlights:
     def shading(self, sheet: Sheet) -> list[str]:
         """The highlighted cells on yellow, the cells of placements on green."""
         placed = {c for c, _ in self.placements}
-        return (cell_rects(sheet.canvas, (c for c in self.cells if c not in placed),
-                           "highlight", HIGHLIGHT_FILL)
-                + cell_rects(sheet.canvas, sorted(placed), "placed", PLACED_FILL))
+        canvas = sheet.canvas
+        return (canvas.shade((c for c in self.cells if c not in placed), "highlight",
+                             HIGHLIGHT_FILL)
+                + canvas.shade(sorted(placed), "placed", PLACED_FILL))
 
     def under(self, sheet: Sheet, where: Where) -> list[str]:
         """Unit outlines, then chain links, then the discs behind marked and placed digits
