@@ -90,9 +90,11 @@ class Highlights:
     def check(self, geometry: Geometry) -> None:
         """Raise ``ValueError`` naming the field of a cell, candidate or unit that
         ``geometry`` lacks."""
+        for cell in self.cells:
+            if not 0 <= cell < geometry.ncells:
+                raise ValueError(f"cells: no cell {cell} in a {geometry.name} grid")
         ends = [x for a, b, _ in self.links for x in (a, b)]
-        for name, group in (("cells", [(c, 0) for c in self.cells]), ("marks", self.marks),
-                            ("eliminations", self.eliminations),
+        for name, group in (("marks", self.marks), ("eliminations", self.eliminations),
                             ("placements", self.placements), ("links", ends)):
             for cell, digit in group:
                 if not (0 <= cell < geometry.ncells and 0 <= digit < geometry.size):
