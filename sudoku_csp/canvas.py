@@ -337,6 +337,18 @@ class Canvas:
         """The elements of ``layers``, bottom layer first."""
         return [e for layer in sorted(layers) for e in self.layers.get(layer, [])]
 
+    def shade(self, cells: Iterable[int], cls: str, fill: str,
+              opacity: float | None = None) -> list[str]:
+        """A square of ``fill`` (at ``opacity``, else opaque) over each of ``cells``, of
+        class ``cls``: cells shaded (windows, regions, highlighted cells, ...).
+
+        >>> Canvas(4, 40, 2, 2).shade([1], "odd", "#ccc", 0.5)
+        ['<rect class="odd" x="43" y="3" width="40" height="40" fill="#ccc" fill-opacity="0.5"/>']
+        """
+        alpha = "" if opacity is None else f' fill-opacity="{opacity}"'
+        return [f'<rect class="{cls}" x="{x}" y="{y}" width="{self.side}" '
+                f'height="{self.side}" fill="{fill}"{alpha}/>' for x, y in map(self.corner, cells)]
+
     def pad(self, cell: int, top: float = 0.0, right: float = 0.0, bottom: float = 0.0,
             left: float = 0.0) -> None:
         """Keep at least this room of ``cell`` clear of candidates (pads only grow)."""

@@ -15,7 +15,7 @@ from sudoku_csp import EMPTY, datasets, make_geometry, parse
 from sudoku_csp.io import to_line
 from sudoku_csp.logic import TECHNIQUES, Explanation, Step, explain
 from sudoku_csp.logic.html import chain_links, explanation_html, is_single, step_svg
-from sudoku_csp.render import cell_pixels, grid_origin, grid_svg
+from sudoku_csp.render import Highlights, cell_pixels, grid_origin, grid_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 SVG_XMLNS = "http://www.w3.org/2000/svg"
@@ -113,7 +113,8 @@ def test_links_stay_inside_the_grid():
     high = low + 9 * cell_pixels(9)
     links = [((0, 1), (8, 1), True), ((72, 1), (80, 1), False), ((0, 4), (72, 4), True),
              ((8, 4), (80, 4), False), ((40, 0), (40, 8), True)]
-    root = ET.fromstring(grid_svg(g, [EMPTY] * 81, candidates=[0x1FF] * 81, links=links))
+    root = ET.fromstring(grid_svg(g, [EMPTY] * 81, candidates=[0x1FF] * 81,
+                                  highlights=Highlights(links=links)))
     paths = [p for p in root.iter(f"{NS}path") if p.get("class", "").startswith("link-")]
     assert len(paths) == len(links)
     for p in paths:
@@ -238,9 +239,8 @@ def test_grid_svg_unchanged_without_the_new_arguments():
         cand = [(full >> (c % 3)) if c % 11 else 0 for c in range(g.ncells)]
         cand[2] = 0b10
         old = grid_svg(g, givens, values, cand)
-        assert old == grid_svg(g, givens, values=values, candidates=cand, highlight_cells=(),
-                               marks=(), struck=(), placed=(), links=(), units=(),
-                               digits=None, compact=False)
+        assert old == grid_svg(g, givens, values=values, candidates=cand,
+                               highlights=Highlights(), compact=False)
         count = classes(old)
         assert set(count) <= OLD_CLASSES
         open_cells = [c for c in range(g.ncells) if givens[c] == EMPTY and values[c] == EMPTY]
@@ -259,7 +259,8 @@ def test_grid_svg_unchanged_without_the_new_arguments():
 def test_compact_draws_the_same_digits():
     g = make_geometry(9)
     cand = [0x1FF >> (c % 4) for c in range(81)]
-    kwargs = {"marks": [(0, 0)], "struck": [(1, 1)], "placed": [(2, 2)]}
+    kwargs = {"highlights": Highlights(marks=[(0, 0)], eliminations=[(1, 1)],
+                                       placements=[(2, 2)])}
     full = ET.fromstring(grid_svg(g, [EMPTY] * 81, candidates=cand, **kwargs))
     compact_text = grid_svg(g, [EMPTY] * 81, candidates=cand, compact=True, **kwargs)
     compact = ET.fromstring(compact_text)
@@ -274,8 +275,8 @@ def test_compact_draws_the_same_digits():
 
 def test_digit_filter_keeps_the_pattern():
     g = make_geometry(4)
-    svg = grid_svg(g, [EMPTY] * 16, candidates=[0b1111] * 16, digits={0},
-                   highlight_cells=[5], struck=[(6, 3)])
+    svg = grid_svg(g, [EMPTY] * 16, candidates=[0b1111] * 16,
+                   highlights=Highlights(focus={0}, cells=[5], eliminations=[(6, 3)]))
     root = ET.fromstring(svg)
     shown = Counter(t.text for t in root.iter(f"{NS}text") if t.get("class") == "candidate")
     # 1 everywhere, all four in B2 (highlighted), and the struck 4 in B3.
@@ -286,7 +287,8 @@ def test_placed_single_candidate_and_value():
     g = make_geometry(4)
     cand = [0b1111] * 16
     cand[0] = 0b0100  # A1 can only be 3: drawn as a value, with its placement on green
-    root = ET.fromstring(grid_svg(g, [EMPTY] * 16, candidates=cand, placed=[(0, 2), (5, 1)]))
+    root = ET.fromstring(grid_svg(g, [EMPTY] * 16, candidates=cand,
+                                  highlights=Highlights(placements=[(0, 2), (5, 1)])))
     values = [t for t in root.iter(f"{NS}text") if t.get("class") == "value"]
     assert [(t.text, t.get("fill")) for t in values] == [("3", "#ffffff")]
     placed_small = [t for t in root.iter(f"{NS}text")
@@ -296,12 +298,13 @@ def test_placed_single_candidate_and_value():
     assert len(discs) == 2 and float(discs[0].get("r")) > float(discs[1].get("r"))
 
 
-@pytest.mark.parametrize("bad", [{"marks": [(16, 0)]}, {"struck": [(0, 4)]},
-                                 {"placed": [(-1, 0)]}, {"links": [((0, 0), (0, 9), True)]},
-                                 {"units": [12]}, {"highlight_cells": [16]}])
+@pytest.mark.parametrize("bad", [{"marks": [(16, 0)]}, {"eliminations": [(0, 4)]},
+                                 {"placements": [(-1, 0)]}, {"links": [((0, 0), (0, 9), True)]},
+                                 {"units": [12]}, {"cells": [16]}])
 def test_out_of_range_highlights_are_refused(bad):
-    with pytest.raises(ValueError):
-        grid_svg(make_geometry(4), [EMPTY] * 16, **bad)
+    (field,) = bad
+    with pytest.raises(ValueError, match=field):
+        grid_svg(make_geometry(4), [EMPTY] * 16, highlights=Highlights(**bad))
 
 
 def test_killer_steps_are_drawn_with_their_cages():

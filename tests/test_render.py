@@ -28,7 +28,7 @@ from sudoku_csp.constraints import (
 )
 from sudoku_csp.io import to_line
 from sudoku_csp.native import State, eliminate
-from sudoku_csp.render import candidate_layout, cell_pixels, grid_origin, grid_svg
+from sudoku_csp.render import Highlights, candidate_layout, cell_pixels, grid_origin, grid_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -259,10 +259,11 @@ def plain_pictures() -> dict[str, str]:
     return {
         "9x9 givens": grid_svg(g9, givens),
         "9x9 values": grid_svg(g9, givens, values=values),
-        "9x9 highlights": grid_svg(g9, [EMPTY] * 81, candidates=cand, highlight_cells=[0, 1],
-                                   units=[0, 10], marks=[(2, 1)], struck=[(3, 0)],
-                                   placed=[(4, 4)], links=[((5, 0), (6, 0), True)]),
-        "9x9 compact": grid_svg(g9, [EMPTY] * 81, candidates=cand, compact=True, digits={1}),
+        "9x9 highlights": grid_svg(g9, [EMPTY] * 81, candidates=cand, highlights=Highlights(
+            cells=[0, 1], units=[0, 10], marks=[(2, 1)], eliminations=[(3, 0)],
+            placements=[(4, 4)], links=[((5, 0), (6, 0), True)])),
+        "9x9 compact": grid_svg(g9, [EMPTY] * 81, candidates=cand, compact=True,
+                                highlights=Highlights(focus={1})),
         "jigsaw": grid_svg(make_geometry(9, regions=JIGSAW_MAP), givens),
         "windoku": grid_svg(make_geometry(9, variants=["windoku"]), givens, candidates=cand),
         "16x16 diagonal": grid_svg(make_geometry(16, variants=["diagonal"]), [EMPTY] * 256,
@@ -277,6 +278,44 @@ def test_plain_pictures_are_unchanged():
             for name, svg in drawn.items()} == PLAIN_HASHES
     assert not CONSTRAINT_CLASSES & {e.get("class") for svg in drawn.values()
                                      for e in svg_root(svg).iter()}
+
+
+# -- highlights: one value; the picture: layers, bottom first ------------------------------------
+def test_highlights_are_one_value_kept_in_order_without_repeats():
+    shown = Highlights(cells=[5, 1, 5], marks=[(1, 2), (1, 2)], units=(3, 3),
+                       links=[((0, 0), (1, 0), True)], focus={2, 1})
+    assert shown.cells == (5, 1) and shown.marks == ((1, 2),) and shown.units == (3,)
+    assert shown.links == (((0, 0), (1, 0), True),) and shown.focus == frozenset({1, 2})
+    assert shown == Highlights(cells=(5, 1), marks=((1, 2),), units=(3,),
+                               links=(((0, 0), (1, 0), True),), focus=frozenset({1, 2}))
+    with pytest.raises(AttributeError):
+        shown.cells = ()
+    g, cand = make_geometry(4), [0b1111] * 16
+    assert grid_svg(g, [EMPTY] * 16, candidates=cand) == grid_svg(
+        g, [EMPTY] * 16, candidates=cand, highlights=Highlights())
+    # Each kind of highlight is drawn once however often it is named.
+    twice = Highlights(cells=[1, 1], units=[0, 0], marks=[(2, 0), (2, 0)],
+                       placements=[(3, 1), (3, 1)], eliminations=[(4, 2), (4, 2)])
+    root = svg_root(grid_svg(g, [EMPTY] * 16, candidates=cand, highlights=twice))
+    for cls in ("highlight", "unit", "mark", "placed", "placed-digit", "struck"):
+        assert len(by_class(root, cls)) == 1, cls
+
+
+def test_the_layers_stack_bottom_first():
+    # The ground, the shading, the grid's lines with the marks under the digits, the
+    # highlights under the digits, the digits, the crosses, the marks over the digits.
+    g = make_geometry(9, variants=["windoku"])
+    cand = [0x1FF] * 81
+    cand[80] = 0
+    shown = Highlights(cells=[9], units=[0], marks=[(10, 1)], placements=[(11, 2)],
+                       eliminations=[(12, 3)], links=[((13, 4), (14, 4), True)])
+    svg = grid_svg(g, [0] + [EMPTY] * 80, candidates=cand, highlights=shown,
+                   constraints=[Thermo((30, 31, 32)), Kropki(((50, 51),), (), False)])
+    order = ["window", "dead", "highlight", "placed", "cell-lines", "box-lines", "border",
+             "row-label", "col-label", "thermo-line", "unit", "link-strong", "mark",
+             "placed-digit", "given", "candidate", "struck", "kropki-white"]
+    seen = [e.get("class") for e in svg_root(svg).iter()]
+    assert [seen.index(cls) for cls in order] == sorted(seen.index(cls) for cls in order)
 
 
 def by_class(root: ET.Element, cls: str, tag: str | None = None) -> list[ET.Element]:

@@ -246,6 +246,9 @@ def test_a_time_limit_is_said_not_hidden():
     conflict = minimal_conflict(puzzle, time_limit=0)
     assert conflict is not None and not conflict.proven and not conflict.minimal
     assert "no conflict shown" in conflict.message()
+    assert conflict.parts and conflict.highlights().cells == ()  # every part, unchecked
+    proven = minimal_conflict(puzzle)
+    assert proven is not None and proven.highlights().cells == proven.cells() != ()
 
 
 # -- disambiguation -----------------------------------------------------------------------------

@@ -283,13 +283,12 @@ def show(
             broken = Exit.NONE
         else:
             broken = Exit.OK
-        shown = why.cells() if why is not None and why.proven else ()
         if svg is not None:
             from sudoku_csp.render import grid_svg
 
             picture = grid_svg(puzzle.geometry, puzzle.givens, state.grid() if state else None,
                                state.cand if state else None, constraints=puzzle.constraints,
-                               highlight_cells=shown)
+                               highlights=why.highlights() if why is not None else None)
             write_output(svg, picture)
             if writes_stdout(svg):  # the picture alone: a stream another program reads
                 return broken

@@ -1,10 +1,11 @@
 """Explanations as pictures: :func:`step_svg` draws one step, :func:`explanation_html` the
 whole explanation as one HTML page (or, for Jupyter, one fragment).
 
-A step is drawn on the pencil marks before it (:func:`sudoku_csp.render.grid_svg` says
-what each colour and shape means): the pattern's cells, units and candidates highlighted,
-eliminations crossed out, placements on green, and the links of a chain (an alternating
-chain, or each implication of a forcing chain or Nishio).
+A step is drawn on the pencil marks before it, with the highlights it asks for
+(:func:`step_highlights`; :mod:`sudoku_csp.render.highlights` says what each colour and shape
+means): the pattern's cells, units and candidates highlighted, eliminations crossed out,
+placements on green, and the links of a chain (an alternating chain, or each implication of a
+forcing chain or Nishio).
 
 The page is self-contained (inline CSS, inline SVG, no script, nothing fetched), and stays
 light on long explanations: the pictures flow several to a row, and singles, which say
@@ -37,14 +38,15 @@ from sudoku_csp.render import (
     STRUCK_COLOUR,
     UNIT_COLOUR,
     ChainLink,
+    Highlights,
     SharedDefs,
     candidate_size,
     grid_svg,
     picture_width,
 )
 
-__all__ = ["chain_links", "explanation_html", "is_single", "single_scale", "step_svg",
-           "technique_name"]
+__all__ = ["chain_links", "explanation_html", "is_single", "single_scale", "step_highlights",
+           "step_svg", "technique_name"]
 
 SINGLE_SCALE = 0.7
 """Singles are drawn at this fraction of the full size, or larger where their candidates
@@ -89,27 +91,44 @@ def is_single(step: Step) -> bool:
     return bool(step.placements) and not step.eliminations and step.rating <= TIERS[0][1]
 
 
-def step_svg(explanation: Explanation, i: int, *, focus: bool = False,
-             shared: SharedDefs | None = None) -> str:
-    """The picture of ``explanation.steps[i]`` on the pencil marks before it. ``focus``:
-    draw only the candidates of the digits the step is about (and all of its cells'), and
-    placed digits full size. ``shared``: as :func:`~sudoku_csp.render.grid_svg` takes it,
-    for a page of many pictures."""
-    step = explanation.steps[i]
-    puzzle = explanation.puzzle
+def step_highlights(step: Step, *, focus: bool = False) -> Highlights:
+    """What the picture of ``step`` highlights: its pattern's cells, units and candidates,
+    its placements and eliminations, and its links (:func:`chain_links`). ``focus``: only
+    the candidates of the digits the step is about are written (and all of its cells').
+
+    >>> aic = Step("aic", 7.0, "AIC", eliminations=((9, 0),), chain=((0, 0), (1, 0), (1, 1)))
+    >>> shown = step_highlights(aic, focus=True)
+    >>> shown.links, sorted(shown.focus)
+    ((((0, 0), (1, 0), True), ((1, 0), (1, 1), False)), [0, 1])
+    """
     links = chain_links(step)
-    digits, values = None, None
+    digits = None
     if focus:
         ends = tuple(x for a, b, _ in links for x in (a, b))
-        digits = {d for _, d in step.marks + step.eliminations + step.placements + step.chain
-                  + ends}
+        digits = frozenset(d for _, d in step.marks + step.eliminations + step.placements
+                           + step.chain + ends)
+    return Highlights(cells=step.cells, units=step.units, marks=step.marks,
+                      placements=step.placements, eliminations=step.eliminations,
+                      links=tuple(links), focus=digits)
+
+
+def step_svg(explanation: Explanation, i: int, *, focus: bool = False,
+             shared: SharedDefs | None = None) -> str:
+    """The picture of ``explanation.steps[i]`` on the pencil marks before it, with the
+    step's highlights (:func:`step_highlights`). ``focus``: draw only the candidates of the
+    digits the step is about (and all of its cells'), and placed digits full size.
+    ``shared``: as :func:`~sudoku_csp.render.grid_svg` takes it, for a page of many
+    pictures."""
+    step = explanation.steps[i]
+    puzzle = explanation.puzzle
+    values = None
+    if focus:
         values = [EMPTY] * puzzle.geometry.ncells
         for cell, digit in step.placements:
             values[cell] = digit
     return grid_svg(puzzle.geometry, puzzle.givens, values, explanation.candidates[i],
-                    highlight_cells=step.cells, marks=step.marks, struck=step.eliminations,
-                    placed=step.placements, links=links, units=step.units,
-                    digits=digits, compact=True, constraints=puzzle.constraints, shared=shared)
+                    highlights=step_highlights(step, focus=focus), compact=True,
+                    constraints=puzzle.constraints, shared=shared)
 
 
 def _number(x: float | None) -> str:

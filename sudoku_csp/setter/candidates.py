@@ -102,7 +102,7 @@ class TrueCandidates:
         >>> svg.count('fill="#b07d00"') > 0, svg.count('fill="#c0392b"') > 0
         (True, True)
         """
-        from sudoku_csp.render import grid_svg  # noqa: PLC0415 - pictures only
+        from sudoku_csp.render import Highlights, grid_svg  # noqa: PLC0415 - pictures only
 
         p = self.puzzle
         masks = self.masks(undecided=True)
@@ -110,7 +110,7 @@ class TrueCandidates:
                  for d in range(p.size) if mask >> d & 1
                  for tier in (self.tier(cell, d),) if tier is not None}
         return grid_svg(p.geometry, p.givens, candidates=masks, constraints=p.constraints,
-                        tints=tints)
+                        highlights=Highlights(tints=tints))
 
     def _repr_svg_(self) -> str:
         return self.svg()

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
 from sudoku_csp.setter.session import Part, PartSession, as_puzzle, puzzle_parts
+
+if TYPE_CHECKING:
+    from sudoku_csp.render import Highlights
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,18 @@ class Conflict:
             else:
                 cells.update(dict.fromkeys(part.constraint.touched()))
         return tuple(cells)
+
+    def highlights(self) -> Highlights:
+        """What a picture of the puzzle highlights for the conflict: the cells its parts
+        name; none when the time limit left it unproven (its parts are then every part).
+
+        >>> from sudoku_csp import parse
+        >>> minimal_conflict(parse("..21" "4..." "..1." "....")).highlights().cells
+        (2, 3, 4)
+        """
+        from sudoku_csp.render import Highlights  # noqa: PLC0415 - pictures only
+
+        return Highlights(cells=self.cells() if self.proven else ())
 
     def message(self) -> str:
         """One line: ``no solution: these 2 parts conflict: given R1C2=2, given R4C4=2``."""

@@ -126,12 +126,7 @@ class Clone(PairRules):
     def draw(self, canvas: Canvas) -> None:
         """Both regions' cells shaded in the pair's colour, under everything else."""
         shade = SHADES[min(self.touched()) % len(SHADES)]
-        elements = []
-        for cell in dict.fromkeys(self.touched()):
-            x, y = canvas.corner(cell)
-            elements.append(f'<rect class="clone-cell" x="{x}" y="{y}" width="{canvas.side}" '
-                            f'height="{canvas.side}" fill="{shade}"/>')
-        canvas.add(Layer.FILLS, elements)
+        canvas.add(Layer.FILLS, canvas.shade(dict.fromkeys(self.touched()), "clone-cell", shade))
 
     @classmethod
     def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:

@@ -164,11 +164,8 @@ class ExtraRegion(Constraint):
     # -- pictures ---------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
         """The region's cells shaded grey, under the digits."""
-        side = canvas.side
-        canvas.add(Layer.FILLS, [
-            f'<rect class="extra-region" x="{x}" y="{y}" width="{side}" height="{side}" '
-            f'fill="{SHAPE_FILL}" fill-opacity="{canvas.cell_shape_opacity}"/>'
-            for x, y in map(canvas.corner, self.cells)])
+        canvas.add(Layer.FILLS, canvas.shade(self.cells, "extra-region", SHAPE_FILL,
+                                             canvas.cell_shape_opacity))
 
     @classmethod
     def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:

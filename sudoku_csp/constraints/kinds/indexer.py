@@ -152,10 +152,8 @@ class Indexer(PairRules):
         for cell in self.cells:
             x, y = canvas.corner(cell)
             canvas.pad(cell, bottom=size + 2.0)
-            canvas.add(Layer.FILLS, [
-                f'<rect class="{self.sort}-indexer" x="{x}" y="{y}" width="{side}" '
-                f'height="{side}" fill="{SHAPE_FILL}" '
-                f'fill-opacity="{canvas.cell_shape_opacity}"/>'])
+            canvas.add(Layer.FILLS, canvas.shade((cell,), f"{self.sort}-indexer", SHAPE_FILL,
+                                                 canvas.cell_shape_opacity))
             canvas.add(Layer.LABELS, [text(x + side - size * 0.6, y + side - size * 0.6,
                                            letter, size, f"{self.sort}-indexer-letter",
                                            CAGE_COLOUR)])

@@ -128,10 +128,8 @@ class MinMax(PairRules):
                     ax, ay = iy * half, ix * half  # along the side
                     paths.append(f"M{bx - ax:.1f} {by - ay:.1f}L{tx:.1f} {ty:.1f}"
                                  f"L{bx + ax:.1f} {by + ay:.1f}")
-                canvas.add(Layer.FILLS, [
-                    f'<rect class="{"minimum" if inwards else "maximum"}" x="{x}" y="{y}" '
-                    f'width="{side}" height="{side}" fill="{SHAPE_FILL}" '
-                    f'fill-opacity="{canvas.cell_shape_opacity}"/>'])
+                canvas.add(Layer.FILLS, canvas.shade((cell,), "minimum" if inwards else "maximum",
+                                                     SHAPE_FILL, canvas.cell_shape_opacity))
                 canvas.add(Layer.MARKS, [
                     f'<path class="{"minimum" if inwards else "maximum"}-chevrons" '
                     f'd="{"".join(paths)}" stroke="{CAGE_COLOUR}" stroke-width="1.2" '
