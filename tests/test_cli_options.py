@@ -9,11 +9,16 @@ its default (``...``: repeatable), in ``--help``'s order.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Annotated
+
 import pytest
 import typer.main
 from typer.core import TyperOption
+from typer.testing import CliRunner
 
-from sudoku_csp.cli import app
+from sudoku_csp.cli import Exit, app
+from sudoku_csp.cli.options import BatchOptions, Printing, Reading, SourceArg, bundled
 
 OPTIONS = {
     "solve": (
@@ -116,3 +121,76 @@ def _listed(command: str) -> tuple[str, ...]:
 @pytest.mark.parametrize("command", OPTIONS)
 def test_every_command_offers_the_options_it_always_did(command):
     assert _listed(command) == OPTIONS[command]
+
+
+# -- the bundles: one parameter, the options spelled out where it stands ----------------------
+def _toy(command) -> typer.Typer:
+    toy = typer.Typer()
+    toy.command()(command)
+    toy.command("other")(lambda: None)  # two commands: the first is called by its name
+    return toy
+
+
+def test_a_bundle_stands_for_its_options_and_the_command_gets_one_value():
+    seen = {}
+
+    @bundled
+    def read(source: SourceArg, directory: Annotated[str, typer.Argument()], *,
+             reading: Reading, batch: BatchOptions,
+             limit: Annotated[int, typer.Option("--limit")] = 2) -> None:
+        seen.update(source=source, directory=directory, reading=reading, batch=batch,
+                    limit=limit)
+
+    result = CliRunner().invoke(_toy(read), [
+        "read", "PUZZLE", "DIR", "-n", "4", "-v", "x", "-v", "diagonal", "--split-regions",
+        "--treat-line", "#FFCCAA=entropicline", "--jobs", "2", "--limit", "3"])
+    assert result.exit_code == 0, result.output
+    assert seen == {"source": "PUZZLE", "directory": "DIR", "limit": 3,  # arguments kept
+                    "reading": Reading(size=4, variant=["x", "diagonal"], split_regions=True,
+                                       treat_line=["#FFCCAA=entropicline"]),
+                    "batch": BatchOptions(jobs=2)}
+    assert seen["reading"].options()["variants"] == ["x", "diagonal"]
+
+
+def test_a_parameter_of_the_command_stands_for_the_field_of_its_name():
+    seen = {}
+
+    @bundled
+    def make(*, size: Annotated[int, typer.Option("--size", help="Own.")] = 9,
+             reading: Reading) -> None:
+        seen.update(size=size, reading=reading)
+
+    toy = _toy(make)
+    assert CliRunner().invoke(toy, ["make"]).exit_code == 0
+    assert seen == {"size": 9, "reading": Reading(size=9)}
+    assert CliRunner().invoke(toy, ["make", "-n", "6"]).exit_code == 2  # not the bundle's -n
+    assert CliRunner().invoke(toy, ["make", "--size", "6", "--box", "2x3"]).exit_code == 0
+    assert seen["reading"] == Reading(size=6, box="2x3")
+
+
+@dataclass(frozen=True)
+class Workers:
+    jobs: Annotated[int, typer.Option("--workers")] = 1
+
+
+def test_two_bundles_with_a_field_of_the_same_name_are_refused():
+    with pytest.raises(ValueError, match="jobs"):
+        @bundled
+        def both(*, batch: BatchOptions, workers: Workers) -> None:
+            pass
+
+
+def test_json_and_csv_together_are_refused_when_the_value_is_made():
+    assert Printing(as_json=True).format == "jsonl" and Printing().format is None
+    with pytest.raises(typer.BadParameter, match="not both"):
+        Printing(as_json=True, as_csv=True)
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "rate", "check"])
+def test_an_out_path_that_cannot_be_a_file_is_refused_before_a_line_is_printed(tmp_path,
+                                                                                command):
+    folder = tmp_path / "r.csv"
+    folder.mkdir()
+    result = CliRunner().invoke(app, [command, "." * 16, "--csv", "--out", str(folder)])
+    assert result.exit_code == Exit.INPUT, result.output
+    assert "is a directory" in result.stderr and result.stdout == ""  # no CSV header
