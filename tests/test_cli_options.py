@@ -194,3 +194,21 @@ def test_an_out_path_that_cannot_be_a_file_is_refused_before_a_line_is_printed(t
     result = CliRunner().invoke(app, [command, "." * 16, "--csv", "--out", str(folder)])
     assert result.exit_code == Exit.INPUT, result.output
     assert "is a directory" in result.stderr and result.stdout == ""  # no CSV header
+
+
+@pytest.mark.parametrize(("first", "panel", "names"), [
+    ("--box", Reading.PANEL, ("--size", "--box", "--variant", "--regions", "--split-regions",
+                              "--ignore", "--treat-line")),
+    ("--jobs", BatchOptions.PANEL, ("--jobs", "--scheduler", "--out", "--resume")),
+])
+def test_help_shows_a_bundle_s_options_together_in_its_panel(first, panel, names):
+    group = typer.main.get_command(app)
+    ctx = group.make_context("sudoku-csp", ["solvers"])
+    offering = [name for name, options in OPTIONS.items()
+                if any(line.split("=")[0].split()[0] == first for line in options)]
+    assert len(offering) > 4  # the table was read
+    for name in offering:
+        built = group.get_command(ctx, name)
+        shown = [p.opts[0] for p in built.params
+                 if isinstance(p, TyperOption) and p.rich_help_panel == panel]
+        assert shown == list(names), name

@@ -48,7 +48,8 @@ SEARCH = "Search"
 def generate(
     *,
     count: Annotated[int, typer.Option("--count", "-c", min=1, help="How many.")] = 1,
-    size: Annotated[int, typer.Option("--size", "-n", help="Grid size N.")] = 9,
+    size: Annotated[int, typer.Option("--size", "-n", help="Grid size N.",
+                                      rich_help_panel=Reading.PANEL)] = 9,
     reading: Reading,
     symmetry: SymmetryOpt = "none",
     minimal: Annotated[bool, typer.Option(

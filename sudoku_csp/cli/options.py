@@ -21,6 +21,7 @@ in :mod:`~sudoku_csp.cli.research`, :data:`~sudoku_csp.symmetry.SYMMETRIES` in
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import inspect
@@ -30,7 +31,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 import typer
 
@@ -175,9 +176,10 @@ def bundled(command: Command) -> Command:
     """``command`` as typer reads it, with its bundles spelled out: in place of each
     parameter whose type is a bundle (a dataclass whose fields are typer options, such as
     :class:`Reading`), the bundle's fields, one option each; the command is called with one
-    value of the bundle made of them. A parameter the command declares itself under a
-    field's name stands for that field (its own option and default, e.g. generate's
-    ``--size``, 9 by default); the bundle carries its value too.
+    value of the bundle made of them. ``--help`` shows them in the bundle's panel
+    (``PANEL``), unless an option names its own. A parameter the command declares itself
+    under a field's name stands for that field (its own option and default, e.g.
+    generate's ``--size``, 9 by default); the bundle carries its value too.
 
     Typer makes a command's options from its signature and has no bundles of its own (its
     issue 264), hence this signature. Below ``@app.command()``; a bundle has no default,
@@ -201,7 +203,8 @@ def bundled(command: Command) -> Command:
         bundles[param.name] = (hint, [field.name for field in fields])
         options = typing.get_type_hints(hint, include_extras=True)
         params += [inspect.Parameter(
-            field.name, param.KEYWORD_ONLY, annotation=options[field.name],
+            field.name, param.KEYWORD_ONLY,
+            annotation=_in_panel(options[field.name], getattr(hint, "PANEL", None)),
             default=param.empty if field.default is dataclasses.MISSING else field.default)
             for field in fields if field.name not in own]
     spelled = {name for _, names in bundles.values() for name in names} - set(own)
@@ -219,6 +222,18 @@ def bundled(command: Command) -> Command:
     return typing.cast(Command, run)
 
 
+def _in_panel(option: Any, panel: str | None) -> Any:
+    """``option`` (``Annotated[type, typer.Option(...)]``) shown in ``panel`` of ``--help``
+    unless it names its own."""
+    base, *infos = typing.get_args(option)
+    if panel is None or not infos or getattr(infos[0], "rich_help_panel", panel) is not None:
+        return option
+    info = copy.copy(infos[0])
+    info.rich_help_panel = panel
+    shown = (base, info, *infos[1:])
+    return Annotated[shown]
+
+
 @dataclass(frozen=True)
 class Reading:
     """How a command reads puzzles: the grid's size, box, extra rules and jigsaw regions
@@ -228,6 +243,8 @@ class Reading:
     >>> Reading(size=4, regions="abab abab cdcd cdcd", split_regions=True).options()["size"]
     4
     """
+
+    PANEL: ClassVar[str] = "Grid and rules"
 
     size: SizeOpt = None
     box: BoxOpt = None
@@ -289,6 +306,8 @@ class BatchOptions:
     partner are usage errors (exit 2, as typer's own). The output file's path is checked
     by :func:`outcomes`, inside the command's error handling: one that cannot be a file is
     an input error (exit 6)."""
+
+    PANEL: ClassVar[str] = "Batch runs"
 
     jobs: JobsOpt = 1
     scheduler: SchedulerOpt = None
