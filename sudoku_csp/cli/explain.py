@@ -15,24 +15,12 @@ from sudoku_csp.cli.exits import Exit, err, guarded
 from sudoku_csp.cli.options import (
     ONE_PUZZLE_HELP,
     BatchOptions,
-    BoxOpt,
-    CsvOpt,
-    IgnoreOpt,
-    JobsOpt,
-    JsonOpt,
     OnePuzzleArg,
-    OutOpt,
-    RegionsOpt,
-    ResumeOpt,
-    SchedulerOpt,
-    SizeOpt,
+    Printing,
+    Reading,
     SourceArg,
-    SplitRegionsOpt,
-    TreatLineOpt,
-    VariantOpt,
+    bundled,
     check_output_path,
-    geometry_options,
-    output_format,
 )
 from sudoku_csp.cli.output import emit, write_output, writes_stdout
 from sudoku_csp.cli.solving import stream_records
@@ -118,17 +106,13 @@ def _list_techniques() -> None:
 
 
 @app.command("explain")
+@bundled
 def explain_command(
     source: Annotated[str | None, typer.Argument(
         metavar="PUZZLE|FILE|-", help=ONE_PUZZLE_HELP,
         show_default=False)] = None,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    *,
+    reading: Reading,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON record per step, then one with the rating.")] = False,
     html: Annotated[Path | None, typer.Option(
@@ -167,9 +151,7 @@ def explain_command(
                                      param_hint="'PUZZLE|FILE|-'")
         if html is not None:
             check_output_path(html, "--html")  # now, not after the explanation
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, ignore, treat_line,
-                                                       constraints=True))
+        puzzle = first_puzzle(source, reading.options(constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
                     time_limit=deadline)
         proven = True
@@ -202,15 +184,11 @@ def explain_command(
 
 
 @app.command()
+@bundled
 def hint(
     source: OnePuzzleArg,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    *,
+    reading: Reading,
     as_json: Annotated[bool, typer.Option(
         "--json", help="The step as one JSON record; without a step, a record of the verdict "
                        "and why (stuck, and the conflict of a puzzle with no solution).")
@@ -233,9 +211,7 @@ def hint(
         from sudoku_csp.logic import explain
 
         deadline = Deadline.from_start(time_limit)
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, ignore, treat_line,
-                                                       constraints=True))
+        puzzle = first_puzzle(source, reading.options(constraints=True))
         e = explain(puzzle, uniqueness=not no_uniqueness, techniques=_techniques(techniques),
                     max_steps=1, time_limit=deadline)
         if not e.steps:  # solved already, stuck, or not one solution: the verdict says
@@ -263,23 +239,15 @@ def _print_rating(record: Record) -> None:
 
 
 @app.command()
+@bundled
 def rate(
     source: SourceArg,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    *,
+    reading: Reading,
     no_uniqueness: NoUniquenessOpt = False,
     time_limit: ExplainTimeOpt = DEFAULT_EXPLAIN_SECONDS,
-    as_json: JsonOpt = False,
-    as_csv: CsvOpt = False,
-    jobs: JobsOpt = 1,
-    scheduler: SchedulerOpt = None,
-    out_file: OutOpt = None,
-    resume: ResumeOpt = False,
+    printing: Printing,
+    batch: BatchOptions,
 ) -> None:
     """Rate puzzles on Sudoku Explainer's scale (ER/EP/ED).
 
@@ -299,14 +267,10 @@ def rate(
         from sudoku_csp.io import resolve_source
         from sudoku_csp.logic.backend import LogicBackend
 
-        fmt = output_format(as_json, as_csv)
-        options = geometry_options(size, box, variant, regions, split_regions,
-                                                  ignore, treat_line,
-                                   constraints=True)
+        options = reading.options(constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         backend = LogicBackend(uniqueness="off" if no_uniqueness else "on")
-        return stream_records(src, options, backend, 2, time_limit, fmt,
-                              BatchOptions(jobs, scheduler, out_file, resume),
+        return stream_records(src, options, backend, 2, time_limit, printing.format, batch,
                               label="rating", line=_print_rating,
                               conflicts=ConflictReports(time_limit))
 

@@ -1,5 +1,11 @@
 """The options the commands share, and turning them into library arguments.
 
+Options that go together are one value, a *bundle*: :class:`Reading` (how puzzles are
+read: size, box, variants, regions, f-puzzles keys), :class:`BatchOptions` (how files are
+run: jobs, a cluster, an output file to resume) and :class:`Printing` (records as JSON or
+CSV). A command declares one parameter of the bundle's type and :func:`bundled` lists the
+bundle's options in its place, so every command offers them alike, declared once here.
+
 Every list of choices and every default in a help text is read from the library's own table
 (:data:`~sudoku_csp.variants.VARIANTS`, :data:`~sudoku_csp.native.PRESETS`, ...), so the help
 cannot drift from what the library accepts. Values are checked by the library, so a bad one
@@ -15,12 +21,17 @@ in :mod:`~sudoku_csp.cli.research`, :data:`~sudoku_csp.symmetry.SYMMETRIES` in
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import functools
+import inspect
 import os
+import typing
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 import typer
 
@@ -158,6 +169,121 @@ def geometry_options(size: int | None, box: str | None, variants: list[str] | No
     return options
 
 
+Command = TypeVar("Command", bound=Callable[..., None])
+
+
+def bundled(command: Command) -> Command:
+    """``command`` as typer reads it, with its bundles spelled out: in place of each
+    parameter whose type is a bundle (a dataclass whose fields are typer options, such as
+    :class:`Reading`), the bundle's fields, one option each; the command is called with one
+    value of the bundle made of them. ``--help`` shows them in the bundle's panel
+    (``PANEL``), unless an option names its own. A parameter the command declares itself
+    under a field's name stands for that field (its own option and default, e.g.
+    generate's ``--size``, 9 by default); the bundle carries its value too.
+
+    Typer makes a command's options from its signature and has no bundles of its own (its
+    issue 264), hence this signature. Below ``@app.command()``; a bundle has no default,
+    so it and the options stand after ``*`` (by name), the arguments before::
+
+        @app.command()
+        @bundled
+        def solve(source: SourceArg, *, reading: Reading, batch: BatchOptions) -> None:
+            options = reading.options(constraints=True)
+    """
+    hints = typing.get_type_hints(command, include_extras=True)
+    own = inspect.signature(command).parameters
+    params: list[inspect.Parameter] = []
+    bundles: dict[str, tuple[type, list[str]]] = {}
+    for param in own.values():
+        hint = hints.get(param.name, param.annotation)
+        if not (isinstance(hint, type) and dataclasses.is_dataclass(hint)):
+            params.append(param.replace(annotation=hint, kind=param.KEYWORD_ONLY))
+            continue
+        fields = dataclasses.fields(hint)
+        bundles[param.name] = (hint, [field.name for field in fields])
+        options = typing.get_type_hints(hint, include_extras=True)
+        params += [inspect.Parameter(
+            field.name, param.KEYWORD_ONLY,
+            annotation=_in_panel(options[field.name], getattr(hint, "PANEL", None)),
+            default=param.empty if field.default is dataclasses.MISSING else field.default)
+            for field in fields if field.name not in own]
+    spelled = {name for _, names in bundles.values() for name in names} - set(own)
+
+    @functools.wraps(command)
+    def run(**values: Any) -> None:
+        made = {name: kind(**{field: values[field] for field in names})
+                for name, (kind, names) in bundles.items()}
+        command(**{k: v for k, v in values.items() if k not in spelled}, **made)
+
+    # All by name, as typer passes them: a field with a default may then stand before a
+    # parameter without one.
+    run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    run.__annotations__ = {param.name: param.annotation for param in params}
+    return typing.cast(Command, run)
+
+
+def _in_panel(option: Any, panel: str | None) -> Any:
+    """``option`` (``Annotated[type, typer.Option(...)]``) shown in ``panel`` of ``--help``
+    unless it names its own."""
+    base, *infos = typing.get_args(option)
+    if panel is None or not infos or getattr(infos[0], "rich_help_panel", panel) is not None:
+        return option
+    info = copy.copy(infos[0])
+    info.rich_help_panel = panel
+    shown = (base, info, *infos[1:])
+    return Annotated[shown]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a command reads puzzles: the grid's size, box, extra rules and jigsaw regions
+    when the puzzle does not say them, and what an f-puzzles file may hold that this tool
+    does not read. The options every command about puzzles takes (see :func:`bundled`).
+
+    >>> Reading(size=4, regions="abab abab cdcd cdcd", split_regions=True).options()["size"]
+    4
+    """
+
+    PANEL: ClassVar[str] = "Grid and rules"
+
+    size: SizeOpt = None
+    box: BoxOpt = None
+    variant: VariantOpt = None
+    regions: RegionsOpt = None
+    split_regions: SplitRegionsOpt = False
+    ignore: IgnoreOpt = None
+    treat_line: TreatLineOpt = None
+
+    def options(self, *, constraints: bool = False) -> dict[str, Any]:
+        """The keywords of :func:`~sudoku_csp.puzzle.parse` (see :func:`geometry_options`,
+        which says what ``constraints`` does): an input error (exit 6) for a value the
+        library refuses."""
+        return geometry_options(self.size, self.box, self.variant, self.regions,
+                                self.split_regions, self.ignore, self.treat_line,
+                                constraints=constraints)
+
+
+@dataclass(frozen=True)
+class Printing:
+    """Records printed as JSON Lines (``--json``) or CSV (``--csv``) rather than text; both
+    at once is a usage error (exit 2), raised when made.
+
+    >>> Printing(as_csv=True).format
+    'csv'
+    """
+
+    as_json: JsonOpt = False
+    as_csv: CsvOpt = False
+
+    def __post_init__(self) -> None:
+        output_format(self.as_json, self.as_csv)
+
+    @property
+    def format(self) -> RecordFormat | None:
+        """What :func:`output_format` says: ``jsonl``, ``csv``, or ``None`` for text."""
+        return output_format(self.as_json, self.as_csv)
+
+
 def solver_spec(solver: str, rules: str | None, branch: str | None) -> str:
     """``solver`` with the ``--rules`` / ``--branch`` shortcuts folded in (native only)."""
     extra = {k: v for k, v in (("rules", rules), ("branch", branch)) if v}
@@ -177,13 +303,16 @@ class BatchOptions:
     """How file inputs are run: processes, a Dask cluster, an output file to resume.
 
     Checked when made, before any work: options that contradict each other or lack their
-    partner are usage errors (exit 2, as typer's own), an output path that cannot be a
-    file is an input error (exit 6)."""
+    partner are usage errors (exit 2, as typer's own). The output file's path is checked
+    by :func:`outcomes`, inside the command's error handling: one that cannot be a file is
+    an input error (exit 6)."""
 
-    jobs: int = 1
-    scheduler: str | None = None
-    out: str | None = None
-    resume: bool = False
+    PANEL: ClassVar[str] = "Batch runs"
+
+    jobs: JobsOpt = 1
+    scheduler: SchedulerOpt = None
+    out: OutOpt = None
+    resume: ResumeOpt = False
 
     def __post_init__(self) -> None:
         if self.scheduler is not None and self.jobs != 1:
@@ -195,8 +324,6 @@ class BatchOptions:
         if self.out == "-":  # never a file named '-'; the records have their own options
             raise typer.BadParameter("records go to standard output with --json or --csv; "
                                      "--out takes a .jsonl or .csv file", param_hint="'--out'")
-        if self.out:
-            check_output_path(self.out, "--out")
 
 
 def check_output_path(path: str | os.PathLike, option: str) -> None:
@@ -211,20 +338,30 @@ def check_output_path(path: str | os.PathLike, option: str) -> None:
         raise InputError(f"{option} {os.fspath(path)}: no directory {target.parent}")
 
 
-@contextmanager
 def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
-             time_limit: float | None,
-             opts: BatchOptions) -> Iterator[tuple[Generator[Outcome, None, None], int]]:
+             time_limit: float | None, opts: BatchOptions
+             ) -> AbstractContextManager[tuple[Generator[Outcome, None, None], int]]:
     """Every puzzle's outcome (its record per spec, its verdict), through the one batch
     runner (here, in processes, or on a Dask cluster), the records written to ``opts.out``
     as they finish when asked; and the number of puzzles a resumed run found done (where
     its progress starts; 0 otherwise).
 
-    A context: leaving it closes the run there and then, whatever ends the command (the
-    last outcome, an error, Ctrl-C while an outcome is printed), so worker processes are
+    ``opts.out`` is checked when this is called, before the caller prints a line: a path
+    that cannot be a file is an input error. The run starts when the context is entered,
+    and leaving it closes the run there and then, whatever ends the command (the last
+    outcome, an error, Ctrl-C while an outcome is printed), so worker processes are
     stopped and the records file closed before the interpreter exits, not whenever the
     garbage collector gets to the run (a pool still running at exit races Python's own
     exit hook and may print its traceback)."""
+    if opts.out:
+        check_output_path(opts.out, "--out")
+    return _outcomes(src, options, specs, limit, time_limit, opts)
+
+
+@contextmanager
+def _outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
+              time_limit: float | None,
+              opts: BatchOptions) -> Iterator[tuple[Generator[Outcome, None, None], int]]:
     from sudoku_csp.batch import resumed, run_batch, run_to_file
     from sudoku_csp.io import puzzle_texts
 

@@ -19,19 +19,14 @@ from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
     ONE_PUZZLE_HELP,
-    BoxOpt,
-    IgnoreOpt,
     JsonOpt,
     OnePuzzleArg,
-    RegionsOpt,
-    SizeOpt,
+    Reading,
     SourceArg,
-    SplitRegionsOpt,
-    TreatLineOpt,
-    VariantOpt,
+    bundled,
     completes,
-    geometry_options,
     listed,
+    output_format,
 )
 from sudoku_csp.cli.output import (
     STDOUT,
@@ -75,9 +70,11 @@ ProofSolverOpt = Annotated[str, typer.Option(
 
 
 @app.command()
+@bundled
 def encode(
     source: Annotated[str | None, typer.Argument(
         metavar="[PUZZLE|FILE|-]", help=ONE_PUZZLE_HELP)] = None,
+    *,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,
     amo: AmoOpt = DEFAULT_AMO,
     sums: SumsOpt = SUMS.default,
@@ -91,13 +88,7 @@ def encode(
         "--empty", metavar="DIR",
         help="Regenerate the reference files of DIR (e.g. encodings/): DIMACS of the empty "
              "grids and the CP-SAT models.")] = None,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     time_limit: ResearchTimeOpt = RESEARCH_SECONDS,
 ) -> None:
     """Write a puzzle as DIMACS CNF, its typed constraints too.
@@ -121,9 +112,7 @@ def encode(
             raise InputError("give a puzzle to encode, or --empty DIR")
         cnf.encoding_of(encoding)  # before reading the puzzle: the option is wrong either way
         cnf.amo_of(amo)
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, ignore, treat_line,
-                                                       constraints=True))
+        puzzle = first_puzzle(source, reading.options(constraints=True))
         text = dimacs.encode_puzzle_dimacs(puzzle, encoding, amo, reduce=reduce,
                                            options={SUMS.name: sums},
                                            time_limit=Deadline.from_start(time_limit))
@@ -134,19 +123,15 @@ def encode(
 
 
 @app.command()
+@bundled
 def certify(
     source: OnePuzzleArg,
     directory: Annotated[str, typer.Argument(metavar="DIR", help="Where to write it.")],
+    *,
     proof_solver: ProofSolverOpt = DEFAULT_PROOF_SOLVER,
     encoding: EncodingOpt = DEFAULT_ENCODING.value,
     sums: SumsOpt = SUMS.default,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     time_limit: ResearchTimeOpt = RESEARCH_SECONDS,
 ) -> None:
     """Certify uniqueness: the solution, a CNF, a DRUP proof.
@@ -164,9 +149,7 @@ def certify(
 
         deadline = Deadline.from_start(time_limit)
 
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, ignore, treat_line,
-                                                       constraints=True))
+        puzzle = first_puzzle(source, reading.options(constraints=True))
         try:
             made = certificates.certify(puzzle, directory, solver=proof_solver,
                                         encoding=encoding, options={SUMS.name: sums},
@@ -217,15 +200,11 @@ MINIMAL_SECONDS = 300.0
 
 
 @app.command()
+@bundled
 def minimal(
     source: SourceArg,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    *,
+    reading: Reading,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", "-t", min=0.0,
         help="Seconds per puzzle; past it the line says what was settled: the verdict "
@@ -248,9 +227,7 @@ def minimal(
         from sudoku_csp.io import read_puzzle_files, resolve_source, to_line
 
         first = Deadline.from_start(time_limit)  # the first puzzle's; then one per puzzle
-        options = geometry_options(size, box, variant, regions, split_regions,
-                                                  ignore, treat_line,
-                                   constraints=True)
+        options = reading.options(constraints=True)
         src = resolve_source([source], options, count=False)
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
         code, count = Exit.OK, 0
@@ -279,19 +256,15 @@ def minimal(
 
 
 @app.command()
+@bundled
 def canon(
     source: SourceArg,
+    *,
     dedupe: Annotated[bool, typer.Option(
         "--dedupe", help="Drop every puzzle equivalent to an earlier one (prints the kept "
                          "ones' canonical forms; how many were dropped goes to stderr).")
     ] = False,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     as_json: JsonOpt = False,
 ) -> None:
     """Print each puzzle's minlex canonical form.
@@ -311,7 +284,7 @@ def canon(
         from sudoku_csp.canon import canonical as canonical_form
         from sudoku_csp.io import read_puzzle_files, resolve_source, to_line
 
-        options = geometry_options(size, box, variant, regions, split_regions, ignore, treat_line)
+        options = reading.options()
         src = resolve_source([source], options, count=False)
         puzzles = [src.single] if src.single else read_puzzle_files(src.files, **options)
         first: dict[str, int] = {}  # canonical line -> index of its first puzzle
@@ -374,9 +347,11 @@ _STUDY_NOTES = (
 
 
 @app.command()
+@bundled
 def study(
     files: Annotated[list[str], typer.Argument(
         metavar="FILE ...", help="Puzzle files (one geometry; - is standard input).")],
+    *,
     encoding: Annotated[list[str] | None, typer.Option(
         "--encoding", "-e", help="Encoding to study, repeatable (default: every one).")] = None,
     amo: Annotated[list[str] | None, typer.Option(
@@ -404,13 +379,7 @@ def study(
         "--shuffle", metavar="SEED", help="Study the puzzles in a random order (before "
         "--limit: a random sample). Solvers keep what they learn from one puzzle for the "
         "next, so order matters; tdoku's benchmark shuffles when a solver is slow.")] = None,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
@@ -437,9 +406,7 @@ def study(
     """
     from collections.abc import Sequence
 
-    if as_json and as_csv:
-        raise typer.BadParameter("give one of --json and --csv, not both",
-                                 param_hint="'--json' / '--csv'")
+    output_format(as_json, as_csv)  # not both
 
     def action() -> Exit:
         from sudoku_csp import study as studies
@@ -449,7 +416,7 @@ def study(
         chosen = pick_columns(_STUDY_COLUMNS, columns)  # now, not after the whole run
         if plot:
             check_plot_path(plot, "study plot")  # now, not after the whole run
-        options = geometry_options(size, box, variant, regions, split_regions, ignore, treat_line)
+        options = reading.options()
         sources = [sys.stdin if name == "-" else name for name in files]
         for name in files:
             if name != "-" and not os.path.isfile(name):

@@ -17,17 +17,11 @@ from sudoku_csp.cli.app import app
 from sudoku_csp.cli.conflicts import conflict_fields, print_conflict
 from sudoku_csp.cli.exits import Exit, guarded
 from sudoku_csp.cli.options import (
-    BoxOpt,
-    IgnoreOpt,
     JsonOpt,
     OnePuzzleArg,
-    RegionsOpt,
-    SizeOpt,
-    SplitRegionsOpt,
-    TreatLineOpt,
-    VariantOpt,
+    Reading,
+    bundled,
     check_output_path,
-    geometry_options,
 )
 from sudoku_csp.cli.output import emit, mask_grid, out, write_output, writes_stdout
 from sudoku_csp.constraints.fields import rc
@@ -117,16 +111,12 @@ CANDIDATE_FORMATS = ("fpuzzles", "fpuzzles-url")
 
 
 @app.command()
+@bundled
 def candidates(
     source: OnePuzzleArg,
+    *,
     cap: CapOpt = DEFAULT_CAP,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     time_limit: SetterTimeOpt = DEFAULT_SETTER_SECONDS,
     as_json: Annotated[bool, typer.Option(
         "--json", help="One JSON record: candidates and counts per cell (R1C1...).")] = False,
@@ -159,9 +149,7 @@ def candidates(
         deadline = Deadline.from_start(time_limit)  # the candidates, then any conflict
         if svg is not None:
             check_output_path(svg, "--svg")
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, ignore, treat_line,
-                                                       constraints=True))
+        puzzle = first_puzzle(source, reading.options(constraints=True))
         tc = true_candidates(puzzle, cap=cap, time_limit=deadline)
         code = {"unique": Exit.OK, "multiple": Exit.MULTIPLE, "none": Exit.NONE,
                 "unknown": Exit.UNKNOWN}[tc.status]
@@ -197,19 +185,15 @@ def candidates(
 
 # -- disambiguate ---------------------------------------------------------------------------
 @app.command()
+@bundled
 def disambiguate(
     source: OnePuzzleArg,
+    *,
     keep: Annotated[str | None, typer.Option(
         "--keep", metavar="SOLUTION",
         help="The solution to keep (a full grid on one line): givens that keep it come "
              "first, and a set is built towards it.")] = None,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     time_limit: SetterTimeOpt = DEFAULT_SETTER_SECONDS,
     as_json: JsonOpt = False,
 ) -> None:
@@ -229,8 +213,7 @@ def disambiguate(
         from sudoku_csp.setter import disambiguate as find
 
         deadline = Deadline.from_start(time_limit)
-        options = geometry_options(size, box, variant, regions, split_regions, ignore,
-                                   treat_line, constraints=True)
+        options = reading.options(constraints=True)
         puzzle = first_puzzle(source, options)
         target = None
         if keep is not None:

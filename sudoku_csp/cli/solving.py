@@ -19,29 +19,18 @@ from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import STATUS_EXIT, Exit, err, guarded
 from sudoku_csp.cli.options import (
     BatchOptions,
-    BoxOpt,
     BranchOpt,
-    CsvOpt,
-    IgnoreOpt,
-    JobsOpt,
-    JsonOpt,
     OnePuzzleArg,
-    OutOpt,
-    RegionsOpt,
-    ResumeOpt,
+    Printing,
+    Reading,
     RulesOpt,
-    SchedulerOpt,
-    SizeOpt,
     SolverOpt,
     SourceArg,
     SpecsOpt,
-    SplitRegionsOpt,
     TimeOpt,
-    TreatLineOpt,
-    VariantOpt,
+    bundled,
     check_output_path,
     completes,
-    geometry_options,
     listed,
     outcomes,
     output_format,
@@ -114,10 +103,10 @@ def stream_records(src: Source, options: dict, spec: Spec, limit: int | None,
 
     seen: list[Record] = []  # the first two, to tell a one-puzzle input
     wrong = 0
+    found = outcomes(src, options, [spec], limit, time_limit, opts)  # --out checked: no line yet
     if fmt:
         print_records_header(fmt)
-    with outcomes(src, options, [spec], limit, time_limit, opts) as (run, done), \
-            Bar(src.total, label, done=done) as bar:
+    with found as (run, done), Bar(src.total, label, done=done) as bar:
         for outcome in run:
             (record,) = outcome.records
             why = conflicts if conflicts and record.status is Verdict.NONE else None
@@ -157,86 +146,60 @@ def _exit_of(verdict: Verdict) -> Exit:
 
 
 @app.command()
+@bundled
 def solve(
     source: SourceArg,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    *,
+    reading: Reading,
     solver: SolverOpt = DEFAULT_SPEC,
     rules: RulesOpt = None,
     branch: BranchOpt = None,
     time_limit: TimeOpt = None,
-    as_json: JsonOpt = False,
-    as_csv: CsvOpt = False,
-    jobs: JobsOpt = 1,
-    scheduler: SchedulerOpt = None,
-    out_file: OutOpt = None,
-    resume: ResumeOpt = False,
+    printing: Printing,
+    batch: BatchOptions,
 ) -> None:
     """Solve puzzles: a grid for one, a line each for a file.
 
     Exit codes: 0 solved, 4 none, 5 unknown, 6 input error (files: 0 when all processed).
     """
-    fmt = output_format(as_json, as_csv)
-    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions,
-                                                  ignore, treat_line,
-                                                  constraints=True),
-                         solver_spec(solver, rules, branch), 1, time_limit, fmt,
-                         BatchOptions(jobs, scheduler, out_file, resume)))
+    guarded(lambda: _run(source, reading.options(constraints=True),
+                         solver_spec(solver, rules, branch), 1, time_limit, printing.format,
+                         batch))
 
 
 @app.command()
+@bundled
 def count(
     source: SourceArg,
+    *,
     limit: Annotated[int, typer.Option(
         "--limit", "-l", min=0,
         help="Solutions to look for: 2 decides uniqueness; 0 counts them all.")] = 2,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     solver: SolverOpt = DEFAULT_SPEC,
     rules: RulesOpt = None,
     branch: BranchOpt = None,
     time_limit: TimeOpt = None,
-    as_json: JsonOpt = False,
-    as_csv: CsvOpt = False,
-    jobs: JobsOpt = 1,
-    scheduler: SchedulerOpt = None,
-    out_file: OutOpt = None,
-    resume: ResumeOpt = False,
+    printing: Printing,
+    batch: BatchOptions,
 ) -> None:
     """Decide uniqueness: unique, multiple, none or unknown.
 
     Exit codes (one puzzle): 0 unique, 3 multiple, 4 none, 5 unknown, 6 input error.
     """
-    fmt = output_format(as_json, as_csv)
-    guarded(lambda: _run(source, geometry_options(size, box, variant, regions, split_regions,
-                                                  ignore, treat_line,
-                                                  constraints=True),
+    guarded(lambda: _run(source, reading.options(constraints=True),
                          solver_spec(solver, rules, branch), limit or None, time_limit,
-                         fmt, BatchOptions(jobs, scheduler, out_file, resume)))
+                         printing.format, batch))
 
 
 @app.command()
+@bundled
 def show(
     source: OnePuzzleArg,
+    *,
     candidates: Annotated[bool, typer.Option(
         "--candidates", "-c", help="Show the candidates left after propagation.")] = False,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     rules: RulesOpt = None,
     svg: Annotated[str | None, typer.Option(
         "--svg", metavar="FILE|-", help="Also write the grid as an SVG picture, typed "
@@ -268,9 +231,7 @@ def show(
 
         if svg is not None:
             check_output_path(svg, "--svg")
-        puzzle = first_puzzle(source, geometry_options(size, box, variant, regions,
-                                                       split_regions, ignore, treat_line,
-                                                       constraints=True))
+        puzzle = first_puzzle(source, reading.options(constraints=True))
         if to is not None:
             emit(WRITERS[to](puzzle) + "\n")
             return Exit.OK
@@ -317,29 +278,21 @@ def show(
 
 
 @app.command()
+@bundled
 def check(
     source: SourceArg,
+    *,
     solver: SpecsOpt = None,
     limit: Annotated[int, typer.Option(
         "--limit", "-l", min=1, help="Solutions each solver looks for (2 decides "
                                      "uniqueness).")] = 2,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     time_limit: Annotated[float | None, typer.Option(
         "--time-limit", "-t", min=0.0,
         help="Seconds per puzzle and solver (the solvers run one after another); past it "
              "that solver's verdict is unknown.")] = None,
-    as_json: JsonOpt = False,
-    as_csv: CsvOpt = False,
-    jobs: JobsOpt = 1,
-    scheduler: SchedulerOpt = None,
-    out_file: OutOpt = None,
-    resume: ResumeOpt = False,
+    printing: Printing,
+    batch: BatchOptions,
 ) -> None:
     """Cross-check puzzles on several solvers: do they agree?
 
@@ -356,7 +309,7 @@ def check(
     puzzle, its agreed verdict's code (0 unique/solved, 3 multiple, 4 none), or 5 when
     fewer than two solvers decided it.
     """
-    fmt = output_format(as_json, as_csv)
+    fmt = printing.format
 
     def action() -> Exit:
         from sudoku_csp.backends.registry import BACKENDS
@@ -366,13 +319,11 @@ def check(
 
         specs = list(solver or BACKENDS)
         last = Verdict.UNKNOWN
-        options = geometry_options(size, box, variant, regions, split_regions, ignore,
-                                   treat_line, constraints=True)
+        options = reading.options(constraints=True)
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[Verdict, int] = {}
         disagreements = unchecked = 0
-        found = outcomes(src, options, specs, limit, time_limit,
-                         BatchOptions(jobs, scheduler, out_file, resume))
+        found = outcomes(src, options, specs, limit, time_limit, batch)
         if fmt == "csv":
             print_records_header(fmt)
         conflicts = ConflictReports(time_limit)
@@ -422,22 +373,18 @@ def check(
 
 
 @app.command()
+@bundled
 def compare(
     files: Annotated[list[str] | None, typer.Argument(
         metavar="[FILE ...]", help="Puzzle files, or one puzzle given alone (default: the "
                                    "puzzle sets bundled with the package: 200 9x9 of mixed "
                                    "difficulty and 10 16x16).")] = None,
+    *,
     solver: SpecsOpt = None,
     limit: Annotated[int, typer.Option(
         "--limit", "-l", min=1, help="Solutions each solver looks for (2 decides "
                                      "uniqueness, 1 only solves).")] = 2,
-    size: SizeOpt = None,
-    box: BoxOpt = None,
-    variant: VariantOpt = None,
-    regions: RegionsOpt = None,
-    split_regions: SplitRegionsOpt = False,
-    ignore: IgnoreOpt = None,
-    treat_line: TreatLineOpt = None,
+    reading: Reading,
     time_limit: Annotated[float | None, typer.Option(
         "--time-limit", "-t", min=0.0, help="Seconds per puzzle and solver.")] = 10.0,
     as_json: Annotated[bool, typer.Option(
@@ -448,10 +395,7 @@ def compare(
         "--plot", metavar="FILE.png|svg",
         help="Write a cactus plot: puzzles solved against time, one line per solver "
              "(extra 'plot').")] = None,
-    jobs: JobsOpt = 1,
-    scheduler: SchedulerOpt = None,
-    out_file: OutOpt = None,
-    resume: ResumeOpt = False,
+    batch: BatchOptions,
 ) -> None:
     """Compare solver strategies on files: a row per solver.
 
@@ -473,23 +417,21 @@ def compare(
 
         chosen = pick_columns(COMPARE_COLUMNS, columns)  # now, not after the whole run
         specs = list(solver or compare_specs())
-        options = geometry_options(size, box, variant, regions, split_regions, ignore,
-                                   treat_line, constraints=True)
+        options = reading.options(constraints=True)
         if plot:
             check_plot_path(plot)  # now, not after the whole run
         sources = list(files) if files else [str(datasets.path(name)) for name in BUNDLED]
         src = resolve_source(sources, options, count=err.is_terminal)
         if src.single is not None:  # a puzzle given alone, named in the title by its kind
             sources = [f"the {src.single.geometry.name} puzzle given"]
-        opts = BatchOptions(jobs, scheduler, out_file, resume)
         summary = Summary()
-        with outcomes(src, options, specs, limit, time_limit, opts) as (run, done), \
+        with outcomes(src, options, specs, limit, time_limit, batch) as (run, done), \
                 Bar(src.total, "comparing", done=done) as bar:
             for outcome in run:
                 summary.update([outcome])
                 bar.advance()
-        if out_file and resume:  # the table covers the whole run, not only this part
-            summary = Summary().update(iter_records(out_file))
+        if batch.out and batch.resume:  # the table covers the whole run, not only this part
+            summary = Summary().update(iter_records(batch.out))
         if plot:
             cactus_plot(summary, plot, title=f"{', '.join(map(os.path.basename, sources))}")
         print_summary(summary, sources, as_json, as_csv, chosen)
