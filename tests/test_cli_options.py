@@ -74,7 +74,7 @@ OPTIONS = {
         '--time-limit -t=300.0', '--json=False',),
     "generate": (
         '--count -c=1', '--size -n=9', '--box=None', '--variant -v=None...', '--regions=None',
-        '--split-regions=False', '--ignore=None...', '--treat-line=None...', "--symmetry='none'",
+        '--split-regions=False', "--symmetry='none'",
         '--minimal=False', '--seed=0', '--difficulty=None', '--min-rating=None',
         '--max-rating=None', '--allow-search=False', '--kind -k=None...', '--killer=False',
         '--negative --no-negative=None', '--max-givens=None', '--min-cage=None', '--max-cage=None',
@@ -211,4 +211,6 @@ def test_help_shows_a_bundle_s_options_together_in_its_panel(first, panel, names
         built = group.get_command(ctx, name)
         shown = [p.opts[0] for p in built.params
                  if isinstance(p, TyperOption) and p.rich_help_panel == panel]
-        assert shown == list(names), name
+        # generate reads no puzzle: it takes the grid's options, not the reader's.
+        reads = name != "generate"
+        assert shown == [n for n in names if reads or n not in ("--ignore", "--treat-line")]

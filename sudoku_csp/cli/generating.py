@@ -12,7 +12,7 @@ import typer
 
 from sudoku_csp.cli.app import app
 from sudoku_csp.cli.exits import Exit, guarded
-from sudoku_csp.cli.options import Reading, bundled, completes, listed
+from sudoku_csp.cli.options import GridRules, bundled, completes, listed
 from sudoku_csp.cli.output import Bar, writes_stdout
 from sudoku_csp.constraints import makers
 from sudoku_csp.generate import DEFAULT_ATTEMPTS, DEFAULT_DIFFICULTY_ATTEMPTS
@@ -49,8 +49,8 @@ def generate(
     *,
     count: Annotated[int, typer.Option("--count", "-c", min=1, help="How many.")] = 1,
     size: Annotated[int, typer.Option("--size", "-n", help="Grid size N.",
-                                      rich_help_panel=Reading.PANEL)] = 9,
-    reading: Reading,
+                                      rich_help_panel=GridRules.PANEL)] = 9,
+    grid: GridRules,
     symmetry: SymmetryOpt = "none",
     minimal: Annotated[bool, typer.Option(
         "--minimal", help="Every given necessary (removing any one makes it ambiguous).")
@@ -138,7 +138,7 @@ def generate(
         from sudoku_csp.generate import Request, make
         from sudoku_csp.io import to_line
 
-        options = reading.options()
+        options = grid.options()
         request = Request(
             count=count, size=options["size"], box=options.get("box"),
             variants=tuple(options["variants"]), regions=options.get("regions"),

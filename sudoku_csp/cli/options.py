@@ -235,12 +235,12 @@ def _in_panel(option: Any, panel: str | None) -> Any:
 
 
 @dataclass(frozen=True)
-class Reading:
-    """How a command reads puzzles: the grid's size, box, extra rules and jigsaw regions
-    when the puzzle does not say them, and what an f-puzzles file may hold that this tool
-    does not read. The options every command about puzzles takes (see :func:`bundled`).
+class GridRules:
+    """The grid a puzzle stands on when its text does not say it: size, box, extra rules
+    and jigsaw regions. What generate takes; every command that reads puzzles takes it
+    inside :class:`Reading` (see :func:`bundled`).
 
-    >>> Reading(size=4, regions="abab abab cdcd cdcd", split_regions=True).options()["size"]
+    >>> GridRules(size=4, regions="abab abab cdcd cdcd", split_regions=True).options()["size"]
     4
     """
 
@@ -251,13 +251,29 @@ class Reading:
     variant: VariantOpt = None
     regions: RegionsOpt = None
     split_regions: SplitRegionsOpt = False
-    ignore: IgnoreOpt = None
-    treat_line: TreatLineOpt = None
 
     def options(self, *, constraints: bool = False) -> dict[str, Any]:
         """The keywords of :func:`~sudoku_csp.puzzle.parse` (see :func:`geometry_options`,
         which says what ``constraints`` does): an input error (exit 6) for a value the
         library refuses."""
+        return geometry_options(self.size, self.box, self.variant, self.regions,
+                                self.split_regions, None, None, constraints=constraints)
+
+
+@dataclass(frozen=True)
+class Reading(GridRules):
+    """How a command reads puzzles: the :class:`GridRules`, and what an f-puzzles or
+    SudokuPad puzzle may hold that this tool does not read (``--ignore``, ``--treat-line``).
+    The options every command about puzzles takes (see :func:`bundled`).
+
+    >>> Reading(size=4, regions="abab abab cdcd cdcd", split_regions=True).options()["size"]
+    4
+    """
+
+    ignore: IgnoreOpt = None
+    treat_line: TreatLineOpt = None
+
+    def options(self, *, constraints: bool = False) -> dict[str, Any]:
         return geometry_options(self.size, self.box, self.variant, self.regions,
                                 self.split_regions, self.ignore, self.treat_line,
                                 constraints=constraints)
