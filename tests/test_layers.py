@@ -55,11 +55,6 @@ def _layer(name: str) -> int:
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-def _package_of(name: str) -> str:
-    path = MODULES[name]
-    return name if path.name != "__init__.py" else name
-
-
 def _resolve(target: str) -> str | None:
     """The module of ``sudoku_csp.<target>`` (a package resolves to its ``__init__``)."""
     if target in MODULES:
