@@ -29,9 +29,10 @@ from sudoku_csp.constraints.fields import rc
 from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Grid
+from sudoku_csp.io import as_puzzle
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
-from sudoku_csp.setter.session import PartSession, as_puzzle
+from sudoku_csp.setter.session import PartSession
 
 DEFAULT_CAP = 8
 """Solutions counted per candidate before it counts as "many"."""

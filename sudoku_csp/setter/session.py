@@ -46,15 +46,6 @@ class Part:
         return self.constraint is None
 
 
-def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
-    """A puzzle, or puzzle text in any form the readers know, as a :class:`Puzzle`."""
-    if isinstance(puzzle, Puzzle):
-        return puzzle
-    from sudoku_csp.io import parse  # noqa: PLC0415 - only for text
-
-    return parse(puzzle)
-
-
 def given_name(puzzle: Puzzle, cell: int, digit: int) -> str:
     """``R3C4=7``: a cell and the digit (0-based) it holds, as setters write a given.
 
