@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzle",),
     ("io",),
     ("verify", "result", "render", "symmetry", "datasets"),
-    ("native", "encodings", "satsolver", "rup"),
+    ("native", "encodings", "satsolver", "satsession", "rup"),
     ("backends",),
     ("crosscheck", "batch", "certify", "canon", "study", "generate", "logic", "setter"),
     ("cli", "__init__", "__main__"),

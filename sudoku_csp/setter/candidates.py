@@ -227,7 +227,7 @@ class _Counter:
                       if not self.counts[cell][d] and not self.exact[cell] >> d & 1]
             if not unseen:
                 return True
-            selector = self.s.guard(([[self.s.literal(cell, d) for d in unseen]], 0))
+            selector = self.s.guard([[self.s.literal(cell, d) for d in unseen]])
             answer = self.ask([selector])
             self.s.retire(selector)
             if answer is None:
