@@ -3,7 +3,8 @@ inside a call, and a reusable session that keeps one formula loaded.
 
 Every PySAT solver of the project is made here (:func:`load`, :func:`propagating_solver`,
 :class:`SolverSession`, :class:`Propagator`): the SAT backend (:mod:`sudoku_csp.backends.sat`),
-the generator's uniqueness session and random grids (:mod:`sudoku_csp.generate`),
+the sessions of questions of the generator and the setter tools
+(:mod:`sudoku_csp.satsession`), the generator's random grids (:mod:`sudoku_csp.generate`),
 certificates (:mod:`sudoku_csp.certify`), the proofs of explanations
 (:mod:`sudoku_csp.logic.prove`) and the encodings study (:mod:`sudoku_csp.study`), so a
 solver's quirks are handled in one place:
@@ -304,8 +305,9 @@ def propagating_solver(name: str, clauses: Sequence[Sequence[int]]) -> tuple[Sol
 class SolverSession:
     """One reusable solver holding one formula, with its selectors: selector-guarded
     clauses are switched off for good by :meth:`retire`, and the solver is rebuilt after
-    ``recycle`` of them so retired clauses never pile up. Shared by the incremental mode
-    and by :class:`sudoku_csp.generate.UniquenessSession`.
+    ``recycle`` of them so retired clauses never pile up (None: never rebuilt for that, the
+    owner keeps its selectors for the solver's life). Shared by the incremental mode and by
+    :class:`sudoku_csp.satsession.GeometrySession`.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> session = SolverSession("glucose4", cnf.build(make_geometry(4)), recycle=1)
@@ -316,7 +318,7 @@ class SolverSession:
     (True, None, 1, None)
     """
 
-    def __init__(self, name: str, formula: cnf.Formula, recycle: int) -> None:
+    def __init__(self, name: str, formula: cnf.Formula, recycle: int | None) -> None:
         self.name = name
         self.formula = formula
         self.recycle = recycle
@@ -367,11 +369,13 @@ class SolverSession:
 
     def retire(self, selector: int) -> None:
         """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them, or
-        once retired auxiliaries (:meth:`reserve`) pass :data:`MAX_DEAD_VARIABLES`."""
+        once retired auxiliaries (:meth:`reserve`) pass :data:`MAX_DEAD_VARIABLES` (never
+        when ``recycle`` is None)."""
         assert self.solver is not None
         self.solver.add_clause([-selector])
         self.retired += 1
-        if (self.retired >= self.recycle
+        if self.recycle is not None and (
+                self.retired >= self.recycle
                 or self.next_var - self.formula.nv > MAX_DEAD_VARIABLES):
             self.close()
 

@@ -108,6 +108,19 @@ def test_models_do_not_import_ortools_until_built():
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
 
 
+def test_a_model_kind_must_provide_every_helper():
+    # CpSatModel is abstract: a model kind that leaves a helper out fails when it is made,
+    # not later inside some kind's cpsat, where NotImplementedError reads as the kind's fault.
+    from sudoku_csp.modeling.cpsat_model import AllDiffModel, BooleanModel, CpSatModel
+
+    assert CpSatModel.__abstractmethods__ == {
+        "given_indices", "decode", "read", "value", "all_different", "allow_pairs",
+        "forbid_pairs", "allow_digits", "different_sum"}
+    with pytest.raises(TypeError, match="abstract"):
+        CpSatModel(make_geometry(4), cp_model.CpModel())  # type: ignore[abstract]
+    assert not AllDiffModel.__abstractmethods__ and not BooleanModel.__abstractmethods__
+
+
 def test_unknown_model_kind():
     with pytest.raises(ValueError, match="unknown CP-SAT model"):
         build_model(make_geometry(4), "sat")

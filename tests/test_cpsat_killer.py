@@ -15,7 +15,8 @@ from ortools.sat.python import cp_model
 from sudoku_csp import Puzzle, Status, get_backend, make_backend, make_geometry, read_puzzles
 from sudoku_csp.backends.cpsat import CpSatBackend
 from sudoku_csp.constraints import Cage
-from sudoku_csp.constraints.kinds.cage import combinations_for, implied_sums
+from sudoku_csp.constraints.cage_sums import combinations_for
+from sudoku_csp.constraints.rule45 import implied_sums
 from sudoku_csp.encodings.cpsat import MODELS, build_model
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.verify import violations

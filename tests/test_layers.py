@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzle",),
     ("io",),
     ("verify", "result", "render", "symmetry", "datasets"),
-    ("native", "encodings", "satsolver", "rup"),
+    ("native", "encodings", "satsolver", "satsession", "rup"),
     ("backends",),
     ("crosscheck", "batch", "certify", "canon", "study", "generate", "logic", "setter"),
     ("cli", "__init__", "__main__"),
@@ -53,11 +53,6 @@ def _layer(name: str) -> int:
 
 
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
-
-
-def _package_of(name: str) -> str:
-    path = MODULES[name]
-    return name if path.name != "__init__.py" else name
 
 
 def _resolve(target: str) -> str | None:

@@ -1,5 +1,5 @@
 """SudokuPad's own payloads (scl/ctc): read where the meaning is typed, refused elsewhere
-(sudoku_csp.io.sudokupad through sudoku_csp.io.fpuzzles)."""
+(sudoku_csp.io.sudokupad_payload and sudoku_csp.io.sudokupad, through sudoku_csp.io.fpuzzles)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from sudoku_csp.errors import ParseError, ReaderNote
 from sudoku_csp.io import parse
-from sudoku_csp.io.sudokupad import sudokupad_json, unzip
+from sudoku_csp.io.sudokupad_payload import sudokupad_json, unzip
 
 
 def boxes(n: int = 4, high: int = 2) -> list[list[list[int]]]:

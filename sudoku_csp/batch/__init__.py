@@ -42,7 +42,6 @@ from __future__ import annotations
 from sudoku_csp.batch.plot import PLOT_FORMATS, cactus_plot
 from sudoku_csp.batch.records import (
     RECORD_FIELDS,
-    Finished,
     Outcome,
     Record,
     RecordFormat,
@@ -53,6 +52,7 @@ from sudoku_csp.batch.records import (
     record_format,
     record_line,
 )
+from sudoku_csp.batch.resume import Finished
 from sudoku_csp.batch.runner import CHUNKSIZE, Spec, resumed, run_batch, run_to_file
 from sudoku_csp.batch.summary import SpecSummary, Summary, summarize
 from sudoku_csp.crosscheck import Verdict

@@ -24,7 +24,8 @@ from typing import Any
 
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
-from sudoku_csp.batch.records import Finished, Outcome, Record, RecordWriter, record_format
+from sudoku_csp.batch.records import Outcome, Record, RecordWriter, record_format
+from sudoku_csp.batch.resume import Finished
 from sudoku_csp.crosscheck import Claim, judge, resolve, run_claims
 from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals

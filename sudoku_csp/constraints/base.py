@@ -206,7 +206,7 @@ class CnfContext:
 
     def new_var(self) -> int:
         """A fresh auxiliary variable from the pool."""
-        return self.pool._next()
+        return self.pool.id()
 
     @property
     def top(self) -> int:

@@ -158,11 +158,6 @@ def _sum_bounds(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     return _bounds(total, list(masks))
 
 
-MAX_LOOSE_OUTIES = 3
-"""Outies whose cells share no unit (a sum with repeats allowed) are kept up to this many
-cells (see :meth:`Cage.joint_native`)."""
-
-
 
 def pb_encoding(name: str) -> int:
     """The ``pysat.pb.EncType`` value named ``name``; InputError when it is none, or when

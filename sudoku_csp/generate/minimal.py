@@ -15,7 +15,6 @@ from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.satsolver import DEFAULT_SOLVER
 from sudoku_csp.variants import make_geometry  # noqa: F401 - the doctests use it
-from sudoku_csp.verify import check_solutions
 
 
 @dataclass(frozen=True)
@@ -107,15 +106,14 @@ def minimality(puzzle: Puzzle, *, session: UniquenessSession | None = None,
     try:
         with session.until(deadline):
             try:
+                # The session checks every grid it returns against these givens and rules.
                 solution = session.solve(givens, constraints)
                 if solution is None:
                     return done(Status.NONE)
-                check_solutions(puzzle, [solution], f"sat:solver={session.solver_name}")
                 other = session.other_solution(givens, solution, constraints)
             except Expired:
                 return done(Status.UNKNOWN, complete=False)
             if other is not None:
-                check_solutions(puzzle, [other], f"sat:solver={session.solver_name}")
                 return done(Status.MULTIPLE, solution=solution, other=other)
             redundant: list[int] = []
             asked: set[int] = set()

@@ -8,15 +8,14 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 
-from pysat.solvers import Solver
-
-from sudoku_csp.constraints import Constraint, cnf_clauses
+from sudoku_csp.constraints import Constraint
 from sudoku_csp.deadline import NEVER, Deadline, Expired
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
-from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, Grid
-from sudoku_csp.satsolver import DEFAULT_SOLVER, SolverSession, capabilities, solve_until
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.satsession import GeometrySession
+from sudoku_csp.satsolver import DEFAULT_SOLVER
 from sudoku_csp.variants import make_geometry  # noqa: F401 - the doctests use it
 
 DEFAULT_RECYCLE = 1000
@@ -25,9 +24,13 @@ rebuilt."""
 
 
 class UniquenessSession:
-    """One incremental SAT solver loaded with the CNF of ``geometry``; givens are
-    assumptions, a known solution is excluded by a selector-guarded clause, and typed
-    constraints (``constraints=``) are clauses behind selectors of their own.
+    """One incremental SAT solver loaded with the CNF of ``geometry``
+    (:class:`~sudoku_csp.satsession.GeometrySession`): givens are assumptions, a known
+    solution is excluded by a selector-guarded clause (one at a time: the previous one is
+    retired when another is asked about), and typed constraints (``constraints=``) are
+    clauses behind selectors of their own, kept until :meth:`release`. The solver is rebuilt
+    after ``recycle`` retired selectors. Every grid it returns is checked against the givens
+    and constraints it answers for.
 
     Not thread-safe (one per thread or process).
 
@@ -49,117 +52,74 @@ class UniquenessSession:
                  encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                  recycle: int = DEFAULT_RECYCLE, options: cnf.Options = None,
                  deadline: Deadline = NEVER) -> None:
-        if recycle < 1:
-            raise InputError("recycle must be at least 1")
+        # Building looks at the deadline (Expired): the empty 35x35 grid's takes seconds.
+        self._sat = GeometrySession(geometry, solver=solver, encoding=encoding, amo=amo,
+                                    options=options, recycle=recycle, deadline=deadline)
         self.geometry = geometry
         self.solver_name = solver
-        self.options = options
-        # Building looks at the deadline (Expired): the empty 35x35 grid's takes seconds.
-        formula = cnf.build(geometry, encoding, amo, deadline=deadline)
-        self._session = SolverSession(solver, formula, recycle)
-        self._vars = self._session.vars
-        self._caps = capabilities(solver)
-        self.calls = 0
-        self._excluded: tuple[Grid, int] | None = None
-        self._guards: dict[Constraint, int] = {}  # constraint -> the selector of its clauses
-        self._build = 0  # the solver build the two above belong to
+        self._excluded: tuple[Grid, int, int] | None = None  # solution, selector, build
         self.budget: int | None = None  # conflicts per has_other question (budgeted)
-        self.deadline: Deadline = NEVER  # when every question must be answered (until)
+
+    @property
+    def calls(self) -> int:
+        """Solver calls made so far."""
+        return self._sat.calls
+
+    @property
+    def deadline(self) -> Deadline:
+        """When every question must be answered (:meth:`until`)."""
+        return self._sat.deadline
 
     def close(self) -> None:
         """Free the solver (it is rebuilt on demand)."""
-        self._session.close()
+        self._sat.close()
         self._excluded = None
-        self._guards.clear()
-
-    def _solver(self) -> Solver:
-        """The loaded solver. A rebuilt one (recycled, or closed after an interrupt) holds
-        none of the old one's guarded clauses, so their selectors are forgotten."""
-        solver = self._session.get(self.deadline)
-        if self._session.builds != self._build:
-            self._build = self._session.builds
-            self._excluded = None
-            self._guards.clear()
-        return solver
-
-    def _assumptions(self, givens: Sequence[int]) -> list[int]:
-        if len(givens) != self.geometry.ncells:
-            raise InputError(f"expected {self.geometry.ncells} givens, got {len(givens)}")
-        return self._vars.literals(givens)
 
     def _solve(self, assumptions: list[int]) -> bool:
         self.deadline.check("asking the solver")  # before the call: a passed deadline
-        self.calls += 1
-        solver = self._solver()
-        try:
-            answer = solve_until(solver, self._caps, assumptions, self.deadline)
-        except KeyboardInterrupt:
-            self.close()  # the solver may be unusable after an interrupt
-            raise
+        answer = self._sat.ask(assumptions)
         if answer is None:  # stopped: never to be read as "no (other) solution"
             raise Expired(f"{self.deadline.words()} reached while asking the solver")
         return answer
+
+    def _grid(self, givens: Sequence[int], constraints: Sequence[Constraint]) -> Grid:
+        return self._sat.grid(Puzzle(self.geometry, tuple(givens),
+                                     constraints=tuple(constraints)))
 
     def solve(self, givens: Sequence[int], constraints: Sequence[Constraint] = ()
               ) -> Grid | None:
         """A solution under ``givens`` (a grid, ``EMPTY`` for blanks) and ``constraints``,
         or None."""
-        if not self._solve([*self._assumptions(givens), *self._guard(constraints)]):
+        if not self._solve([*self._sat.literals(givens), *self._guard(constraints)]):
             return None
-        return self._vars.read_model(self._solver().get_model())
+        return self._grid(givens, constraints)
 
     def _selector(self, solution: Sequence[int]) -> int:
         """The selector of the clause excluding ``solution`` (added on first use; the
         previous exclusion is retired, which rebuilds the solver every ``recycle``)."""
         solution = tuple(solution)
-        self._solver()  # forgets the exclusion if the solver was rebuilt
+        self._sat.solver()  # a rebuilt solver holds no exclusion
         if self._excluded is not None:
-            if self._excluded[0] == solution:
-                return self._excluded[1]
-            self._session.retire(self._excluded[1])
+            excluded, selector, build = self._excluded
             self._excluded = None
-        solver = self._solver()
-        selector = self._session.selector()
-        solver.add_clause(self._vars.exclusion(solution, guard=-selector))
-        self._excluded = (solution, selector)
+            if build == self._sat.builds:
+                if excluded == solution:
+                    self._excluded = (excluded, selector, build)
+                    return selector
+                self._sat.retire(selector)
+        selector = self._sat.exclude(solution)
+        self._excluded = (solution, selector, self._sat.builds)
         return selector
 
     def _guard(self, constraints: Sequence[Constraint]) -> list[int]:
-        """The selectors of ``constraints``' clauses. A constraint not seen since the last
-        rebuild has its clauses added now (auxiliaries above every variable in use), so a
-        puzzle that changes one cage adds only that cage's clauses, never a new formula."""
-        if not constraints:
-            return []
-        solver = self._solver()
-        selectors = []
-        for constraint in constraints:
-            selector = self._guards.get(constraint)
-            if selector is None:
-                selector = self._session.selector()
-                clauses, top = cnf_clauses(self.geometry, [constraint],
-                                           start=self._session.next_var,
-                                           options=self.options)
-                self._session.reserve(top)
-                for clause in clauses:
-                    clause.append(-selector)
-                    solver.add_clause(clause)
-                self._guards[constraint] = selector
-            selectors.append(selector)
-        return selectors
+        """The selectors of ``constraints``' clauses (added on first use)."""
+        return [self._sat.guard(c) for c in constraints]
 
     def release(self, constraints: Sequence[Constraint]) -> None:
         """Retire the clauses of ``constraints`` for good (a constraint asked about again
         later gets them back under a new selector). Constraints never asked about are
         ignored."""
-        for constraint in constraints:
-            selector = self._guards.pop(constraint, None)
-            if selector is None:
-                continue
-            self._session.retire(selector)
-            if self._session.solver is None:  # recycled: every guard went with it
-                self._guards.clear()
-                self._excluded = None
-                return
+        self._sat.release(constraints)
 
     def other_solution(self, givens: Sequence[int], solution: Sequence[int],
                        constraints: Sequence[Constraint] = ()) -> Grid | None:
@@ -167,7 +127,7 @@ class UniquenessSession:
         or None (then ``solution``, if it fits them, is the only one)."""
         if not self.has_other(givens, solution, constraints):
             return None
-        return self._vars.read_model(self._solver().get_model())
+        return self._grid(givens, constraints)
 
     def has_other(self, givens: Sequence[int], solution: Sequence[int],
                   constraints: Sequence[Constraint] = ()) -> bool:
@@ -178,29 +138,17 @@ class UniquenessSession:
         with two solutions."""
         selector = self._selector(solution)
         guards = self._guard(constraints)  # after: retiring an exclusion may rebuild
-        assumptions = [*self._assumptions(givens), selector, *guards]
-        if self.budget is None or not self._caps.budget:
+        assumptions = [*self._sat.literals(givens), selector, *guards]
+        if self.budget is None or not self._sat.caps.budget:
             return self._solve(assumptions)
-        self.calls += 1
-        solver = self._solver()
-        solver.conf_budget(self.budget)
-        try:
-            answer = solver.solve_limited(assumptions=assumptions)
-        except KeyboardInterrupt:
-            self.close()
-            raise
+        answer = self._sat.ask_within(assumptions, self.budget)
         return True if answer is None else bool(answer)
 
-    @contextlib.contextmanager
-    def until(self, deadline: Deadline) -> Iterator[None]:
+    def until(self, deadline: Deadline) -> contextlib.AbstractContextManager[None]:
         """Within the block, a question the solver has not answered by ``deadline`` raises
         :class:`~sudoku_csp.deadline.Expired` (the solver stopped inside the call), and so
         does every question asked once it has passed."""
-        before, self.deadline = self.deadline, deadline
-        try:
-            yield
-        finally:
-            self.deadline = before
+        return self._sat.until(deadline)
 
     @contextlib.contextmanager
     def budgeted(self, conflicts: int) -> Iterator[None]:

@@ -31,7 +31,6 @@ field, and what was expected.
 from __future__ import annotations
 
 from sudoku_csp.io.files import (
-    MAX_LINE,
     PuzzleText,
     parse_many,
     puzzle_entries,
@@ -47,6 +46,7 @@ from sudoku_csp.io.grid import (
     from_dict,
     grid_to_dict,
 )
+from sudoku_csp.io.lines import MAX_LINE
 from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.io.record import json_line, puzzle_record
 from sudoku_csp.io.sources import Source, first_puzzle, not_a_file, resolve_source

@@ -18,15 +18,9 @@ skipped. The first puzzle line decides the layout of the whole file:
   in a few long lines (two or more, each holding whole rows of the puzzle) or a grid of
   candidates (several digits a cell); else it is an error naming the line it starts at.
   So nine rows of eight cells are an 8x8 grid followed by a grid cut short (an error at row
-  9), never a puzzle with a row dropped.
-
-Sixteen lines of sixteen cells read as either sixteen 4x4 puzzles or one 16x16 grid. When
-the options do not fix the size, they are one 16x16 grid only if they are exactly the first
-sixteen puzzle lines (a blank line or the end of the input follows) and either hold no given
-at all, or givens of eight or more different symbols (a 4x4 puzzle has four symbols, so no
-file of 4x4 puzzles with a few typos reaches eight, while a 16x16 puzzle's givens use nearly
-all sixteen). Anything else stays a file of 4x4 puzzles: more or fewer lines, or lines with
-the givens of 4x4 puzzles. Give ``size`` to settle it either way.
+  9), never a puzzle with a row dropped. (:mod:`sudoku_csp.io.multiline` reads them, and
+  says when sixteen lines of sixteen cells are one 16x16 grid rather than sixteen 4x4
+  puzzles.)
 
 A source holding no puzzle at all (empty, or only blank lines and comments) raises
 :class:`~sudoku_csp.errors.NoPuzzleError`; bytes that are not UTF-8 raise
@@ -40,19 +34,19 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from sudoku_csp.errors import NoPuzzleError, ParseError
-from sudoku_csp.geometry import EMPTY, MAX_SIZE
-from sudoku_csp.io.grid import scan
+from sudoku_csp.io.lines import Lines
 from sudoku_csp.io.lzdecode import MAX_DECODED
-from sudoku_csp.io.options import ReadOptions, infer_size
-from sudoku_csp.io.text import UnhandledConstraintsError, is_constrained_text, parse
+from sudoku_csp.io.multiline import grids, sixteen_rows
+from sudoku_csp.io.options import ReadOptions
+from sudoku_csp.io.text import is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
 
-__all__ = ["MAX_LINE", "PuzzleText", "first_puzzle_of", "parse_many", "puzzle_entries",
+__all__ = ["PuzzleText", "first_puzzle_of", "parse_many", "puzzle_entries",
            "puzzle_texts", "read_puzzle_files", "read_puzzles"]
 
 
@@ -78,9 +72,6 @@ def read_puzzles(
             yield from _read(handle, options)
     else:
         yield from _read(source, options)
-
-
-_GRID_LINES = 400  # a multi-line grid (up to 35x35 with separator rows) fits in this many
 
 
 def _read(handle: Iterable[str], options: dict) -> Iterator[Puzzle]:
@@ -110,7 +101,7 @@ def puzzle_entries(handle: Iterable[str], **options) -> Iterator[Puzzle | tuple[
 def _numbered_entries(handle: Iterable[str], options: dict
                       ) -> Iterator[tuple[int, Puzzle | str]]:
     """:func:`puzzle_entries`, each with the line it starts at."""
-    lines = _Lines(handle)
+    lines = Lines(handle)
     commented = False
     for first in lines:
         number, text = first
@@ -138,7 +129,7 @@ def _numbered_entries(handle: Iterable[str], options: dict
     if error is None and (is_constrained_text(text)  # a link's base64 may hold a '+'
                           or not any(ch in "|+" for ch in text.split("\t", 1)[0])):
         if not (puzzle.size == 4 and ReadOptions.of(options).fixed_size() is None
-                and _sixteen_rows(lines, text)):
+                and sixteen_rows(lines, text)):
             yield number, puzzle
             for number, text in lines:
                 stripped = text.strip()
@@ -146,7 +137,7 @@ def _numbered_entries(handle: Iterable[str], options: dict
                     yield number, text
             return
     lines.unread([first])
-    yield from _grids(lines, options, error)
+    yield from grids(lines, options, error)
 
 
 def first_puzzle_of(source: str | os.PathLike | TextIO, **options: Any
@@ -191,7 +182,7 @@ MAX_DOCUMENT = MAX_DECODED
 bound a link's decoded text has): no puzzle comes near, and the file is read whole."""
 
 
-def _documents(lines: _Lines, options: dict) -> Iterator[tuple[int, Puzzle]]:
+def _documents(lines: Lines, options: dict) -> Iterator[tuple[int, Puzzle]]:
     """The rest of the input as JSON objects written over several lines (pretty-printed),
     one after another (``jq .`` of a JSON Lines file), each with the line it starts at;
     ``#`` comment lines between them are skipped. An error names the line and column."""
@@ -235,259 +226,6 @@ def _documents(lines: _Lines, options: dict) -> Iterator[tuple[int, Puzzle]]:
         start = start if not body[start:at].strip() else at
         yield first + row, parse(body[start:end], line=first + row, **options)
         at = end
-
-
-MAX_LINE = 65536
-"""The longest line a puzzle file may hold, in characters (a puzzle, its separators and a
-comment after it fit many times over); a longer line is refused as it is read."""
-
-
-class _Lines:
-    """The lines of a source as ``(number, text)``: numbered from 1, line ends and a leading
-    byte order mark dropped, with read-ahead lines pushed back by :meth:`unread`. Bytes that
-    are not UTF-8 become a :class:`ParseError` naming the line."""
-
-    def __init__(self, handle: Iterable[str]) -> None:
-        self._handle = handle
-        readline = getattr(handle, "readline", None)
-        # A file is read a bounded line at a time: one line of gigabytes (or /dev/zero) is
-        # refused after MAX_LINE characters instead of being read whole.
-        self._lines = (iter(lambda: readline(MAX_LINE + 1), "") if callable(readline)
-                       else iter(handle))
-        self._back: list[tuple[int, str]] = []
-        self.taken = 0
-        self.source = _source_name(handle)
-
-    def __iter__(self) -> Iterator[tuple[int, str]]:
-        return self
-
-    def __next__(self) -> tuple[int, str]:
-        if self._back:
-            return self._back.pop()
-        try:
-            raw = next(self._lines)
-        except UnicodeDecodeError as exc:
-            self._lines = self._after_decode_error(exc)
-            raw = next(self._lines)
-        self.taken += 1
-        if len(raw) > MAX_LINE:
-            raise ParseError(f"the line is longer than {MAX_LINE} characters: not a puzzle "
-                             f"line (a {MAX_SIZE}x{MAX_SIZE} puzzle written as numbers needs "
-                             f"fewer)", line=self.taken)
-        text = raw.rstrip("\r\n")
-        return self.taken, text.removeprefix("\ufeff") if self.taken == 1 else text
-
-    def unread(self, entries: Sequence[tuple[int, str]]) -> None:
-        """Push back lines read ahead; they come out again in the order given."""
-        self._back.extend(reversed(entries))
-
-    def _after_decode_error(self, exc: UnicodeDecodeError) -> Iterator[str]:
-        # A text file decodes a chunk of some 8 KB at a time, so the bad byte may lie many
-        # lines ahead of the line asked for. With the path at hand, go on from the same line
-        # decoding one line at a time: the lines before the bad one are still read, and the
-        # error names the exact line and column.
-        name = getattr(self._handle, "name", None)
-        if isinstance(name, str) and os.path.isfile(name):
-            return _utf8_lines(name, self.taken)
-        # A stream (standard input): everything before the chunk's current line has been
-        # read, so count the line ends before the bad byte within the chunk.
-        data = bytes(exc.object)
-        before = data[:exc.start]
-        column = None
-        if b"\n" in before:
-            column = len(before[before.rindex(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        raise ParseError(_not_utf8(self.source, data[exc.start]),
-                         line=self.taken + 1 + before.count(b"\n"), column=column) from None
-
-
-def _utf8_lines(path: str, skip: int) -> Iterator[str]:
-    """The lines of the file at ``path`` after the first ``skip``, decoded one at a time."""
-    with open(path, "rb") as handle:
-        for number, data in enumerate(handle, start=1):
-            if number <= skip:
-                continue
-            try:
-                yield data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                text = data[:exc.start].decode("utf-8", "replace")
-                if number == 1:
-                    text = text.removeprefix("\ufeff")
-                raise ParseError(_not_utf8(path, data[exc.start]), line=number,
-                                 column=len(text) + 1) from None
-
-
-def _not_utf8(source: str | None, byte: int) -> str:
-    return (f"{source or 'the input'} is not UTF-8 text: byte 0x{byte:02X} cannot be "
-            "decoded (save it as UTF-8)")
-
-
-def _source_name(handle: object) -> str | None:
-    name = getattr(handle, "name", None)
-    if isinstance(name, os.PathLike):
-        name = os.fspath(name)
-    if name == "<stdin>":
-        return "standard input"
-    return name if isinstance(name, str) else None
-
-
-def _sixteen_rows(lines: _Lines, first: str) -> bool:
-    """Whether ``first`` (a 4x4 puzzle by itself) and the lines after it are one 16x16 grid
-    written a row per line, by the rule of the module docstring. The lines read ahead are
-    pushed back."""
-    if is_constrained_text(first):
-        return False
-    rows, ahead, ended = [first], [], True
-    for entry in lines:
-        ahead.append(entry)
-        stripped = entry[1].strip()
-        if len(ahead) > _GRID_LINES:
-            ended = False
-            break
-        if stripped.startswith("#"):
-            continue
-        if not stripped:
-            break
-        if len(rows) == 16:
-            ended = False
-            break
-        rows.append(entry[1])
-    lines.unread(ahead)
-    if not ended or len(rows) != 16 or any("\t" in row for row in rows):
-        return False
-    try:
-        scanned = [scan(row, 1) for row in rows]
-    except ParseError:
-        return False  # the line-by-line reading reports it, at its line
-    if any(len(cells) != 16 for cells in scanned):
-        return False
-    givens = {cell.value for cells in scanned for cell in cells if cell.value != EMPTY}
-    return not givens or len(givens) >= 8
-
-
-def _row_width(text: str, line: int) -> int:
-    """Cells in one line of a grid (0 for a border row)."""
-    return len(scan(text, line))
-
-
-def _grids(lines: _Lines, options: dict, first_error: ParseError | None
-           ) -> Iterator[tuple[int, Puzzle]]:
-    """The multi-line grids of the rest of the input (see the module docstring).
-    ``first_error`` is why the first line is no puzzle by itself: reported instead when the
-    first grid, cut short by the end of the input, is one line or was not written a row per
-    line, for the input is then more likely bad one-line puzzles."""
-    fixed = ReadOptions.of(options).fixed_size()
-    first = True
-    for entry in lines:
-        stripped = entry[1].strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        lines.unread([entry])
-        grid = _grid_lines(lines, fixed, first, first_error)
-        body = grid.body
-        if grid.complete:
-            _take_borders(lines, body)
-        while body[-1] == "":
-            body.pop()
-        # A grid ended by its rows has its size, which parse_grid holds every row to.
-        grid_options = ({**options, "size": grid.size} if grid.complete and fixed is None
-                        else options)
-        try:
-            puzzle = parse("\n".join(body), line=entry[0], **grid_options)
-        except UnhandledConstraintsError:
-            raise  # a whole grid was read: what it holds is the news, not its first line
-        except ParseError:
-            if first and first_error is not None and not grid.complete and grid.rows == 1:
-                raise first_error from None
-            if not grid.complete and grid.by_rows and not _whole_rows(grid):
-                raise _cut_short(grid) from None
-            if first and first_error is not None and not grid.complete:
-                raise first_error from None
-            raise
-        if (not grid.complete and grid.by_rows and grid.rows > 1 and not _whole_rows(grid)
-                and not puzzle.constraints):  # a candidate grid's rows hold more symbols
-            raise _cut_short(grid)
-        first = False
-        yield entry[0], puzzle
-
-
-MIN_ROW, MAX_ROW = 2, 35  # cells in the first row of a grid (its size, so 2..35)
-
-
-@dataclass
-class _Grid:
-    """The lines of one multi-line grid as :func:`_grid_lines` reads them."""
-
-    body: list[str]  # its lines, blank and comment lines as ""
-    size: int | None  # cells a row: the options' size, else the first row's
-    complete: bool  # ended by having ``size`` rows (else by the end of the input)
-    whole: bool  # its first line is no row: the rest of the input is the grid, as it comes
-    by_rows: bool  # a row per line: its first row has ``size`` cells, and so must every row
-    start: int  # the line of its first row
-    rows: int  # lines with cells
-    cells: int  # cells in all of them
-
-
-def _cut_short(grid: _Grid) -> ParseError:
-    return ParseError(f"the input ends after {grid.rows} row{'s' * (grid.rows != 1)} of the "
-                      f"grid that starts here ({grid.size} cells a row): expected {grid.size} "
-                      "rows, as a grid has as many rows as cells in a row", line=grid.start)
-
-
-def _whole_rows(grid: _Grid) -> bool:
-    """Whether a grid cut short by the end of the input can be a puzzle in a few long lines:
-    two lines or more, each holding whole rows of the puzzle its cells make."""
-    side = infer_size(grid.cells)
-    return grid.rows > 1 and side is not None and grid.size is not None and grid.size % side == 0
-
-
-def _grid_lines(lines: _Lines, fixed: int | None, first: bool,
-                first_error: ParseError | None) -> _Grid:
-    """The grid starting at the next line: it ends once it has as many rows as its size,
-    else at the end of the input (the rows are checked as the grid is parsed). In the
-    ``first`` grid, a first row that is no grid row makes the rest of the input one grid,
-    as it comes (a puzzle in a few long lines); ``first_error`` is reported if that grid
-    runs too long."""
-    grid = _Grid([], fixed, False, False, False, 0, 0, 0)
-    for number, text in lines:
-        stripped = text.strip()
-        if not stripped or stripped.startswith("#"):
-            grid.body.append("")  # keeps the line numbers of what follows
-            continue
-        grid.start = grid.start or number
-        width = _row_width(text, number)
-        grid.body.append(text)
-        if width:
-            grid.rows += 1
-            grid.cells += width
-            if grid.rows == 1 and not MIN_ROW <= width <= MAX_ROW:
-                if not first:
-                    raise ParseError(
-                        f"a line of {width} cells where a multi-line grid starts: expected a "
-                        f"row of {MIN_ROW} to {MAX_ROW} cells (this input holds multi-line "
-                        "grids, so each of its puzzles must be one)", line=number)
-                grid.whole = True
-            elif grid.rows == 1:
-                grid.size = grid.size or width
-                grid.by_rows = width == grid.size
-        if len(grid.body) > _GRID_LINES:
-            raise (first_error if first else None) or ParseError(
-                f"a multi-line grid still open after {_GRID_LINES} lines: a grid ends after "
-                "as many rows as its first row has cells", line=grid.start)
-        if not grid.whole and grid.size is not None and grid.rows >= grid.size:
-            grid.complete = True
-            return grid
-    return grid
-
-
-def _take_borders(lines: _Lines, body: list[str]) -> None:
-    """Add the border rows (no cells) right after a grid's last row to the grid."""
-    for number, text in lines:
-        stripped = text.strip()
-        if stripped and not stripped.startswith("#") and _row_width(text, number) == 0:
-            body.append(text)
-            continue
-        lines.unread([(number, text)])
-        return
 
 
 def parse_many(text: str, **options) -> list[Puzzle]:

@@ -89,14 +89,14 @@ def is_fpuzzles(text: str) -> bool:
 
 FPUZZLES_IDS = ("fpuzzles", "fpuz")
 """The prefixes of a SudokuPad link's puzzle that carry an f-puzzles payload, longest first
-(SudokuPad's own are :data:`~sudoku_csp.io.sudokupad.SUDOKUPAD_PREFIXES`; ``scf`` is its
+(SudokuPad's own are :data:`~sudoku_csp.io.sudokupad_payload.SUDOKUPAD_PREFIXES`; ``scf`` is its
 legacy compact format)."""
 
 
 def _payload(link: str, line: int, options: ReadOptions) -> str:
     """The f-puzzles JSON text a link carries (a SudokuPad ``scl``/``ctc`` payload made one
     by :mod:`sudoku_csp.io.sudokupad`, which needs the options)."""
-    from sudoku_csp.io.sudokupad import SUDOKUPAD_PREFIXES
+    from sudoku_csp.io.sudokupad_payload import SUDOKUPAD_PREFIXES
 
     match = _LINK.match(link.strip())
     assert match is not None

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from sudoku_csp.errors import InputError, ParseError, ReaderNote
-from sudoku_csp.io.files import MAX_LINE, first_puzzle_of, opens_json_document
+from sudoku_csp.io.files import first_puzzle_of, opens_json_document
+from sudoku_csp.io.lines import MAX_LINE
 from sudoku_csp.io.text import is_constrained_text, parse
 from sudoku_csp.puzzle import Puzzle
 

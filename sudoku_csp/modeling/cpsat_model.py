@@ -15,6 +15,7 @@ OR-Tools is imported when a helper needs it, not when this module is imported.
 
 from __future__ import annotations
 
+import abc
 import copy
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -28,12 +29,14 @@ if TYPE_CHECKING:  # only for annotations: importing ortools costs ~0.5 s
 __all__ = ["AllDiffModel", "BooleanModel", "CpSatModel", "ReadBackError"]
 
 
-class CpSatModel:
+class CpSatModel(abc.ABC):
     """A built CP-SAT model of one geometry, its variables, and the decoding of a grid.
 
     ``model`` is an ordinary ``cp_model.CpModel``: add constraints to it freely. Variables
-    added later do not disturb decoding. Subclasses hold the variables: ``cells`` for
-    ``alldiff``, ``literals`` for ``boolean``.
+    added later do not disturb decoding. Subclasses hold the variables (``cells`` for
+    ``alldiff``, ``literals`` for ``boolean``) and provide every abstract method: how
+    givens pin them, how a grid is read back, and each helper the kinds build with. What
+    does not depend on the variables (pinning and releasing domains, copying) is here.
     """
 
     kind: str = ""
@@ -45,9 +48,9 @@ class CpSatModel:
         self._full: tuple[int, int] = (0, 0)
 
     # -- givens -----------------------------------------------------------------------------
+    @abc.abstractmethod
     def given_indices(self, givens: Sequence[int]) -> list[tuple[int, int]]:
         """``(variable index, value)`` pairs that pin ``givens`` (``EMPTY`` cells: none)."""
-        raise NotImplementedError
 
     def fix_givens(self, givens: Sequence[int]) -> list[int]:
         """Pin every given by narrowing one variable's domain to a single value, in place.
@@ -89,37 +92,38 @@ class CpSatModel:
         return twin
 
     # -- reading a grid back --------------------------------------------------------------
+    @abc.abstractmethod
     def decode(self, values: Sequence[int]) -> Grid:
         """The grid of a full solution vector (one value per model variable, in proto order:
         ``solver.response_proto.solution`` or ``callback.Response().solution``)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def read(self, source: Any) -> Grid:
         """The grid from a ``CpSolver`` after a solve, or from a ``CpSolverSolutionCallback``
         inside ``on_solution_callback`` (anything with ``value`` and ``boolean_value``)."""
-        raise NotImplementedError
 
     # -- constraints in either model (what typed constraints build with) ------------------
+    @abc.abstractmethod
     def value(self, cell: int) -> Any:
         """A linear expression of the value (digit + 1, ``1..N``) shown in ``cell``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def all_different(self, cells: Sequence[int]) -> None:
         """``cells`` hold different digits."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def allow_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
         """Cells ``a`` and ``b`` hold one of the digit pairs ``(da, db)`` (0-based)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def forbid_pairs(self, a: int, b: int, pairs: Sequence[tuple[int, int]]) -> None:
         """Cells ``a`` and ``b`` hold none of the digit pairs ``(da, db)`` (0-based)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def allow_digits(self, cell: int, digits: Sequence[int]) -> None:
         """``cell`` holds one of ``digits`` (0-based)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def different_sum(self, cells: Sequence[int], total: int,
                       sets: Sequence[int] | None) -> None:
         """``cells`` hold different digits whose values (digit + 1) add up to ``total``.
@@ -129,7 +133,6 @@ class CpSatModel:
         are too many to list; each model uses them in its own way. The caller vouches
         that the list is complete: a set left out is a solution lost.
         """
-        raise NotImplementedError
 
     def __repr__(self) -> str:
         proto = self.model.proto

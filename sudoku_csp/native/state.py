@@ -18,7 +18,6 @@ from operator import itemgetter
 
 from sudoku_csp.constraints import Link, native_links
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
-from sudoku_csp.io import grid_to_dict
 from sudoku_csp.puzzle import Puzzle
 
 
@@ -182,16 +181,6 @@ class State:
     def grid(self) -> Grid:
         """Digit of each single cell, ``EMPTY`` elsewhere."""
         return tuple(map(self.tables.digit_of, self.cand))
-
-    def to_dict(self) -> dict[str, str]:
-        """Norvig-style values dict: label -> string of candidate symbols."""
-        g = self.geometry
-        syms = g.symbols
-        return {g.label(c): "".join(syms[d] for d in self.candidates(c))
-                for c in range(g.ncells)}
-
-    def grid_dict(self) -> dict[str, str]:
-        return grid_to_dict(self.geometry, self.grid())
 
     def _repr_svg_(self) -> str:
         from sudoku_csp.render import grid_svg

@@ -29,9 +29,10 @@ from sudoku_csp.constraints.fields import rc
 from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Grid
+from sudoku_csp.io import as_puzzle
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
-from sudoku_csp.setter.session import PartSession, as_puzzle
+from sudoku_csp.setter.session import PartSession
 
 DEFAULT_CAP = 8
 """Solutions counted per candidate before it counts as "many"."""
@@ -226,7 +227,7 @@ class _Counter:
                       if not self.counts[cell][d] and not self.exact[cell] >> d & 1]
             if not unseen:
                 return True
-            selector = self.s.guard(([[self.s.literal(cell, d) for d in unseen]], 0))
+            selector = self.s.guard([[self.s.literal(cell, d) for d in unseen]])
             answer = self.ask([selector])
             self.s.retire(selector)
             if answer is None:

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.deadline import Deadline, Expired, Limit
+from sudoku_csp.io import as_puzzle
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
-from sudoku_csp.setter.session import Part, PartSession, as_puzzle, puzzle_parts
+from sudoku_csp.setter.session import Part, PartSession, puzzle_parts
 
 if TYPE_CHECKING:
     from sudoku_csp.render import Highlights

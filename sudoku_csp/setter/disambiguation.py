@@ -23,10 +23,11 @@ from sudoku_csp.constraints.fields import rc
 from sudoku_csp.deadline import Deadline, Expired, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
+from sudoku_csp.io import as_puzzle
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import DEFAULT_SOLVER
 from sudoku_csp.setter.candidates import TrueCandidates, true_candidates
-from sudoku_csp.setter.session import PartSession, as_puzzle, given_name
+from sudoku_csp.setter.session import PartSession, given_name
 from sudoku_csp.verify import violations
 
 Given = tuple[int, int]

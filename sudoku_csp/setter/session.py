@@ -14,18 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pysat.solvers import Solver
-
-from sudoku_csp.constraints import Constraint, cnf_clauses
+from sudoku_csp.constraints import Constraint
 from sudoku_csp.constraints.fields import rc
 from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
-from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY, Grid
 from sudoku_csp.puzzle import Puzzle
-from sudoku_csp.satsolver import DEFAULT_SOLVER, capabilities, load, solve_until
-from sudoku_csp.verify import check_solutions
+from sudoku_csp.satsession import GeometrySession
+from sudoku_csp.satsolver import DEFAULT_SOLVER
 
 
 @dataclass(frozen=True)
@@ -44,15 +41,6 @@ class Part:
     @property
     def is_given(self) -> bool:
         return self.constraint is None
-
-
-def as_puzzle(puzzle: Puzzle | str) -> Puzzle:
-    """A puzzle, or puzzle text in any form the readers know, as a :class:`Puzzle`."""
-    if isinstance(puzzle, Puzzle):
-        return puzzle
-    from sudoku_csp.io import parse  # noqa: PLC0415 - only for text
-
-    return parse(puzzle)
 
 
 def given_name(puzzle: Puzzle, cell: int, digit: int) -> str:
@@ -99,9 +87,10 @@ def puzzle_of(puzzle: Puzzle, parts: Sequence[Part]) -> Puzzle:
 
 class PartSession:
     """One solver loaded with ``puzzle``'s geometry and every part of its constraints, each
-    behind a selector; :meth:`solve` takes the parts in force and any extra literals as
-    assumptions. Every model it reads back is checked against the rules by
-    :mod:`sudoku_csp.verify` before anyone sees it.
+    behind a selector (:class:`~sudoku_csp.satsession.GeometrySession`, never rebuilt, so
+    every selector holds for the session's life); :meth:`solve` takes the parts in force and
+    any extra literals as assumptions. Every model it reads back is checked against the
+    rules by :mod:`sudoku_csp.verify` before anyone sees it.
 
     Not thread-safe; close it (or use it as a context manager) to free the solver.
 
@@ -117,47 +106,37 @@ class PartSession:
                  encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
                  options: cnf.Options = None, deadline: Deadline = NEVER) -> None:
         """Load the puzzle; :class:`~sudoku_csp.deadline.Expired` (nothing left loaded)
-        when ``deadline`` passes first (loading the empty 35×35 grid takes seconds)."""
-        self._caps = capabilities(solver)
-        if not (self._caps.assumptions and self._caps.incremental):
-            # Parts are switched on and off by assumptions: a solver that ignores them
-            # would answer for another puzzle.
-            raise InputError(f"the setter tools need a solver that takes assumptions "
-                             f"incrementally; {solver} does not")
+        when ``deadline`` passes first (loading the empty 35×35 grid takes seconds).
+        InputError for a solver that cannot take assumptions incrementally: parts are
+        switched on and off by assumptions, so it would answer for another puzzle."""
+        self._sat = GeometrySession(puzzle.geometry, solver=solver, encoding=encoding,
+                                    amo=amo, options=options, deadline=deadline)
         self.puzzle = puzzle
         self.geometry = puzzle.geometry
-        formula = cnf.build(self.geometry, encoding, amo, deadline=deadline)
-        self.vars = formula.vars
-        self._solver: Solver | None = load(solver, formula.clauses, formula.x_vars,
-                                           deadline=deadline)
-        self._next = formula.nv + 1
         self.parts = puzzle_parts(puzzle)
         self._literal: dict[Part, int] = {}
         try:
-            for part in self.parts:
-                if part.constraint is None:
-                    self._literal[part] = self.vars.x(part.cell, part.digit)
-                else:
-                    deadline.check("loading the puzzle's constraints")
-                    self._literal[part] = self.guard(cnf_clauses(
-                        self.geometry, [part.constraint], start=self._next, options=options))
+            with self._sat.until(deadline):
+                self._sat.solver()
+                for part in self.parts:
+                    if part.constraint is None:
+                        self._literal[part] = self._sat.literal(part.cell, part.digit)
+                    else:
+                        deadline.check("loading the puzzle's constraints")
+                        self._literal[part] = self._sat.guard(part.constraint)
         except BaseException:
             self.close()
             raise
-        self.calls = 0
         self.timed_out = False
 
     # -- the solver ---------------------------------------------------------------------------
     @property
-    def solver(self) -> Solver:
-        if self._solver is None:
-            raise ValueError("the session is closed")
-        return self._solver
+    def calls(self) -> int:
+        """Solver calls made so far."""
+        return self._sat.calls
 
     def close(self) -> None:
-        if self._solver is not None:
-            self._solver.delete()
-            self._solver = None
+        self._sat.close()
 
     def __enter__(self) -> PartSession:
         return self
@@ -165,28 +144,18 @@ class PartSession:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def selector(self) -> int:
-        """A fresh variable above every variable in use."""
-        var, self._next = self._next, self._next + 1
-        return var
-
-    def guard(self, built: tuple[list[list[int]], int]) -> int:
-        """Add clauses (and the highest variable they use, as :func:`cnf_clauses` returns
-        them) behind a new selector, which is returned: assumed, they hold; else not."""
-        clauses, top = built
-        self._next = max(self._next, top + 1)
-        selector = self.selector()
-        for clause in clauses:
-            self.solver.add_clause([*clause, -selector])
-        return selector
+    def guard(self, clauses: Sequence[Sequence[int]]) -> int:
+        """A new selector behind which ``clauses`` (over the cell literals) join the solver:
+        assumed, they hold; else not."""
+        return self._sat.guard_clauses(clauses)
 
     def retire(self, selector: int) -> None:
         """Switch a selector's clauses off for good (the solver drops them as satisfied)."""
-        self.solver.add_clause([-selector])
+        self._sat.retire(selector)
 
     def literal(self, cell: int, digit: int) -> int:
         """The literal of "``cell`` holds ``digit``"."""
-        return self.vars.x(cell, digit)
+        return self._sat.literal(cell, digit)
 
     def assumptions(self, parts: Sequence[Part]) -> list[int]:
         return [self._literal[p] for p in parts]
@@ -199,16 +168,8 @@ class PartSession:
         ``time.monotonic()`` value) passed first: then the solver is not called at all."""
         if deadline is not None and not isinstance(deadline, Deadline):
             deadline = Deadline(deadline)
-        if deadline is not None and deadline.expired():
-            self.timed_out = True
-            return None
-        self.calls += 1
-        try:
-            answer = solve_until(self.solver, self._caps,
-                                 [*self.assumptions(parts), *extra], deadline)
-        except KeyboardInterrupt:
-            self.close()  # an interrupted solver may be unusable
-            raise
+        with self._sat.until(deadline or NEVER):
+            answer = self._sat.ask([*self.assumptions(parts), *extra])
         if answer is None:
             self.timed_out = True
         return answer
@@ -220,19 +181,14 @@ class PartSession:
         or the deadline passed: see :attr:`timed_out`)."""
         if not self.satisfiable(parts, extra, deadline):
             return None
-        grid = self.vars.read_model(self.solver.get_model())
         whole = len(parts) == len(self.parts)
-        check_solutions(self.puzzle if whole else puzzle_of(self.puzzle, parts), [grid],
-                        "sat (setter tools)")
-        return grid
+        return self._sat.grid(self.puzzle if whole else puzzle_of(self.puzzle, parts))
 
     def core(self) -> list[int]:
         """The assumption literals the last unsatisfiable answer rests on."""
-        return list(self.solver.get_core() or [])
+        return self._sat.core()
 
     def exclude(self, solution: Sequence[int]) -> int:
         """A selector whose clause, assumed, rules out ``solution`` (the clause stays, off,
         while it is not assumed)."""
-        selector = self.selector()
-        self.solver.add_clause(self.vars.exclusion(solution, guard=-selector))
-        return selector
+        return self._sat.exclude(solution)

@@ -58,14 +58,11 @@ from sudoku_csp.constraints.base import (
 from sudoku_csp.constraints.cage_sums import (
     DEFAULT_SUMS,
     FALLBACK_PB,
-    MAX_LOOSE_OUTIES,
     PB_ENCODINGS,
     SUM_ENCODINGS,
     combinations_for,
     narrow,
-    pairwise_peers,
     pb_encoding,
-    sum_link,
     sum_range,
 )
 from sudoku_csp.constraints.fields import (
@@ -78,8 +75,8 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
-from sudoku_csp.constraints.wording import plus
-from sudoku_csp.geometry import LINE_KINDS, Geometry, Grid
+from sudoku_csp.constraints.rule45 import implied_sums, rule45_links
+from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
@@ -173,12 +170,13 @@ class Cage(Constraint):
     @classmethod
     def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
                      ) -> list[Link]:
-        """The 45 rule: the innies and band leftovers of :func:`implied_sums`, each narrowed
-        like a cage when its digits differ (else by the sum's bounds); and *outies*: when
-        summed cages cover a unit (total T, 45 on 9×9) and some stick out, their cells
-        outside the unit add up to the cages' sums less T (a cage's rule again when those
-        cells are peers two by two; bounds alone, kept up to :data:`MAX_LOOSE_OUTIES`
-        cells, when not).
+        """The 45 rule (:mod:`sudoku_csp.constraints.rule45`): the innies and band leftovers
+        of :func:`~sudoku_csp.constraints.rule45.implied_sums`, each narrowed like a cage
+        when its digits differ (else by the sum's bounds); and *outies*: when summed cages
+        cover a unit (total T, 45 on 9×9) and some stick out, their cells outside the unit
+        add up to the cages' sums less T (a cage's rule again when those cells are peers two
+        by two; bounds alone, kept up to
+        :data:`~sudoku_csp.constraints.rule45.MAX_LOOSE_OUTIES` cells, when not).
 
         >>> from sudoku_csp.variants import make_geometry
         >>> links = Cage.joint_native(make_geometry(4), [Cage((0, 1), 3)])
@@ -187,28 +185,7 @@ class Cage(Constraint):
         >>> links[0].narrow((15, 15))           # so A3 and A4 are 3 and 4
         (12, 12)
         """
-        links = [sum_link(geometry, cells, total, different, _rule45(geometry, cells, total,
-                                                                      different))
-                 for cells, total, different in implied_sums(geometry, constraints)]
-        owner = {cell: cage for cage in constraints if isinstance(cage, Cage)
-                 for cell in cage.cells}
-        unit_total = geometry.size * (geometry.size + 1) // 2
-        for unit in geometry.units:
-            here = set(unit.cells)
-            touching = {owner[c] for c in unit.cells if c in owner}
-            if len(owner.keys() & here) < len(here) or any(
-                    cage.total is None for cage in touching):
-                continue
-            out = tuple(sorted(c for cage in touching for c in cage.cells if c not in here))
-            different = pairwise_peers(geometry, out)
-            # Bounds alone prune little and cost a call each time their cells change: up to
-            # MAX_LOOSE_OUTIES cells they repay it, more do not (docs/design.md: Design choices,
-            # measured).
-            if out and (different or len(out) <= MAX_LOOSE_OUTIES):
-                total = sum(cage.total or 0 for cage in touching) - unit_total
-                links.append(sum_link(geometry, out, total, different,
-                                      _rule45(geometry, out, total, different)))
-        return links
+        return rule45_links(geometry, [c for c in constraints if isinstance(c, Cage)])
 
     # -- CNF --------------------------------------------------------------------------------
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
@@ -276,7 +253,8 @@ class Cage(Constraint):
 
     @classmethod
     def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
-        """The 45 rule (:func:`implied_sums`): leftover cells with different digits as a
+        """The 45 rule (:func:`~sudoku_csp.constraints.rule45.implied_sums`): leftover cells
+        with different digits as a
         cage of the puzzle, others as a plain linear sum.
 
         CP-SAT does not find these itself: neither model states that a unit adds up to
@@ -284,7 +262,8 @@ class Cage(Constraint):
         columns help again; outies (cages sticking out of a unit) added nothing beyond
         noise, so they are left out (docs/design.md: Design choices, measured).
         """
-        for cells, total, different in implied_sums(model.geometry, constraints):
+        cages = [c for c in constraints if isinstance(c, Cage)]
+        for cells, total, different in implied_sums(model.geometry, cages):
             if different:
                 Cage(cells, total).cpsat(model)
             else:
@@ -459,55 +438,3 @@ class Cage(Constraint):
             cages.append(cls(tuple(sorted(cells)), total))
         return cages
 
-
-MAX_BAND_REST = 4
-"""Cells left over in a band of rows or columns (:func:`implied_sums`) kept at most: 4 was
-the fastest of none, 2, 4 and 8 (docs/design.md: Design choices, measured)."""
-
-
-def _rule45(geometry: Geometry, cells: Sequence[int], total: int, different: bool) -> str:
-    """The words of a 45-rule link (:attr:`~sudoku_csp.constraints.base.Link.why`):
-    ``the 45 rule: A3+A4 = 7 (different digits)``."""
-    apart = " (different digits)" if different and len(cells) > 1 else ""
-    return f"the 45 rule: {plus(geometry, cells)} = {total}{apart}"
-
-
-def implied_sums(geometry: Geometry, constraints: Sequence[Constraint]
-                 ) -> list[tuple[tuple[int, ...], int, bool]]:
-    """The 45 rule: ``(cells, total, different)`` for every region made of whole units whose cells
-    outside the summed cages wholly inside it add up to ``total``: the region's total
-    (``N(N+1)/2`` per unit, 45 on 9×9) less those cages' sums. Regions: each unit (the
-    innies; cells left over there hold different digits), and each band of 2 to N-1
-    consecutive rows or columns when at most :data:`MAX_BAND_REST` cells are left over.
-    ``different``: the cells are peers two by two, so their digits differ (always so in a
-    unit; in a band they may repeat a digit otherwise). Implied by the rules, so adding
-    them never loses a solution.
-
-    >>> from sudoku_csp.variants import make_geometry
-    >>> implied_sums(make_geometry(4), [Cage((0, 1), 3)])[:2]   # A1 + A2 = 3: row A, box 1
-    [((2, 3), 7, True), ((4, 5), 7, True)]
-    """
-    unit_total = geometry.size * (geometry.size + 1) // 2
-    summed = [(cage.cells, cage.total) for cage in constraints
-              if isinstance(cage, Cage) and cage.total is not None]
-    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
-    regions = [(unit.cells, unit_total, geometry.size) for unit in geometry.units]
-    whole_units = len(regions)
-    for kind in LINE_KINDS:
-        lines = sorted((u for u in geometry.units if u.kind == kind), key=lambda u: u.index)
-        for width in range(2, len(lines)):
-            for first in range(len(lines) - width + 1):
-                band = tuple(c for u in lines[first:first + width] for c in u.cells)
-                regions.append((band, width * unit_total, MAX_BAND_REST))
-    found = []
-    for number, (cells, total, most) in enumerate(regions):
-        here = set(cells)
-        # Cage indices, not cages: hashing a frozen dataclass is slow in this loop.
-        inner = [i for i in {owner[c] for c in cells if c in owner}
-                 if here.issuperset(summed[i][0])]
-        covered = {c for i in inner for c in summed[i][0]}
-        rest = tuple(sorted(c for c in cells if c not in covered))
-        if inner and 0 < len(rest) <= most:
-            different = number < whole_units or pairwise_peers(geometry, rest)
-            found.append((rest, total - sum(summed[i][1] for i in inner), different))
-    return found

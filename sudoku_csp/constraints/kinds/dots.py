@@ -35,84 +35,24 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import DOT_COLOUR, Canvas, Layer, text
+from sudoku_csp.constraints import value_dots
 from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked,
     entries,
-    orthogonal,
     orthogonal_pairs,
     parse_bool,
     parse_cells,
-    parse_number,
     parse_rcs,
     rcs,
 )
 from sudoku_csp.constraints.pairs import PairRules, Relation
+from sudoku_csp.constraints.value_dots import DEFAULTS, FAMILIES, LETTERS, Dot
 from sudoku_csp.geometry import Geometry, Grid
-
-FAMILIES = ("difference", "ratio", "sum", "xv")
-"""The sorts of dot, by their f-puzzles key (and their word in its ``negative`` list)."""
-DEFAULTS = {"difference": 1, "ratio": 2}
-"""The value of a difference or ratio dot that does not write one."""
-LETTERS = {10: "X", 5: "V"}
-
-Dot = tuple[int, int, int]
-"""A dot: its two cells ``(a, b)``, ``a < b``, and its value."""
-
-
-# -- relations, one per value (cached by name) -------------------------------------------------
-@cache
-def _difference(v: int) -> Relation:
-    return Relation(f"dot difference {v}", lambda x, y: abs(x - y) == v,
-                    f"{{a}} and {{b}} differ by {v}")
-
-
-@cache
-def _ratio(v: int) -> Relation:
-    return Relation(f"dot ratio {v}", lambda x, y: x == v * y or y == v * x,
-                    f"one of {{a}} and {{b}} is {v} times the other")
-
-
-@cache
-def _sum(v: int) -> Relation:
-    return Relation(f"dot sum {v}", lambda x, y: x + y == v, f"{{a}} and {{b}} add up to {v}")
-
-
-@cache
-def _unmarked(differences: tuple[int, ...], ratios: tuple[int, ...], sums: tuple[int, ...]
-              ) -> Relation:
-    """Neighbours without a mark under negative rules: no difference, ratio or sum named."""
-    def holds(x: int, y: int) -> bool:
-        return not (abs(x - y) in differences or x + y in sums
-                    or any(x == r * y or y == r * x for r in ratios))
-    said = [f"{verb} {'/'.join(map(str, values))}" for verb, values in (
-        ("differ by", differences), ("stand in ratio", ratios), ("add up to", sums)) if values]
-    return Relation(f"no dot: difference {differences} ratio {ratios} sum {sums}", holds,
-                    f"{{a}} and {{b}} (no mark) do not {' or '.join(said)}")
-
-
-def _reason(geometry: Geometry, family: str, a: int, b: int, value: int) -> str | None:
-    """Why one dot cannot stand on ``geometry`` (``None``: it can)."""
-    n = geometry.size
-    if a == b or not orthogonal(geometry, a, b):
-        return (f"a {family} dot between {geometry.label(a)} and {geometry.label(b)}: the "
-                "cells must share a side")
-    if family == "difference" and not 1 <= value <= n - 1:
-        return f"a difference of {value} is out of reach on a {n}x{n} grid (1 to {n - 1})"
-    if family == "ratio" and not 2 <= value <= n:
-        return f"a ratio of {value} is out of reach on a {n}x{n} grid (2 to {n})"
-    if family == "sum" and not 3 <= value <= 2 * n - 1:
-        return f"a sum of {value} is out of reach on a {n}x{n} grid (3 to {2 * n - 1})"
-    if family == "xv" and value not in LETTERS:
-        return f"an X or a V adds up to 10 or 5, not {value}"
-    if family == "xv" and value > 2 * n - 1:
-        return f"an {LETTERS[value]} (sum {value}) is out of reach on a {n}x{n} grid"
-    return None
 
 
 @dataclass(frozen=True)
@@ -157,7 +97,7 @@ class Dots(PairRules):
         super().validate(geometry)
         for family, dots in self.families():
             for a, b, value in dots:
-                reason = _reason(geometry, family, a, b, value)
+                reason = value_dots.reason(geometry, family, a, b, value)
                 if reason:
                     raise ConstraintError(reason, part=family)
         wrong = [w for w in self.negative if w not in FAMILIES]
@@ -167,9 +107,9 @@ class Dots(PairRules):
 
     # -- translations -----------------------------------------------------------------------
     def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
-        ruled = [(a, b, _difference(v)) for a, b, v in self.difference]
-        ruled += [(a, b, _ratio(v)) for a, b, v in self.ratio]
-        ruled += [(a, b, _sum(v)) for a, b, v in (*self.sums, *self.xv)]
+        ruled = [(a, b, value_dots.difference(v)) for a, b, v in self.difference]
+        ruled += [(a, b, value_dots.ratio(v)) for a, b, v in self.ratio]
+        ruled += [(a, b, value_dots.sum_of(v)) for a, b, v in (*self.sums, *self.xv)]
         differences: set[int] = set()
         if "difference" in self.negative:
             differences.update(v for _, _, v in self.difference)
@@ -189,7 +129,7 @@ class Dots(PairRules):
                 by_kropki = ((), ()) if (a, b) in kropki else (d, r)
                 by_sum = () if (a, b) in summed else s
                 if by_kropki[0] or by_kropki[1] or by_sum:
-                    ruled.append((a, b, _unmarked(*by_kropki, by_sum)))
+                    ruled.append((a, b, value_dots.unmarked(*by_kropki, by_sum)))
         return ruled
 
     # -- the independent check --------------------------------------------------------------
@@ -408,7 +348,7 @@ class Dots(PairRules):
                 if not isinstance(item, Mapping):
                     raise FieldError(where, f"expected an object, got {item!r}")
                 cells = parse_cells(geometry, item.get("cells"), f"{where}.cells", least=2)
-                found[family].append(_dot(geometry, family, cells, item, where))
+                found[family].append(value_dots.read_dot(geometry, family, cells, item, where))
         negative = value.get("negative", [])
         if not isinstance(negative, list) or any(w not in FAMILIES for w in negative):
             raise FieldError("value_dots.negative", f"expected a list of words among "
@@ -448,7 +388,7 @@ class Dots(PairRules):
                 continue
             for path, item in entries(document, family):
                 cells = parse_rcs(geometry, item.get("cells"), f"{path}.cells", least=2)
-                found[family].append(_dot(geometry, family, cells, item, path))
+                found[family].append(value_dots.read_dot(geometry, family, cells, item, path))
         words = document.get("negative", [])
         if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
             raise FieldError("negative", "expected a list of words such as [\"ratio\"]")
@@ -493,26 +433,3 @@ def _build(found: Mapping[str, Sequence[Dot]], negative: Sequence[str], nonconse
                 sums=tuple(sorted(found["sum"])), xv=tuple(sorted(found["xv"])),
                 negative=tuple(sorted(set(negative))), nonconsecutive=nonconsecutive)
 
-
-def _dot(geometry: Geometry, family: str, cells: tuple[int, ...], item: Mapping[str, Any],
-         path: str) -> Dot:
-    """One dot of an entry (its cells already read): its value, checked, the cells in order."""
-    n = geometry.size
-    if len(cells) != 2:
-        raise FieldError(f"{path}.cells", "expected two cells sharing a side")
-    raw = item.get("value")
-    if family == "xv":
-        letter = raw.strip().upper() if isinstance(raw, str) else None
-        if letter not in ("X", "V"):
-            raise FieldError(f"{path}.value", f"expected \"X\" or \"V\", got {raw!r}")
-        value = 10 if letter == "X" else 5
-    elif family in DEFAULTS and raw in (None, ""):
-        value = DEFAULTS[family]
-    else:
-        value = parse_number(raw, f"{path}.value", low=1, high=2 * n)
-    a, b = min(cells), max(cells)
-    reason = _reason(geometry, family, a, b, value)
-    if reason:
-        raise FieldError(f"{path}.value" if a != b and orthogonal(geometry, a, b)
-                         else f"{path}.cells", reason)
-    return (a, b, value)
