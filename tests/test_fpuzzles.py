@@ -160,6 +160,29 @@ def test_decoration_lines_of_a_colour_can_be_read_as_a_line_kind():
         parse(text, treat_line={"#123456": "thermometer"})
 
 
+def test_treat_line_takes_a_kinds_name_or_its_fpuzzles_key_alike():
+    text = doc(4, line=[{"lines": [["R1C1", "R1C2", "R1C3"]], "outlineC": "#ffccaa"}])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReaderNote)
+        read = [parse(text, treat_line={"#FFCCAA": kind})
+                for kind in ("slowthermometer", "slow thermometer", "Slow-Thermometer")]
+    assert read[0] == read[1] == read[2]
+    assert [c.kind for c in read[0].constraints] == ["slow thermometer"]
+    with pytest.raises(ParseError, match="unknown line kind 'cubes': choose from "
+                                         "thermometer, double-arrow, zipper-line"):
+        parse(text, treat_line={"#FFCCAA": "cubes"})
+
+
+@pytest.mark.parametrize("kind", ["littlekillersum", "little killer", "killercage"])
+def test_treat_line_refuses_a_kind_whose_entries_are_not_lines(kind):
+    # A little killer entry without a value says nothing: lines read as one were dropped
+    # without a word, and the puzzle solved without them.
+    text = doc(4, line=[{"lines": [["R1C1", "R2C2"]], "outlineC": "#FFCCAA"}])
+    result = runner.invoke(app, ["count", text, "--treat-line", f"#FFCCAA={kind}"])
+    assert result.exit_code == 6, result.output
+    assert "is no line kind: choose from thermometer" in result.output
+
+
 def test_default_regions_of_a_size_without_boxes_are_its_rows():
     p = parse(json.dumps({"size": 5, "grid": grid(5)}))
     assert "jigsaw" in p.geometry.variants

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from cases import latin_squares_4
@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 from sudoku_csp import EMPTY, Puzzle, Status, get_backend, make_geometry, parse, to_line
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
 from sudoku_csp.cli import app
-from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, Link, register
-from sudoku_csp.constraints.base import Clause, CnfContext
+from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, Link, Names, register
 from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
+from sudoku_csp.constraints.translation import Clause, CnfContext
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.logic import explain
 from sudoku_csp.modeling.cpsat_model import CpSatModel
@@ -38,8 +38,7 @@ class PairSum(Constraint):
     cells: tuple[int, ...]
     total: int
 
-    kind: ClassVar[str] = "pair sum"
-    keys: ClassVar[tuple[str, ...]] = ("pairsums",)
+    names = Names("pair sum", json=("pairsums",))  # every name of the kind, declared once
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -194,7 +193,7 @@ def test_the_kinds_folder_and_the_registry_agree():
     from sudoku_csp.constraints import BUILT_IN
 
     folder = {p.stem for p in Path(kinds_package.__file__).parent.glob("*.py")} - {"__init__"}
-    assert folder == set(BUILT_IN.values())
+    assert folder == set(BUILT_IN)
     built_in = [k for k in KINDS if k.__module__.startswith("sudoku_csp.")]
     assert sorted(k.__module__.rsplit(".", 1)[1] for k in built_in) == sorted(folder)
     assert all(k.__module__.startswith("sudoku_csp.constraints.kinds.") for k in built_in)
