@@ -136,6 +136,16 @@ def test_unknown_keys_can_be_ignored_and_decoration_is_noted():
     assert p.constraints == ()
 
 
+@pytest.mark.parametrize("key", ["killercage", "givenPencilMarks", "antiknight"])
+def test_ignore_never_leaves_out_a_rule_this_tool_reads(key):
+    # It said "ignored as asked: killercage" while the cage was read and in force.
+    text = doc(4, killercage=[{"cells": ["R1C1", "R1C2"], "value": "3"}], antiknight=True)
+    with pytest.raises(ParseError, match=f"--ignore: '{key}' is a rule this tool reads"):
+        parse(text, ignore=[key])
+    result = runner.invoke(app, ["count", text, "--ignore", key])
+    assert result.exit_code == 6 and "ignored as asked" not in result.output
+
+
 def test_a_solvers_digits_and_marks_are_no_givens_and_are_noted():
     text = json.dumps({"size": 4, "grid": grid(4, R1C1={"value": 2},
                                                R1C2={"centerPencilMarks": [1, 3]},

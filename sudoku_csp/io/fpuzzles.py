@@ -13,7 +13,8 @@ This module reads the envelope (size, regions, givens, the geometry's flags, dec
 settings) and hands every constraint key to the registered kind that reads it (the
 f-puzzles keys of its :class:`~sudoku_csp.constraints.names.Names`); it never names a kind.
 A key it does not know is an input error listing each such key (a rule silently skipped
-would make a false "unique"), unless the caller lists it in ``ignore``. Decoration
+would make a false "unique"), unless the caller lists it in ``ignore`` (which takes only
+such keys: a rule this tool reads is never left out). Decoration
 (``line``, ``rectangle``, ``circle``, ``text``, ``cage``) is no rule: it is reported in the
 puzzle's ``notes`` ("ignored decoration: ..."), since a rule stated only in the rules text
 may hide in it; ``treat_line`` (``{"#FFCCAA": "entropic line"}``) says what the lines of a
@@ -193,6 +194,10 @@ def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: 
     owners = {key: kind for kind in KINDS for key in kind.names.fpuzzles}
     cell_owners = {key: kind for kind in KINDS for key in kind.names.fpuzzles_cell}
     negatives = {word for kind in KINDS for word in kind.names.fpuzzles_negative}
+    read = [key for key in ignore if key in owners or key in cell_owners or key in VARIANT_FLAGS]
+    if read:  # left out, the rule would still be read: "ignored" would be a false note
+        raise FieldError("--ignore", f"{read[0]!r} is a rule this tool reads, never left "
+                                     "out: --ignore takes keys it does not know")
     document = _treat_lines(document, treat_line or {})
     unknown = [key for key in document if key not in owners and key not in VARIANT_FLAGS
                and key not in DECORATION and key not in SETTINGS and key not in ignore]
