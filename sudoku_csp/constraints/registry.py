@@ -141,17 +141,19 @@ def fpuzzles_keys() -> dict[str, type[Constraint]]:
 
 def makers() -> dict[str, type[Constraint]]:
     """Name (``generate --kind``) -> the registered kind a generator reads off a solution
-    grid: every kind but those with a generator of their own
-    (:attr:`~sudoku_csp.constraints.base.Constraint.own_generator`: killer cages) and the
-    :attr:`~sudoku_csp.constraints.base.Constraint.starting` ones (pencil marks say where a
-    solver stands, not a rule a puzzle is made of).
+    grid: every kind with a :meth:`~sudoku_csp.constraints.base.Constraint.read_off` or a
+    :meth:`~sudoku_csp.constraints.base.Constraint.sample` of its own, but those with a
+    generator of their own (:attr:`~sudoku_csp.constraints.base.Constraint.own_generator`:
+    killer cages) and the :attr:`~sudoku_csp.constraints.base.Constraint.starting` ones
+    (pencil marks say where a solver stands, not a rule a puzzle is made of).
 
     >>> names = list(makers())
     >>> names[:4], "little-killer" in names, "cage" in names, "pencil-marks" in names
     (['thermometer', 'kropki', 'xv', 'nonconsecutive'], True, False, False)
     """
     return {kind.names.name: kind for kind in KINDS
-            if not kind.own_generator and not kind.starting}
+            if not kind.own_generator and not kind.starting
+            and (kind.has_own("read_off") or kind.has_own("sample"))}
 
 
 def kind_named(text: str, among: Iterable[type[Constraint]] | None = None,
