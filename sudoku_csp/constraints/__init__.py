@@ -1,29 +1,17 @@
 """Typed constraints: rules beyond all-different units and "must differ" pairs.
 
-Killer cages, thermometers, kropki dots, XV, lines, clues outside the grid, ...: one module
-per kind in ``constraints/kinds/``, each holding its names, data, validation, JSON and
-f-puzzles forms, its translation for every backend and the independent check
-:mod:`sudoku_csp.verify` runs (the hooks: :class:`~sudoku_csp.constraints.base.Constraint`).
-A :class:`~sudoku_csp.puzzle.Puzzle` carries them in ``constraints``; the backends never name
-a kind. The machinery beside the kinds:
-
-- :mod:`~sudoku_csp.constraints.base`: every hook a kind has, with its contract;
-- :mod:`~sudoku_csp.constraints.names`: :class:`Names`, a kind's names declared once;
-- :mod:`~sudoku_csp.constraints.registry`: :data:`KINDS` and every lookup by name
-  (:func:`kind_named`, :func:`fields`, :func:`makers`, ...);
-- :mod:`~sudoku_csp.constraints.combined`: a puzzle's constraints together, checked and
-  translated (:func:`check_all`, :func:`native_links`, :func:`cnf_clauses`,
-  :func:`add_to_cpsat`, :func:`rule_lines`);
-- the shared vocabulary and bases kinds build on: ``translation``, ``fields``, ``wording``,
-  ``pairs``, ``pairlines``, ``line_kinds``, ``outside``, ``automaton``, ``cage_sums``.
-
-A kind's class is importable from here by name (``from sudoku_csp.constraints import Cage``),
-which loads the registry.
+One module per kind in ``constraints/kinds/`` (killer cages, thermometers, kropki dots, lines,
+clues outside the grid, ...), each holding all of itself; beside them the machinery:
+:mod:`~sudoku_csp.constraints.base` (every hook a kind has, with its contract),
+:mod:`~sudoku_csp.constraints.names` (a kind's names, declared once),
+:mod:`~sudoku_csp.constraints.registry` (:data:`KINDS`, every lookup by name),
+:mod:`~sudoku_csp.constraints.combined` (a puzzle's constraints checked and translated
+together), and the vocabulary and bases kinds build on. A kind's class is importable from
+here by its name (``from sudoku_csp.constraints import Cage``), which loads the registry.
 
 >>> from sudoku_csp import parse
->>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
->>> [c.kind for c in p.constraints][:2], p.constraints[0].total
-(['cage', 'cage'], 3)
+>>> [c.kind for c in parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4").constraints][:2]
+['cage', 'cage']
 """
 
 from __future__ import annotations
