@@ -316,3 +316,24 @@ def test_contributings_row_is_the_path_this_module_takes():
     assert Path(registry.__file__).name == "registry.py" and "thermo" in registry.BUILT_IN
     example = (root / "sudoku_csp/constraints/kinds/thermo.py").read_text(encoding="utf-8")
     assert "    names = Names(" in example and PairSum.names.json == ("pairsums",)
+
+
+def test_the_fpuzzles_writer_invents_no_key():
+    # f-puzzles has no pair sum: the kind is refused there, and a kind that wrote a key of
+    # its own making would be a fault of the kind, never a file f-puzzles misreads.
+    from sudoku_csp.constraints import UnsupportedError
+    from sudoku_csp.io.fpuzzles import fpuzzles_json
+
+    puzzle = parse(UNIQUE)
+    with pytest.raises(UnsupportedError, match="f-puzzles has no pair sum constraint"):
+        fpuzzles_json(puzzle)
+    invented = {"to_fpuzzles": classmethod(lambda cls, constraints, geometry: {"pairsum": []})}
+    inventor = register(type("Inventor", (PairSum,),
+                             {"names": Names("inventor", json=("inventors",)), **invented}))
+    try:
+        wrong = Puzzle(puzzle.geometry, puzzle.givens, "", (inventor((0, 1), 3),))
+        with pytest.raises(TypeError, match="Inventor.to_fpuzzles wrote 'pairsum', a key no "
+                                            "registered kind reads"):
+            fpuzzles_json(wrong)
+    finally:
+        KINDS.remove(inventor)
