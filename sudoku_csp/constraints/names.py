@@ -90,6 +90,6 @@ class Names:
         """The kind's name and aliases as :func:`spelling` compares them, each once."""
         return tuple(dict.fromkeys(spelling(s) for s in (self.kind, *self.aliases)))
 
-    def keys(self) -> tuple[str, ...]:
+    def fpuzzles_keys(self) -> tuple[str, ...]:
         """Every f-puzzles key the kind reads: top-level keys, then keys of a grid cell."""
         return (*self.fpuzzles, *self.fpuzzles_cell)

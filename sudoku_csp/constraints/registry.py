@@ -121,8 +121,8 @@ def register(kind: type[Constraint]) -> type[Constraint]:
     for other in KINDS:
         taken = [*(f"name {s!r}" for s in names.spellings() if s in other.names.spellings()),
                  *(f"JSON field {f!r}" for f in names.json if f in other.names.json),
-                 *(f"f-puzzles key {k!r}" for k in names.keys()
-                   if spelling(k) in map(spelling, other.names.keys()))]
+                 *(f"f-puzzles key {k!r}" for k in names.fpuzzles_keys()
+                   if spelling(k) in map(spelling, other.names.fpuzzles_keys()))]
         if taken:
             raise ValueError(f"the {taken[0]} belongs to the {other.kind} kind already")
     list.append(KINDS, kind)
@@ -136,7 +136,7 @@ def fields() -> dict[str, type[Constraint]]:
 
 def fpuzzles_keys() -> dict[str, type[Constraint]]:
     """f-puzzles key (top-level or of a grid cell) -> the registered kind that reads it."""
-    return {key: kind for kind in KINDS for key in kind.names.keys()}
+    return {key: kind for kind in KINDS for key in kind.names.fpuzzles_keys()}
 
 
 def makers() -> dict[str, type[Constraint]]:
@@ -177,7 +177,7 @@ def kind_named(text: str, among: Iterable[type[Constraint]] | None = None,
     choices = list(KINDS if among is None else among)
     asked = spelling(text)
     found = (next((k for k in KINDS if asked in k.names.spellings()), None)
-             or next((k for k in KINDS if asked in map(spelling, k.names.keys())), None))
+             or next((k for k in KINDS if asked in map(spelling, k.names.fpuzzles_keys())), None))
     if found is None or found not in choices:
         said = f"unknown {what} {text.strip()!r}" if found is None else (
             f"{text.strip()!r} ({found.kind}) is no {what}")
