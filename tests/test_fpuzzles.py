@@ -136,6 +136,16 @@ def test_unknown_keys_can_be_ignored_and_decoration_is_noted():
     assert p.constraints == ()
 
 
+@pytest.mark.parametrize("key", ["killercage", "givenPencilMarks", "antiknight"])
+def test_ignore_never_leaves_out_a_rule_this_tool_reads(key):
+    # It said "ignored as asked: killercage" while the cage was read and in force.
+    text = doc(4, killercage=[{"cells": ["R1C1", "R1C2"], "value": "3"}], antiknight=True)
+    with pytest.raises(ParseError, match=f"--ignore: '{key}' is a rule this tool reads"):
+        parse(text, ignore=[key])
+    result = runner.invoke(app, ["count", text, "--ignore", key])
+    assert result.exit_code == 6 and "ignored as asked" not in result.output
+
+
 def test_a_solvers_digits_and_marks_are_no_givens_and_are_noted():
     text = json.dumps({"size": 4, "grid": grid(4, R1C1={"value": 2},
                                                R1C2={"centerPencilMarks": [1, 3]},
@@ -158,6 +168,29 @@ def test_decoration_lines_of_a_colour_can_be_read_as_a_line_kind():
     assert "1 line" in p.notes[0]  # the other line stays decoration
     with pytest.raises(ParseError, match="no decoration line has colour #123456"):
         parse(text, treat_line={"#123456": "thermometer"})
+
+
+def test_treat_line_takes_a_kinds_name_or_its_fpuzzles_key_alike():
+    text = doc(4, line=[{"lines": [["R1C1", "R1C2", "R1C3"]], "outlineC": "#ffccaa"}])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReaderNote)
+        read = [parse(text, treat_line={"#FFCCAA": kind})
+                for kind in ("slowthermometer", "slow thermometer", "Slow-Thermometer")]
+    assert read[0] == read[1] == read[2]
+    assert [c.kind for c in read[0].constraints] == ["slow thermometer"]
+    with pytest.raises(ParseError, match="unknown line kind 'cubes': choose from "
+                                         "thermometer, double-arrow, zipper-line"):
+        parse(text, treat_line={"#FFCCAA": "cubes"})
+
+
+@pytest.mark.parametrize("kind", ["littlekillersum", "little killer", "killercage"])
+def test_treat_line_refuses_a_kind_whose_entries_are_not_lines(kind):
+    # A little killer entry without a value says nothing: lines read as one were dropped
+    # without a word, and the puzzle solved without them.
+    text = doc(4, line=[{"lines": [["R1C1", "R2C2"]], "outlineC": "#FFCCAA"}])
+    result = runner.invoke(app, ["count", text, "--treat-line", f"#FFCCAA={kind}"])
+    assert result.exit_code == 6, result.output
+    assert "is no line kind: choose from thermometer" in result.output
 
 
 def test_default_regions_of_a_size_without_boxes_are_its_rows():

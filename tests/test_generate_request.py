@@ -32,7 +32,7 @@ def test_one_generator_per_request(request_, generator):
 def test_derived_fields():
     r = Request(size=6, box=(3, 2), variants=("x",), kinds=("parity", "thermometer"))
     assert r.geometry == make_geometry(6, (3, 2), ["diagonal"])
-    assert r.makers == ("thermo", "parity")  # registry order, maker names
+    assert r.makers == ("thermometer", "parity")  # registry order, the kinds' names
     assert Request(min_rating=2.0).target == Difficulty(min_rating=2.0)
     assert Request().target is None
 
@@ -51,7 +51,7 @@ def test_derived_fields():
      "--negative: only with --kind kropki or --kind xv"),
     ({"max_givens": 3}, "--max-givens: only with --kind"),
     ({"difficulty": "hardest"}, "unknown difficulty 'hardest'"),
-    ({"kinds": ("bogus",)}, "unknown constraint kind 'bogus' to generate"),
+    ({"kinds": ("bogus",)}, "unknown kind to generate 'bogus'"),
     ({"size": 7}, "size 7 has no box shape"),
     ({"size": 7, "kinds": ("bogus",)}, "size 7 has no box shape"),  # the geometry first
 ], ids=str)

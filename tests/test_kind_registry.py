@@ -1,19 +1,22 @@
 """A constraint kind owns all of itself: a new kind written here, in this test module alone,
-registered with one line, works in every reader, writer, backend, check, picture and
-explanation, with no other file touched.
+registered with one line, works in every reader, writer, backend, command, check, picture,
+explanation and generator, with no other file touched. It follows CONTRIBUTING's row "a
+typed constraint kind" step by step: a frozen dataclass subclass of ``Constraint`` that
+declares its names once (``names = Names(...)``) and writes its hooks, and one registration.
 
 The kind: "these two cells add up to this sum" (digits may repeat; the cells need not
-touch), with the JSON field ``pairsums``.
+touch), with the JSON field ``pairsums`` and no f-puzzles form (f-puzzles has none).
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from cases import latin_squares_4
@@ -22,10 +25,10 @@ from typer.testing import CliRunner
 from sudoku_csp import EMPTY, Puzzle, Status, get_backend, make_geometry, parse, to_line
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
 from sudoku_csp.cli import app
-from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, Link, register
-from sudoku_csp.constraints.base import Clause, CnfContext
+from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, Link, Names, register
 from sudoku_csp.constraints.fields import FieldError, labels, parse_cells
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.constraints.translation import Clause, CnfContext
+from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.logic import explain
 from sudoku_csp.modeling.cpsat_model import CpSatModel
 from sudoku_csp.verify import violations
@@ -38,8 +41,7 @@ class PairSum(Constraint):
     cells: tuple[int, ...]
     total: int
 
-    kind: ClassVar[str] = "pair sum"
-    keys: ClassVar[tuple[str, ...]] = ("pairsums",)
+    names = Names("pair sum", json=("pairsums",))  # every name of the kind, declared once
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -81,18 +83,18 @@ class PairSum(Constraint):
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
-        found: list[Constraint] = []
-        for i, item in enumerate(fields["pairsums"]):
+        (key,), found = cls.names.json, []
+        for i, item in enumerate(fields[key]):
             if not isinstance(item, dict) or not isinstance(item.get("sum"), int):
-                raise FieldError(f"pairsums[{i}]", "expected {\"cells\": [...], \"sum\": N}")
-            found.append(cls(parse_cells(geometry, item.get("cells"), f"pairsums[{i}].cells",
+                raise FieldError(f"{key}[{i}]", "expected {\"cells\": [...], \"sum\": N}")
+            found.append(cls(parse_cells(geometry, item.get("cells"), f"{key}[{i}].cells",
                                          least=2), item["sum"]))
         return found
 
     @classmethod
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
-        return {"pairsums": [{"cells": labels(geometry, c.touched()), "sum": c.total}
-                             for c in constraints if isinstance(c, PairSum)]}
+        return {cls.names.json[0]: [{"cells": labels(geometry, c.touched()), "sum": c.total}
+                                    for c in constraints if isinstance(c, PairSum)]}
 
     def draw(self, canvas: Canvas) -> None:
         (ax, ay), (bx, by) = (canvas.centre(c) for c in self.cells)
@@ -105,6 +107,11 @@ class PairSum(Constraint):
 
     def why(self, geometry: Geometry, candidates: Sequence[int]) -> str:
         return f"the two add up to {self.total}"
+
+    @classmethod
+    def sample(cls, geometry: Geometry, grid: Grid, rng: random.Random) -> list[Constraint]:
+        a, b = sorted(rng.sample(range(geometry.ncells), 2))
+        return [cls((a, b), grid[a] + grid[b] + 2)]
 
 
 # A given-free 4x4 that these four pair sums make unique (found by counting with SAT).
@@ -194,7 +201,139 @@ def test_the_kinds_folder_and_the_registry_agree():
     from sudoku_csp.constraints import BUILT_IN
 
     folder = {p.stem for p in Path(kinds_package.__file__).parent.glob("*.py")} - {"__init__"}
-    assert folder == set(BUILT_IN.values())
+    assert folder == set(BUILT_IN)
     built_in = [k for k in KINDS if k.__module__.startswith("sudoku_csp.")]
     assert sorted(k.__module__.rsplit(".", 1)[1] for k in built_in) == sorted(folder)
     assert all(k.__module__.startswith("sudoku_csp.constraints.kinds.") for k in built_in)
+
+
+# -- every command that takes a puzzle ----------------------------------------------------------
+SEVERAL = '{"size": 4, "pairsums": [{"cells": ["B3", "B4"], "sum": 3}]}'
+
+
+@pytest.mark.parametrize(("args", "code", "words"), [
+    (["solve", UNIQUE], 0, "unique"),
+    (["count", UNIQUE, "-s", "sat"], 0, "unique"),
+    (["check", UNIQUE], 0, "all verdicts agreed"),
+    (["show", UNIQUE], 0, "4 pair sums: pair sum at B3–B4"),
+    (["show", UNIQUE, "--to", "json"], 0, '"pairsums":[{"cells":["B3","B4"],"sum":3}'),
+    (["show", UNIQUE, "--to", "fpuzzles"], 6, "f-puzzles has no pair sum constraint"),
+    (["explain", UNIQUE], 0, "Pair sum at B3 (B3, B4): the two add up to 3"),
+    (["hint", UNIQUE], 0, "Pair sum at B3 (B3, B4): the two add up to 3"),
+    (["rate", UNIQUE], 0, "2.0/2.0/2.0"),
+    (["candidates", SEVERAL], 3, "48 true candidates"),
+    (["disambiguate", SEVERAL], 0, "these 4 together do"),
+    (["minimal", UNIQUE], 0, "unique\tminimal"),
+    (["encode", UNIQUE], 0, "p cnf "),
+    (["kinds"], 0, "pair-sum"),
+    (["count", IMPOSSIBLE], 4, "cannot hold: pair sum at R1C1–R1C2"),
+], ids=lambda v: v[0] if isinstance(v, list) else None)
+def test_every_command_takes_it(args, code, words):
+    result = run(*args)
+    assert result.exit_code == code, result.output
+    assert words in result.output
+
+
+def test_a_certificate_proves_it_unique(tmp_path):
+    made = run("certify", UNIQUE, str(tmp_path / "cert"))
+    assert made.exit_code == 0 and made.output.startswith("unique"), made.output
+    checked = run("verify-certificate", str(tmp_path / "cert"))
+    assert checked.exit_code == 0 and checked.output.startswith("valid"), checked.output
+
+
+def test_generate_reads_it_off_a_grid_by_any_of_its_names(tmp_path):
+    out = tmp_path / "made.jsonl"
+    made = run("generate", "--kind", "Pair Sum", "--size", "4", "--count", "2", "--seed", "1",
+               "--out", str(out))
+    assert made.exit_code == 0, made.output
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# sudoku-csp generate --kind pair-sum ")
+    assert all('"pairsums"' in line for line in lines[1:]) and len(lines) == 3
+    checked = run("check", str(out))  # each unique on every backend
+    assert checked.exit_code == 0 and "2 unique" in checked.output, checked.output
+
+
+def test_kinds_lists_it_with_what_is_derived_of_it():
+    listed = {json.loads(line)["name"]: json.loads(line)
+              for line in run("kinds", "--json").stdout.splitlines()}
+    facts = listed["pair-sum"]
+    assert (facts["json"], facts["fpuzzles"], facts["fpuzzles_as"]) == (["pairsums"], [], None)
+    assert facts["backends"] == ["native", "sat", "cpsat"]
+    assert (facts["steps"], facts["worded"], facts["generator"]) == (
+        ["constraint"], True, "read off a grid")
+
+
+@dataclass(frozen=True)
+class PairSumNoCpsat(PairSum):
+    """The same rule, without a CP-SAT translation or a sample of its own."""
+
+    names = Names("pair sum without cpsat", json=("pairsums_no_cpsat",))
+    cpsat = Constraint.cpsat
+    sample = Constraint.sample
+
+
+def test_what_a_kind_lacks_is_refused_and_kinds_says_so():
+    register(PairSumNoCpsat)
+    try:
+        listed = [json.loads(line) for line in run("kinds", "--json").stdout.splitlines()]
+        assert (listed[-1]["backends"], listed[-1]["generator"]) == (["native", "sat"], None)
+        text = UNIQUE.replace("pairsums", "pairsums_no_cpsat")
+        assert run("count", text, "-s", "sat").exit_code == 0
+        refused = run("count", text, "-s", "cpsat")
+        assert refused.exit_code == 6
+        assert "pair sum without cpsat constraints have no CP-SAT model" in refused.output
+        made = run("generate", "--kind", "pair sum without cpsat", "--size", "4")
+        assert made.exit_code == 6 and "is no kind to generate" in made.output
+    finally:
+        KINDS.remove(PairSumNoCpsat)
+
+
+def test_a_kind_declares_its_names_once():
+    with pytest.raises(TypeError, match="sets kind, keys: a kind declares its names once"):
+        class Spelled(PairSum):  # the old spellings, one attribute each
+            kind = "spelled"
+            keys = ("spelled",)
+    with pytest.raises(ValueError, match="the name 'pairsum' belongs to the pair sum kind"):
+        register(type("Twin", (PairSum,), {"names": Names("Pair-Sum", json=("twins",))}))
+    with pytest.raises(ValueError, match="JSON field 'odd' belongs to the parity kind"):
+        register(type("Odd", (PairSum,), {"names": Names("oddity", json=("odd",))}))
+
+
+def test_contributings_row_is_the_path_this_module_takes():
+    """CONTRIBUTING's row for a new kind names the declaration and the registry line this
+    module uses, and the files it names hold them."""
+    from pathlib import Path
+
+    from sudoku_csp.constraints import registry
+
+    root = Path(__file__).resolve().parents[1]
+    row = next(line for line in (root / "CONTRIBUTING.md").read_text(encoding="utf-8")
+               .splitlines() if line.startswith("| a typed constraint kind"))
+    for said in ("`names = Names(...)`", "`sudoku_csp/constraints/names.py`", "`BUILT_IN`",
+                 "`sudoku_csp/constraints/registry.py`", "`register`",
+                 "`tests/test_kind_registry.py`", "`sudoku-csp kinds --markdown > docs/kinds.md`"):
+        assert said in row, said
+    assert Path(registry.__file__).name == "registry.py" and "thermo" in registry.BUILT_IN
+    example = (root / "sudoku_csp/constraints/kinds/thermo.py").read_text(encoding="utf-8")
+    assert "    names = Names(" in example and PairSum.names.json == ("pairsums",)
+
+
+def test_the_fpuzzles_writer_invents_no_key():
+    # f-puzzles has no pair sum: the kind is refused there, and a kind that wrote a key of
+    # its own making would be a fault of the kind, never a file f-puzzles misreads.
+    from sudoku_csp.constraints import UnsupportedError
+    from sudoku_csp.io.fpuzzles import fpuzzles_json
+
+    puzzle = parse(UNIQUE)
+    with pytest.raises(UnsupportedError, match="f-puzzles has no pair sum constraint"):
+        fpuzzles_json(puzzle)
+    invented = {"to_fpuzzles": classmethod(lambda cls, constraints, geometry: {"pairsum": []})}
+    inventor = register(type("Inventor", (PairSum,),
+                             {"names": Names("inventor", json=("inventors",)), **invented}))
+    try:
+        wrong = Puzzle(puzzle.geometry, puzzle.givens, "", (inventor((0, 1), 3),))
+        with pytest.raises(TypeError, match="Inventor.to_fpuzzles wrote 'pairsum', a key no "
+                                            "registered kind reads"):
+            fpuzzles_json(wrong)
+    finally:
+        KINDS.remove(inventor)

@@ -20,7 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints import KINDS, UnsupportedError
+from sudoku_csp.constraints import KINDS, NonConsecutive, UnsupportedError
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.io.record import json_line, parse_json
@@ -163,14 +163,19 @@ def test_fpuzzles_form_reads_back(name):
         try:
             written = kind.to_fpuzzles(constraints, geometry)
         except UnsupportedError:
-            assert not kind.fpuzzles, f"{name} reads f-puzzles but cannot write it"
+            assert not kind.names.fpuzzles_keys(), f"{name} reads f-puzzles but cannot write it"
+            assert kind.names.fpuzzles_as is None, f"{name} says how it is written"
             return
         cells = written.pop("grid", {})  # keys of grid cells, by cell index
         document = {"size": size, "grid": [[dict(cells.get(r * size + c, {}))
                                             for c in range(size)] for r in range(size)],
                     **written}
-        readers = [k for k in KINDS if any(key in document for key in k.fpuzzles)
-                   or any(key in cell for key in k.fpuzzles_cell for cell in cells.values())]
+        readers = [k for k in KINDS if any(key in document for key in k.names.fpuzzles)
+                   or any(key in cell for key in k.names.fpuzzles_cell
+                          for cell in cells.values())]
+        if kind.names.fpuzzles_as is not None:  # written as what f-puzzles has, read as it
+            assert [k.names.name for k in readers if k is not NonConsecutive] == [
+                kind.names.fpuzzles_as]
         back = [c for k in readers for c in k.from_fpuzzles(document, geometry)]
         assert sorted(map(repr, back)) == sorted(map(repr, constraints)) or _same_rules(
             geometry, constraints, back), (written, back)

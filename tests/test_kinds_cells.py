@@ -189,7 +189,8 @@ def test_kropki_and_xv_written_to_fpuzzles_read_back_as_dots_saying_the_same(neg
         written = type(constraint).to_fpuzzles([constraint], G4)
         doc = {"size": 4, **written}
         back = [*Dots.from_fpuzzles(doc, G4), *NonConsecutive.from_fpuzzles(doc, G4)]
-        assert Kropki.fpuzzles == () and XV.fpuzzles == ()
+        assert Kropki.names.fpuzzles_keys() == () and XV.names.fpuzzles_keys() == ()
+        assert Kropki.names.fpuzzles_as == XV.names.fpuzzles_as == Dots.names.name
         for g in grids4():
             assert (not constraint.violations(G4, g)) == \
                 all(not c.violations(G4, g) for c in back), (constraint, back, g)

@@ -335,7 +335,7 @@ def test_published_puzzles_solutions_keep_these_lines():
     checked = 0
     for item in published():
         doc, solution = item["fpuzzles"], item.get("solution")
-        readers = [k for k in mine if any(key in doc for key in k.fpuzzles)]
+        readers = [k for k in mine if any(key in doc for key in k.names.fpuzzles)]
         if not readers or not solution:
             continue
         g = make_geometry(doc["size"])

@@ -22,6 +22,7 @@ from sudoku_csp.constraints import (
     Constraint,
     ConstraintError,
     Kropki,
+    Names,
     NonConsecutive,
     Parity,
     Thermo,
@@ -513,8 +514,7 @@ def test_candidates_keep_clear_of_cage_lines_sums_and_marks():
 
 def test_the_title_is_escaped_and_bad_constraints_refused():
     class Odd(Constraint):  # a kind the renderer does not know: named in the title
-        kind = "odd <kind> & co"
-        keys = ()
+        names = Names("odd <kind> & co", json=())
 
         def touched(self):
             return ()

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from sudoku_csp.constraints import Constraint
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.geometry import Grid
@@ -95,13 +96,18 @@ class Option:
 
 
 class BackendBase(abc.ABC):
-    """Shared spec handling: subclasses declare ``name``, ``description`` and ``OPTIONS``
-    and implement :meth:`solve`. Every option value, from a spec string or a keyword, is
-    checked here against its :class:`Option`, once; ``self.options`` holds the typed values.
+    """Shared spec handling: subclasses declare ``name``, ``description``, ``translation``
+    and ``OPTIONS`` and implement :meth:`solve`. Every option value, from a spec string or a
+    keyword, is checked here against its :class:`Option`, once; ``self.options`` holds the
+    typed values.
     """
 
     name: ClassVar[str]
     description: ClassVar[str]
+    translation: ClassVar[str]
+    """The translation of typed constraints this backend solves them through, a hook of
+    :class:`~sudoku_csp.constraints.base.Constraint` (``native``, ``cnf`` or ``cpsat``): a
+    kind without it is refused, with an error naming the kind (:meth:`handles`)."""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     COMPARE: ClassVar[tuple[str, ...]] = ()
     """The configurations of this backend ``sudoku-csp compare`` runs when no solver is
@@ -116,6 +122,18 @@ class BackendBase(abc.ABC):
         self.options: dict[str, Any] = {
             o.name: o.value(self.name, options[o.name]) if o.name in options else o.default
             for o in self.OPTIONS}
+
+    @classmethod
+    def handles(cls, kind: type[Constraint]) -> bool:
+        """Whether this backend solves puzzles with constraints of ``kind``: the kind has
+        the backend's :attr:`translation`.
+
+        >>> from sudoku_csp.backends.registry import backend_class
+        >>> from sudoku_csp.constraints import Cage
+        >>> backend_class("cpsat").handles(Cage)
+        True
+        """
+        return kind.translates(cls.translation)
 
     @functools.cached_property
     def spec(self) -> str:

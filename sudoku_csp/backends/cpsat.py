@@ -163,6 +163,7 @@ class CpSatBackend(BackendBase):
     """
 
     name = "cpsat"
+    translation = "cpsat"
     description = "OR-Tools CP-SAT: integer AllDifferent or Boolean one-hot model"
     COMPARE = ("cpsat:model=alldiff",)
     OPTIONS = (

@@ -28,6 +28,7 @@ class NativeBackend(BackendBase):
     """
 
     name = "native"
+    translation = "native"
     description = "reference solver: bitmask propagation rules + depth-first search"
     COMPARE = ("native", "native:rules=singles")  # with and without locked candidates
     OPTIONS = (

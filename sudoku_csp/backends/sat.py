@@ -88,6 +88,7 @@ class SatBackend(BackendBase):
     """
 
     name = "sat"
+    translation = "cnf"
     description = (f"CNF encoding + PySAT solver; bare 'sat' = {DEFAULT_SOLVER}, "
                    f"{cnf.DEFAULT_ENCODING} encoding, {cnf.DEFAULT_AMO} AMO, incremental "
                    "(fastest measured)")

@@ -1,7 +1,7 @@
 """The typer application: its name, help (with the exit-code table) and ``--version``.
 
 The commands live in :mod:`sudoku_csp.cli.solving`, :mod:`sudoku_csp.cli.explain`,
-:mod:`sudoku_csp.cli.setter`,
+:mod:`sudoku_csp.cli.setter`, :mod:`sudoku_csp.cli.kinds`,
 :mod:`sudoku_csp.cli.generating` and :mod:`sudoku_csp.cli.research`, and register
 themselves on :data:`app` when imported. A module is imported when a command of its is first
 needed (:data:`COMMANDS` says where each lives), so that ``sudoku-csp solve`` loads neither
@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("solving", "Cross-check puzzles on several solvers: do they agree?"),
     "compare": ("solving", "Compare solver strategies on files: a row per solver."),
     "solvers": ("solving", "List every backend, its options and their values."),
+    "kinds": ("kinds", "List every constraint kind, its names and backends."),
     "explain": ("explain", "Solve a puzzle as a person would, step by step; rate it."),
     "hint": ("explain", "The next step only: the simplest technique that works."),
     "rate": ("explain", "Rate puzzles on Sudoku Explainer's scale (ER/EP/ED)."),

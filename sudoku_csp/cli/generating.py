@@ -80,7 +80,8 @@ def generate(
         help="Puzzles with typed constraints read off a random grid (givens cleared, then "
              "constraints dropped, while SAT finds one solution; each re-checked by "
              f"{DEFAULT_VARIANT_CHECK}; printed as JSON lines), repeatable to combine; KIND is "
-             f"any constraint kind: {', '.join(makers())}. Or killer alone (given-free cages, "
+             f"any constraint kind, by its name or f-puzzles key (see `sudoku-csp kinds`): "
+             f"{', '.join(makers())}. Or killer alone (given-free cages, "
              f"reshaped until unique; each re-checked by {DEFAULT_KILLER_CHECK}; printed as "
              "killer lines).",
         rich_help_panel=CONSTRAINTS)] = None,

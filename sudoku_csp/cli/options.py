@@ -87,7 +87,8 @@ IgnoreOpt = Annotated[list[str] | None, typer.Option(
                                     "this tool knows (repeatable; by default it is refused).")]
 TreatLineOpt = Annotated[list[str] | None, typer.Option(
     "--treat-line", metavar="COLOUR=KIND", help="f-puzzles: read decoration lines of this "
-    "colour as this line kind, e.g. '#FFCCAA=entropicline' (repeatable).")]
+    "colour as this line kind, by its name or f-puzzles key (see `sudoku-csp kinds`), e.g. "
+    "'#FFCCAA=entropic-line' (repeatable).")]
 SolverOpt = Annotated[str, typer.Option(
     "--solver", "-s", help="Backend spec, e.g. native, native:rules=singles,branch=first "
                             "(see `sudoku-csp solvers`).")]
@@ -163,7 +164,7 @@ def geometry_options(size: int | None, box: str | None, variants: list[str] | No
             colour, sep, kind = item.partition("=")
             if not sep or not colour.strip() or not kind.strip():
                 raise InputError(f"--treat-line {item!r}: expected COLOUR=KIND, such as "
-                                 "'#FFCCAA=entropicline'")
+                                 "'#FFCCAA=entropic-line'")
             pairs[colour.strip()] = kind.strip()
         options["treat_line"] = pairs
     return options

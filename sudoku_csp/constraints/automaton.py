@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, Link
+from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 

@@ -13,7 +13,7 @@ from functools import lru_cache, partial
 from itertools import combinations
 from math import comb
 
-from sudoku_csp.constraints.base import Link
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry
 

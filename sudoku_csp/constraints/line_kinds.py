@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.automaton import Automaton, AutomatonRule, Step, build
-from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, ConstraintError, Link
+from sudoku_csp.constraints.base import Constraint, ConstraintError
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_path,
@@ -41,6 +41,7 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import counted, kept, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -164,16 +165,17 @@ def random_path(geometry: Geometry, rng: random.Random, length: int,
 class LineRule(AutomatonRule):
     """A rule along one line of ``cells`` (in the order drawn): see the module docstring.
 
-    A subclass sets ``kind``, ``keys`` (one JSON field: a list of lines), ``fpuzzles`` (one
-    key), ``least`` (the fewest cells), ``colour``, ``opacity`` and ``width`` (the line's,
-    ``width`` a fraction of a cell's side), ``ends`` (``"circle"``, ``"diamond"`` or
-    ``""``), ``ends_first``; and :meth:`reading`, ``violations``, and where it differs from
-    the default, :meth:`meaningful` (whether the line rules anything) and
+    A subclass declares its names (one JSON field: a list of lines; one f-puzzles key, whose
+    entries are lines), and sets ``least`` (the fewest cells), ``colour``, ``opacity`` and
+    ``width`` (the line's, ``width`` a fraction of a cell's side), ``ends`` (``"circle"``,
+    ``"diamond"`` or ``""``), ``ends_first``; and :meth:`reading`, ``violations``, and where
+    it differs from the default, :meth:`meaningful` (whether the line rules anything) and
     :meth:`cpsat_rule`.
     """
 
     cells: tuple[int, ...]
 
+    fpuzzles_lines: ClassVar[bool] = True
     least: ClassVar[int] = 2
     colour: ClassVar[str] = "#c0c0c0"
     opacity: ClassVar[float] = 1.0
@@ -254,11 +256,12 @@ class LineRule(AutomatonRule):
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
-        key = cls.keys[0]
+        key = cls.names.json[0]
         value = fields[key]
         if not isinstance(value, list):
-            raise FieldError(key, f"expected a list of {cls.kind}s, each a list of cell labels "
-                                  "in order along the line: [[\"A1\", \"B2\", \"B3\"]]")
+            raise FieldError(key, f"expected a list of {cls.names.plural}, each a list of cell "
+                                  "labels in order along the line: [[\"A1\", \"B2\", "
+                                  "\"B3\"]]")
         found: list[Constraint] = []
         for i, item in enumerate(value):
             line = cls.line_from_json(geometry, item, f"{key}[{i}]")
@@ -271,7 +274,7 @@ class LineRule(AutomatonRule):
 
     @classmethod
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
-        return {cls.keys[0]: [c.line_to_json(geometry) for c in constraints
+        return {cls.names.json[0]: [c.line_to_json(geometry) for c in constraints
                               if isinstance(c, cls)]}
 
     # -- f-puzzles ----------------------------------------------------------------------------
@@ -288,7 +291,7 @@ class LineRule(AutomatonRule):
     def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
         """Entries ``{"lines": [[cell, ...], ...]}``, each line one constraint."""
         found: list[Constraint] = []
-        for path, item in entries(document, cls.fpuzzles[0]):
+        for path, item in entries(document, cls.names.fpuzzles[0]):
             for where, cells in line_cells(geometry, item, path, least=cls.least):
                 line = cls.line_from_fpuzzles(geometry, item, path, cells)
                 try:
@@ -301,7 +304,7 @@ class LineRule(AutomatonRule):
     @classmethod
     def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
                     ) -> dict[str, Any]:
-        return {cls.fpuzzles[0]: [c.line_to_fpuzzles(geometry) for c in constraints
+        return {cls.names.fpuzzles[0]: [c.line_to_fpuzzles(geometry) for c in constraints
                                   if isinstance(c, cls)]}
 
     # -- pictures ---------------------------------------------------------------------------
@@ -311,7 +314,7 @@ class LineRule(AutomatonRule):
         side = canvas.side
         radius = side * 0.38 if self.ends else 0.0
         trim = radius * (1.0 if self.ends == "circle" else 0.9)
-        cls = self.kind.replace(" ", "-")
+        cls = self.names.name
         elements = [f'<path class="{cls}" d="{canvas.path_through(self.cells, trim, trim)}" '
                     f'stroke="{self.colour}" stroke-opacity="{self.opacity}" '
                     f'stroke-width="{side * self.width:.1f}" stroke-linecap="round" '
@@ -330,7 +333,8 @@ class LineRule(AutomatonRule):
 
     @classmethod
     def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
-        return [counted(sum(isinstance(c, cls) for c in constraints), cls.kind)]
+        return [counted(sum(isinstance(c, cls) for c in constraints), cls.names.noun,
+                        cls.names.plural)]
 
     # -- samples ----------------------------------------------------------------------------
     @classmethod

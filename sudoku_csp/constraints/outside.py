@@ -42,6 +42,7 @@ from sudoku_csp.constraints.fields import (
     parse_number,
     parse_outside,
 )
+from sudoku_csp.constraints.wording import counted
 from sudoku_csp.geometry import Geometry, Grid, row_label
 
 __all__ = ["DIAGONAL", "DIRECTIONS", "STRAIGHT", "OutsideClue", "clue_place", "inside",
@@ -128,10 +129,6 @@ class OutsideClue(AutomatonRule):
     """The directions a clue of the kind is read in."""
     value_key: ClassVar[str] = "sum"
     """The field of the clue's number in the tool's own JSON."""
-    nouns: ClassVar[tuple[str, str]] = ("clue", "clues")
-    """What a picture's title calls one clue of the kind, and several."""
-    css: ClassVar[str] = "outside-clue"
-    """The class of the drawn number."""
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -219,7 +216,7 @@ class OutsideClue(AutomatonRule):
             if isinstance(c, OutsideClue):
                 key = (clue_place(geometry.size, c.cells, c.direction), c.direction)
                 if key in seen:
-                    raise ConstraintError(f"two {c.nouns[1]} "
+                    raise ConstraintError(f"two {c.names.plural} "
                                           f"{where(geometry, c.cells, c.direction)}")
                 seen.add(key)
 
@@ -231,7 +228,7 @@ class OutsideClue(AutomatonRule):
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
-        key = cls.keys[0]
+        key = cls.names.json[0]
         value = fields[key]
         if not isinstance(value, list):
             raise FieldError(key, f"expected a list of clues such as [{cls.example()}]")
@@ -281,7 +278,7 @@ class OutsideClue(AutomatonRule):
 
     @classmethod
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
-        return {cls.keys[0]: [{"from": geometry.label(c.cells[0]), "direction": c.direction,
+        return {cls.names.json[0]: [{"from": geometry.label(c.cells[0]), "direction": c.direction,
                                cls.value_key: c.total}
                               for c in constraints if isinstance(c, cls)]}
 
@@ -291,7 +288,7 @@ class OutsideClue(AutomatonRule):
         """Entries ``{"cell": "R0C3", "value": "8"}`` beside a row or column: above (row 0),
         below (row N+1), left (column 0) or right (column N+1), read away from that side.
         An entry without a value (or an empty one) says nothing: it is skipped."""
-        key = cls.fpuzzles[0]
+        key = cls.names.fpuzzles[0]
         found: list[Constraint] = []
         n = geometry.size
         for path, item in entries(document, key):
@@ -323,7 +320,7 @@ class OutsideClue(AutomatonRule):
     @classmethod
     def to_fpuzzles(cls, constraints: Sequence[Constraint], geometry: Geometry
                     ) -> dict[str, Any]:
-        return {cls.fpuzzles[0]: [cls._fpuzzles_entry(c, geometry) for c in constraints
+        return {cls.names.fpuzzles[0]: [cls._fpuzzles_entry(c, geometry) for c in constraints
                                   if isinstance(c, cls)]}
 
     @classmethod
@@ -335,13 +332,13 @@ class OutsideClue(AutomatonRule):
     def draw(self, canvas: Canvas) -> None:
         """The number in the clue's place outside the grid, as f-puzzles writes it."""
         x, y = canvas.outside_centre(*clue_place(canvas.n, self.cells, self.direction))
-        canvas.add(Layer.LABELS, [text(x, y, str(self.total), canvas.outside_size, self.css,
-                                       CAGE_COLOUR)])
+        canvas.add(Layer.LABELS, [text(x, y, str(self.total), canvas.outside_size,
+                                       self.names.name, CAGE_COLOUR)])
 
     @classmethod
     def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
         count = len(constraints)
-        return [f"{count} {cls.nouns[count != 1]}"]
+        return [counted(count, cls.names.noun, cls.names.plural)]
 
     # -- samples ----------------------------------------------------------------------------
     @classmethod

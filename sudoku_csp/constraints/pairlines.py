@@ -43,6 +43,7 @@ from sudoku_csp.constraints.fields import (
     rcs,
 )
 from sudoku_csp.constraints.pairs import PairRules, Relation
+from sudoku_csp.constraints.wording import counted
 from sudoku_csp.geometry import Geometry, Grid
 
 __all__ = ["EQUAL", "NOT_GREATER", "LinePairs", "apart",
@@ -66,14 +67,13 @@ SAMPLE_LENGTH = 4
 class LinePairs(PairRules):
     """A line of cells whose rule is a list of two-cell relations (see the module
     docstring). Subclasses are frozen dataclasses with a field ``cells`` (and a number field
-    when the kind has one, read by :meth:`number`), and class attributes ``key`` (its JSON
-    field), ``noun`` (``whispers line``), ``colour`` and ``width`` (of the drawn line, a
-    fraction of a cell's side) and, for a kind with a number, ``option`` (its name in the
-    tool's JSON)."""
+    when the kind has one, read by :meth:`number`), its names (one JSON field; the noun, such
+    as ``whispers line``, names a line in messages), and class attributes ``colour`` and
+    ``width`` (of the drawn line, a fraction of a cell's side) and, for a kind with a number,
+    ``option`` (its name in the tool's JSON)."""
 
     cells: tuple[int, ...]
-    key: ClassVar[str]
-    noun: ClassVar[str]
+    fpuzzles_lines: ClassVar[bool] = True
     colour: ClassVar[str]
     width: ClassVar[float] = 0.2
     option: ClassVar[str | None] = None
@@ -123,39 +123,42 @@ class LinePairs(PairRules):
         return self.cells
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
-        return f"{self.noun} at {at(geometry, self.cells, name)}" if self.cells else self.noun
+        noun = self.names.noun
+        return f"{noun} at {at(geometry, self.cells, name)}" if self.cells else noun
 
     def validate(self, geometry: Geometry) -> None:
+        noun = self.names.noun
         if len(self.cells) < 2:
-            raise ConstraintError(f"a {self.noun} needs at least two cells", part="cells")
+            raise ConstraintError(f"a {noun} needs at least two cells", part="cells")
         super().validate(geometry)
         n = geometry.size
         top = self.longest(n)
         if top is not None and len(self.cells) > top:
-            raise ConstraintError(f"a {self.noun} of {len(self.cells)} cells cannot hold on a "
+            raise ConstraintError(f"a {noun} of {len(self.cells)} cells cannot hold on a "
                                   f"{n}x{n} grid (at most {top} cells)", part="cells")
-        check_path(geometry, self.cells, f"the {self.noun}", revisits=self.revisits)
+        check_path(geometry, self.cells, f"the {noun}", revisits=self.revisits)
         number = self.number()
         if number is not None:
             low, high = self.number_range(n)
             if not low <= number <= high:
-                raise ConstraintError(f"a {self.noun} on a {n}x{n} grid takes a {self.option} "
+                raise ConstraintError(f"a {noun} on a {n}x{n} grid takes a {self.option} "
                                       f"from {low} to {high}, not {number}", part="value")
         self.check(geometry)
 
     # -- JSON ------------------------------------------------------------------------------
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
-        value = fields[cls.key]
+        key = cls.names.json[0]
+        value = fields[key]
         n = geometry.size
         shape = ("a list of cell labels such as [\"A1\", \"A2\", \"B3\"]" if cls.option is None
                  else f"{{\"cells\": [\"A1\", \"A2\"], \"{cls.option}\": {cls.default(n)}}} "
                       f"(or a list of cell labels, for the default {cls.option})")
         if not isinstance(value, list):
-            raise FieldError(cls.key, f"expected a list of {cls.noun}s, each {shape}")
+            raise FieldError(key, f"expected a list of {cls.names.plural}, each {shape}")
         found: list[Constraint] = []
         for i, item in enumerate(value):
-            path = f"{cls.key}[{i}]"
+            path = f"{key}[{i}]"
             number = cls.default(n)
             if cls.option is not None and isinstance(item, Mapping):
                 unknown = sorted(set(item) - {"cells", cls.option})
@@ -175,9 +178,10 @@ class LinePairs(PairRules):
     @classmethod
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
         lines = [c for c in constraints if isinstance(c, cls)]
+        key = cls.names.json[0]
         if cls.option is None:
-            return {cls.key: [labels(geometry, c.cells) for c in lines]}
-        return {cls.key: [{"cells": labels(geometry, c.cells), cls.option: c.number()}
+            return {key: [labels(geometry, c.cells) for c in lines]}
+        return {key: [{"cells": labels(geometry, c.cells), cls.option: c.number()}
                           for c in lines]}
 
     # -- f-puzzles -------------------------------------------------------------------------
@@ -185,7 +189,7 @@ class LinePairs(PairRules):
     def from_fpuzzles(cls, document: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
         n = geometry.size
         found: list[Constraint] = []
-        for key in cls.fpuzzles:
+        for key in cls.names.fpuzzles:
             if key not in document:
                 continue
             for path, item in entries(document, key):
@@ -209,12 +213,12 @@ class LinePairs(PairRules):
                 if c.number() != default:
                     entry["value"] = str(c.number())
                 written.append(entry)
-        return {cls.fpuzzles[0]: written}
+        return {cls.names.fpuzzles[0]: written}
 
     # -- pictures --------------------------------------------------------------------------
     def draw(self, canvas: Canvas) -> None:
         """A line of the kind's colour through the cells' centres, under the digits."""
-        css = self.kind.replace(" ", "-")
+        css = self.names.name
         canvas.add(Layer.PATHS, [
             f'<path class="{css}-line" d="{canvas.path_through(self.cells)}" '
             f'stroke="{self.colour}" '
@@ -225,7 +229,7 @@ class LinePairs(PairRules):
     def summary(cls, constraints: Sequence[Constraint], geometry: Geometry) -> list[str]:
         """``3 whispers lines`` (with the numbers, when the kind has them)."""
         lines = [c for c in constraints if isinstance(c, cls)]
-        words = f"{len(lines)} {cls.noun}{'s' * (len(lines) != 1)}"
+        words = counted(len(lines), cls.names.noun, cls.names.plural)
         numbers = sorted({number for c in lines if (number := c.number()) is not None})
         if numbers:
             words += f" ({cls.option} {', '.join(map(str, numbers))})"
@@ -251,7 +255,7 @@ class LinePairs(PairRules):
                 cells = cls._find(geometry, grid, rng, length, number)
                 if cells is not None:
                     return cls.make(cells, number)
-        raise AssertionError(f"no {cls.noun} holds on {grid}")  # the fallbacks always hold
+        raise AssertionError(f"no {cls.names.noun} holds on {grid}")  # the fallbacks always hold
 
     @classmethod
     def _find(cls, geometry: Geometry, grid: Grid, rng: random.Random, length: int,

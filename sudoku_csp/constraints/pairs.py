@@ -20,22 +20,13 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    Link,
-    Pieces,
-    at,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, Pieces, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_pairs,
@@ -44,6 +35,8 @@ from sudoku_csp.constraints.fields import (
     parse_bool,
     parse_pairs,
 )
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -247,6 +240,9 @@ class PairRules(Constraint):
     def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
         """Every pair ``(a, b, relation)`` the constraint rules (``a != b``)."""
 
+    def ruled_pairs(self, geometry: Geometry) -> frozenset[tuple[int, int, Hashable]]:
+        return frozenset(self.rules(geometry))
+
     def native(self, geometry: Geometry) -> list[Link]:
         n = geometry.size
         return [pair_link(a, b, rel, n) for a, b, rel in self.rules(geometry)]
@@ -294,7 +290,7 @@ class PairPart(PairRules):
 
     pairs: tuple[tuple[int, int, Relation], ...]
 
-    kind: ClassVar[str] = "pair rule"
+    names = Names("pair rule", json=())
 
     def touched(self) -> tuple[int, ...]:
         return tuple(dict.fromkeys(c for a, b, _ in self.pairs for c in (a, b)))
@@ -332,20 +328,19 @@ class MarkedPairs(PairRules):
     shape of kropki dots and XV; a subclass names its sorts and writes its own check.
 
     Subclasses are frozen dataclasses with fields ``first``, ``second`` (cell pairs
-    ``(a, b)``, ``a < b``) and ``negative``, and class attributes: ``key`` (its JSON field),
-    ``sorts`` (the JSON names of the two sorts), ``relations`` (the rule of each sort),
-    ``unmarked`` (the rule of a pair without a mark under the negative rule), ``title`` and
-    ``shown`` (how a picture's title names the kind and its sorts) and ``noun`` (what the
-    marks are called: dots, marks); and :meth:`mark`, how one mark is drawn.
+    ``(a, b)``, ``a < b``) and ``negative``, its names (one JSON field; the plural noun,
+    ``dots`` or ``marks``, says what the marks are called), and class attributes: ``sorts``
+    (the JSON names of the two sorts), ``relations`` (the rule of each sort), ``unmarked``
+    (the rule of a pair without a mark under the negative rule), ``title`` and ``shown``
+    (how a picture's title names the kind and its sorts); and :meth:`mark`, how one mark is
+    drawn.
     """
 
-    key: ClassVar[str]
     sorts: ClassVar[tuple[str, str]]
     relations: ClassVar[tuple[Relation, Relation]]
     unmarked: ClassVar[Relation]
     title: ClassVar[str]
     shown: ClassVar[tuple[str, str]]
-    noun: ClassVar[str]
     single: ClassVar[bool] = True
     negative_rule: ClassVar[bool] = True
     first: tuple[tuple[int, int], ...]
@@ -392,7 +387,7 @@ class MarkedPairs(PairRules):
         found = []
         for c in constraints:
             if isinstance(c, MarkedPairs):
-                negative = f"; negative: all {cls.noun} given" if c.negative else ""
+                negative = f"; negative: all {cls.names.plural} given" if c.negative else ""
                 found.append(f"{cls.title} ({len(c.first)} {cls.shown[0]}, "
                              f"{len(c.second)} {cls.shown[1]}{negative})")
         return found
@@ -434,37 +429,38 @@ class MarkedPairs(PairRules):
         for c in constraints:
             if isinstance(c, MarkedPairs):
                 words = (f"{len(c.first)} {cls.sorts[0]} and {len(c.second)} {cls.sorts[1]} "
-                         f"{cls.noun}")
+                         f"{cls.names.plural}")
                 return words + (", negative" if c.negative else "")
         return "no marks"
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any], geometry: Geometry) -> list[Constraint]:
-        value = fields[cls.key]
+        key = cls.names.json[0]
+        value = fields[key]
         first, second = cls.sorts
         if not isinstance(value, dict):
-            raise FieldError(cls.key, f"expected an object such as {{\"{first}\": "
+            raise FieldError(key, f"expected an object such as {{\"{first}\": "
                                       f"[[\"A1\", \"A2\"]], \"{second}\": [], "
                                       "\"negative\": false}")
         unknown = set(value) - {first, second, "negative"}
         if unknown:
-            raise FieldError(f"{cls.key}.{sorted(unknown)[0]}",
+            raise FieldError(f"{key}.{sorted(unknown)[0]}",
                              f"unknown field: expected {first}, {second} or negative")
-        pairs = [parse_pairs(geometry, value.get(name, []), f"{cls.key}.{name}")
+        pairs = [parse_pairs(geometry, value.get(name, []), f"{key}.{name}")
                  for name in cls.sorts]
-        negative = parse_bool(value.get("negative", False), f"{cls.key}.negative")
+        negative = parse_bool(value.get("negative", False), f"{key}.negative")
         made = cls(pairs[0], pairs[1], negative)  # type: ignore[call-arg]
         try:
             made.validate(geometry)
         except ConstraintError as exc:
-            raise FieldError(cls.key, exc.reason) from None
+            raise FieldError(key, exc.reason) from None
         return [made]
 
     @classmethod
     def to_json(cls, constraints: Sequence[Constraint], geometry: Geometry) -> dict[str, Any]:
         for c in constraints:
             if isinstance(c, cls):
-                return {cls.key: {
+                return {cls.names.json[0]: {
                     cls.sorts[0]: [labels(geometry, p) for p in c.first],
                     cls.sorts[1]: [labels(geometry, p) for p in c.second],
                     "negative": c.negative}}

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from sudoku_csp.constraints.base import Link
 from sudoku_csp.constraints.cage_sums import pairwise_peers, sum_link
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import plus
 from sudoku_csp.geometry import LINE_KINDS, Geometry
 

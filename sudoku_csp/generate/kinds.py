@@ -41,7 +41,7 @@ keeps no givens and reshapes its cages instead. The kinds with a maker
 
 >>> from sudoku_csp import make_geometry
 >>> p = next(generate_variants(make_geometry(6), kinds=["thermo"], seed=1))
->>> [c.kind for c in p.constraints][:1], p.metadata.startswith("generated seed=1 #1: thermo, ")
+>>> [c.kind for c in p.constraints][:1], p.metadata.startswith("generated seed=1 #1: thermometer,")
 (['thermometer'], True)
 """
 
@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.backends.base import Backend
-from sudoku_csp.constraints import Constraint, makers
+from sudoku_csp.constraints import Constraint, kind_named, makers
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate.base import GenerationError, confirm
 from sudoku_csp.generate.clearing import cleared
@@ -78,25 +78,19 @@ every dot the grid implies is then given, and their absence tells as much as the
 
 
 def maker_names(kinds: Sequence[str]) -> list[str]:
-    """The maker names (:func:`~sudoku_csp.constraints.makers`) of ``kinds`` (each a maker's
-    name or its constraint's kind, any case), in registry order, each once;
-    :class:`InputError` naming the choices for an unknown one, or for none.
+    """The names (:func:`~sudoku_csp.constraints.makers`) of the kinds ``kinds`` name (each a
+    kind's name, alias or f-puzzles key: :func:`~sudoku_csp.constraints.kind_named`), in
+    registry order, each once; :class:`InputError` naming the choices for one that is no
+    kind a generator reads off a grid, or for none.
 
-    >>> maker_names(["Parity", "thermometer", "thermo"])
-    ['thermo', 'parity']
+    >>> maker_names(["Parity", "thermometer", "thermo", "littlekillersum"])
+    ['thermometer', 'parity', 'little-killer']
     """
     known = makers()
-    names = []
-    for asked in kinds:
-        key = asked.strip().lower()
-        found = next((name for name, kind in known.items() if key in (name, kind.kind)), None)
-        if found is None:
-            raise InputError(f"unknown constraint kind {asked!r} to generate: choose from "
-                             f"{', '.join(known)} (killer cages: generate_killers)")
-        names.append(found)
-    if not names:
+    asked = {kind_named(text, known.values(), "kind to generate") for text in kinds}
+    if not asked:
         raise InputError(f"no constraint kind to generate: choose from {', '.join(known)}")
-    return [name for name in known if name in names]
+    return [name for name, kind in known.items() if kind in asked]
 
 
 # -- one puzzle -----------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from sudoku_csp.constraints import makers
+from sudoku_csp.constraints import kind_named, makers
 from sudoku_csp.constraints.kinds.cage import Cage
 from sudoku_csp.errors import InputError
 from sudoku_csp.generate.killer import (
@@ -47,10 +47,7 @@ from sudoku_csp.logic.techniques import highest_rating
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
-__all__ = ["KILLER_KINDS", "Request", "make"]
-
-KILLER_KINDS = ("killer", Cage.kind)
-"""The names a request takes for killer cages (given-free killers, their own generator)."""
+__all__ = ["Request", "make"]
 
 
 @dataclass(frozen=True)
@@ -63,9 +60,10 @@ class Request:
     - plain puzzles: ``symmetry``, ``minimal``, and a difficulty (``difficulty`` a tier,
       ``min_rating``, ``max_rating``, ``allow_search``: see
       :class:`~sudoku_csp.generate.rated.Difficulty`);
-    - ``kinds``: typed constraints read off a grid (maker names or kind names, several
-      combine; ``negative`` for dots and marks, ``max_givens``; ``symmetry`` and ``minimal``
-      apply to the givens), or ``killer`` alone: given-free killers (``min_cage``,
+    - ``kinds``: typed constraints read off a grid (each a kind's name, alias or f-puzzles
+      key, :func:`~sudoku_csp.constraints.kind_named`; several combine; ``negative`` for
+      dots and marks, ``max_givens``; ``symmetry`` and ``minimal`` apply to the givens), or
+      ``killer`` (or ``cage``) alone: given-free killers (``min_cage``,
       ``max_cage``, ``merges``).
 
     Values the generators check themselves (a count, a symmetry name) are checked when
@@ -73,7 +71,8 @@ class Request:
     line (:class:`~sudoku_csp.errors.InputError`): a geometry that cannot be, an unknown
     kind or difficulty, options that do not go with the generator asked for.
     ``generator`` (``plain``, ``kinds`` or ``killer``), ``geometry``, ``makers`` (the
-    maker names of ``kinds``) and ``target`` (the difficulty, or None) are derived.
+    names of the kinds of ``kinds``, :func:`~sudoku_csp.constraints.makers`) and ``target``
+    (the difficulty, or None) are derived.
     """
 
     count: int = 1
@@ -107,9 +106,12 @@ class Request:
         set_(self, "kinds", tuple(self.kinds))
         set_(self, "geometry", make_geometry(self.size, self.box, self.variants, self.regions,
                                              contiguous=self.contiguous))
-        asked = [k.strip().lower() for k in self.kinds]
-        cages = any(k in KILLER_KINDS for k in asked)
-        others = [k for k in asked if k not in KILLER_KINDS]
+        # Killer cages have their own generator (given-free killers); the names a request
+        # takes for them are the kind's own (cage, killer, killercage).
+        asked = [kind_named(k, [Cage, *makers().values()], "kind to generate")
+                 for k in self.kinds]
+        cages = Cage in asked
+        others = [k.names.name for k in asked if k is not Cage]
         if cages and others:
             raise InputError("--kind killer combines with no other kind: a killer keeps no "
                              "givens and reshapes its cages instead")
@@ -173,7 +175,7 @@ class Request:
         was made are kept, the other defaults left out.
 
         >>> Request(kinds=("thermo",), size=6).words()
-        ['--kind thermo', '--count 1', '--size 6', '--symmetry none', '--seed 0']
+        ['--kind thermometer', '--count 1', '--size 6', '--symmetry none', '--seed 0']
         """
         common = [f"--count {self.count}", f"--size {self.size}",
                   *([f"--box {self.box[0]}x{self.box[1]}"] if self.box else []),

@@ -10,13 +10,19 @@ text after it on its line is an error, and its payload is decoded by
 :mod:`sudoku_csp.io.lzdecode`, which refuses one that grows past any puzzle's size.
 
 This module reads the envelope (size, regions, givens, the geometry's flags, decoration and
-settings) and hands every constraint key to the registered kind that owns it
-(:attr:`~sudoku_csp.constraints.base.Constraint.fpuzzles`); it never names a kind. A key it
-does not know is an input error listing each such key (a rule silently skipped would make a
-false "unique"), unless the caller lists it in ``ignore``. Decoration (``line``,
-``rectangle``, ``circle``, ``text``, ``cage``) is no rule: it is reported in the puzzle's
-``notes`` ("ignored decoration: ..."), since a rule stated only in the rules text may hide
-in it; ``treat_line`` (``{"#FFCCAA": "entropicline"}``) says what the lines of a colour are.
+settings) and hands every constraint key to the registered kind that reads it (the
+f-puzzles keys of its :class:`~sudoku_csp.constraints.names.Names`); it never names a kind.
+A key it does not know is an input error listing each such key (a rule silently skipped
+would make a false "unique"), unless the caller lists it in ``ignore`` (which takes only
+such keys: a rule this tool reads is never left out). Decoration
+(``line``, ``rectangle``, ``circle``, ``text``, ``cage``) is no rule: it is reported in the
+puzzle's ``notes`` ("ignored decoration: ..."), since a rule stated only in the rules text
+may hide in it; ``treat_line`` (``{"#FFCCAA": "entropic line"}``) says what the lines of a
+colour are, by a kind's name or its f-puzzles key.
+
+The writer invents no key: each kind writes the keys of its own form, or of the kind its
+names say it is written as (kropki dots as f-puzzles' difference and ratio dots), and a kind
+f-puzzles cannot say is refused with an error naming it.
 
 >>> from sudoku_csp.io.options import ReadOptions
 >>> p = read_fpuzzles('{"size": 4, "grid": [[{"value": 1, "given": true}, {}, {}, {}], '
@@ -38,7 +44,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
-from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, FieldError
+from sudoku_csp.constraints import (
+    KINDS,
+    Constraint,
+    ConstraintError,
+    FieldError,
+    UnknownKindError,
+    fpuzzles_keys,
+    kind_named,
+)
+from sudoku_csp.constraints.names import spelling
 from sudoku_csp.errors import InputError, ParseError, ReaderNote
 from sudoku_csp.geometry import EMPTY, Geometry
 from sudoku_csp.io.lzdecode import link_text
@@ -135,8 +150,8 @@ def read_fpuzzles(text: str, options: ReadOptions, line: int = 1, metadata: str 
     """The puzzle of an f-puzzles link, SudokuPad ``fpuzzles`` link, or f-puzzles JSON.
 
     ``options.ignore`` lists keys to leave out although unknown; ``options.treat_line``
-    maps a decoration line colour (``#FFCCAA``, any case) to the f-puzzles key of the line
-    kind it stands for (``entropicline``). Errors are
+    maps a decoration line colour (``#FFCCAA``, any case) to the line kind it stands for, by
+    its name or f-puzzles key (``entropic line``, ``entropicline``). Errors are
     :class:`~sudoku_csp.errors.ParseError` at ``line`` naming the key or element
     (``arrow[2].lines[0][3]``) and what was expected.
     """
@@ -176,10 +191,14 @@ def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: 
                       ) -> Puzzle:
     """The puzzle of a decoded f-puzzles object (see :func:`read_fpuzzles`); raises
     :class:`FieldError`."""
-    owners = {key: kind for kind in KINDS for key in kind.fpuzzles}
-    cell_owners = {key: kind for kind in KINDS for key in kind.fpuzzles_cell}
-    negatives = {word for kind in KINDS for word in kind.fpuzzles_negative}
-    document = _treat_lines(document, treat_line or {}, owners)
+    owners = {key: kind for kind in KINDS for key in kind.names.fpuzzles}
+    cell_owners = {key: kind for kind in KINDS for key in kind.names.fpuzzles_cell}
+    negatives = {word for kind in KINDS for word in kind.names.fpuzzles_negative}
+    read = [key for key in ignore if key in owners or key in cell_owners or key in VARIANT_FLAGS]
+    if read:  # left out, the rule would still be read: "ignored" would be a false note
+        raise FieldError("--ignore", f"{read[0]!r} is a rule this tool reads, never left "
+                                     "out: --ignore takes keys it does not know")
+    document = _treat_lines(document, treat_line or {})
     unknown = [key for key in document if key not in owners and key not in VARIANT_FLAGS
                and key not in DECORATION and key not in SETTINGS and key not in ignore]
     if unknown:
@@ -207,9 +226,10 @@ def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: 
     givens, entered = _givens(rows, geometry)
     constraints: list[Constraint] = []
     for kind in KINDS:
-        if (any(key in document for key in kind.fpuzzles)
-                or cell_keys & set(kind.fpuzzles_cell)
-                or set(words) & set(kind.fpuzzles_negative)):
+        names = kind.names
+        if (any(key in document for key in names.fpuzzles)
+                or cell_keys & set(names.fpuzzles_cell)
+                or set(words) & set(names.fpuzzles_negative)):
             constraints += kind.from_fpuzzles(document, geometry)
     decoration = [f"{len(document[k]) if isinstance(document[k], list) else 1} {k}"
                   for k in DECORATION if document.get(k)]
@@ -242,17 +262,12 @@ def _flag(value: object, key: str) -> bool:
     return value
 
 
-def _treat_lines(document: dict[str, Any], treat: Mapping[str, str],
-                 owners: Mapping[str, type[Constraint]]) -> dict[str, Any]:
-    """``document`` with the decoration lines of each colour in ``treat`` moved to the key
-    of the line kind named for it."""
+def _treat_lines(document: dict[str, Any], treat: Mapping[str, str]) -> dict[str, Any]:
+    """``document`` with the decoration lines of each colour in ``treat`` moved to the
+    f-puzzles key of the kind named for it (:func:`line_key`)."""
     if not treat:
         return document
-    wanted = {colour.strip().upper(): key for colour, key in treat.items()}
-    for key in wanted.values():
-        if key not in owners:
-            raise FieldError("--treat-line", f"{key!r} is no f-puzzles line kind this tool "
-                                             "knows")
+    wanted = {colour.strip().upper(): line_key(kind) for colour, kind in treat.items()}
     document = dict(document)
     kept, found = [], set()
     for item in document.get("line", []) or []:
@@ -268,6 +283,27 @@ def _treat_lines(document: dict[str, Any], treat: Mapping[str, str],
         raise FieldError("--treat-line", f"no decoration line has colour {sorted(missing)[0]}")
     document["line"] = kept
     return document
+
+
+def line_key(text: str) -> str:
+    """The f-puzzles key decoration lines are read under when ``--treat-line`` names a
+    kind ``text``: a kind's name or one of its f-puzzles keys
+    (:func:`~sudoku_csp.constraints.kind_named`), the key named, else the kind's first. A
+    kind whose f-puzzles entries are not lines alone
+    (:attr:`~sudoku_csp.constraints.base.Constraint.fpuzzles_lines`: a little killer, whose
+    entries without a value say nothing) is an error naming the line kinds.
+
+    >>> line_key("Entropic line"), line_key("entropicline"), line_key("thermo")
+    ('entropicline', 'entropicline', 'thermometer')
+    """
+    lines = [kind for kind in KINDS if kind.fpuzzles_lines]
+    try:
+        kind = kind_named(text, lines, "line kind")
+    except UnknownKindError as exc:
+        raise FieldError("--treat-line", str(exc)) from None
+    spelled = spelling(text)
+    return next((key for key in kind.names.fpuzzles if spelling(key) == spelled),
+                kind.names.fpuzzles[0])
 
 
 def _size_and_rows(document: Mapping[str, Any]) -> tuple[int, list[list[dict[str, Any]]]]:
@@ -357,7 +393,8 @@ def fpuzzles_object(puzzle: Puzzle, marks: Sequence[int] | None = None) -> dict[
     """The f-puzzles object of a puzzle; UnsupportedError when a constraint or a variant has
     no f-puzzles form (windoku). ``marks``: a bitmask per cell written as the centre pencil
     marks of each cell that is not a given (a solver's notes, not a rule: read back, they
-    are reported as notes, never as constraints)."""
+    are reported as notes, never as constraints). Every key written is one this tool reads
+    back (:func:`_written`)."""
     from sudoku_csp.constraints import UnsupportedError
 
     g = puzzle.geometry
@@ -386,7 +423,7 @@ def fpuzzles_object(puzzle: Puzzle, marks: Sequence[int] | None = None) -> dict[
         mine = [c for c in puzzle.constraints if type(c) is kind]
         if not mine:
             continue
-        for key, value in kind.to_fpuzzles(mine, g).items():
+        for key, value in _written(kind, kind.to_fpuzzles(mine, g)):
             if key == "grid":
                 for cell, keys in value.items():
                     rows[cell // n][cell % n].update(keys)
@@ -407,6 +444,22 @@ def fpuzzles_object(puzzle: Puzzle, marks: Sequence[int] | None = None) -> dict[
     if puzzle.metadata:
         document["title"] = puzzle.metadata
     return document
+
+
+def _written(kind: type[Constraint], written: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The items a kind's ``to_fpuzzles`` wrote, each key checked to be one some registered
+    kind reads (top level, in a grid cell, or a ``negative`` word): a kind that invents a
+    key is a fault of the kind (TypeError), never a file f-puzzles would misread."""
+    keys = fpuzzles_keys()
+    words = {word for k in KINDS for word in k.names.fpuzzles_negative}
+    for key, value in written.items():
+        invented = ([k for cell in value.values() for k in cell if k not in keys]
+                    if key == "grid" else [w for w in value if w not in words]
+                    if key == "negative" else [] if key in keys else [key])
+        if invented:
+            raise TypeError(f"{kind.__name__}.to_fpuzzles wrote {invented[0]!r}, a key no "
+                            "registered kind reads")
+    return list(written.items())
 
 
 def fpuzzles_json(puzzle: Puzzle, marks: Sequence[int] | None = None) -> str:

@@ -97,7 +97,7 @@ def _from_record(data: dict[str, Any], options: ReadOptions, line: int,
         givens = (EMPTY,) * geometry.ncells
     constraints: list[Constraint] = []
     for kind in KINDS:
-        present = {k: data[k] for k in kind.keys if k in data}
+        present = {k: data[k] for k in kind.names.json if k in data}
         if present:
             constraints += kind.from_json(present, geometry)
     try:

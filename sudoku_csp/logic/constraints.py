@@ -45,8 +45,8 @@ from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["COMBINATION_RATING", "RULE_RATING", "UNITS_RATING", "WeakLinks",
-           "check_constraints", "combination_step", "named_links", "rule_step", "units_step",
-           "weak_links"]
+           "check_constraints", "combination_step", "kind_steps", "named_links", "rule_step",
+           "units_step", "weak_links"]
 
 RULE_RATING = 2.0
 """The rating of a step of a rule between cells (``constraint``)."""
@@ -73,7 +73,7 @@ def _joint(geometry: Geometry, constraints: tuple[Constraint, ...]
     by_kind: dict[type[Constraint], list[Constraint]] = {}
     for c in constraints:
         by_kind.setdefault(type(c), []).append(c)
-    return tuple((f"{kind.kind}s with the units", link) for kind, mine in by_kind.items()
+    return tuple((f"{kind.names.plural} with the units", link) for kind, mine in by_kind.items()
                  for link in kind.joint_native(geometry, mine))
 
 
@@ -131,6 +131,24 @@ def units_step(board: Board) -> Step | None:
             return Step("constraint_units", 0.0, f"{what} → eliminates {eliminated(g, gone)}",
                         eliminations=tuple(sorted(gone)), cells=link.cells)
     return None
+
+
+def kind_steps(kind: type[Constraint]) -> tuple[str, ...]:
+    """The techniques a kind's deductions come as in explanations: ``constraint`` or
+    ``constraint_combination`` for its own links (by its
+    :attr:`~sudoku_csp.constraints.base.Constraint.combines`), and ``constraint_units`` when
+    its constraints have joint links; none for a kind without native links, nor for a
+    :attr:`~sudoku_csp.constraints.base.Constraint.starting` one (applied before the first
+    step).
+
+    >>> from sudoku_csp.constraints import Cage, PencilMarks, Thermo
+    >>> kind_steps(Cage), kind_steps(Thermo), kind_steps(PencilMarks)
+    (('constraint_combination', 'constraint_units'), ('constraint',), ())
+    """
+    if kind.starting or not kind.translates("native"):
+        return ()
+    own = "constraint_combination" if kind.combines else "constraint"
+    return (own, "constraint_units") if kind.has_own("joint_native") else (own,)
 
 
 def check_constraints(board: Board) -> None:

@@ -42,15 +42,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.automaton import Automaton
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    Link,
-    at,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.cage_sums import pairwise_peers
 from sudoku_csp.constraints.fields import (
     FieldError,
@@ -69,6 +61,8 @@ from sudoku_csp.constraints.line_kinds import (
     distinct,
     random_path,
 )
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -123,9 +117,7 @@ class Arrow(Constraint):
     circle: tuple[int, ...]
     lines: tuple[tuple[int, ...], ...]
 
-    kind: ClassVar[str] = "arrow"
-    keys: ClassVar[tuple[str, ...]] = ("arrows",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("arrow",)
+    names = Names("arrow", json=("arrows",), fpuzzles=("arrow",))
 
     def touched(self) -> tuple[int, ...]:
         seen = dict.fromkeys(self.circle)

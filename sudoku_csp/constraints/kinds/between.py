@@ -27,8 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError, Link
+from sudoku_csp.constraints.base import ConstraintError
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
 
@@ -63,9 +65,7 @@ class BetweenLine(LineRule):
     ['between line at A1: A2 holds 4, not strictly between 2 and 3']
     """
 
-    kind: ClassVar[str] = "between line"
-    keys: ClassVar[tuple[str, ...]] = ("between_lines",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("betweenline",)
+    names = Names("between line", json=("between_lines",), fpuzzles=("betweenline",))
     colour: ClassVar[str] = "#c0c0c0"
     width: ClassVar[float] = 0.15
     ends: ClassVar[str] = "circle"

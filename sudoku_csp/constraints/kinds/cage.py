@@ -32,8 +32,8 @@ Translations:
 
 Drawn as setters draw cages (a dashed outline inside the cells, the sum in the first cell's
 corner); worded in explanations as the cage-combination step (the digit sets that fit).
-Killer cages have a generator of their own (:mod:`sudoku_csp.generate.killer`), so
-:attr:`Cage.maker` is unset.
+Killer cages have a generator of their own (:mod:`sudoku_csp.generate.killer`:
+:attr:`Cage.own_generator`).
 """
 
 from __future__ import annotations
@@ -45,16 +45,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    EncodingOption,
-    Link,
-    at,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.cage_sums import (
     DEFAULT_SUMS,
     FALLBACK_PB,
@@ -75,7 +66,9 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.rule45 import implied_sums, rule45_links
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -113,9 +106,8 @@ class Cage(Constraint):
     cells: tuple[int, ...]
     total: int | None = None
 
-    kind: ClassVar[str] = "cage"
-    keys: ClassVar[tuple[str, ...]] = ("cages",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("killercage",)
+    names = Names("cage", json=("cages",), fpuzzles=("killercage",), aliases=("killer",))
+    own_generator: ClassVar[bool] = True
     encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS,)
 
     def touched(self) -> tuple[int, ...]:

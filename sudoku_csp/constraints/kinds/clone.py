@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
@@ -30,6 +30,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import EQUAL
 from sudoku_csp.constraints.pairs import PairRules, Relation
 from sudoku_csp.geometry import Geometry, Grid
@@ -50,9 +51,7 @@ class Clone(PairRules):
     cells: tuple[int, ...]
     copy: tuple[int, ...]
 
-    kind: ClassVar[str] = "clone"
-    keys: ClassVar[tuple[str, ...]] = ("clones",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("clone",)
+    names = Names("clone", json=("clones",), fpuzzles=("clone",))
 
     def touched(self) -> tuple[int, ...]:
         return self.cells + self.copy

@@ -50,6 +50,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairs import PairRules, Relation
 from sudoku_csp.constraints.value_dots import DEFAULTS, FAMILIES, LETTERS, Dot
 from sudoku_csp.geometry import Geometry, Grid
@@ -77,10 +78,8 @@ class Dots(PairRules):
     """f-puzzles' ``nonconsecutive`` on a puzzle with kropki dots: neighbours without a
     kropki dot are not consecutive."""
 
-    kind: ClassVar[str] = "dots"
-    keys: ClassVar[tuple[str, ...]] = ("value_dots",)
-    fpuzzles: ClassVar[tuple[str, ...]] = FAMILIES
-    fpuzzles_negative: ClassVar[tuple[str, ...]] = FAMILIES
+    names = Names("dots", json=("value_dots",), fpuzzles=FAMILIES, fpuzzles_negative=FAMILIES,
+                  noun="dot")
     single: ClassVar[bool] = True
 
     def families(self) -> tuple[tuple[str, tuple[Dot, ...]], ...]:

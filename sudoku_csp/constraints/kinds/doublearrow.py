@@ -24,8 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError, Link
+from sudoku_csp.constraints.base import ConstraintError
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
@@ -53,9 +55,7 @@ class DoubleArrow(LineRule):
     ['double arrow at A1: its ends A1 and A3 add up to 3, the cells between to 4']
     """
 
-    kind: ClassVar[str] = "double arrow"
-    keys: ClassVar[tuple[str, ...]] = ("double_arrows",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("doublearrow",)
+    names = Names("double arrow", json=("double_arrows",), fpuzzles=("doublearrow",))
     least: ClassVar[int] = 3
     colour: ClassVar[str] = "#a0a0a0"
     width: ClassVar[float] = 0.05

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import LinePairs, windows
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.geometry import Geometry
@@ -60,11 +61,7 @@ class EntropicLine(LinePairs):
 
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "entropic line"
-    keys: ClassVar[tuple[str, ...]] = ("entropic_lines",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("entropicline",)
-    key: ClassVar[str] = "entropic_lines"
-    noun: ClassVar[str] = "entropic line"
+    names = Names("entropic line", json=("entropic_lines",), fpuzzles=("entropicline",))
     colour: ClassVar[str] = "#ffccaa"
     width: ClassVar[float] = 0.15625
     revisits: ClassVar[bool] = True
@@ -74,7 +71,7 @@ class EntropicLine(LinePairs):
         for i, cell in enumerate(self.cells):
             if cell in seen and (i - seen[cell]) % 3:
                 raise ConstraintError(
-                    f"the {self.noun} passes {geometry.label(cell)} twice, {i - seen[cell]} "
+                    f"the {self.names.noun} passes {geometry.label(cell)} twice, {i - seen[cell]} "
                     "steps apart: it could never hold (only a multiple of 3 steps apart)",
                     part="cells")
             seen[cell] = i

@@ -19,18 +19,10 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    Link,
-    at,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked,
@@ -40,6 +32,8 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -99,9 +93,7 @@ class ExtraRegion(Constraint):
 
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "extra region"
-    keys: ClassVar[tuple[str, ...]] = ("extra_regions",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("extraregion",)
+    names = Names("extra region", json=("extra_regions",), fpuzzles=("extraregion",))
 
     def touched(self) -> tuple[int, ...]:
         return self.cells

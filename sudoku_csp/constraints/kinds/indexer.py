@@ -1,5 +1,7 @@
-"""Indexer cells (the "1-5-9" rule and its kin), with f-puzzles' and Rangsk's solver's
-meaning of each sort:
+"""Indexer cells: a cell's value says where in its column, row or box its own row, column or
+box position stands (the "1-5-9" rule and its kin).
+
+Each sort has f-puzzles' and Rangsk's solver's meaning:
 
 - *row* indexer (f-puzzles ``rowindexer``): a cell in row ``r`` holding ``v`` says where
   ``r`` stands in its column: the cell of row ``v`` of the same column holds ``r``;
@@ -27,7 +29,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 from sudoku_csp.canvas import CAGE_COLOUR, SHAPE_FILL, Canvas, Layer, text
 from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
@@ -40,6 +42,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairs import PairRules, Relation
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -77,9 +80,7 @@ class Indexer(PairRules):
     sort: str
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "indexer"
-    keys: ClassVar[tuple[str, ...]] = ("indexers",)
-    fpuzzles: ClassVar[tuple[str, ...]] = tuple(FPUZZLES_KEYS.values())
+    names = Names("indexer", json=("indexers",), fpuzzles=tuple(FPUZZLES_KEYS.values()))
 
     def touched(self) -> tuple[int, ...]:
         return self.cells

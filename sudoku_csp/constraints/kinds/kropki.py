@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from sudoku_csp.canvas import DOT_COLOUR, Canvas
 from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.fields import rcs
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairs import CONSECUTIVE, DOUBLE, NO_DOT, MarkedPairs, Relation
 from sudoku_csp.geometry import Geometry
 
@@ -39,16 +40,12 @@ class Kropki(MarkedPairs):
     second: tuple[tuple[int, int], ...] = ()
     negative: bool = False
 
-    kind: ClassVar[str] = "kropki"
-    keys: ClassVar[tuple[str, ...]] = ("dots",)
-    key: ClassVar[str] = "dots"
+    names = Names("kropki", json=("dots",), fpuzzles_as="dots", noun="dot")
     sorts: ClassVar[tuple[str, str]] = ("white", "black")
     relations: ClassVar[tuple[Relation, Relation]] = (CONSECUTIVE, DOUBLE)
     unmarked: ClassVar[Relation] = NO_DOT
     title: ClassVar[str] = "kropki dots"
     shown: ClassVar[tuple[str, str]] = ("white", "black")
-    noun: ClassVar[str] = "dots"
-    maker: ClassVar[str | None] = "kropki"
 
     def mark(self, canvas: Canvas, sort: int, x: float, y: float) -> list[str]:
         """A small disc: white for consecutive, black for a double."""

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Constraint, Link
+from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked_together,
@@ -46,6 +46,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import (
     DIAGONAL,
     DIRECTIONS,
@@ -54,6 +55,7 @@ from sudoku_csp.constraints.outside import (
     inside,
     ray,
 )
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
@@ -77,12 +79,8 @@ class LittleKiller(OutsideClue):
     ([], ['little killer 5 down-left from A2 does not hold: A2..B1 read 1 1, which gives 2'])
     """
 
-    kind: ClassVar[str] = "little killer"
-    keys: ClassVar[tuple[str, ...]] = ("little_killers",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("littlekillersum",)
+    names = Names("little killer", json=("little_killers",), fpuzzles=("littlekillersum",))
     directions: ClassVar[tuple[str, ...]] = DIAGONAL
-    nouns: ClassVar[tuple[str, str]] = ("little killer", "little killers")
-    css: ClassVar[str] = "little-killer"
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:
@@ -173,6 +171,6 @@ class LittleKiller(OutsideClue):
                  f"{ay - dy * head:.1f}")
         canvas.add(Layer.LABELS, [
             text(x - dx * side * 0.1, y - dy * side * 0.1, str(self.total), side * 0.32,
-                 self.css, CAGE_COLOUR),
-            f'<path class="{self.css}-arrow" d="{arrow}" stroke="{CAGE_COLOUR}" '
+                 self.names.name, CAGE_COLOUR),
+            f'<path class="{self.names.name}-arrow" d="{arrow}" stroke="{CAGE_COLOUR}" '
             'stroke-width="1.2" stroke-linecap="round" stroke-linejoin="round" fill="none"/>'])

@@ -29,9 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sudoku_csp.constraints.base import CellName, ConstraintError, Link, at
+from sudoku_csp.constraints.base import CellName, ConstraintError, at
 from sudoku_csp.constraints.fields import FieldError, labels, parse_cells, parse_number
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
 
@@ -81,9 +83,7 @@ class LockoutLine(LineRule):
 
     difference: int | None = None
 
-    kind: ClassVar[str] = "lockout line"
-    keys: ClassVar[tuple[str, ...]] = ("lockout_lines",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("lockout",)
+    names = Names("lockout line", json=("lockout_lines",), fpuzzles=("lockout",))
     colour: ClassVar[str] = "#ffa53d"
     opacity: ClassVar[float] = 0.6
     width: ClassVar[float] = 0.15

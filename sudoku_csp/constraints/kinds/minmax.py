@@ -28,6 +28,7 @@ from sudoku_csp.constraints.fields import (
     parse_rc,
     rc,
 )
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairs import PairRules, Relation
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -54,9 +55,8 @@ class MinMax(PairRules):
     minimum: tuple[int, ...] = ()
     maximum: tuple[int, ...] = ()
 
-    kind: ClassVar[str] = "minmax"
-    keys: ClassVar[tuple[str, ...]] = ("minmax",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("minimum", "maximum")
+    names = Names("minmax", json=("minmax",), fpuzzles=("minimum", "maximum"),
+                  noun="minimum or maximum cell")
     single: ClassVar[bool] = True
 
     def touched(self) -> tuple[int, ...]:

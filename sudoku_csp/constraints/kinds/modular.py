@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import LinePairs, windows
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.geometry import Geometry
@@ -51,11 +52,7 @@ class ModularLine(LinePairs):
     cells: tuple[int, ...]
     modulus: int = MODULUS
 
-    kind: ClassVar[str] = "modular line"
-    keys: ClassVar[tuple[str, ...]] = ("modular_lines",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("modularline",)
-    key: ClassVar[str] = "modular_lines"
-    noun: ClassVar[str] = "modular line"
+    names = Names("modular line", json=("modular_lines",), fpuzzles=("modularline",))
     colour: ClassVar[str] = "#33bbbb"
     width: ClassVar[float] = 0.15625
     option: ClassVar[str | None] = "modulus"
@@ -85,7 +82,7 @@ class ModularLine(LinePairs):
         for i, cell in enumerate(self.cells):
             if cell in seen and (i - seen[cell]) % self.modulus:
                 raise ConstraintError(
-                    f"the {self.noun} passes {geometry.label(cell)} twice, {i - seen[cell]} "
+                    f"the {self.names.noun} passes {geometry.label(cell)} twice, {i - seen[cell]} "
                     f"steps apart: it could never hold (only a multiple of {self.modulus} "
                     "steps apart)", part="cells")
             seen[cell] = i

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import LinePairs, apart
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.geometry import Geometry
@@ -32,11 +33,7 @@ class Nabner(LinePairs):
 
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "nabner"
-    keys: ClassVar[tuple[str, ...]] = ("nabners",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("nabner",)
-    key: ClassVar[str] = "nabners"
-    noun: ClassVar[str] = "nabner line"
+    names = Names("nabner", json=("nabners",), fpuzzles=("nabner",), noun="nabner line")
     colour: ClassVar[str] = "#c9c883"
     width: ClassVar[float] = 0.25
 

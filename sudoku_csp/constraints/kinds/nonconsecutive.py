@@ -18,8 +18,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sudoku_csp.constraints.base import Clause, CnfContext, Constraint, Link, Pieces
+from sudoku_csp.constraints.base import Constraint, Pieces
 from sudoku_csp.constraints.fields import orthogonal_pairs, parse_bool
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairs import (
     NOT_CONSECUTIVE,
     pair_clauses,
@@ -27,6 +28,7 @@ from sudoku_csp.constraints.pairs import (
     pair_link,
     pair_why,
 )
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -42,11 +44,8 @@ class NonConsecutive(Constraint):
     ['A1 and B1 hold consecutive values (1 and 2)']
     """
 
-    kind: ClassVar[str] = "nonconsecutive"
-    keys: ClassVar[tuple[str, ...]] = ("nonconsecutive",)
+    names = Names("nonconsecutive", json=("nonconsecutive",), fpuzzles=("nonconsecutive",))
     single: ClassVar[bool] = True
-    maker: ClassVar[str | None] = "nonconsecutive"
-    fpuzzles: ClassVar[tuple[str, ...]] = ("nonconsecutive",)
 
     def touched(self) -> tuple[int, ...]:
         return ()

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import EQUAL, LinePairs
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.geometry import Geometry
@@ -30,11 +31,7 @@ class Palindrome(LinePairs):
 
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "palindrome"
-    keys: ClassVar[tuple[str, ...]] = ("palindromes",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("palindrome",)
-    key: ClassVar[str] = "palindromes"
-    noun: ClassVar[str] = "palindrome"
+    names = Names("palindrome", json=("palindromes",), fpuzzles=("palindrome",))
     colour: ClassVar[str] = "#c0c0c0"
     width: ClassVar[float] = 0.25
     revisits: ClassVar[bool] = True

@@ -14,17 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import SHAPE_EDGE, SHAPE_FILL, Canvas, Layer
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    Link,
-    Pieces,
-    at,
-    keep_digits,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, Pieces, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     entries,
@@ -33,6 +23,8 @@ from sudoku_csp.constraints.fields import (
     parse_rc,
     rc,
 )
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, keep_digits
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -56,12 +48,9 @@ class Parity(Constraint):
     odd: tuple[int, ...] = ()
     even: tuple[int, ...] = ()
 
-    kind: ClassVar[str] = "parity"
-    keys: ClassVar[tuple[str, ...]] = ("odd", "even")
-    fpuzzles: ClassVar[tuple[str, ...]] = ("odd", "even")
-    fpuzzles_cell: ClassVar[tuple[str, ...]] = ("parity",)
+    names = Names("parity", json=("odd", "even"), fpuzzles=("odd", "even"),
+                  fpuzzles_cell=("parity",), noun="odd or even cell")
     single: ClassVar[bool] = True
-    maker: ClassVar[str | None] = "parity"
 
     def touched(self) -> tuple[int, ...]:
         return (*self.odd, *self.even)

@@ -18,17 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    Link,
-    at,
-    keep_digits,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.fields import FieldError, parse_cell
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, keep_digits
 from sudoku_csp.geometry import SYMBOLS, Geometry, Grid, symbol
 
 if TYPE_CHECKING:
@@ -54,9 +47,8 @@ class PencilMarks(Constraint):
 
     marks: tuple[tuple[int, int], ...] = ()
 
-    kind: ClassVar[str] = "pencil marks"
-    fpuzzles_cell: ClassVar[tuple[str, ...]] = ("givenPencilMarks",)
-    keys: ClassVar[tuple[str, ...]] = ("candidates",)
+    names = Names("pencil marks", json=("candidates",), fpuzzles_cell=("givenPencilMarks",),
+                  noun="pencil mark")
     single: ClassVar[bool] = True
     starting: ClassVar[bool] = True
 

@@ -31,15 +31,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import DOT_COLOUR, Canvas, Layer, text
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    Link,
-    at,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     entries,
@@ -49,6 +41,8 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -122,9 +116,7 @@ class Quadruple(Constraint):
     cells: tuple[int, ...]
     values: tuple[int, ...]
 
-    kind: ClassVar[str] = "quadruple"
-    keys: ClassVar[tuple[str, ...]] = ("quadruples",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("quadruple",)
+    names = Names("quadruple", json=("quadruples",), fpuzzles=("quadruple",))
 
     def touched(self) -> tuple[int, ...]:
         return self.cells

@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError, Link
+from sudoku_csp.constraints.base import ConstraintError
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
@@ -92,9 +94,7 @@ class RegionSumLine(LineRule):
     ['region sum line at A1: the segment A3 adds up to 4, the first (A1-A2) to 3']
     """
 
-    kind: ClassVar[str] = "region sum line"
-    keys: ClassVar[tuple[str, ...]] = ("region_sum_lines",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("regionsumline",)
+    names = Names("region sum line", json=("region_sum_lines",), fpuzzles=("regionsumline",))
     colour: ClassVar[str] = "#2ecbff"
     opacity: ClassVar[float] = 0.6
     width: ClassVar[float] = 0.22

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import ClassVar
 
-from sudoku_csp.constraints.base import Constraint, Link
+from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import digit_list, digits_of
 from sudoku_csp.geometry import Geometry
 
@@ -119,11 +121,7 @@ class Renban(LinePairs):
 
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "renban"
-    keys: ClassVar[tuple[str, ...]] = ("renbans",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("renban",)
-    key: ClassVar[str] = "renbans"
-    noun: ClassVar[str] = "renban line"
+    names = Names("renban", json=("renbans",), fpuzzles=("renban",), noun="renban line")
     colour: ClassVar[str] = "#f067f0"
     width: ClassVar[float] = 0.25
     prefix_closed: ClassVar[bool] = False

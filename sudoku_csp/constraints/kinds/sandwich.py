@@ -30,12 +30,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Link
 from sudoku_csp.constraints.cage_sums import combinations_for
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -62,11 +63,8 @@ class Sandwich(OutsideClue):
     ([], ['sandwich 2 left of row A does not hold: A1..A4 read 1 3 2 4, which gives 5'])
     """
 
-    kind: ClassVar[str] = "sandwich"
-    keys: ClassVar[tuple[str, ...]] = ("sandwiches",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("sandwichsum",)
-    nouns: ClassVar[tuple[str, str]] = ("sandwich sum", "sandwich sums")
-    css: ClassVar[str] = "sandwich"
+    names = Names("sandwich", json=("sandwiches",), fpuzzles=("sandwichsum",),
+                  noun="sandwich sum")
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Link
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 
@@ -56,12 +57,9 @@ class Skyscraper(OutsideClue):
     ([], ['skyscraper 2 right of row A does not hold: A4..A1 read 4 3 2 1, which gives 1'])
     """
 
-    kind: ClassVar[str] = "skyscraper"
-    keys: ClassVar[tuple[str, ...]] = ("skyscrapers",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("skyscraper",)
+    names = Names("skyscraper", json=("skyscrapers",), fpuzzles=("skyscraper",),
+                  noun="skyscraper clue")
     value_key: ClassVar[str] = "visible"
-    nouns: ClassVar[tuple[str, str]] = ("skyscraper clue", "skyscraper clues")
-    css: ClassVar[str] = "skyscraper"
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:

@@ -27,9 +27,11 @@ from functools import partial
 from typing import ClassVar
 
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
-from sudoku_csp.constraints.base import Constraint, Link
+from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import NOT_GREATER, LinePairs
 from sudoku_csp.constraints.pairs import Relation
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry
 
@@ -91,11 +93,7 @@ class SlowThermo(LinePairs):
 
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "slow thermometer"
-    keys: ClassVar[tuple[str, ...]] = ("slow_thermos",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("slowthermometer",)
-    key: ClassVar[str] = "slow_thermos"
-    noun: ClassVar[str] = "slow thermometer"
+    names = Names("slow thermometer", json=("slow_thermos",), fpuzzles=("slowthermometer",))
     colour: ClassVar[str] = SHAPE_FILL
 
     def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:

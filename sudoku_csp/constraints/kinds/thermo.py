@@ -25,16 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
-from sudoku_csp.constraints.base import (
-    CellName,
-    Clause,
-    CnfContext,
-    Constraint,
-    ConstraintError,
-    Link,
-    Pieces,
-    at,
-)
+from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, Pieces, at
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_path,
@@ -46,6 +37,8 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -83,10 +76,9 @@ class Thermo(Constraint):
 
     cells: tuple[int, ...]
 
-    kind: ClassVar[str] = "thermometer"
-    keys: ClassVar[tuple[str, ...]] = ("thermos",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("thermometer",)
-    maker: ClassVar[str | None] = "thermo"
+    names = Names("thermometer", json=("thermos",), fpuzzles=("thermometer",),
+                  aliases=("thermo",))
+    fpuzzles_lines: ClassVar[bool] = True
 
     def touched(self) -> tuple[int, ...]:
         return self.cells

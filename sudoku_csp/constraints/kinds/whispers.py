@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import LinePairs, apart
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.geometry import Geometry
@@ -41,11 +42,7 @@ class Whispers(LinePairs):
     cells: tuple[int, ...]
     difference: int
 
-    kind: ClassVar[str] = "whispers"
-    keys: ClassVar[tuple[str, ...]] = ("whispers",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("whispers",)
-    key: ClassVar[str] = "whispers"
-    noun: ClassVar[str] = "whispers line"
+    names = Names("whispers", json=("whispers",), fpuzzles=("whispers",), noun="whispers line")
     colour: ClassVar[str] = "#67f067"
     width: ClassVar[float] = 0.1875
     option: ClassVar[str | None] = "difference"

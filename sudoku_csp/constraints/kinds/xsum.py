@@ -28,12 +28,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Link
 from sudoku_csp.constraints.cage_sums import combinations_for
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -70,11 +71,7 @@ class XSum(OutsideClue):
     ['X-sum 6 above column 1 does not hold: A1..D1 read 2 2 2 2, which gives 4']
     """
 
-    kind: ClassVar[str] = "X-sum"
-    keys: ClassVar[tuple[str, ...]] = ("x_sums",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("xsum",)
-    nouns: ClassVar[tuple[str, str]] = ("X-sum", "X-sums")
-    css: ClassVar[str] = "x-sum"
+    names = Names("X-sum", json=("x_sums",), fpuzzles=("xsum",))
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from sudoku_csp.canvas import Canvas
 from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.fields import rcs
+from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairs import NO_XV, SUM_FIVE, SUM_TEN, MarkedPairs, Relation
 from sudoku_csp.geometry import Geometry
 
@@ -36,16 +37,12 @@ class XV(MarkedPairs):
     second: tuple[tuple[int, int], ...] = ()
     negative: bool = False
 
-    kind: ClassVar[str] = "xv"
-    keys: ClassVar[tuple[str, ...]] = ("xv",)
-    key: ClassVar[str] = "xv"
+    names = Names("xv", json=("xv",), fpuzzles_as="dots", noun="mark")
     sorts: ClassVar[tuple[str, str]] = ("x", "v")
     relations: ClassVar[tuple[Relation, Relation]] = (SUM_TEN, SUM_FIVE)
     unmarked: ClassVar[Relation] = NO_XV
     title: ClassVar[str] = "XV"
     shown: ClassVar[tuple[str, str]] = ("X", "V")
-    noun: ClassVar[str] = "marks"
-    maker: ClassVar[str | None] = "xv"
 
     def mark(self, canvas: Canvas, sort: int, x: float, y: float) -> list[str]:
         """The letter, bold on a white patch."""

@@ -25,8 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import Link
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
+from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
@@ -72,9 +73,7 @@ class ZipperLine(LineRule):
     ['zipper line at A1: A1 and A3 add up to 3, but the centre A2 holds 4']
     """
 
-    kind: ClassVar[str] = "zipper line"
-    keys: ClassVar[tuple[str, ...]] = ("zipper_lines",)
-    fpuzzles: ClassVar[tuple[str, ...]] = ("zipperline",)
+    names = Names("zipper line", json=("zipper_lines",), fpuzzles=("zipperline",))
     colour: ClassVar[str] = "#c69ff2"
     opacity: ClassVar[float] = 0.7
     width: ClassVar[float] = 0.22

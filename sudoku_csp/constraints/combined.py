@@ -1,0 +1,123 @@
+"""A puzzle's typed constraints taken together: checked, translated for each backend, and
+said in words, whatever their kinds.
+
+- :func:`check_all`: every constraint valid on the geometry, alone and with its kind's others;
+- native: :func:`native_links` (the state holds them;
+  :func:`~sudoku_csp.native.rules.propagate` runs them to a fixpoint with the rules);
+- CNF: :func:`cnf_clauses` (added to the geometry's formula, guarded per puzzle when the
+  solver is incremental);
+- CP-SAT: :func:`add_to_cpsat` on a model built for the puzzle;
+- :func:`rule_lines`: what a text view says of them.
+
+A translation a kind lacks is refused by its hook with an
+:class:`~sudoku_csp.constraints.base.UnsupportedError` naming the kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from sudoku_csp.constraints.base import Constraint, ConstraintError
+from sudoku_csp.constraints.registry import KINDS, by_kind, encoding_choices
+from sudoku_csp.constraints.translation import CnfContext, Link
+from sudoku_csp.geometry import Geometry
+
+__all__ = ["add_to_cpsat", "check_all", "cnf_clauses", "native_links", "rule_lines"]
+
+
+def rule_lines(geometry: Geometry, constraints: Iterable[Constraint]) -> list[str]:
+    """What a text view says of a puzzle's constraints, one line per kind: the kind's
+    :meth:`~Constraint.summary` (what a picture's title says), then, for a kind that is not
+    held once for the whole grid, each piece's :meth:`~Constraint.describe` with its first
+    and last cells named.
+
+    >>> from sudoku_csp import parse
+    >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    >>> rule_lines(p.geometry, p.constraints)[0][:45]
+    '8 killer cages: cage 3 at A1–A2, cage 7 at A3'
+    """
+    lines = []
+    for kind, mine in by_kind(constraints):
+        said = kind.summary(mine, geometry)
+        pieces = [] if kind.single else [c.describe(geometry, geometry.label) for c in mine]
+        line = "; ".join(said)
+        if pieces and pieces != said:
+            line += ": " + ", ".join(pieces)
+        lines.append(line)
+    return lines
+
+
+def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
+    """Raise :class:`ConstraintError` unless every constraint stands on ``geometry``: each
+    valid by itself (:meth:`~Constraint.validate`), at most one of each ``single`` kind, and
+    each kind's constraints valid together (:meth:`~Constraint.joint_validate`: cages do not
+    overlap).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Cage
+    >>> check_all(make_geometry(4), [Cage((0, 1), 3), Cage((1, 2), 5)])
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.constraints.base.ConstraintError: A2 is in two cages
+    """
+    singles: set[str] = set()
+    grouped: dict[type[Constraint], list[Constraint]] = {}
+    for constraint in constraints:
+        if not isinstance(constraint, Constraint):
+            raise ConstraintError(f"{constraint!r} is not a constraint")
+        constraint.validate(geometry)
+        if constraint.single:
+            if constraint.kind in singles:
+                raise ConstraintError(f"a puzzle holds at most one {constraint.kind} "
+                                      "constraint (it rules the whole grid)")
+            singles.add(constraint.kind)
+        grouped.setdefault(type(constraint), []).append(constraint)
+    for kind, mine in grouped.items():
+        kind.joint_validate(geometry, mine)
+
+
+@lru_cache(maxsize=256)
+def native_links(geometry: Geometry, constraints: tuple[Constraint, ...]) -> tuple[Link, ...]:
+    """The native propagation of every constraint, built once per puzzle's constraints:
+    each constraint's links, then each kind's joint links
+    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`)."""
+    links = [link for c in constraints for link in c.native(geometry)]
+    for kind in KINDS:
+        mine = [c for c in constraints if isinstance(c, kind)]
+        if mine:
+            links.extend(kind.joint_native(geometry, mine))
+    return tuple(links)
+
+
+def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
+                options: Mapping[str, Any] | None = None) -> tuple[list[list[int]], int]:
+    """The clauses of every constraint over ``geometry``'s variable map, auxiliaries numbered
+    from ``start``, written with the kinds' encoding ``options`` (:func:`encoding_choices`);
+    and the highest variable used (``start - 1`` when none).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Cage
+    >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
+    >>> clauses[:4], top     # 3 and 4 leave A1 and A2; has(1), has(2), the set {1, 2}
+    ([[-3], [-7], [-4], [-8]], 67)
+    """
+    from sudoku_csp.modeling.variables import variables
+
+    ctx = CnfContext(variables(geometry), start=start, options=encoding_choices(options))
+    clauses = [list(clause) for c in constraints for clause in c.cnf(ctx)]
+    return clauses, max(ctx.top, start - 1)
+
+
+def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN001
+    """Add every constraint to a :class:`~sudoku_csp.encodings.cpsat.CpSatModel`, then what
+    each kind's constraints imply together
+    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_cpsat`)."""
+    constraints = list(constraints)
+    for c in constraints:
+        c.cpsat(model)
+    for kind in KINDS:
+        mine = [c for c in constraints if isinstance(c, kind)]
+        if mine:
+            kind.joint_cpsat(model, mine)

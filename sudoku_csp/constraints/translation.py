@@ -1,0 +1,135 @@
+"""What a kind's translations build with: native links, and the CNF context with its
+encoding options.
+
+- :class:`Link`: one piece of native propagation, a pure function of its cells' candidate
+  masks (what :meth:`~sudoku_csp.constraints.base.Constraint.native` returns);
+- :class:`CnfContext`: the one variable map, a pool of auxiliary variables and the chosen
+  encoding options (what :meth:`~sudoku_csp.constraints.base.Constraint.cnf` writes with);
+- :class:`EncodingOption`: a choice a kind offers in how its CNF is written.
+
+CP-SAT constraints are written with the model-neutral helpers of
+:class:`~sudoku_csp.modeling.cpsat_model.CpSatModel`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
+    from sudoku_csp.modeling.variables import Variables
+
+__all__ = ["Clause", "CnfContext", "EncodingOption", "Link", "Masks", "Narrow", "Why",
+           "keep_digits"]
+
+Masks = tuple[int, ...]
+Narrow = Callable[[Masks], "Masks | None"]
+Why = Callable[[Sequence[int], Sequence[tuple[int, int]]], str]
+"""Words for a link's deduction from the pencil marks and what it removes (:attr:`Link.why`)."""
+Clause = Sequence[int]
+
+
+@dataclass(frozen=True)
+class Link:
+    """One piece of native propagation: ``narrow`` takes the candidate masks of ``cells``
+    (bit ``d`` set while digit ``d`` is possible, in the order of ``cells``) and returns
+    masks that are each a subset of the ones given, or ``None`` when no assignment of the
+    cells from those candidates satisfies the rule.
+
+    Contract: sound (it never removes a digit that some satisfying assignment uses), and
+    *complete on singles*: when every mask holds one digit, it returns ``None`` unless those
+    digits satisfy the rule. The search relies on it: a state whose cells are all placed is
+    a solution only because every link accepted it.
+
+    ``why``: what a link of :meth:`~sudoku_csp.constraints.base.Constraint.joint_native`
+    says, in the words an explanation gives its deductions (``the 45 rule: A3+A4 = 7``), or a
+    function of the pencil marks (every cell's mask) and the ``(cell, digit)`` pairs the link
+    removes that gives them; empty for a constraint's own links, which their constraint
+    words (:meth:`~sudoku_csp.constraints.base.Constraint.why_link`).
+    """
+
+    cells: tuple[int, ...]
+    narrow: Narrow
+    why: str | Why = field(default="", compare=False)
+
+
+def _keep(mask: int, masks: Masks) -> Masks | None:
+    m = masks[0] & mask
+    return (m,) if m else None
+
+
+def keep_digits(cell: int, mask: int) -> Link:
+    """The link of a rule that allows ``cell`` only the digits of ``mask`` (an odd cell,
+    pencil marks).
+
+    >>> keep_digits(0, 0b0101).narrow((0b0011,)), keep_digits(0, 0b0100).narrow((0b0011,))
+    ((1,), None)
+    """
+    return Link((cell,), partial(_keep, mask))
+
+
+@dataclass(frozen=True)
+class EncodingOption:
+    """A choice a kind offers in how its CNF is written (a killer cage's sums: ``combos`` or
+    a ``pysat.pb`` encoding). Backends and commands that write CNF list every registered
+    kind's options (:func:`sudoku_csp.constraints.encoding_options`) without naming a kind.
+    ``check`` raises :class:`~sudoku_csp.errors.InputError` for a value that cannot be used
+    here (a missing optional library)."""
+
+    name: str
+    default: str
+    help: str
+    choices: tuple[str, ...]
+    what: str
+    """What a value is, in messages (``cage-sum encoding``)."""
+    check: Callable[[str], None] | None = None
+
+
+class CnfContext:
+    """What a constraint's :meth:`~sudoku_csp.constraints.base.Constraint.cnf` builds with:
+    the variable map, one pool for auxiliary variables, the chosen encoding options (by
+    name; a kind reads its own with :meth:`option`), and at-most-one clauses from
+    ``pysat.card``.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+    >>> ctx.x(0, 0), ctx.new_var(), ctx.new_var()
+    (1, 65, 66)
+    """
+
+    def __init__(self, numbering: Variables, *, start: int,
+                 options: Mapping[str, str] | None = None) -> None:
+        from pysat.formula import IDPool
+
+        self.vars = numbering
+        self.geometry = numbering.geometry
+        self.pool: IDPool = IDPool(start_from=start)
+        self.options = dict(options or {})
+
+    def option(self, choice: EncodingOption) -> str:
+        """The value chosen for one of a kind's encoding options (its default if none)."""
+        return self.options.get(choice.name, choice.default)
+
+    def x(self, cell: int, digit: int) -> int:
+        """The variable "``cell`` holds ``digit``"."""
+        return self.vars.x(cell, digit)
+
+    def new_var(self) -> int:
+        """A fresh auxiliary variable from the pool."""
+        return self.pool.id()
+
+    @property
+    def top(self) -> int:
+        """The highest variable handed out so far (at least ``start - 1``)."""
+        return self.pool.top
+
+    def at_most_one(self, lits: list[int]) -> list[list[int]]:
+        """Pairwise at-most-one (``pysat.card``): no auxiliaries, for the short lists here."""
+        from pysat.card import CardEnc, EncType
+
+        return CardEnc.atmost(lits, 1, vpool=self.pool, encoding=EncType.pairwise).clauses
