@@ -72,7 +72,7 @@ def test_the_userscripts_messages_read():
 
 
 def test_every_command_has_an_answer():
-    assert set(COMMANDS) - {"cancel"} == set(jobs._HANDLERS)  # noqa: SLF001
+    assert set(COMMANDS) - {"cancel"} == set(jobs.HANDLERS)
 
 
 def test_each_disabled_logic_name_stands_for_techniques_of_the_ladder():

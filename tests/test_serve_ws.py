@@ -337,3 +337,20 @@ def test_the_service_stops_its_workers_when_it_ends():
         proc.wait(timeout=120)
     assert proc.returncode == 143  # "terminated", as every command ends on SIGTERM
     assert gone(worker)
+
+
+def test_a_port_in_use_is_an_input_error():
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "sudoku_csp", "serve", "--host",
+                               "127.0.0.1", "--port", str(port)],
+                              capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 6, proc.stderr
+    assert f"cannot listen on port {port}" in proc.stderr and "--port" in proc.stderr
+    assert "Traceback" not in proc.stderr

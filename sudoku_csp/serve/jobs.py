@@ -35,7 +35,7 @@ from sudoku_csp.serve.protocol import (
     solutions_per_candidate,
 )
 
-__all__ = ["BACKENDS", "MAX_COUNT", "PROGRESS_SECONDS", "answer", "count_solutions",
+__all__ = ["BACKENDS", "HANDLERS", "MAX_COUNT", "PROGRESS_SECONDS", "answer", "count_solutions",
            "engine", "estimate_solutions"]
 
 Emit = Callable[[dict[str, Any]], None]
@@ -73,9 +73,9 @@ def answer(request: Request, emit: Emit, time_limit: float | None = None) -> Fie
     read, and :class:`~sudoku_csp.errors.InputError` for one the library refuses."""
     deadline = Deadline.after(time_limit)
     puzzle, settings, notes = read_puzzle(request)
-    handler = _HANDLERS[request.command]
+    handler = HANDLERS[request.command]
     fields = handler(puzzle, settings, request, deadline, emit)
-    if notes and request.extra.get("notes", True):
+    if notes:  # what the reader left out: decoration, digits entered without "given"
         fields.setdefault("notes", list(notes))
     return fields
 
@@ -468,7 +468,9 @@ def _disambiguate(puzzle: Puzzle, settings: Settings, request: Request, deadline
     return fields
 
 
-_HANDLERS: dict[str, Callable[[Puzzle, Settings, Request, Deadline, Emit], Fields]] = {
+Handler = Callable[[Puzzle, Settings, Request, Deadline, Emit], Fields]
+
+HANDLERS: dict[str, Handler] = {
     "truecandidates": _truecandidates,
     "solve": _solve,
     "check": _check,
@@ -481,4 +483,6 @@ _HANDLERS: dict[str, Callable[[Puzzle, Settings, Request, Deadline, Emit], Field
     "conflict": _conflict,
     "disambiguate": _disambiguate,
 }
-
+"""Every command but ``cancel`` (which the server answers itself), and the function that
+answers it from the request's puzzle, the userscript's settings, the request (its extra
+fields), the deadline, and ``emit`` for the replies before the last."""

@@ -114,8 +114,9 @@ class ProtocolError(InputError):
 @dataclass(frozen=True)
 class Request:
     """One message: ``nonce``, ``command``, ``data_type`` and ``data`` as sent; ``extra``:
-    the fields beyond the protocol's (``pictures``: SVG pictures in the replies, for the
-    page; ``cap``: the solution cap, when no ``truecandidatesoptions`` says it)."""
+    the fields beyond the protocol's, which the page sends (``pictures``: SVG pictures in
+    the replies; ``cap``: the solution cap, when no ``truecandidatesoptions`` says it;
+    ``samples``: the descents an ``estimate`` makes before its last reply)."""
 
     nonce: int | None
     command: str

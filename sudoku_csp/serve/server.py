@@ -179,18 +179,18 @@ async def run_service(host: str | Sequence[str] = DEFAULT_HOST, port: int = DEFA
                       origins: Sequence[str] = ORIGINS,
                       ready: asyncio.Future[list[tuple[str, int]]] | None = None,
                       stop: asyncio.Event | None = None) -> None:
-    """Serve until ``stop`` is set (or the task is cancelled): the pool started first, then
-    the port opened; ``ready`` gets the addresses listened on (host, port: port 0 picks a
-    free one)."""
+    """Serve until ``stop`` is set (or the task is cancelled): the port opened first (a
+    port in use fails at once), then the workers started; ``ready`` gets the addresses
+    listened on (host, port: port 0 picks a free one) once both are."""
     web = _web()
     pool = Pool(workers, time_limit)
-    await pool.start()
     service = Service(pool, origins)
     runner = web.AppRunner(make_app(service), handle_signals=False, access_log=None)
     try:
         await runner.setup()
         site = web.TCPSite(runner, host=host, port=port, reuse_address=True)
         await site.start()
+        await pool.start()
         if ready is not None:
             ready.set_result([tuple(a[:2]) for a in runner.addresses])
         await (stop.wait() if stop is not None else asyncio.Event().wait())
