@@ -79,7 +79,7 @@ def _solution_checks(entry: dict, replies: dict[str, dict]) -> None:
 
 
 PROTOCOL = ("truecandidates", "solve", "check", "count", "solvepath", "step")
-CHEAP = ('"Dotween"', '"Hay Fever"')  # the inner loop's; the others run in the full suite
+CHEAP = ('"Dotween"',)  # the inner loop's; the others run in the full suite
 SETTINGS = {"disabledlogic": ["aic", "contradictions"], "truecandidatesoptions": []}
 """What the userscript adds to every puzzle it sends when the setter has unticked AIC and
 Contradictions among its Logical Solve Settings (the chains: seconds on some of these)."""
@@ -100,6 +100,7 @@ def test_every_command_of_the_protocol_on_published_puzzles(run, entry):
     _solution_checks(entry, run(body))
 
 
+@pytest.mark.slow
 def test_the_whole_logic_by_default(run):
     entry = published("Dotween")[0]
 
@@ -319,6 +320,7 @@ def test_the_page_and_its_files_are_served(service):
             assert served.status == 200 and served.read()
 
 
+@pytest.mark.slow  # a service of its own
 def test_the_service_stops_its_workers_when_it_ends():
     import signal
 
@@ -339,6 +341,7 @@ def test_the_service_stops_its_workers_when_it_ends():
     assert gone(worker)
 
 
+@pytest.mark.slow  # a command line of its own
 def test_a_port_in_use_is_an_input_error():
     import socket
     import subprocess

@@ -189,15 +189,16 @@ def count_solutions(puzzle: Puzzle, limit: int | None, deadline: Deadline,
     except Expired:
         return 0, False
     with session:
-        found = 0
-        while limit is None or found < limit:
-            grid = session.solve(session.parts, deadline=deadline)  # checked there
+        # Each solution found is ruled out behind a selector of its own, assumed from then
+        # on, as true candidates enumerate (a count of tens of thousands slows down).
+        excluded: list[int] = []
+        while limit is None or len(excluded) < limit:
+            grid = session.solve(session.parts, excluded, deadline)  # checked there
             if grid is None:
-                return found, not session.timed_out
-            found += 1
-            seen(found)
-            session.solver.add_clause(session.vars.exclusion(grid, puzzle.givens))
-        return found, False
+                return len(excluded), not session.timed_out
+            excluded.append(session.exclude(grid))
+            seen(len(excluded))
+        return len(excluded), False
 
 
 class _Progress:
