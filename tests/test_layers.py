@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("native", "encodings", "satsolver", "satsession", "rup"),
     ("backends",),
     ("crosscheck", "batch", "certify", "canon", "study", "generate", "logic", "setter"),
-    ("cli", "__init__", "__main__"),
+    ("cli", "serve", "__init__", "__main__"),
 )
 """DESIGN.md's layers, bottom first: a module's layer is that of the longest name here that
 its dotted name (below ``sudoku_csp``) starts with."""

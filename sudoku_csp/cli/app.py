@@ -45,6 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "minimal": ("research", "Is each puzzle unique, and is every given necessary?"),
     "canon": ("research", "Print each puzzle's minlex canonical form."),
     "study": ("research", "Encodings study: propagation and search per encoding."),
+    "serve": ("serving", "Serve the solver to the f-puzzles editor and a page."),
 }
 """Every command, in the order ``--help`` lists them: the module of :mod:`sudoku_csp.cli`
 that defines it, and its summary (the first paragraph of its docstring, which ``--help``
