@@ -393,6 +393,15 @@ def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:
             raise SpecError(f"{spec!r} names the same solver as an earlier spec "
                             f"({backend.spec})")
         backends[backend.spec] = backend
+    # A race's verdict is one of its members': beside one of them, or another race that
+    # shares one, the same claim would be counted as two agreeing specs.
+    seen: dict[str, str] = {}
+    for spec, backend in backends.items():
+        for member in [spec, *(get_backend(m).spec for m in getattr(backend, "members", ()))]:
+            if member in seen and seen[member] != spec:
+                raise SpecError(f"{seen[member]} and {spec} both run {member}: a cross-check "
+                                "would count its verdict twice")
+            seen[member] = spec
     return backends
 
 

@@ -11,11 +11,7 @@ value; assigning to ``sudoku_csp.batch.CHUNKSIZE`` changes nothing.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
-import sys
-import threading
-import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -30,6 +26,7 @@ from sudoku_csp.crosscheck import Claim, judge, resolve, run_claims
 from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals
 from sudoku_csp.io import PuzzleText, to_line
+from sudoku_csp.processes import context, single_threaded
 from sudoku_csp.puzzle import Puzzle
 
 Spec = str | Backend
@@ -114,36 +111,13 @@ there is one, else the platform's default."""
 
 
 def _single_threaded() -> bool:
-    """Whether this process runs one thread, native threads included (Linux /proc)."""
-    if threading.active_count() > 1:
-        return False
-    # A thread just joined (the previous pool's manager) lingers in /proc for a moment after
-    # Python lets go of it: look again for up to 20 ms before settling for forkserver.
-    for _ in range(10):
-        try:
-            if len(os.listdir("/proc/self/task")) == 1:
-                return True
-        except OSError:
-            return False
-        time.sleep(0.002)
-    return False
+    """Whether this process runs one thread (:func:`sudoku_csp.processes.single_threaded`)."""
+    return single_threaded()
 
 
 def _mp_context():
-    # fork starts a worker in milliseconds, with the solvers already built (the registry's
-    # cache is inherited); forkserver takes a few hundred milliseconds (a new interpreter,
-    # imports in every worker), which a run of a thousand easy puzzles would not win back.
-    # But forking a process that runs other threads (a Dask client, a progress bar's
-    # refresh thread) can deadlock the child on a lock held at the fork, so then forkserver
-    # (the default from Python 3.14) forks workers from a clean single-threaded server.
-    method = START_METHOD
-    if method is None:
-        methods = multiprocessing.get_all_start_methods()
-        if sys.platform.startswith("linux") and "fork" in methods and _single_threaded():
-            method = "fork"
-        elif "forkserver" in methods:
-            method = "forkserver"
-    return multiprocessing.get_context(method)
+    # fork when it is safe, else forkserver: see sudoku_csp.processes.
+    return context(START_METHOD)
 
 
 @contextmanager

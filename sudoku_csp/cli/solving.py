@@ -451,7 +451,7 @@ def solvers() -> None:
     table.add_column("backend", style="bold")
     table.add_column("what it is")
     table.add_column("options")
-    for cls in list_backends():
+    for cls in list_backends(portfolios=True):
         options = "\n".join(o.describe() for o in cls.OPTIONS) or "-"
         table.add_row(cls.name, cls.description, options)
     out.print(table)
