@@ -26,7 +26,9 @@ ISS's count; a disagreement is printed and makes the exit code 1.
 
 Per file and family it prints, for each tool, the median / 90th percentile / largest time
 per puzzle (ms), how many took over 2 s and how many were undecided (time limit), and the
-ratio of our median to ISS's.
+ratio of our median to ISS's; with ``--phases``, where each spec's time goes: building the
+puzzle's model, the solver's calls, checking the solutions and the rest (medians of the
+backends' ``model_seconds``, ``solve_seconds`` and ``check_seconds`` stats).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudoku_csp import Puzzle, Status, get_backend, parse  # noqa: E402
+from sudoku_csp.backends.base import PHASES  # noqa: E402
 from sudoku_csp.errors import InputError, ReaderNote  # noqa: E402
 from sudoku_csp.geometry import EMPTY, UnitKind  # noqa: E402
 
@@ -70,6 +73,7 @@ class Entry:
     e2e: dict[str, float] = field(default_factory=dict)  # tool -> seconds end to end
     verdicts: dict[str, int | None] = field(default_factory=dict)  # tool -> 0, 1, 2, None
     iss: str | None = None  # the puzzle in ISS's constraint language (iss_text)
+    phases: dict[str, tuple[float, ...]] = field(default_factory=dict)  # spec -> PHASES, rest
 
 
 def entries(path: str, first: int | None) -> list[Entry]:
@@ -335,6 +339,9 @@ def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float
                 start = time.perf_counter()
                 result = backends[spec].solve(entry.puzzle, limit=2, time_limit=seconds)
                 took = time.perf_counter() - start
+                if took <= entry.times.get(spec, took):
+                    spent = tuple(result.stats.get(phase, 0.0) for phase in PHASES)
+                    entry.phases[spec] = (*spent, max(0.0, took - sum(spent)))
                 entry.times[spec] = min(took, entry.times.get(spec, took))
                 entry.verdicts[spec] = COUNT_OF.get(result.status)
 
@@ -426,6 +433,27 @@ def table(puzzles: list[Entry], tools: list[str], e2e_tools: list[str]) -> list[
     return lines
 
 
+def phase_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
+    """Where the time goes: per file, family and spec, the median ms per puzzle of building
+    the model, solving, checking and the rest (the backends' ``PHASES`` stats)."""
+    lines = ["| file | family | spec | model | solve | check | rest | model share |",
+             "|---|---|---|---|---|---|---|---|"]
+    groups: dict[tuple[str, str], list[Entry]] = {}
+    for entry in puzzles:
+        for family in ("all", *entry.families):
+            groups.setdefault((entry.file, family), []).append(entry)
+    for (file, family), members in groups.items():
+        for spec in specs:
+            rows = [e.phases[spec] for e in members if spec in e.phases]
+            if not rows:
+                continue
+            medians = [statistics.median(column) * 1000 for column in zip(*rows, strict=True)]
+            share = sum(r[0] for r in rows) / max(1e-12, sum(sum(r) for r in rows))
+            lines.append(f"| {file} | {family} | {spec} | "
+                         + " | ".join(f"{m:.2f}" for m in medians) + f" | {share:.0%} |")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+")
@@ -437,6 +465,8 @@ def main() -> int:
                         help="end to end: the first N puzzles of each file (default all)")
     parser.add_argument("--first", type=int, default=None, metavar="N",
                         help="only the first N puzzles of each file")
+    parser.add_argument("--phases", action="store_true",
+                        help="also print where each spec's time goes (model, solve, check)")
     args = parser.parse_args()
     specs = args.solver or list(DEFAULT_SPECS)
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and args.e2e != 0:
@@ -485,6 +515,9 @@ def main() -> int:
     e2e_tools = tools if args.e2e != 0 else []
     print("ms per puzzle, median / 90th percentile / largest (count to two solutions)")
     print("\n".join(table(puzzles, tools, e2e_tools)))
+    if args.phases:
+        print("\nms per puzzle (medians), in process, best round; model share of the sum")
+        print("\n".join(phase_table(puzzles, specs)))
     bad = 0
     for entry in puzzles:
         said = {t: v for t, v in entry.verdicts.items() if v is not None}

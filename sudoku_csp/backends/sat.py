@@ -39,7 +39,6 @@ import atexit
 import time
 import weakref
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 from pysat.solvers import pysolvers
@@ -225,6 +224,7 @@ class SatBackend(BackendBase):
 
     def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                      tally: Tally):
+        began = time.perf_counter()
         session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline)
         solver = session.get(deadline)
         caps, numbering = self.caps, session.vars
@@ -237,10 +237,20 @@ class SatBackend(BackendBase):
             selector = session.selector()
             clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.kind_options)
             session.reserve(top)
+            add = solver.add_clause
             for clause in clauses:
                 clause.append(-selector)
-                solver.add_clause(clause)
+                add(clause)
             assumptions.append(selector)
+        model_seconds = time.perf_counter() - began
+        solving = [0.0]
+
+        def solve() -> bool | None:
+            start = time.perf_counter()
+            try:
+                return solve_until(solver, caps, assumptions, deadline)
+            finally:
+                solving[0] += time.perf_counter() - start
 
         def block(grid: Grid) -> None:
             nonlocal selector
@@ -251,13 +261,14 @@ class SatBackend(BackendBase):
 
         try:
             _, complete, timed_out, calls = enumerate_solutions(
-                partial(solve_until, solver, caps, assumptions, deadline),
-                lambda: read(solver.get_model()), block, limit, tally.add)
+                solve, lambda: read(solver.get_model()), block, limit, tally.add)
         except Exception:
             session.counts()  # a failed puzzle's counts are not the next puzzle's
             raise
         stats = session.counts()
         stats["solver_calls"] = calls
+        stats["model_seconds"] = model_seconds
+        stats["solve_seconds"] = solving[0]
         if selector:
             session.retire(selector)
         return complete, timed_out, stats
