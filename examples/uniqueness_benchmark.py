@@ -28,7 +28,7 @@ Per file and family it prints, for each tool, the median / 90th percentile / lar
 per puzzle (ms), how many took over 2 s and how many were undecided (time limit), and the
 ratio of our median to ISS's; with ``--phases``, where each spec's time goes: building the
 puzzle's model, the solver's calls, checking the solutions and the rest (medians of the
-backends' ``model_seconds``, ``solve_seconds`` and ``check_seconds`` stats).
+backends' ``phases``: ``model_seconds``, ``solve_seconds`` and ``check_seconds``).
 """
 
 from __future__ import annotations
@@ -340,7 +340,7 @@ def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float
                 result = backends[spec].solve(entry.puzzle, limit=2, time_limit=seconds)
                 took = time.perf_counter() - start
                 if took <= entry.times.get(spec, took):
-                    spent = tuple(result.stats.get(phase, 0.0) for phase in PHASES)
+                    spent = tuple(result.phases.get(phase, 0.0) for phase in PHASES)
                     entry.phases[spec] = (*spent, max(0.0, took - sum(spent)))
                 entry.times[spec] = min(took, entry.times.get(spec, took))
                 entry.verdicts[spec] = COUNT_OF.get(result.status)
@@ -435,7 +435,7 @@ def table(puzzles: list[Entry], tools: list[str], e2e_tools: list[str]) -> list[
 
 def phase_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
     """Where the time goes: per file, family and spec, the median ms per puzzle of building
-    the model, solving, checking and the rest (the backends' ``PHASES`` stats)."""
+    the model, solving, checking and the rest (the results' ``phases``)."""
     lines = ["| file | family | spec | model | solve | check | rest | model share |",
              "|---|---|---|---|---|---|---|---|"]
     groups: dict[tuple[str, str], list[Entry]] = {}

@@ -25,7 +25,7 @@ from sudoku_csp.result import KEPT_WHEN_COUNTING, Result, Status, status_for
 from sudoku_csp.verify import WrongSolutionError, check_solutions
 
 PHASES = ("model_seconds", "solve_seconds", "check_seconds")
-"""Where a puzzle's time goes, in a result's ``stats`` (seconds): building its model (the
+"""Where a puzzle's time goes, in a result's ``phases`` (seconds): building its model (the
 SAT backend: the geometry's formula loaded when new, the constraints' clauses made and
 added; CP-SAT: the template copied and the constraints added), the solver's calls, and the
 check of each solution (every backend). What is left of ``Result.seconds`` is reading the
@@ -245,10 +245,12 @@ def make_result(
     seconds: float,
     stats: dict[str, Any],
     time_limit: Limit = None,
+    phases: dict[str, float] | None = None,
 ) -> Result:
     """The verdict on a search that found ``solutions``: a :class:`Tally` that checked each
-    as it came, or a sequence of grids, checked here (the same way). ``stats`` gets
-    ``check_seconds``, the time checking took (see :data:`PHASES`).
+    as it came, or a sequence of grids, checked here (the same way). The result's
+    ``phases`` are ``phases`` and ``check_seconds``, the time checking took (see
+    :data:`PHASES`).
 
     Raises :class:`~sudoku_csp.verify.WrongSolutionError` if a backend produced a grid that
     is not a solution, or the same solution twice.
@@ -260,7 +262,6 @@ def make_result(
         for grid in solutions:
             tally.add(grid)
     count = tally.count
-    stats["check_seconds"] = tally.check_seconds
     status = status_for(count, limit, complete)
     message = ""
     if timed_out:
@@ -272,4 +273,5 @@ def make_result(
             message = f"{why} reached: at least {count} solutions, count incomplete"
     return Result(status, tuple(tally.grids), stats, seconds, solver, message,
                   total=count if count != len(tally.grids) else None, complete=not timed_out,
-                  puzzle=puzzle)
+                  puzzle=puzzle,
+                  phases={**(phases or {}), "check_seconds": tally.check_seconds})

@@ -286,13 +286,12 @@ class CpSatBackend(BackendBase):
             "presolve": "on" if solver.parameters.cp_model_presolve else "off",
             "solutions_reported": reported,
             "duplicates": duplicates,
-            "model_seconds": model_seconds,
-            "solve_seconds": solve_seconds,
         }
         return make_result(
             puzzle, tally, limit=limit, complete=complete, timed_out=timed_out,
             solver=self.spec, seconds=time.perf_counter() - start, stats=stats,
-            time_limit=deadline)
+            time_limit=deadline,
+            phases={"model_seconds": model_seconds, "solve_seconds": solve_seconds})
 
 
 def _make_backend(options: dict[str, Any]) -> CpSatBackend:

@@ -181,10 +181,11 @@ class SatBackend(BackendBase):
         else:
             mode = self.options["mode"]
             tally = Tally(puzzle, self.spec, limit)
+            phases: dict[str, float] = {}
             try:
                 if mode == "incremental":
                     complete, timed_out, stats = self._incremental(puzzle, limit, deadline,
-                                                                   tally)
+                                                                   tally, phases)
                 else:
                     complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
                                                              reduced=mode == "reduced")
@@ -193,7 +194,7 @@ class SatBackend(BackendBase):
             result = make_result(puzzle, tally, limit=limit, complete=complete,
                                  timed_out=timed_out, solver=self.spec,
                                  seconds=time.perf_counter() - start, stats=stats,
-                                 time_limit=deadline)
+                                 time_limit=deadline, phases=phases)
         # Clashing givens make the formula unsatisfiable at once, so they are looked for
         # only when no solution came back: the common case skips a pass over every unit.
         if not result.solutions:
@@ -223,7 +224,7 @@ class SatBackend(BackendBase):
         return session
 
     def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
-                     tally: Tally):
+                     tally: Tally, phases: dict[str, float]):
         began = time.perf_counter()
         session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline)
         solver = session.get(deadline)
@@ -267,10 +268,9 @@ class SatBackend(BackendBase):
             raise
         stats = session.counts()
         stats["solver_calls"] = calls
-        stats["model_seconds"] = model_seconds
-        stats["solve_seconds"] = solving[0]
         if selector:
             session.retire(selector)
+        phases.update(model_seconds=model_seconds, solve_seconds=solving[0])
         return complete, timed_out, stats
 
     def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
