@@ -124,3 +124,27 @@ def test_each_backend_stops_when_its_deadline_is_cancelled(spec):
     result = backend.solve(hard_empty(), limit=2, time_limit=d)
     cutter.join()
     assert result.status is Status.UNKNOWN and not result.complete
+
+
+# -- a cross-check run concurrently ------------------------------------------------------------
+def test_a_concurrent_cross_check_runs_every_spec_to_its_end():
+    puzzles = [parse("3.1...4.2......."), parse("1..." "..1." ".1.." "...1"),
+               next(c for c in CASES if c.name == "clash").puzzle()]
+    for puzzle in puzzles:
+        one_by_one = crosscheck(puzzle, ["native", "sat"], limit=2)
+        together = crosscheck(puzzle, ["native", "sat"], limit=2, concurrent=True)
+        assert together.specs == one_by_one.specs == ("native", "sat")
+        assert (together.status, together.decided, together.agreed) == (
+            one_by_one.status, one_by_one.decided, one_by_one.agreed)
+        assert together.results["sat"].solver == "sat"  # each spec's own claim
+
+
+def test_check_race_on_the_command_line():
+    from typer.testing import CliRunner
+
+    from sudoku_csp.cli.app import app
+
+    result = CliRunner().invoke(app, ["check", "3.1...4.2.......", "-s", "native", "-s",
+                                      "sat", "--race"])
+    assert result.exit_code == 0, result.output
+    assert "agreed" in result.output and "native=unique" in result.output

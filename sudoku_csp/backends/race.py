@@ -51,6 +51,7 @@ import contextlib
 import threading
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -293,45 +294,13 @@ class RaceBackend(BackendBase):
         check_limit(limit)
         start = time.perf_counter()
         deadline = Deadline.of(time_limit)
-        self._job += 1
-        job = self._job
-        racers = self._racers
-        for racer in racers:
-            racer.submit(job, puzzle, limit, deadline)
-        running: dict[Any, _Member] = {racer.outbox: racer for racer in racers}
-        undecided: list[Result] = []
-        errors: list[Exception] = []
-        winner: Result | None = None
-        try:
-            while running and winner is None:
-                left = deadline.remaining()
-                ready = wait(list(running), None if left is None else left + 2 * GRACE)
-                if not ready:  # past the deadline and no member gave up: stop waiting
-                    break
-                for end in ready:
-                    racer = running[end]
-                    kind, answered, payload = racer.receive()
-                    if answered != job:
-                        continue  # a late answer to a puzzle stopped before
-                    del running[end]
-                    if kind == "error":
-                        if isinstance(payload, WrongSolutionError):
-                            raise payload
-                        errors.append(payload)
-                    elif _decisive(payload, limit):
-                        winner = payload
-                        break
-                    else:
-                        undecided.append(payload)
-        except BaseException:
-            for racer in racers:  # Ctrl-C, a wrong answer: nothing is left running
-                if job in racer.waiting:
-                    racer.kill()
-            raise
-        for racer in racers:
-            racer.stop(job)
+        answers = self._gather(puzzle, limit, [deadline] * len(self._racers), first=True)
+        winner = next((a for a in answers if isinstance(a, Result) and _decisive(a, limit)),
+                      None)
         if winner is None:
+            undecided = [a for a in answers if isinstance(a, Result)]
             if not undecided:
+                errors = [a for a in answers if isinstance(a, Exception)]
                 if errors:
                     raise errors[0]
                 undecided.append(Result(Status.UNKNOWN, message="time limit reached",
@@ -339,12 +308,82 @@ class RaceBackend(BackendBase):
             winner = max(undecided, key=lambda r: r.count)
         return self._verified(puzzle, winner, limit, time.perf_counter() - start)
 
+    def solve_each(self, puzzle: Puzzle, *, limit: int | None,
+                   time_limits: Sequence[Limit]) -> list[Result | Exception]:
+        """Every member on ``puzzle`` at the same time, each to its own end under its own
+        time limit (in member order), none stopped for another's answer: a cross-check run
+        concurrently (:func:`~sudoku_csp.crosscheck.run_claims`). Each answer is the
+        member's result, its solutions verified again here, or the error it raised (a
+        :class:`~sudoku_csp.verify.WrongSolutionError` among them)."""
+        check_limit(limit)
+        deadlines = [Deadline.of(t) for t in time_limits]
+        answers = self._gather(puzzle, limit, deadlines, first=False)
+        out: list[Result | Exception] = []
+        for answer in answers:
+            if isinstance(answer, Result):
+                try:
+                    answer = self._verified(puzzle, answer, limit, answer.seconds,
+                                            as_race=False)
+                except WrongSolutionError as exc:
+                    answer = exc
+            out.append(answer)
+        return out
+
+    def _gather(self, puzzle: Puzzle, limit: int | None, deadlines: Sequence[Deadline], *,
+                first: bool) -> list[Result | Exception]:
+        """Send ``puzzle`` to every member (each under its deadline) and collect their
+        answers, in member order: until the first decisive one (``first``; the others then
+        stopped, their answers missing from the list), or every one. A member still silent
+        well past its deadline answers "unknown" and is stopped."""
+        self._job += 1
+        job = self._job
+        racers = self._racers
+        for racer, deadline in zip(racers, deadlines, strict=True):
+            racer.submit(job, puzzle, limit, deadline)
+        running: dict[Any, tuple[int, _Member]] = {
+            racer.outbox: (i, racer) for i, racer in enumerate(racers)}
+        answers: dict[int, Result | Exception] = {}
+        try:
+            while running:
+                lefts = [deadlines[i].remaining() for i, _ in running.values()]
+                known = [left for left in lefts if left is not None]
+                wait_for = None if len(known) < len(lefts) else max(known) + 2 * GRACE
+                ready = wait(list(running), wait_for)
+                if not ready:  # past every deadline and a member did not give up
+                    for i, racer in running.values():
+                        answers[i] = Result(Status.UNKNOWN, solver=racer.spec,
+                                            message="time limit reached", complete=False)
+                    break
+                for end in ready:
+                    i, racer = running[end]
+                    kind, answered, payload = racer.receive()
+                    if answered != job:
+                        continue  # a late answer to a puzzle stopped before
+                    del running[end]
+                    if kind == "error" and isinstance(payload, WrongSolutionError) and first:
+                        raise payload
+                    answers[i] = payload
+                    if first and kind == "result" and _decisive(payload, limit):
+                        running.clear()
+                        break
+        except BaseException:
+            for racer in racers:  # Ctrl-C, a wrong answer: nothing is left running
+                if job in racer.waiting:
+                    racer.kill()
+            raise
+        for racer in racers:
+            racer.stop(job)
+        return [answers[i] for i in sorted(answers)]
+
     def _verified(self, puzzle: Puzzle, result: Result, limit: int | None,
-                  seconds: float) -> Result:
-        """The member's result, its solutions checked again here, as the race's."""
+                  seconds: float, as_race: bool = True) -> Result:
+        """The member's result, its solutions checked again here: as the race's
+        (``as_race``: the winner named in its stats), else as the member's own."""
         tally = Tally(puzzle, result.solver, limit)
         for grid in result.solutions:
             tally.add(grid)
+        if not as_race:
+            return replace(result, puzzle=puzzle)
         return replace(result, solver=self.spec, seconds=seconds, puzzle=puzzle,
                        stats={**result.stats, "winner": result.solver})
 

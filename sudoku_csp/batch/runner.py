@@ -78,7 +78,7 @@ def _start_worker(specs: Sequence[Spec]) -> None:
 
 
 def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
-                 time_limit: float | None) -> list[Outcome]:
+                 time_limit: float | None, concurrent: bool = False) -> list[Outcome]:
     """Run the specs on each puzzle of a chunk: the outcomes, in order."""
     backends = resolve(specs)  # cached per process: built once, then looked up
     outcomes: list[Outcome] = []
@@ -86,7 +86,8 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
         if isinstance(puzzle, PuzzleText):
             puzzle = puzzle.parse()
         chosen = backends if todo is None else {s: backends[s] for s in todo}
-        claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
+        claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit,
+                                     concurrent=concurrent)
         judgement = judge({**known, **claims} if known else claims)
         verdict = judgement.status
         line = to_line(puzzle)  # the record reads back as this very puzzle
@@ -192,6 +193,7 @@ def run_batch(
     scheduler: Any = None,
     chunksize: int | None = None,
     finished: Finished | None = None,
+    concurrent: bool = False,
 ) -> Generator[Outcome, None, None]:
     """Run every spec on every puzzle; yield one :class:`Outcome` per puzzle, in input
     order: its :class:`Record` per spec (in the order given) and its cross-checked verdict.
@@ -205,6 +207,8 @@ def run_batch(
       (extra ``cluster``; MissingExtraError without it).
     - ``chunksize``: puzzles per task (default 1 here, :data:`CHUNKSIZE` in workers).
     - ``finished``: pairs to skip (resume); see :class:`Finished`.
+    - ``concurrent``: a puzzle's specs run at the same time, each in a process of its own
+      (:func:`~sudoku_csp.crosscheck.run_claims`), every one to its own end.
     - ``puzzles``: :class:`Puzzle` objects, or :class:`PuzzleText` (from
       :func:`puzzle_texts`), parsed by the worker; a bad one raises ParseError here.
 
@@ -232,7 +236,7 @@ def run_batch(
         raise ValueError("finished was loaded for other specs: "
                          f"{', '.join(finished.specs)} (run: {', '.join(names)})")
     return _run(puzzles, tuple(specs), limit, time_limit, jobs, scheduler, chunksize,
-                finished)
+                finished, concurrent)
 
 
 def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) -> Iterator[_Item]:
@@ -251,14 +255,15 @@ def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) ->
 
 def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit: int | None,
          time_limit: float | None, jobs: int, scheduler: Any, chunksize: int | None,
-         finished: Finished | None) -> Generator[Outcome, None, None]:
+         finished: Finished | None, concurrent: bool) -> Generator[Outcome, None, None]:
     items = _items(puzzles, finished)
     if jobs == 1 and scheduler is None:
         # In this process, one puzzle per chunk by default: each outcome is yielded (and
         # written) as soon as its puzzle is done, with no executor between (a Future per
         # puzzle measured slower: docs/design.md, Design choices, measured).
         while chunk := list(itertools.islice(items, chunksize or 1)):
-            yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit), chunk)
+            yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit, concurrent),
+                                chunk)
         return
     size = chunksize or CHUNKSIZE
     # The first chunks are read before any worker starts: a run with fewer chunks than
@@ -272,8 +277,8 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
         window: deque[tuple[Future, list[_Item]]] = deque()
         try:
             for chunk in chunks:
-                window.append((executor.submit(_solve_chunk, specs, chunk, limit, time_limit),
-                               chunk))
+                window.append((executor.submit(_solve_chunk, specs, chunk, limit, time_limit,
+                                               concurrent), chunk))
                 # Bounded look-ahead keeps memory flat; the oldest chunk first keeps order.
                 if len(window) >= depth:
                     yield from _result(*window.popleft())
@@ -310,6 +315,7 @@ def run_to_file(
     scheduler: Any = None,
     chunksize: int | None = None,
     finished: Finished | None = None,
+    concurrent: bool = False,
 ) -> Generator[Outcome, None, None]:
     """:func:`run_batch`, writing each outcome's records to ``out`` (``.jsonl`` or
     ``.csv``) as it arrives, then yielding it. Without ``resume`` the file is replaced;
@@ -338,7 +344,8 @@ def run_to_file(
     if resume and finished is None:
         finished = resumed(out, specs, limit=limit)
     outcomes = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=jobs,
-                         scheduler=scheduler, chunksize=chunksize, finished=finished)
+                         scheduler=scheduler, chunksize=chunksize, finished=finished,
+                         concurrent=concurrent)
     return _write_each(outcomes, out, resume)
 
 
