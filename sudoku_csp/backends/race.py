@@ -74,7 +74,11 @@ GRACE = 0.5
 again for the next puzzle): a solver that cannot be stopped inside a call (Lingeling,
 Kissat) must not keep a core busy."""
 
-__all__ = ["DEFAULT_MEMBERS", "GRACE", "RaceBackend", "member_specs"]
+START_METHOD: str | None = None
+"""How member processes start (``"fork"``, ``"forkserver"``, ``"spawn"``); ``None``: fork
+while this process runs a single thread (:func:`sudoku_csp.processes.context`)."""
+
+__all__ = ["DEFAULT_MEMBERS", "GRACE", "START_METHOD", "RaceBackend", "member_specs"]
 
 
 def member_specs(text: str) -> tuple[str, ...]:
@@ -101,7 +105,12 @@ def _serve(spec: str, inbox: Connection, outbox: Connection) -> None:
     thread listens for the race's "stop" and cancels the job's deadline."""
     worker_signals()
     from sudoku_csp.backends.registry import make_backend
+    from sudoku_csp.constraints import KINDS
 
+    # Every kind's module before the first puzzle arrives: a new interpreter (forkserver)
+    # that meets a kind first while unpickling a puzzle imports it half-way into the
+    # registry's own loading of every kind, which then finds it empty.
+    list(KINDS)
     jobs: list[tuple[Any, ...] | None] = []
     ready = threading.Condition()
     current: dict[int, Cancellable] = {}  # the job being solved: its deadline
@@ -112,6 +121,10 @@ def _serve(spec: str, inbox: Connection, outbox: Connection) -> None:
             try:
                 message = inbox.recv()
             except (EOFError, OSError):
+                message = None
+            except Exception as exc:  # noqa: BLE001 - a job that does not unpickle here
+                with contextlib.suppress(Exception):
+                    outbox.send(("fatal", 0, BackendError(f"{spec}: {exc}")))
                 message = None
             with ready:
                 if message is not None and message[0] == "quit":
@@ -174,7 +187,7 @@ class _Member:
         self.stopped_at: float | None = None  # when the race last told it to stop
 
     def start(self) -> None:
-        ctx: Any = context()
+        ctx: Any = context(START_METHOD)
         inbox_read, inbox_write = ctx.Pipe(duplex=False)
         outbox_read, outbox_write = ctx.Pipe(duplex=False)
         with deferred():  # born with Ctrl-C blocked: the race stops its members
@@ -212,6 +225,9 @@ class _Member:
         except (EOFError, OSError):
             self.kill()
             raise BackendError(f"race: member {self.spec} ended without an answer") from None
+        if kind == "fatal":  # the member could not go on: it has ended
+            self.kill()
+            raise BackendError(f"race: member {payload}")
         self.waiting.discard(job)
         return kind, job, payload
 

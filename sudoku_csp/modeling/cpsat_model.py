@@ -33,8 +33,8 @@ __all__ = ["AllDiffModel", "BooleanModel", "CpSatModel", "ReadBackError", "lean_
 def lean_model() -> cp_model.CpModel:
     """An empty ``cp_model.CpModel`` without the camelCase aliases of its methods
     (``AddAllDifferent`` for ``add_all_different``) that ``CpModel.__init__`` sets on every
-    instance, one by one: 1.1 of the 1.3 ms a 9×9 template's copy took (docs/design.md:
-    Design choices, measured); nothing here calls them."""
+    instance, one by one: most of what a 9×9 template's copy took (0.15-0.27 ms against
+    0.02-0.12 ms; docs/design.md: Design choices, measured); nothing here calls them."""
     return _lean_class()()
 
 
