@@ -394,9 +394,10 @@ def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:
                             f"({backend.spec})")
         backends[backend.spec] = backend
     # A race's verdict is one of its members': beside one of them, or another race that
-    # shares one, the same claim would be counted as two agreeing specs.
+    # shares one, the same claim would be counted as two agreeing specs. (A race alone is
+    # not made to build its members here: they live in processes of their own.)
     seen: dict[str, str] = {}
-    for spec, backend in backends.items():
+    for spec, backend in backends.items() if len(backends) > 1 else ():
         for member in [spec, *(get_backend(m).spec for m in getattr(backend, "members", ()))]:
             if member in seen and seen[member] != spec:
                 raise SpecError(f"{seen[member]} and {spec} both run {member}: a cross-check "
