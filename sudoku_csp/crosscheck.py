@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudoku_csp.backends.base import Backend
-from sudoku_csp.backends.registry import get_backend
+from sudoku_csp.backends.registry import get_backend, names_a_solver
 from sudoku_csp.errors import SpecError
 from sudoku_csp.io import as_puzzle, format_line, to_line
 from sudoku_csp.puzzle import Puzzle
@@ -423,7 +423,7 @@ def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | 
     results: dict[str, Result] = {}
     seconds = {spec: _crosscheck_seconds(backend, puzzle, time_limit)
                for spec, backend in backends.items()}
-    together = [spec for spec in backends if concurrent and _raceable(spec)]
+    together = [spec for spec in backends if concurrent and names_a_solver(spec)]
     if len(together) > 1:
         from sudoku_csp.backends.race import RaceBackend
 
@@ -461,16 +461,6 @@ def _crosscheck_seconds(backend: Backend, puzzle: Puzzle,
     own = getattr(backend, "crosscheck_seconds", None)  # a Backend need not have one
     return time_limit if time_limit is not None or own is None else own(puzzle)
 
-
-def _raceable(spec: str) -> bool:
-    """Whether ``spec`` names a solver of the registry (what a race's member process can
-    make again from its name)."""
-    from sudoku_csp.backends.registry import BACKENDS, parse_spec
-
-    try:
-        return parse_spec(spec)[0] in BACKENDS
-    except SpecError:
-        return False
 
 
 def crosscheck(

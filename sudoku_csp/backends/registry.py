@@ -36,6 +36,19 @@ def backend_names() -> tuple[str, ...]:
     return tuple(BACKENDS)
 
 
+def names_a_solver(spec: str) -> bool:
+    """Whether ``spec`` names a solver of :data:`BACKENDS` (not a portfolio): what a race's
+    member process can make again from its name.
+
+    >>> names_a_solver("sat:solver=g4"), names_a_solver("race:sat,cpsat")
+    (True, False)
+    """
+    try:
+        return parse_spec(spec)[0] in BACKENDS
+    except SpecError:
+        return False
+
+
 def backend_class(name: str) -> type[BackendBase]:
     """The class of a backend or a portfolio by name (imports its module)."""
     where = BACKENDS.get(name) or PORTFOLIOS.get(name)
