@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sudoku_csp.backends.base import Backend
-from sudoku_csp.backends.registry import get_backend
+from sudoku_csp.backends.registry import get_backend, names_a_solver
 from sudoku_csp.errors import SpecError
 from sudoku_csp.io import as_puzzle, format_line, to_line
 from sudoku_csp.puzzle import Puzzle
@@ -393,30 +393,74 @@ def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:
             raise SpecError(f"{spec!r} names the same solver as an earlier spec "
                             f"({backend.spec})")
         backends[backend.spec] = backend
+    # A race's verdict is one of its members': beside one of them, or another race that
+    # shares one, the same claim would be counted as two agreeing specs. (A race alone is
+    # not made to build its members here: they live in processes of their own.)
+    seen: dict[str, str] = {}
+    for spec, backend in backends.items() if len(backends) > 1 else ():
+        for member in [spec, *(get_backend(m).spec for m in getattr(backend, "members", ()))]:
+            if member in seen and seen[member] != spec:
+                raise SpecError(f"{seen[member]} and {spec} both run {member}: a cross-check "
+                                "would count its verdict twice")
+            seen[member] = spec
     return backends
 
 
 def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | None,
-               time_limit: float | None) -> tuple[dict[str, Claim], dict[str, Result]]:
+               time_limit: float | None, concurrent: bool = False,
+               ) -> tuple[dict[str, Claim], dict[str, Result]]:
     """Run each backend once on ``puzzle``; a :class:`WrongSolutionError` becomes that
     spec's failed claim instead of propagating. Any other exception propagates. Without a
     ``time_limit``, each backend runs under its own
-    :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`."""
+    :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`.
+
+    ``concurrent``: the specs run at the same time, each in a process of its own (the
+    members of a :class:`~sudoku_csp.backends.race.RaceBackend`, kept for the puzzles
+    after), every one to its own end: still a cross-check, in the time of the slowest spec
+    rather than the sum. Specs that are not solvers of the registry (a portfolio, a backend
+    object made by hand) run here, one after another."""
     claims: dict[str, Claim] = {}
     results: dict[str, Result] = {}
+    seconds = {spec: _crosscheck_seconds(backend, puzzle, time_limit)
+               for spec, backend in backends.items()}
+    together = [spec for spec in backends if concurrent and names_a_solver(spec)]
+    if len(together) > 1:
+        from sudoku_csp.backends.race import RaceBackend
+
+        pool = get_backend("race:" + ",".join(together))
+        assert isinstance(pool, RaceBackend)
+        answers = pool.solve_each(puzzle, limit=limit,
+                                  time_limits=[seconds[spec] for spec in together])
+        for spec, answer in zip(together, answers, strict=True):
+            if isinstance(answer, WrongSolutionError):
+                claims[spec] = Claim(None, error=str(answer) or type(answer).__name__,
+                                     exact=limit is None)
+            elif isinstance(answer, Exception):
+                raise answer
+            else:
+                results[spec], claims[spec] = answer, Claim.of(puzzle, answer, limit)
     for spec, backend in backends.items():
+        if spec in claims:
+            continue
         start = time.perf_counter()
-        own = getattr(backend, "crosscheck_seconds", None)  # a Backend need not have one
-        seconds = time_limit if time_limit is not None or own is None else own(puzzle)
         try:
-            result = backend.solve(puzzle, limit=limit, time_limit=seconds)
+            result = backend.solve(puzzle, limit=limit, time_limit=seconds[spec])
         except WrongSolutionError as exc:
             claims[spec] = Claim(None, error=str(exc) or type(exc).__name__,
                                  seconds=time.perf_counter() - start, exact=limit is None)
             continue
         results[spec] = result
         claims[spec] = Claim.of(puzzle, result, limit)
-    return claims, results
+    return {spec: claims[spec] for spec in backends}, results
+
+
+def _crosscheck_seconds(backend: Backend, puzzle: Puzzle,
+                        time_limit: float | None) -> float | None:
+    """The time limit ``backend`` runs under in a cross-check: ``time_limit``, or its own
+    :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`."""
+    own = getattr(backend, "crosscheck_seconds", None)  # a Backend need not have one
+    return time_limit if time_limit is not None or own is None else own(puzzle)
+
 
 
 def crosscheck(
@@ -426,6 +470,7 @@ def crosscheck(
     limit: int | None = 2,
     time_limit: float | None = None,
     known: Mapping[str, Claim] | None = None,
+    concurrent: bool = False,
 ) -> CrossCheck:
     """Run every spec on ``puzzle`` (a :class:`Puzzle` or its text) with the same ``limit``
     and ``time_limit`` (each spec gets the whole time limit) and compare their claims.
@@ -434,7 +479,8 @@ def crosscheck(
     adds claims made earlier by other specs (say, read back from a results file); they are
     compared but not run again. A backend raising :class:`WrongSolutionError` is reported
     as that spec's error and a disagreement; SpecError (bad spec) and any other exception
-    propagate.
+    propagate. ``concurrent``: the specs run at the same time, each in a process of its
+    own, every one to its own end (see :func:`run_claims`).
 
     >>> from sudoku_csp import parse
     >>> c = crosscheck(parse("3.1...4.2......."), ["native", "native:rules=full"])
@@ -443,7 +489,8 @@ def crosscheck(
     """
     puzzle = as_puzzle(puzzle)
     backends = resolve(specs)
-    claims, results = run_claims(puzzle, backends, limit=limit, time_limit=time_limit)
+    claims, results = run_claims(puzzle, backends, limit=limit, time_limit=time_limit,
+                                 concurrent=concurrent)
     if known:
         claims = {**{s: c for s, c in known.items() if s not in claims}, **claims}
     judgement = judge(claims)

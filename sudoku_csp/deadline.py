@@ -28,9 +28,9 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-__all__ = ["NEVER", "Deadline", "Expired", "Limit", "mark_start"]
+__all__ = ["NEVER", "Cancellable", "Deadline", "Expired", "Limit", "mark_start"]
 
 _START: list[float] = []  # when this process's command began, once mark_start is called
 
@@ -147,6 +147,72 @@ class Deadline:
 
 NEVER = Deadline()
 """No limit."""
+
+FAR_AHEAD = 1e9
+"""Seconds ahead (about 30 years) that a :class:`Cancellable` deadline without a limit stands
+at: every stage then treats it as a limit, watches it and looks at it as it goes, so that
+:meth:`Cancellable.cancel` reaches them."""
+
+
+@dataclass(frozen=True, eq=False)
+class Cancellable(Deadline):
+    """A deadline that another thread can also bring forward to now (:meth:`cancel`): what a
+    race between backends gives each of them (:mod:`sudoku_csp.backends.race`), so that the
+    losers stop the way a time limit stops them, keeping their loaded solvers. Without a
+    limit it stands :data:`FAR_AHEAD`, so that every stage watches it.
+
+    >>> d = Cancellable.of_limit(None)
+    >>> d.limited, d.expired()
+    (True, False)
+    >>> d.cancel(); d.expired(), d.remaining()
+    (True, 0.0)
+    """
+
+    _cut: threading.Event = field(default_factory=threading.Event, repr=False)
+    _stops: dict[int, Callable[[], object]] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def of_limit(cls, at: float | None, seconds: float | None = None) -> Cancellable:
+        """A cancellable deadline at ``at`` on the monotonic clock (None: no limit)."""
+        return cls(time.monotonic() + FAR_AHEAD if at is None else at, seconds)
+
+    def cancel(self) -> None:
+        """End it now: it has expired from here on, and every stop function watching it
+        (:meth:`watch`) is called. Safe from any thread, and more than once."""
+        self._cut.set()
+        with self._lock:
+            stops = list(self._stops.values())
+        for stop in stops:
+            with contextlib.suppress(Exception):  # a search that just ended
+                stop()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cut.is_set()
+
+    def expired(self) -> bool:
+        return self._cut.is_set() or super().expired()
+
+    def remaining(self) -> float | None:
+        return 0.0 if self._cut.is_set() else super().remaining()
+
+    @contextlib.contextmanager
+    def watch(self, stop: Callable[[], object]) -> Iterator[None]:
+        """As :meth:`Deadline.watch`, and ``stop`` is also called when the deadline is
+        cancelled during the block (at once if it was before)."""
+        token = object()  # alive for the block: its id names this watch alone
+        key = id(token)
+        with self._lock:
+            self._stops[key] = stop
+        try:
+            if self._cut.is_set():
+                stop()
+            with Deadline.watch(self, stop):
+                yield
+        finally:
+            with self._lock:
+                self._stops.pop(key, None)
 
 Limit = Deadline | float | None
 """What a ``time_limit=`` argument takes: seconds from now, a deadline shared with the

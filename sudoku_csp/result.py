@@ -102,6 +102,9 @@ class Result:
     total: int | None = None  # solutions found, when more than those kept
     complete: bool = True
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+    phases: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
+    """Where the time went, in seconds (:data:`sudoku_csp.backends.base.PHASES`): for
+    measurements, not part of the verdict, so not written to records."""
 
     def __repr__(self) -> str:
         """The verdict, the solver, the solutions as lines of symbols (digits 1-based).

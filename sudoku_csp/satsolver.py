@@ -134,8 +134,14 @@ def capabilities(name: str) -> Capabilities:
 
 
 # -- the time limit -----------------------------------------------------------------------
-MAX_DEAD_VARIABLES = 100_000
-"""Retired auxiliary variables a :class:`SolverSession` carries before it is rebuilt."""
+DEAD_PER_VARIABLE = 8
+"""Retired auxiliary variables a :class:`SolverSession` carries before it is rebuilt, per
+variable of its formula. Every solve and every model read pays for each variable the solver
+holds, dead or not: on 100 9×9 killers run three times (about 330 auxiliaries each), a
+session rebuilt past 100,000 dead variables took 11.7 ms a puzzle (the solve 4.9 ms, the
+model read 3.6 ms), past 8× its formula's 729 variables 5.1 ms (1.7 ms and 0.5 ms); past
+2× and 1×, 5.5 and 6.0 ms, rebuilding too often (docs/design.md: Design choices,
+measured)."""
 SLICE_SECONDS = 0.1
 """How long one conflict-budget slice of a solver without ``interrupt()`` (CaDiCaL) is
 sized to run under a time limit: the deadline is looked at between slices, so this is about
@@ -369,14 +375,14 @@ class SolverSession:
 
     def retire(self, selector: int) -> None:
         """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them, or
-        once retired auxiliaries (:meth:`reserve`) pass :data:`MAX_DEAD_VARIABLES` (never
-        when ``recycle`` is None)."""
+        once retired auxiliaries (:meth:`reserve`) pass :data:`DEAD_PER_VARIABLE` times the
+        formula's variables (never when ``recycle`` is None)."""
         assert self.solver is not None
         self.solver.add_clause([-selector])
         self.retired += 1
         if self.recycle is not None and (
                 self.retired >= self.recycle
-                or self.next_var - self.formula.nv > MAX_DEAD_VARIABLES):
+                or self.next_var - self.formula.nv > DEAD_PER_VARIABLE * self.formula.nv):
             self.close()
 
     def close(self) -> None:

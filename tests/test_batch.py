@@ -145,6 +145,21 @@ def test_two_processes_give_the_same_records_as_one(start, monkeypatch):
     assert len(one) == len(puzzles) * len(SPECS)
 
 
+@pytest.mark.slow  # a forkserver: a new interpreter
+def test_a_worker_started_afresh_reads_a_puzzle_of_any_kind(monkeypatch):
+    # Before: a forkserver worker that met the dots kind first while unpickling a puzzle
+    # failed ("dots defines 0 constraint kinds"): the kinds were loaded half-way.
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no forkserver start method here")
+    from sudoku_csp.constraints.kinds.dots import Dots
+
+    monkeypatch.setattr(batch.runner, "START_METHOD", "forkserver")
+    four = parse("3.1...4.2.......")
+    dots = Puzzle(four.geometry, four.givens, "", (Dots(difference=((2, 3, 1),)),))
+    found = list(run_batch([dots, dots], ["native"], jobs=2, chunksize=1))
+    assert [o.verdict for o in found] == [Verdict.UNIQUE] * 2
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not {"native", "sat", "cpsat"} <= BACKENDS.keys(),
                     reason="default trio not registered yet")

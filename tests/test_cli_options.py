@@ -40,7 +40,8 @@ OPTIONS = {
     "check": (
         '--solver -s=None...', '--limit -l=2', '--size -n=None', '--box=None',
         '--variant -v=None...', '--regions=None', '--split-regions=False', '--ignore=None...',
-        '--treat-line=None...', '--time-limit -t=None', '--json=False', '--csv=False',
+        '--treat-line=None...', '--time-limit -t=None', '--race=False', '--json=False',
+        '--csv=False',
         '--jobs -j=1', '--scheduler=None', '--out -o=None', '--resume=False',),
     "compare": (
         '--solver -s=None...', '--limit -l=2', '--size -n=None', '--box=None',

@@ -133,6 +133,15 @@ def test_a_copy_leaves_the_template_alone(kind):
     assert count_model(twin) == 288 // 6  # {A1, A2} = {1, 2}: a sixth of the grids
 
 
+@pytest.mark.parametrize("kind", MODELS)
+def test_a_copy_is_made_without_cp_models_per_instance_aliases(kind):
+    # Before: CpModel.clone() set a camelCase alias of every method on the copy, one by
+    # one: most of the time a constrained puzzle's copy took. The copy still solves.
+    twin = build_model(make_geometry(4), kind).copy()
+    assert not any(name[:1].isupper() for name in vars(twin.model))
+    assert count_model(twin) == 288
+
+
 def test_killer_puzzles_leave_the_cached_template_alone():
     backend = CpSatBackend(model="boolean")
     puzzle = next(iter(read_puzzles(KILLER9_FILE)))

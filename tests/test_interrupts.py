@@ -16,6 +16,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from cases import slow_if
@@ -173,6 +174,30 @@ def test_ctrl_c_in_a_long_search_stops_it(spec):
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail(f"{spec}: Ctrl-C did not stop the search")
     assert (proc.returncode, err.decode(), out.decode()) == (130, "interrupted\n", "")
+
+
+@pytest.mark.slow  # two members that search for a second and a half of CPU
+def test_ctrl_c_stops_a_race_and_every_member():
+    # The members block Ctrl-C (the race stops them); the race kills the ones still
+    # searching and ends as every command does. The members' CPU time says the search is
+    # deep (the race itself only waits).
+    marker = uuid.uuid4().hex
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_csp", "count", "." * 81, "--limit", "0", "-s",
+         "race:native,sat"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        env={**os.environ, "SUDOKU_CSP_TEST_RUN": marker}, preexec_fn=_in_a_terminal)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        members = [pid for pid in _survivors(marker) if pid != proc.pid]
+        if len(members) >= 2 and sum(_cpu(SimpleNamespace(pid=pid)) for pid in members) >= 1.5:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the members never searched (exit {proc.poll()})")
+    os.killpg(proc.pid, signal.SIGINT)
+    code, err = _finish(proc, marker)
+    assert (code, err) == (130, "interrupted\n")
 
 
 @pytest.mark.slow

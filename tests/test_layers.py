@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "sudoku_csp"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "interrupts", "extras", "deadline"),
+    ("errors", "interrupts", "extras", "deadline", "processes"),
     ("geometry", "variants", "canvas"),
     ("modeling",),
     ("constraints",),

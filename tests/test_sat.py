@@ -242,6 +242,21 @@ def test_selectors_are_recycled_so_the_solver_stays_bounded():
     assert backend.session_info(geometry)["builds"] >= 150 // recycle
 
 
+def test_retired_auxiliaries_are_bounded_by_the_formula_they_join():
+    # Before: a session carried up to 100,000 dead auxiliaries of past puzzles' cages, and
+    # every solve and model read paid for each (9x9 killers took twice as long by then).
+    backend = make_backend("sat")
+    killer = parse("AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4")  # 4x4: 64 variables, cages with sums
+    nv = backend.formula(killer.geometry).nv
+    most = 0
+    for _ in range(200):
+        assert backend.solve(killer, limit=2).status is Status.MULTIPLE
+        most = max(most, backend.session_info(killer.geometry)["variables"])
+    added = backend.session_info(killer.geometry)["variables"]  # at most one puzzle's worth
+    assert most <= nv * (1 + satsolver.DEAD_PER_VARIABLE) + added
+    assert backend.session_info(killer.geometry)["builds"] > 1
+
+
 def test_solving_without_counting_adds_no_variables():
     backend = make_backend("sat:solver=glucose4")
     puzzles = varied_puzzles(40, cases=[BY_NAME["grid1"]])

@@ -64,6 +64,7 @@ def _among(loaded: set[str], names: tuple[str, ...]) -> list[str]:
 
 HEAVY = (
     "pysat", "ortools", "matplotlib", "pandas", "numpy", "multiprocessing", "concurrent.futures",
+    "pydantic",  # typer's coercion of every parameter imported it (issue 34: start-up)
     "sudoku_csp.backends.sat", "sudoku_csp.backends.cpsat", "sudoku_csp.batch",
     "sudoku_csp.crosscheck", "sudoku_csp.certify", "sudoku_csp.generate", "sudoku_csp.study",
     "sudoku_csp.logic", "sudoku_csp.canon", "sudoku_csp.encodings", "sudoku_csp.satsolver",
@@ -145,3 +146,44 @@ def test_every_command_is_built_when_looked_up():
         assert isinstance(command, TyperCommand) and command.name == name, name
         assert command.callback is not None
     assert group.get_command(ctx, "nope") is None
+
+
+SAMPLES = {
+    str: ["x", "", " a b ", "-"], bool: [True, False, "true", "no", 1],
+    int: ["0", "7", "-3", "+3", " 4", "1e3", "2.0", "x", "", 5, -1, 2.5, True],
+    float: ["0", "2.5", "-1", "1e3", "inf", ".5", "x", 3, 2.5, -0.5, True],
+    list[str]: [[], ["a", "b"], ("a",), ["a", 1], "ab"],
+}
+
+
+def test_plain_coercion_gives_what_typers_own_gives():
+    # Every command's parameters of plain types skip typer's pydantic adapters (start-up):
+    # their values must be typer's, and a value that is not plain gets typer's own words.
+    from typer._click.exceptions import BadParameter
+    from typer._coercion import build_runtime_param
+
+    from sudoku_csp.cli.app import _plain_param_class
+
+    plain = _plain_param_class()
+    group = typer.main.get_command(app)
+    ctx = group.make_context("sudoku-csp", ["solve", PUZZLE])
+    checked = 0
+    for name in COMMANDS:
+        command = group.get_command(ctx, name)
+        for param in command.get_params(ctx):
+            ours = param.get_runtime_param()
+            if not isinstance(ours, plain):
+                continue
+            theirs = build_runtime_param(param.type_descriptor)
+            for value in SAMPLES[param.type_descriptor.annotation]:
+                outcomes = []
+                for runtime in (ours, theirs):
+                    try:
+                        outcomes.append(("value", runtime.coerce(value, param=param, ctx=ctx)))
+                    except BadParameter as exc:
+                        outcomes.append(("error", exc.format_message()))
+                assert outcomes[0] == outcomes[1], (name, param.name, value)
+                assert type(outcomes[0][1]) is type(outcomes[1][1]), (name, param.name, value)
+                checked += 1
+            param._runtime_param = ours  # a fallback replaced it: the next value is plain
+    assert checked > 200

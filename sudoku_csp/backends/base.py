@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import functools
 import hashlib
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -22,6 +23,13 @@ from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import KEPT_WHEN_COUNTING, Result, Status, status_for
 from sudoku_csp.verify import WrongSolutionError, check_solutions
+
+PHASES = ("model_seconds", "solve_seconds", "check_seconds")
+"""Where a puzzle's time goes, in a result's ``phases`` (seconds): building its model (the
+SAT backend: the geometry's formula loaded when new, the constraints' clauses made and
+added; CP-SAT: the template copied and the constraints added), the solver's calls, and the
+check of each solution (every backend). What is left of ``Result.seconds`` is reading the
+solutions back and assembling the result."""
 
 
 @runtime_checkable
@@ -185,7 +193,8 @@ class Tally:
     (1, 1)
     """
 
-    __slots__ = ("puzzle", "solver", "keep", "grids", "count", "_kept", "_seen")
+    __slots__ = ("puzzle", "solver", "keep", "grids", "count", "check_seconds", "_kept",
+                 "_seen")
 
     def __init__(self, puzzle: Puzzle, solver: str, limit: int | None) -> None:
         self.puzzle = puzzle
@@ -193,6 +202,7 @@ class Tally:
         self.keep = KEPT_WHEN_COUNTING if limit is None else limit
         self.grids: list[Grid] = []
         self.count = 0
+        self.check_seconds = 0.0  # spent checking grids (where a puzzle's time goes)
         self._kept: set[Grid] = set()  # the grids of ``grids``
         self._seen: set[bytes] = set()  # digests of the grids counted but not kept
 
@@ -205,7 +215,9 @@ class Tally:
         """Check ``grid`` and count it; :class:`~sudoku_csp.verify.WrongSolutionError` if it
         is not a solution, or was added before (a wrong count is a wrong verdict)."""
         grid = tuple(grid)
+        start = time.perf_counter()
         check_solutions(self.puzzle, (grid,), self.solver)
+        self.check_seconds += time.perf_counter() - start
         if self.seen(grid):
             raise WrongSolutionError(f"{self.solver} returned the same solution twice for "
                                      f"{to_line(self.puzzle)}")
@@ -233,9 +245,12 @@ def make_result(
     seconds: float,
     stats: dict[str, Any],
     time_limit: Limit = None,
+    phases: dict[str, float] | None = None,
 ) -> Result:
     """The verdict on a search that found ``solutions``: a :class:`Tally` that checked each
-    as it came, or a sequence of grids, checked here (the same way).
+    as it came, or a sequence of grids, checked here (the same way). The result's
+    ``phases`` are ``phases`` and ``check_seconds``, the time checking took (see
+    :data:`PHASES`).
 
     Raises :class:`~sudoku_csp.verify.WrongSolutionError` if a backend produced a grid that
     is not a solution, or the same solution twice.
@@ -258,4 +273,5 @@ def make_result(
             message = f"{why} reached: at least {count} solutions, count incomplete"
     return Result(status, tuple(tally.grids), stats, seconds, solver, message,
                   total=count if count != len(tally.grids) else None, complete=not timed_out,
-                  puzzle=puzzle)
+                  puzzle=puzzle,
+                  phases={**(phases or {}), "check_seconds": tally.check_seconds})

@@ -229,6 +229,7 @@ class CpSatBackend(BackendBase):
         clash = clash_result(puzzle, self.spec)
         if clash is not None:
             return clash
+        began = time.perf_counter()
         template = self.template(puzzle.geometry)
         if puzzle.constraints:
             # Constraints differ from puzzle to puzzle and cannot be taken out again: they
@@ -248,11 +249,15 @@ class CpSatBackend(BackendBase):
             setattr(solver.parameters, key, value)
         collector = _Collector(template, limit, tally) if enumerate_all else None
         fixed = template.fix_givens(puzzle.givens)
+        model_seconds = time.perf_counter() - began
+        began = time.perf_counter()
         try:
             with stoppable(solver.stop_search), deadline.watch(solver.stop_search):
                 status = solver.solve(template.model, collector)
         finally:
             template.release(fixed)
+        # The callback checks each solution inside the solve: that is the check's time.
+        solve_seconds = time.perf_counter() - began - tally.check_seconds
         end = search_end(status, template.model)
         response = solver.response_proto
 
@@ -285,7 +290,8 @@ class CpSatBackend(BackendBase):
         return make_result(
             puzzle, tally, limit=limit, complete=complete, timed_out=timed_out,
             solver=self.spec, seconds=time.perf_counter() - start, stats=stats,
-            time_limit=deadline)
+            time_limit=deadline,
+            phases={"model_seconds": model_seconds, "solve_seconds": solve_seconds})
 
 
 def _make_backend(options: dict[str, Any]) -> CpSatBackend:

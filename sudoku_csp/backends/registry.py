@@ -20,15 +20,42 @@ BACKENDS: dict[str, str] = {
 }
 """Backend name -> ``module:class``. The only place a backend is listed."""
 
+PORTFOLIOS: dict[str, str] = {
+    "race": "sudoku_csp.backends.race:RaceBackend",
+}
+"""Backends made of the backends above, named by a spec of theirs (``race:sat,cpsat``):
+kept apart from :data:`BACKENDS`, the solvers ``check`` cross-checks by default, since
+their verdicts are those of their members."""
+
 DEFAULT_SPEC = "native"
 """The spec used when none is named (library ``solve``/``count``, the CLI's ``--solver``)."""
 
 
+def backend_names() -> tuple[str, ...]:
+    """The names of the solvers (:data:`BACKENDS`)."""
+    return tuple(BACKENDS)
+
+
+def names_a_solver(spec: str) -> bool:
+    """Whether ``spec`` names a solver of :data:`BACKENDS` (not a portfolio): what a race's
+    member process can make again from its name.
+
+    >>> names_a_solver("sat:solver=g4"), names_a_solver("race:sat,cpsat")
+    (True, False)
+    """
+    try:
+        return parse_spec(spec)[0] in BACKENDS
+    except SpecError:
+        return False
+
+
 def backend_class(name: str) -> type[BackendBase]:
-    """The class of a backend by name (imports its module)."""
-    if name not in BACKENDS:
-        raise SpecError(f"unknown solver {name!r}; choose from {', '.join(BACKENDS)}")
-    module, _, cls = BACKENDS[name].partition(":")
+    """The class of a backend or a portfolio by name (imports its module)."""
+    where = BACKENDS.get(name) or PORTFOLIOS.get(name)
+    if where is None:
+        raise SpecError(f"unknown solver {name!r}; choose from "
+                        f"{', '.join([*BACKENDS, *PORTFOLIOS])}")
+    module, _, cls = where.partition(":")
     return getattr(importlib.import_module(module), cls)
 
 
@@ -51,7 +78,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_backend(spec: str) -> Backend:
-    """A new backend configured by ``spec`` (SpecError on any unknown name or value)."""
+    """A new backend configured by ``spec`` (SpecError on any unknown name or value); a
+    portfolio's options are its members' specs (``race:sat,cpsat:model=boolean``)."""
+    name, _, members = spec.strip().partition(":")
+    if name.strip() in PORTFOLIOS:
+        return backend_class(name.strip()).from_options(members)  # type: ignore[attr-defined]
     name, texts = parse_spec(spec)
     return backend_class(name)(**texts)  # the base checks and converts every option
 
@@ -72,10 +103,11 @@ def compare_specs() -> tuple[str, ...]:
     return tuple(spec for cls in list_backends() for spec in cls.COMPARE)
 
 
-def list_backends() -> list[type[BackendBase]]:
-    """Every backend class whose library imports here."""
+def list_backends(portfolios: bool = False) -> list[type[BackendBase]]:
+    """Every backend class whose library imports here (and with ``portfolios``, those of
+    :data:`PORTFOLIOS`)."""
     found = []
-    for name in BACKENDS:
+    for name in [*BACKENDS, *(PORTFOLIOS if portfolios else ())]:
         try:
             found.append(backend_class(name))
         except ImportError:

@@ -39,7 +39,6 @@ import atexit
 import time
 import weakref
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 from pysat.solvers import pysolvers
@@ -182,10 +181,11 @@ class SatBackend(BackendBase):
         else:
             mode = self.options["mode"]
             tally = Tally(puzzle, self.spec, limit)
+            phases: dict[str, float] = {}
             try:
                 if mode == "incremental":
                     complete, timed_out, stats = self._incremental(puzzle, limit, deadline,
-                                                                   tally)
+                                                                   tally, phases)
                 else:
                     complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
                                                              reduced=mode == "reduced")
@@ -194,7 +194,7 @@ class SatBackend(BackendBase):
             result = make_result(puzzle, tally, limit=limit, complete=complete,
                                  timed_out=timed_out, solver=self.spec,
                                  seconds=time.perf_counter() - start, stats=stats,
-                                 time_limit=deadline)
+                                 time_limit=deadline, phases=phases)
         # Clashing givens make the formula unsatisfiable at once, so they are looked for
         # only when no solution came back: the common case skips a pass over every unit.
         if not result.solutions:
@@ -224,7 +224,8 @@ class SatBackend(BackendBase):
         return session
 
     def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
-                     tally: Tally):
+                     tally: Tally, phases: dict[str, float]):
+        began = time.perf_counter()
         session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline)
         solver = session.get(deadline)
         caps, numbering = self.caps, session.vars
@@ -237,10 +238,20 @@ class SatBackend(BackendBase):
             selector = session.selector()
             clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.kind_options)
             session.reserve(top)
+            add = solver.add_clause
             for clause in clauses:
                 clause.append(-selector)
-                solver.add_clause(clause)
+                add(clause)
             assumptions.append(selector)
+        model_seconds = time.perf_counter() - began
+        solving = [0.0]
+
+        def solve() -> bool | None:
+            start = time.perf_counter()
+            try:
+                return solve_until(solver, caps, assumptions, deadline)
+            finally:
+                solving[0] += time.perf_counter() - start
 
         def block(grid: Grid) -> None:
             nonlocal selector
@@ -251,8 +262,7 @@ class SatBackend(BackendBase):
 
         try:
             _, complete, timed_out, calls = enumerate_solutions(
-                partial(solve_until, solver, caps, assumptions, deadline),
-                lambda: read(solver.get_model()), block, limit, tally.add)
+                solve, lambda: read(solver.get_model()), block, limit, tally.add)
         except Exception:
             session.counts()  # a failed puzzle's counts are not the next puzzle's
             raise
@@ -260,6 +270,7 @@ class SatBackend(BackendBase):
         stats["solver_calls"] = calls
         if selector:
             session.retire(selector)
+        phases.update(model_seconds=model_seconds, solve_seconds=solving[0])
         return complete, timed_out, stats
 
     def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,

@@ -11,11 +11,7 @@ value; assigning to ``sudoku_csp.batch.CHUNKSIZE`` changes nothing.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
-import sys
-import threading
-import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -26,10 +22,12 @@ from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.batch.records import Outcome, Record, RecordWriter, record_format
 from sudoku_csp.batch.resume import Finished
+from sudoku_csp.constraints import KINDS
 from sudoku_csp.crosscheck import Claim, judge, resolve, run_claims
 from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals
 from sudoku_csp.io import PuzzleText, to_line
+from sudoku_csp.processes import context, single_threaded
 from sudoku_csp.puzzle import Puzzle
 
 Spec = str | Backend
@@ -73,15 +71,18 @@ def _warm(specs: Sequence[Spec]) -> None:
 
 
 def _start_worker(specs: Sequence[Spec]) -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle (it stops the workers), then
-    :func:`_warm`."""
+    """Pool initializer: Ctrl-C is the parent's to handle (it stops the workers), every
+    constraint kind loaded (a new interpreter that meets a kind first while unpickling a
+    puzzle imports it half-way into the registry's own loading of every kind, which then
+    finds it empty), then :func:`_warm`."""
     worker_signals()
+    list(KINDS)
     _warm(specs)
 
 
 
 def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
-                 time_limit: float | None) -> list[Outcome]:
+                 time_limit: float | None, concurrent: bool = False) -> list[Outcome]:
     """Run the specs on each puzzle of a chunk: the outcomes, in order."""
     backends = resolve(specs)  # cached per process: built once, then looked up
     outcomes: list[Outcome] = []
@@ -89,7 +90,8 @@ def _solve_chunk(specs: Sequence[Spec], items: list[_Item], limit: int | None,
         if isinstance(puzzle, PuzzleText):
             puzzle = puzzle.parse()
         chosen = backends if todo is None else {s: backends[s] for s in todo}
-        claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit)
+        claims, results = run_claims(puzzle, chosen, limit=limit, time_limit=time_limit,
+                                     concurrent=concurrent)
         judgement = judge({**known, **claims} if known else claims)
         verdict = judgement.status
         line = to_line(puzzle)  # the record reads back as this very puzzle
@@ -114,36 +116,13 @@ there is one, else the platform's default."""
 
 
 def _single_threaded() -> bool:
-    """Whether this process runs one thread, native threads included (Linux /proc)."""
-    if threading.active_count() > 1:
-        return False
-    # A thread just joined (the previous pool's manager) lingers in /proc for a moment after
-    # Python lets go of it: look again for up to 20 ms before settling for forkserver.
-    for _ in range(10):
-        try:
-            if len(os.listdir("/proc/self/task")) == 1:
-                return True
-        except OSError:
-            return False
-        time.sleep(0.002)
-    return False
+    """Whether this process runs one thread (:func:`sudoku_csp.processes.single_threaded`)."""
+    return single_threaded()
 
 
 def _mp_context():
-    # fork starts a worker in milliseconds, with the solvers already built (the registry's
-    # cache is inherited); forkserver takes a few hundred milliseconds (a new interpreter,
-    # imports in every worker), which a run of a thousand easy puzzles would not win back.
-    # But forking a process that runs other threads (a Dask client, a progress bar's
-    # refresh thread) can deadlock the child on a lock held at the fork, so then forkserver
-    # (the default from Python 3.14) forks workers from a clean single-threaded server.
-    method = START_METHOD
-    if method is None:
-        methods = multiprocessing.get_all_start_methods()
-        if sys.platform.startswith("linux") and "fork" in methods and _single_threaded():
-            method = "fork"
-        elif "forkserver" in methods:
-            method = "forkserver"
-    return multiprocessing.get_context(method)
+    # fork when it is safe, else forkserver: see sudoku_csp.processes.
+    return context(START_METHOD)
 
 
 @contextmanager
@@ -218,6 +197,7 @@ def run_batch(
     scheduler: Any = None,
     chunksize: int | None = None,
     finished: Finished | None = None,
+    concurrent: bool = False,
 ) -> Generator[Outcome, None, None]:
     """Run every spec on every puzzle; yield one :class:`Outcome` per puzzle, in input
     order: its :class:`Record` per spec (in the order given) and its cross-checked verdict.
@@ -231,6 +211,8 @@ def run_batch(
       (extra ``cluster``; MissingExtraError without it).
     - ``chunksize``: puzzles per task (default 1 here, :data:`CHUNKSIZE` in workers).
     - ``finished``: pairs to skip (resume); see :class:`Finished`.
+    - ``concurrent``: a puzzle's specs run at the same time, each in a process of its own
+      (:func:`~sudoku_csp.crosscheck.run_claims`), every one to its own end.
     - ``puzzles``: :class:`Puzzle` objects, or :class:`PuzzleText` (from
       :func:`puzzle_texts`), parsed by the worker; a bad one raises ParseError here.
 
@@ -258,7 +240,7 @@ def run_batch(
         raise ValueError("finished was loaded for other specs: "
                          f"{', '.join(finished.specs)} (run: {', '.join(names)})")
     return _run(puzzles, tuple(specs), limit, time_limit, jobs, scheduler, chunksize,
-                finished)
+                finished, concurrent)
 
 
 def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) -> Iterator[_Item]:
@@ -277,14 +259,15 @@ def _items(puzzles: Iterable[Puzzle | PuzzleText], finished: Finished | None) ->
 
 def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit: int | None,
          time_limit: float | None, jobs: int, scheduler: Any, chunksize: int | None,
-         finished: Finished | None) -> Generator[Outcome, None, None]:
+         finished: Finished | None, concurrent: bool) -> Generator[Outcome, None, None]:
     items = _items(puzzles, finished)
     if jobs == 1 and scheduler is None:
         # In this process, one puzzle per chunk by default: each outcome is yielded (and
         # written) as soon as its puzzle is done, with no executor between (a Future per
         # puzzle measured slower: docs/design.md, Design choices, measured).
         while chunk := list(itertools.islice(items, chunksize or 1)):
-            yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit), chunk)
+            yield from _as_read(_solve_chunk(specs, chunk, limit, time_limit, concurrent),
+                                chunk)
         return
     size = chunksize or CHUNKSIZE
     # The first chunks are read before any worker starts: a run with fewer chunks than
@@ -298,8 +281,8 @@ def _run(puzzles: Iterable[Puzzle | PuzzleText], specs: tuple[Spec, ...], limit:
         window: deque[tuple[Future, list[_Item]]] = deque()
         try:
             for chunk in chunks:
-                window.append((executor.submit(_solve_chunk, specs, chunk, limit, time_limit),
-                               chunk))
+                window.append((executor.submit(_solve_chunk, specs, chunk, limit, time_limit,
+                                               concurrent), chunk))
                 # Bounded look-ahead keeps memory flat; the oldest chunk first keeps order.
                 if len(window) >= depth:
                     yield from _result(*window.popleft())
@@ -336,6 +319,7 @@ def run_to_file(
     scheduler: Any = None,
     chunksize: int | None = None,
     finished: Finished | None = None,
+    concurrent: bool = False,
 ) -> Generator[Outcome, None, None]:
     """:func:`run_batch`, writing each outcome's records to ``out`` (``.jsonl`` or
     ``.csv``) as it arrives, then yielding it. Without ``resume`` the file is replaced;
@@ -364,7 +348,8 @@ def run_to_file(
     if resume and finished is None:
         finished = resumed(out, specs, limit=limit)
     outcomes = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=jobs,
-                         scheduler=scheduler, chunksize=chunksize, finished=finished)
+                         scheduler=scheduler, chunksize=chunksize, finished=finished,
+                         concurrent=concurrent)
     return _write_each(outcomes, out, resume)
 
 

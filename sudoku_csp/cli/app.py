@@ -12,8 +12,11 @@ the explainer nor the generator, nor the tables their options' help is made of, 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
 import inspect
+import re
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Annotated, Any
 
@@ -74,6 +77,84 @@ def _as_prose(command: Any) -> Any:
     return command
 
 
+_INTEGER = re.compile(r"-?[0-9]+")
+_DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_NOT_PLAIN = object()
+
+
+def _plain_value(annotation: Any, info: Any, value: Any) -> Any:
+    """``value`` as typer's own coercion gives it for the plain cases (text, a flag's
+    bool, a list of texts, a decimal integer or number within its range), else
+    :data:`_NOT_PLAIN`."""
+    if annotation in (str, bool):
+        return value if type(value) is annotation else _NOT_PLAIN
+    if annotation == list[str]:
+        plain = isinstance(value, list | tuple) and all(type(v) is str for v in value)
+        return list(value) if plain else _NOT_PLAIN
+    if annotation not in (int, float):
+        return _NOT_PLAIN
+    if type(value) is str:
+        if not (_INTEGER if annotation is int else _DECIMAL).fullmatch(value):
+            return _NOT_PLAIN
+    elif not (type(value) is int or type(value) is annotation):
+        return _NOT_PLAIN
+    number = annotation(value)
+    if (info.min is not None and number < info.min) or (info.max is not None
+                                                        and number > info.max):
+        return _NOT_PLAIN  # typer's words for it, or its clamp
+    return number
+
+
+@functools.cache
+def _plain_param_class() -> type | None:
+    """typer's coercion contract, kept for the plain cases without pydantic: typer 0.2x
+    builds a pydantic adapter for every parameter of the command that runs, which imports
+    pydantic (about 45 ms) and builds 19 adapters for ``count`` (11 ms), where the values
+    are a puzzle's text, a spec, a limit. Anything else (a choice, a path, a value out of
+    range, a wrong one) goes to typer's own coercion, so its values and its error messages
+    stay typer's. None with a typer that has no such contract: typer's coercion then."""
+    try:
+        from typer._coercion import RuntimeParam, build_runtime_param
+    except ImportError:
+        return None
+
+    @dataclasses.dataclass(frozen=True)
+    class PlainParam(RuntimeParam):
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            plain = _plain_value(self.annotation, self.parameter_info, value)
+            if plain is not _NOT_PLAIN:
+                return plain
+            param._runtime_param = own = build_runtime_param(param.type_descriptor)
+            return own._coerce_value(value, param=param, ctx=ctx)
+
+    return PlainParam
+
+
+def plain_coercion(params: list[Any]) -> list[Any]:
+    """``params`` (a command's), those of plain types given a coercion without pydantic
+    (see :func:`_plain_param_class`); the others, and any value that is not plain, are
+    coerced as typer coerces them."""
+    plain = _plain_param_class()
+    for param in params:
+        desc = getattr(param, "type_descriptor", None)
+        if plain is None or desc is None or desc.file_annotation is not None \
+                or getattr(param, "_runtime_param", False) is not None \
+                or desc.parameter_info.parser is not None or desc.is_choice \
+                or not (desc.annotation in (str, bool, int, float)
+                        or desc.annotation == list[str]):
+            continue
+        param._runtime_param = plain(desc.parameter_info, desc.annotation)
+    return params
+
+
+class PlainCommand(TyperCommand):
+    """typer's command, its parameters of plain types coerced without pydantic
+    (:func:`plain_coercion`): every command of the app is built as one."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return plain_coercion(super().get_params(ctx))
+
+
 class _Commands(MutableMapping[str, Any]):
     """The group's commands by name: every name of :data:`COMMANDS` is there from the start,
     and a command is built (its module imported, then typer's click command made from it)
@@ -81,6 +162,9 @@ class _Commands(MutableMapping[str, Any]):
 
     def __init__(self, built: Mapping[str, Any]) -> None:
         self.built = {name: _as_prose(command) for name, command in built.items()}
+        for command in self.built.values():  # built by typer (their modules were imported)
+            if type(command) is TyperCommand:
+                command.__class__ = PlainCommand  # the same command, plainly coerced
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.built:
@@ -90,6 +174,8 @@ class _Commands(MutableMapping[str, Any]):
             for info in app.registered_commands:
                 assert info.callback is not None
                 if (info.name or get_command_name(info.callback.__name__)) == name:
+                    if info.cls in (None, TyperCommand):  # a command of its own class keeps it
+                        info.cls = PlainCommand
                     self.built[name] = _as_prose(get_command_from_info(
                         info, pretty_exceptions_short=app.pretty_exceptions_short,
                         rich_markup_mode=app.rich_markup_mode))
@@ -126,6 +212,9 @@ class LazyGroup(TyperGroup):
         self.lazy = _Commands(self.commands)
         self.commands = self.lazy
         self.summaries = False  # while listing: commands not built yet stand as summaries
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return plain_coercion(super().get_params(ctx))  # --version, --help, completion
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.lazy)  # the names: nothing is built

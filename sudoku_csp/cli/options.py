@@ -356,7 +356,7 @@ def check_output_path(path: str | os.PathLike, option: str) -> None:
 
 
 def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
-             time_limit: float | None, opts: BatchOptions
+             time_limit: float | None, opts: BatchOptions, concurrent: bool = False,
              ) -> AbstractContextManager[tuple[Generator[Outcome, None, None], int]]:
     """Every puzzle's outcome (its record per spec, its verdict), through the one batch
     runner (here, in processes, or on a Dask cluster), the records written to ``opts.out``
@@ -369,16 +369,17 @@ def outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit:
     outcome, an error, Ctrl-C while an outcome is printed), so worker processes are
     stopped and the records file closed before the interpreter exits, not whenever the
     garbage collector gets to the run (a pool still running at exit races Python's own
-    exit hook and may print its traceback)."""
+    exit hook and may print its traceback). ``concurrent``: each puzzle's specs at the
+    same time (:func:`~sudoku_csp.batch.run_batch`)."""
     if opts.out:
         check_output_path(opts.out, "--out")
-    return _outcomes(src, options, specs, limit, time_limit, opts)
+    return _outcomes(src, options, specs, limit, time_limit, opts, concurrent)
 
 
 @contextmanager
 def _outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit: int | None,
-              time_limit: float | None,
-              opts: BatchOptions) -> Iterator[tuple[Generator[Outcome, None, None], int]]:
+              time_limit: float | None, opts: BatchOptions,
+              concurrent: bool) -> Iterator[tuple[Generator[Outcome, None, None], int]]:
     from sudoku_csp.batch import resumed, run_batch, run_to_file
     from sudoku_csp.io import puzzle_texts
 
@@ -389,9 +390,9 @@ def _outcomes(src: Source, options: dict[str, Any], specs: Sequence[Spec], limit
         done = finished.puzzles_done() if finished else 0
         run = run_to_file(puzzles, specs, opts.out, resume=opts.resume, limit=limit,
                           time_limit=time_limit, jobs=opts.jobs, scheduler=opts.scheduler,
-                          finished=finished)
+                          finished=finished, concurrent=concurrent)
     else:
         run = run_batch(puzzles, specs, limit=limit, time_limit=time_limit, jobs=opts.jobs,
-                        scheduler=opts.scheduler)
+                        scheduler=opts.scheduler, concurrent=concurrent)
     with closing(run):
         yield run, done

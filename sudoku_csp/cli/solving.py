@@ -291,6 +291,10 @@ def check(
         "--time-limit", "-t", min=0.0,
         help="Seconds per puzzle and solver (the solvers run one after another); past it "
              "that solver's verdict is unknown.")] = None,
+    race: Annotated[bool, typer.Option(
+        "--race", help="Run a puzzle's solvers at the same time, each in a process of its "
+                       "own: every one still decides (a cross-check), in the time of the "
+                       "slowest rather than their sum.")] = False,
     printing: Printing,
     batch: BatchOptions,
 ) -> None:
@@ -323,7 +327,7 @@ def check(
         src = resolve_source([source], options, count=err.is_terminal)
         counts: dict[Verdict, int] = {}
         disagreements = unchecked = 0
-        found = outcomes(src, options, specs, limit, time_limit, batch)
+        found = outcomes(src, options, specs, limit, time_limit, batch, concurrent=race)
         if fmt == "csv":
             print_records_header(fmt)
         conflicts = ConflictReports(time_limit)
@@ -451,7 +455,7 @@ def solvers() -> None:
     table.add_column("backend", style="bold")
     table.add_column("what it is")
     table.add_column("options")
-    for cls in list_backends():
+    for cls in list_backends(portfolios=True):
         options = "\n".join(o.describe() for o in cls.OPTIONS) or "-"
         table.add_row(cls.name, cls.description, options)
     out.print(table)

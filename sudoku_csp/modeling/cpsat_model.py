@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import abc
 import copy
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,26 @@ from sudoku_csp.geometry import EMPTY, Geometry, Grid
 if TYPE_CHECKING:  # only for annotations: importing ortools costs ~0.5 s
     from ortools.sat.python import cp_model
 
-__all__ = ["AllDiffModel", "BooleanModel", "CpSatModel", "ReadBackError"]
+__all__ = ["AllDiffModel", "BooleanModel", "CpSatModel", "ReadBackError", "lean_model"]
+
+
+def lean_model() -> cp_model.CpModel:
+    """An empty ``cp_model.CpModel`` without the camelCase aliases of its methods
+    (``AddAllDifferent`` for ``add_all_different``) that ``CpModel.__init__`` sets on every
+    instance, one by one: most of what a 9×9 template's copy took (0.15-0.27 ms against
+    0.02-0.12 ms; docs/design.md: Design choices, measured); nothing here calls them."""
+    return _lean_class()()
+
+
+@functools.cache
+def _lean_class() -> type:
+    from ortools.sat.python import cp_model
+
+    class LeanCpModel(cp_model.CpModel):
+        def _add_pre_pep8_methods(self) -> None:
+            pass
+
+    return LeanCpModel
 
 
 class CpSatModel(abc.ABC):
@@ -88,7 +108,9 @@ class CpSatModel(abc.ABC):
         literals in Python is the cost (docs/design.md: Design choices, measured).
         """
         twin = copy.copy(self)
-        twin.model = self.model.clone()
+        twin.model = lean_model()
+        twin.model.proto.copy_from(self.model.proto)
+        twin.model.rebuild_constant_map()  # as CpModel.clone() does
         return twin
 
     # -- reading a grid back --------------------------------------------------------------
