@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from cases import latin_squares_4
+from cases import latin_squares_4, slow_if
 from typer.testing import CliRunner
 
 from sudoku_csp import EMPTY, Puzzle, Status, get_backend, make_geometry, parse, to_line
@@ -337,3 +337,50 @@ def test_the_fpuzzles_writer_invents_no_key():
             fpuzzles_json(wrong)
     finally:
         KINDS.remove(inventor)
+
+
+_FIRST = ("import importlib, sys\n"
+          "from sudoku_csp.constraints import BUILT_IN\n"
+          "importlib.import_module(f'sudoku_csp.constraints.kinds.{sys.argv[1]}')\n"
+          "from sudoku_csp.constraints import KINDS\n"
+          "assert len(KINDS) == len(BUILT_IN), len(KINDS)\n")
+
+
+@pytest.mark.parametrize("module", slow_if(["dots", "cage"], lambda m: m != "dots"))
+def test_a_kind_module_imported_first_in_a_fresh_interpreter_loads_the_registry_whole(module):
+    """Unpickling a constraint in a worker imports its kind's module before anything else:
+    a module whose machinery imports went through the package's ``__getattr__`` (dots:
+    ``from sudoku_csp.constraints import value_dots``) loaded every kind from inside its own
+    import, found itself half made ("dots defines 0 constraint kinds") and left the registry
+    half loaded."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", _FIRST, module], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr[-400:]
+
+
+@pytest.mark.slow
+def test_every_kind_module_imported_first_loads_the_registry_whole():
+    import subprocess
+    import sys
+
+    from sudoku_csp.constraints import BUILT_IN
+
+    for module in BUILT_IN:
+        run = subprocess.run([sys.executable, "-c", _FIRST, module], capture_output=True,
+                             text=True)
+        assert run.returncode == 0, (module, run.stderr[-400:])
+
+
+def test_a_lower_case_name_is_no_kind_and_loads_no_kind():
+    import subprocess
+    import sys
+
+    code = ("import pytest, sudoku_csp.constraints as c\n"
+            "from sudoku_csp.constraints.registry import KINDS\n"
+            "with pytest.raises(AttributeError): c.__getattr__('value_dots')\n"
+            "assert not KINDS._loaded\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-400:]

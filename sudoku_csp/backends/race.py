@@ -105,12 +105,7 @@ def _serve(spec: str, inbox: Connection, outbox: Connection) -> None:
     thread listens for the race's "stop" and cancels the job's deadline."""
     worker_signals()
     from sudoku_csp.backends.registry import make_backend
-    from sudoku_csp.constraints import KINDS
 
-    # Every kind's module before the first puzzle arrives: a new interpreter (forkserver)
-    # that meets a kind first while unpickling a puzzle imports it half-way into the
-    # registry's own loading of every kind, which then finds it empty.
-    list(KINDS)
     jobs: list[tuple[Any, ...] | None] = []
     ready = threading.Condition()
     current: dict[int, Cancellable] = {}  # the job being solved: its deadline

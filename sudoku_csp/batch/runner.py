@@ -22,7 +22,6 @@ from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.batch.records import Outcome, Record, RecordWriter, record_format
 from sudoku_csp.batch.resume import Finished
-from sudoku_csp.constraints import KINDS
 from sudoku_csp.crosscheck import Claim, judge, resolve, run_claims
 from sudoku_csp.extras import require_extra
 from sudoku_csp.interrupts import deferred, worker_signals
@@ -71,12 +70,9 @@ def _warm(specs: Sequence[Spec]) -> None:
 
 
 def _start_worker(specs: Sequence[Spec]) -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle (it stops the workers), every
-    constraint kind loaded (a new interpreter that meets a kind first while unpickling a
-    puzzle imports it half-way into the registry's own loading of every kind, which then
-    finds it empty), then :func:`_warm`."""
+    """Pool initializer: Ctrl-C is the parent's to handle (it stops the workers), then
+    :func:`_warm`."""
     worker_signals()
-    list(KINDS)
     _warm(specs)
 
 

@@ -52,7 +52,12 @@ from sudoku_csp.constraints.translation import CnfContext, EncodingOption, Link
 
 def __getattr__(name: str) -> Any:
     """A registered kind's class by its class name (``from sudoku_csp.constraints import
-    Cage``)."""
+    Cage``). Any other name is no attribute, without loading the registry: ``from
+    sudoku_csp.constraints import value_dots`` asks here before it imports the submodule, and
+    a kind module importing its machinery so must not load every kind (itself among them,
+    half made)."""
+    if not name[:1].isupper():
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     for kind in KINDS:
         if kind.__name__ == name:
             return kind
