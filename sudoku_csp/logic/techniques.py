@@ -18,7 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sudoku_csp.logic import basic, chains, constraints, forcing, uniqueness, wings
+from sudoku_csp.logic import (
+    basic,
+    chains,
+    constraints,
+    forcing,
+    trials,
+    uniqueness,
+    wings,
+)
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Step
 
@@ -114,7 +122,7 @@ _LADDER = [
     Technique("cell_region_forcing", "Cell/region forcing chains", 8.0,
               forcing.static_cell_region, chained=True),
     Technique("dynamic_forcing_chain", "Dynamic forcing chain", 8.5,
-              forcing.dynamic_forcing_chain, chained=True),
+              trials.dynamic_forcing_chain, chained=True),
 ]
 
 TECHNIQUES: dict[str, Technique] = {t.key: t for t in _LADDER}
