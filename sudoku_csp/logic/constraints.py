@@ -45,8 +45,8 @@ from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["COMBINATION_RATING", "RULE_RATING", "UNITS_RATING", "WeakLinks",
-           "check_constraints", "combination_step", "kind_steps", "named_links", "rule_step",
-           "units_step", "weak_links"]
+           "check_constraints", "combination_step", "joint_links", "kind_steps", "links_of",
+           "named_links", "rule_step", "units_step", "weak_links"]
 
 RULE_RATING = 2.0
 """The rating of a step of a rule between cells (``constraint``)."""
@@ -63,6 +63,18 @@ constraint that says so."""
 @lru_cache(maxsize=4096)
 def _links(geometry: Geometry, constraint: Constraint) -> tuple[Link, ...]:
     return tuple(constraint.native(geometry))
+
+
+def links_of(geometry: Geometry, constraint: Constraint) -> tuple[Link, ...]:
+    """The constraint's own native links (made once per geometry and constraint)."""
+    return _links(geometry, constraint)
+
+
+def joint_links(geometry: Geometry, constraints: tuple[Constraint, ...]
+                ) -> tuple[tuple[str, Link], ...]:
+    """Every kind's joint links (:meth:`Constraint.joint_native`), each with the name its
+    weak links go by (``cages with the units``), made once per puzzle."""
+    return _joint(geometry, constraints)
 
 
 @lru_cache(maxsize=256)

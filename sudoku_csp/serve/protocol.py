@@ -87,8 +87,10 @@ limit."""
 
 DISABLED_LOGIC: dict[str, tuple[str, ...]] = {
     "tuples": ("direct_hidden_pair", "direct_hidden_triple", "naked_pair", "hidden_pair",
-               "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
-    "pointing": ("direct_pointing", "direct_claiming", "pointing", "claiming"),
+               "naked_triple", "hidden_triple", "naked_quad", "hidden_quad", "rule_naked_pair",
+               "rule_naked_triple", "rule_naked_quad"),
+    "pointing": ("direct_pointing", "direct_claiming", "pointing", "claiming", "rule_pointing",
+                 "rule_cell_forcing"),
     "fishes": ("x_wing", "swordfish", "jellyfish", "turbot_fish"),
     "wings": ("xy_wing", "xyz_wing", "wxyz_wing", "vwxyz_wing", "uvwxyz_wing",
               "tuvwxyz_wing", "w_wing", "three_strong_links", "four_strong_links",
