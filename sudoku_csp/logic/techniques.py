@@ -141,6 +141,8 @@ _LADDER = [
               forcing.static_cell_region, chained=True),
     Technique("dynamic_forcing_chain", "Dynamic forcing chain", 8.5,
               trials.dynamic_forcing_chain, chained=True),
+    Technique("forcing_chain_plus", "Dynamic forcing chain (+): with subsets and locked "
+              "candidates", 9.0, trials.forcing_chain_plus, chained=True),
 ]
 
 TECHNIQUES: dict[str, Technique] = {t.key: t for t in _LADDER}
@@ -158,7 +160,7 @@ def highest_rating(size: int, cells: int) -> float:
     per case, and a cell or region forcing chain adds up at most ``size`` cases.
 
     >>> highest_rating(9, 81), highest_rating(4, 16)
-    (10.9, 9.9)
+    (11.4, 10.4)
     """
     longest = size * 2 * cells * size
     chained = max(t.rating for t in TECHNIQUES.values() if t.chained) + length_bonus(longest)

@@ -14,7 +14,8 @@ only says where to look.
 
 from __future__ import annotations
 
-from sudoku_csp.logic.board import Board
+from sudoku_csp.logic import basic, constraints, houses
+from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.forcing import (
     Lit,
     Reasoner,
@@ -25,10 +26,10 @@ from sudoku_csp.logic.forcing import (
     _outcomes,
 )
 from sudoku_csp.logic.step import Step
-from sudoku_csp.native.rules import constrain, eliminate, only_choice
+from sudoku_csp.native.rules import PRESETS, RULES, constrain, eliminate, only_choice, propagate
 from sudoku_csp.native.state import bits
 
-__all__ = ["CARRIED", "dynamic_forcing_chain", "outcome"]
+__all__ = ["CARRIED", "dynamic_forcing_chain", "forcing_chain_plus", "outcome", "plus_outcome"]
 
 CARRIED = 24
 """Contradictions carried to the next step at most (the shortest of the search): worded
@@ -140,3 +141,103 @@ def dynamic_forcing_chain(board: Board) -> Step | None:
     return (_double_implication(board, _KEY, "Dynamic forcing chain", outcomes)
             or _cell_and_region(board, reasoner, _KEY, "dynamic forcing chains", outcomes))
 
+
+# -- dynamic forcing chains (+): trials that use subsets and locked candidates too -------------
+PLUS_RULES = tuple(RULES[name] for name in PRESETS["full"])
+"""The native rules a trial of the (+) chains runs: singles, locked candidates, naked pairs
+and triples, hidden pairs, and the constraints' links."""
+
+REPLAY = (basic.full_house, basic.hidden_single_box, basic.hidden_single_line,
+          basic.naked_single, constraints.rule_step, constraints.combination_step,
+          houses.rule_hidden_single, constraints.units_step, basic.pointing, basic.claiming,
+          basic.naked_pair, basic.hidden_pair, basic.naked_triple, basic.hidden_triple)
+"""The techniques that word a (+) chain, tried in the ladder's order on the supposed
+position (they reach at least what :data:`PLUS_RULES` reach)."""
+
+WORDED = 6
+"""Contradictions worded at most per search (the shortest of them is the step): wording one
+replays the techniques, the costly part."""
+
+MOST_SUBSTEPS = 120
+"""Steps a replay takes at most before it is given up (that supposition is then left)."""
+
+_PLUS = "forcing_chain_plus"
+
+
+def plus_outcome(board: Board, cell: int, digit: int) -> bool:
+    """Whether supposing ``digit`` in ``cell`` empties a cell or a unit once the native
+    rules of :data:`PLUS_RULES` run to a fixpoint."""
+    board.check_time()
+    state = board.state.copy()
+    state.pending.clear()
+    state.cand[cell] = 1 << digit
+    state.pending.append(cell)
+    state.touch(cell)
+    state.dirty = state.stale = state.tables.all_units
+    return not propagate(state, PLUS_RULES)
+
+
+def _replay(board: Board, cell: int, digit: int) -> list[Step] | None:
+    """The steps our own techniques take from ``digit`` supposed in ``cell`` to a
+    contradiction (the last step is the one that meets it), or None when they do not get
+    there within :data:`MOST_SUBSTEPS`."""
+    trial = board.copy()
+    made: list[Step] = []
+    try:
+        trial.place(cell, digit)
+        trial.check()
+        for _ in range(MOST_SUBSTEPS):
+            step = next((s for s in (find(trial) for find in REPLAY) if s is not None), None)
+            if step is None:
+                return None
+            made.append(step)
+            trial.apply(step)
+    except Contradiction as exc:
+        made.append(Step("contradiction", 0.0, str(exc)))
+        return made
+    return None
+
+
+def _plus_step(board: Board, cell: int, digit: int, made: list[Step]) -> Step:
+    g = board.geometry
+    facts = sum(len(s.placements) + len(s.eliminations) for s in made) + 1
+    chain = ((cell, digit), *(p for s in made for p in s.placements))
+    said = "; ".join(_brief(s) for s in made)
+    return Step(_PLUS, 0.0,
+                f"Forcing chain (+): {g.label(cell)}={board.sym(digit)} leads to a "
+                f"contradiction in {len(made) - 1} steps ({said}) → "
+                f"{g.label(cell)}≠{board.sym(digit)}",
+                eliminations=((cell, digit),), chain=chain, marks=((cell, digit),),
+                cells=tuple(dict.fromkeys(c for c, _ in chain)), length=facts)
+
+
+def _brief(step: Step) -> str:
+    """A step of a replay as the chain shows it: a constraint's step by its name and what
+    it removes (its reasons are the constraint's own, seen in the step when it is made);
+    every other step whole."""
+    if step.technique.startswith("constraint") and " → " in step.text:
+        return f"{step.text.split(':')[0]} → {step.text.rsplit(' → ', 1)[1]}"
+    return step.text
+
+
+def forcing_chain_plus(board: Board) -> Step | None:
+    """A candidate whose supposition leads to a contradiction once singles, the
+    constraints, locked candidates and naked and hidden subsets follow from it: the
+    shortest of the first few found (fewest steps), worded step by step; the others found
+    are carried to the next steps."""
+    cand = board.cand
+    carried = [(c, d) for c, d in board.carried.get(_PLUS, ())
+               if board.is_open(c) and cand[c] >> d & 1]
+    found = [x for x in carried if plus_outcome(board, *x)]
+    if not found:
+        found = [(c, d) for c, d in _candidates(board) if plus_outcome(board, c, d)]
+    worded = []
+    for c, d in found[:WORDED]:
+        made = _replay(board, c, d)
+        if made is not None:
+            worded.append((len(made), c, d, made))
+    board.carried[_PLUS] = found[WORDED:] + [(c, d) for _, c, d, _ in sorted(worded)[1:]]
+    if not worded:
+        return None
+    _, c, d, made = min(worded, key=lambda w: w[:3])
+    return _plus_step(board, c, d, made)

@@ -97,7 +97,7 @@ DISABLED_LOGIC: dict[str, tuple[str, ...]] = {
               "five_strong_links", "six_strong_links"),
     "aic": ("x_chain", "xy_chain", "aic"),
     "contradictions": ("nishio", "forcing_chain", "cell_region_forcing",
-                       "dynamic_forcing_chain"),
+                       "dynamic_forcing_chain", "forcing_chain_plus"),
 }
 """The logic the userscript's settings switch off (``disabledlogic``), as the techniques of
 :data:`sudoku_csp.logic.TECHNIQUES` each name stands for (a test holds every key to the
