@@ -35,7 +35,6 @@ dot can forbid the swap they rely on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from sudoku_csp.constraints import Constraint, Link
@@ -212,18 +211,25 @@ def _weak(geometry: Geometry, constraints: tuple[Constraint, ...], cand: tuple[i
           placed: int) -> WeakLinks:
     found: WeakLinks = {}
     for name, link in _named(geometry, constraints):
-        _probe(geometry, link, name, cand, placed, found)
+        cells = link.cells
+        for a, b in _pairs(geometry, link, tuple(cand[c] for c in cells),
+                           tuple(placed >> c & 1 for c in cells)):
+            found.setdefault(a, {}).setdefault(b, name)
+            found.setdefault(b, {}).setdefault(a, name)
     return found
 
 
-def _probe(geometry: Geometry, link: Link, name: str, cand: Sequence[int], placed: int,
-           found: WeakLinks) -> None:
-    """Add the weak links ``link`` gives on ``cand`` to ``found``."""
+@lru_cache(maxsize=1 << 16)
+def _pairs(geometry: Geometry, link: Link, masks: tuple[int, ...], placed: tuple[int, ...]
+           ) -> tuple[tuple[Candidate, Candidate], ...]:
+    """The weak links ``link`` gives on its cells' ``masks`` (``placed``: which of its
+    cells are placed), as pairs of candidates in the order found: worked out once per link
+    and masks, so that a link whose cells did not change is not probed again."""
     cells = link.cells
-    masks = tuple(cand[c] for c in cells)
+    found: list[tuple[Candidate, Candidate]] = []
     for i, cell in enumerate(cells):
         mask = masks[i]
-        if placed >> cell & 1 or not mask & (mask - 1):
+        if placed[i] or not mask & (mask - 1):
             continue
         for d in digits_of(mask):
             out = link.narrow((*masks[:i], 1 << d, *masks[i + 1:]))
@@ -231,10 +237,10 @@ def _probe(geometry: Geometry, link: Link, name: str, cand: Sequence[int], place
                 continue  # the candidate is false alone: the constraint step removes it
             for j, (other, before, after) in enumerate(zip(cells, masks, out, strict=True)):
                 lost = before & ~after
-                if j == i or other == cell or not lost or placed >> other & 1:
+                if j == i or other == cell or not lost or placed[j]:
                     continue
                 for e in digits_of(lost):
                     if e == d and geometry.are_peers(cell, other):
                         continue
-                    found.setdefault((cell, d), {}).setdefault((other, e), name)
-                    found.setdefault((other, e), {}).setdefault((cell, d), name)
+                    found.append(((cell, d), (other, e)))
+    return tuple(found)

@@ -166,6 +166,17 @@ def _gone(board: Board, links: tuple[Link, ...]) -> tuple[list[Candidate], tuple
     return (gone, cells, fillings) if gone else None
 
 
+def _read(board: Board, key: str, links: tuple[Link, ...], words: str) -> Step | None:
+    """The step of technique ``key`` when reading ``links`` together removes candidates
+    (``words``: what is read, then "uses these")."""
+    found = _gone(board, links)
+    if found is None:
+        return None
+    gone, cells, _ = found
+    return Step(key, 0.0, f"{words} uses these → eliminates {eliminated(board.geometry, gone)}",
+                eliminations=tuple(sorted(gone)), cells=cells)
+
+
 def _with_peers(geometry: Geometry, link: Link) -> bool:
     cells = tuple(dict.fromkeys(link.cells))
     return any(geometry.are_peers(a, b) for i, a in enumerate(cells) for b in cells[i + 1:])
@@ -180,15 +191,11 @@ def constraint_exact(board: Board) -> Step | None:
             if len(link.cells) < 3 or not _with_peers(g, link):
                 continue
             board.check_time()
-            found = _gone(board, (link,))
-            if found is None:
-                continue
-            gone, cells, _ = found
-            return Step(
-                "constraint_exact", 0.0,
-                f"{_title(g, constraint)}, with different digits where its cells see each "
-                f"other: no way to keep it uses these → eliminates {eliminated(g, gone)}",
-                eliminations=tuple(sorted(gone)), cells=cells)
+            step = _read(board, "constraint_exact", (link,),
+                         f"{_title(g, constraint)}, with different digits where its cells "
+                         f"see each other: no way to keep it")
+            if step is not None:
+                return step
     return None
 
 
@@ -208,13 +215,9 @@ def constraint_overlap(board: Board) -> Step | None:
     for a, b in pairs:
         board.check_time()
         (first, one), (second, other) = owned[a], owned[b]
-        found = _gone(board, (one, other))
-        if found is None:
-            continue
-        gone, cells, _ = found
-        return Step(
-            "constraint_overlap", 0.0,
-            f"{_title(g, first)} and {_title(g, second)} share cells: no way to keep both "
-            f"uses these → eliminates {eliminated(g, gone)}",
-            eliminations=tuple(sorted(gone)), cells=cells)
+        step = _read(board, "constraint_overlap", (one, other),
+                     f"{_title(g, first)} and {_title(g, second)} share cells: no way to "
+                     f"keep both")
+        if step is not None:
+            return step
     return None
