@@ -8,6 +8,7 @@ of a rating; and, as a property, every step on generated puzzles proved by SAT."
 from __future__ import annotations
 
 import pytest
+from cases import CASES, JIGSAW_MAP
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from sudoku_csp.constraints import Cage, Sandwich, Thermo, Whispers, makers
 from sudoku_csp.generate import NoGridError
 from sudoku_csp.generate.kinds import generate_variants
 from sudoku_csp.geometry import Geometry
-from sudoku_csp.logic import TECHNIQUES, exact, explain, forcing, houses, trials
+from sudoku_csp.logic import TECHNIQUES, exact, explain, forcing, houses, leftovers, trials
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.prove import prove_steps
@@ -119,6 +120,31 @@ def test_a_naked_pair_through_a_knights_move():
     assert step is not None
     assert {(cell("B3"), 0), (cell("B3"), 1)} <= set(step.eliminations)
     assert step.text.startswith("Naked pair through the rules: A1, A5 hold 1/2 in row A")
+
+
+# -- the law of leftovers -------------------------------------------------------------------
+def test_the_law_of_leftovers_on_a_jigsaw():
+    # Columns 1-3 hold regions 1, 4 and 7 but for C3, F3, I3, and those regions stick out
+    # into A4, D4, G4: the two trios hold the same digits. No 9 among A4, D4, G4: none
+    # among C3, F3, I3.
+    jigsaw = make_geometry(9, regions=JIGSAW_MAP)
+    b = without(board(geometry=jigsaw), 9, "A4", "D4", "G4")
+    step = leftovers.leftovers(b)
+    assert step is not None
+    assert step.eliminations == tuple((cell(x), 8) for x in ("C3", "F3", "I3"))
+    assert step.text == ("Law of leftovers: columns 1, 2, 3 and regions 1, 4, 7 hold the same "
+                         "digits, so C3, F3, I3 (in the columns, not the regions) hold what "
+                         "A4, D4, G4 (in the regions, not the columns) hold → eliminates 9 "
+                         "from C3, F3, I3")
+    assert TECHNIQUES["leftovers"].rate(step) == 3.0   # a band of three lines
+    assert leftovers.leftovers(without(board(), 9, "A4", "D4", "G4")) is None   # boxes
+
+
+def test_the_jigsaw_case_is_explained_soundly_and_proved():
+    case = next(c for c in CASES if c.name == "jigsaw")
+    e = explain(case.puzzle())
+    assert e.solved
+    prove_steps(e)
 
 
 # -- a constraint read exactly, two read together ---------------------------------------------
