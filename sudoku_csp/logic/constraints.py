@@ -54,6 +54,11 @@ COMBINATION_RATING = 2.2
 UNITS_RATING = 2.6
 """The rating of a step of constraints with the units (``constraint_units``)."""
 
+WEAK_CELLS = 12
+"""Links of more cells are not probed for weak links (a renban line's joint link with the
+units it lies in, a 45-rule region): probing each candidate of each cell costs more than
+the few links it adds beyond the constraint's own."""
+
 WeakLinks = dict[Candidate, dict[Candidate, str]]
 """For a candidate, the candidates that cannot be true with it, each with the name of the
 constraint that says so."""
@@ -212,6 +217,8 @@ def _weak(geometry: Geometry, constraints: tuple[Constraint, ...], cand: tuple[i
     found: WeakLinks = {}
     for name, link in _named(geometry, constraints):
         cells = link.cells
+        if len(cells) > WEAK_CELLS:
+            continue
         for a, b in _pairs(geometry, link, tuple(cand[c] for c in cells),
                            tuple(placed >> c & 1 for c in cells)):
             found.setdefault(a, {}).setdefault(b, name)

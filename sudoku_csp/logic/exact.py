@@ -20,7 +20,8 @@ so a link whose cells have not changed is not searched again.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
@@ -29,7 +30,7 @@ from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
-__all__ = ["BUDGET", "EXACT_RATING", "OVERLAP_RATING", "constraint_exact",
+__all__ = ["BUDGET", "EXACT_RATING", "MOST_CELLS", "OVERLAP_RATING", "constraint_exact",
            "constraint_overlap", "supports"]
 
 BUDGET = 4000
@@ -38,6 +39,10 @@ BUDGET = 4000
 EXACT_RATING = 2.7
 """Reading a constraint with the units of its cells: after pointing (2.6), before claiming
 (2.8); a setter weighs a sandwich's fillings as different digits from the start."""
+
+MOST_CELLS = 14
+"""Two constraints over more cells than this together are not read together (the search
+would mostly give up)."""
 
 OVERLAP_RATING = 3.2
 """Two constraints read together: a combination clash, as hard to see as an X-wing."""
@@ -166,14 +171,26 @@ def _gone(board: Board, links: tuple[Link, ...]) -> tuple[list[Candidate], tuple
     return (gone, cells, fillings) if gone else None
 
 
-def _read(board: Board, key: str, links: tuple[Link, ...], words: str) -> Step | None:
+def _exact_words(geometry: Geometry, constraint: Constraint) -> str:
+    return (f"{_title(geometry, constraint)}, with different digits where its cells see each "
+            f"other: no way to keep it")
+
+
+def _overlap_words(geometry: Geometry, first: Constraint, second: Constraint) -> str:
+    return (f"{_title(geometry, first)} and {_title(geometry, second)} share cells: no way to "
+            f"keep both")
+
+
+def _read(board: Board, key: str, links: tuple[Link, ...], words: Callable[[], str]
+          ) -> Step | None:
     """The step of technique ``key`` when reading ``links`` together removes candidates
-    (``words``: what is read, then "uses these")."""
+    (``words()``: what is read, then "uses these"; worded only then)."""
     found = _gone(board, links)
     if found is None:
         return None
     gone, cells, _ = found
-    return Step(key, 0.0, f"{words} uses these → eliminates {eliminated(board.geometry, gone)}",
+    return Step(key, 0.0,
+                f"{words()} uses these → eliminates {eliminated(board.geometry, gone)}",
                 eliminations=tuple(sorted(gone)), cells=cells)
 
 
@@ -192,32 +209,31 @@ def constraint_exact(board: Board) -> Step | None:
                 continue
             board.check_time()
             step = _read(board, "constraint_exact", (link,),
-                         f"{_title(g, constraint)}, with different digits where its cells "
-                         f"see each other: no way to keep it")
+                         partial(_exact_words, g, constraint))
             if step is not None:
                 return step
     return None
 
 
 def constraint_overlap(board: Board) -> Step | None:
-    """Two constraints that share cells, read together, rule out candidates that each
-    alone keeps (a combination clash)."""
+    """Two constraints that share cells, read together (all the links of both), rule out
+    candidates that each alone keeps (a combination clash)."""
     g = board.geometry
-    owned = [(constraint, link) for constraint in board.constraints
-             for link in links_of(g, constraint) if len(link.cells) >= 2]
     by_cell: dict[int, list[int]] = {}
-    for k, (_, link) in enumerate(owned):
-        for c in set(link.cells):
+    for k, constraint in enumerate(board.constraints):
+        for c in set(constraint.touched()):
             if board.is_open(c):
                 by_cell.setdefault(c, []).append(k)
     pairs = sorted({(a, b) for ks in by_cell.values() for i, a in enumerate(ks)
-                    for b in ks[i + 1:] if owned[a][0] is not owned[b][0]})
+                    for b in ks[i + 1:]})
     for a, b in pairs:
         board.check_time()
-        (first, one), (second, other) = owned[a], owned[b]
-        step = _read(board, "constraint_overlap", (one, other),
-                     f"{_title(g, first)} and {_title(g, second)} share cells: no way to "
-                     f"keep both")
+        first, second = board.constraints[a], board.constraints[b]
+        links = links_of(g, first) + links_of(g, second)
+        if not links or len({c for link in links for c in link.cells}) > MOST_CELLS:
+            continue
+        step = _read(board, "constraint_overlap", links,
+                     partial(_overlap_words, g, first, second))
         if step is not None:
             return step
     return None

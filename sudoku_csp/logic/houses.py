@@ -113,20 +113,31 @@ def _named(board: Board) -> list[tuple[str, str, Link]]:
 
 
 def _must_hold(board: Board, link: Link, cells: tuple[int, ...]) -> tuple[int, str]:
-    """The digits ``link``'s cells must hold that none of them holds yet, and why."""
-    cand = board.cand
-    masks = tuple(cand[c] for c in link.cells)
+    """The digits ``link``'s cells must hold that none of them holds yet, and why (worked
+    out once per link and candidates)."""
+    placed = board.state.placed
+    return _hold(board.geometry, link, tuple(board.cand[c] for c in link.cells),
+                 tuple(not placed >> c & 1 for c in link.cells))
+
+
+@lru_cache(maxsize=1 << 15)
+def _hold(geometry: Geometry, link: Link, masks: tuple[int, ...], open_: tuple[bool, ...]
+          ) -> tuple[int, str]:
     placed = opened = 0
+    seen: set[int] = set()
     open_cells = 0
-    for c in cells:
-        if board.is_open(c):
-            opened |= cand[c]
+    for c, m, is_open in zip(link.cells, masks, open_, strict=True):
+        if c in seen:
+            continue
+        seen.add(c)
+        if is_open:
+            opened |= m
             open_cells += 1
         else:
-            placed |= cand[c]
+            placed |= m
     if not open_cells:
         return 0, ""
-    apart = _different(board.geometry, link)
+    apart = _different(geometry, link)
     need = 0
     why = ""
     for d in digits_of(opened & ~placed):
@@ -135,8 +146,8 @@ def _must_hold(board: Board, link: Link, cells: tuple[int, ...]) -> tuple[int, s
             need |= bit
             why = why or "its cells hold different digits"
             continue
-        probe = tuple(m & ~bit if board.is_open(c) else m
-                      for c, m in zip(link.cells, masks, strict=True))
+        probe = tuple(m & ~bit if is_open else m
+                      for m, is_open in zip(masks, open_, strict=True))
         if 0 not in probe and link.narrow(probe) is None:
             need |= bit
     return need, why or "it cannot be met without it"
@@ -192,10 +203,10 @@ def _sight(board: Board, a: int, b: int) -> str:
     return "a pair that must differ"
 
 
-def _linked(board: Board, extra: WeakLinks, source: Candidate) -> frozenset[Candidate]:
+def _linked(board: Board, extra: WeakLinks, source: Candidate,
+            memo: dict[Candidate, frozenset[Candidate]]) -> frozenset[Candidate]:
     """The candidates of open cells weakly linked to ``source``: the cell's others, the
-    digit in its peers, the constraints' weak links (worked out once per position)."""
-    memo: dict[Candidate, frozenset[Candidate]] = board.cached("weak sets", dict)
+    digit in its peers, the constraints' weak links (kept in ``memo``, the position's)."""
     found = memo.get(source)
     if found is None:
         c, d = source
@@ -212,11 +223,12 @@ def _common(board: Board, extra: WeakLinks, sources: list[Candidate]
             ) -> tuple[list[Candidate], list[str]]:
     """The candidates weakly linked to every one of ``sources`` (one of which is true),
     and the reasons used (without repeats, the grid's own left out)."""
-    found = _linked(board, extra, sources[0])
+    memo: dict[Candidate, frozenset[Candidate]] = board.cached("weak sets", dict)
+    found = _linked(board, extra, sources[0], memo)
     for source in sources[1:]:
         if not found:
             break
-        found = found & _linked(board, extra, source)
+        found = found & _linked(board, extra, source, memo)
     gone = sorted(found)
     reasons: dict[str, None] = {}
     for y in gone:
