@@ -232,6 +232,23 @@ def test_dynamic_forcing_chains_plus_reach_past_singles_and_stay_sound():
     prove_steps(e)
 
 
+def test_a_plus_chain_the_replay_cannot_word_is_passed_over(monkeypatch):
+    # Were the first suppositions found beyond the techniques' wording, the next ones are
+    # worded: the chain is not given up while some contradiction can be said.
+    b = _after(HARD[0], SINGLES, 200)
+    real, calls = trials._replay, []
+
+    def failing_first(board, cell, digit):
+        calls.append((cell, digit))
+        return None if len(calls) <= trials.WORDED else real(board, cell, digit)
+
+    monkeypatch.setattr(trials, "_replay", failing_first)
+    step = trials.forcing_chain_plus(b)
+    assert len(calls) > trials.WORDED and step is not None
+    truth = get_backend("sat").solve(HARD[0]).solution
+    assert all(truth[c] != d for c, d in step.eliminations)
+
+
 # -- the rating names its hardest step --------------------------------------------------------
 def test_the_rating_names_the_step_that_set_it():
     e = explain(parse("48.3............71.2.......7.5....6....2..8.............1.76...3.....4."

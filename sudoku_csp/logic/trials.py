@@ -155,8 +155,8 @@ REPLAY = (basic.full_house, basic.hidden_single_box, basic.hidden_single_line,
 position (they reach at least what :data:`PLUS_RULES` reach)."""
 
 WORDED = 6
-"""Contradictions worded at most per search (the shortest of them is the step): wording one
-replays the techniques, the costly part."""
+"""Contradictions worded per search (the shortest of them is the step; one the replay
+cannot word is passed over): wording one replays the techniques, the costly part."""
 
 MOST_SUBSTEPS = 120
 """Steps a replay takes at most before it is given up (that supposition is then left)."""
@@ -232,11 +232,15 @@ def forcing_chain_plus(board: Board) -> Step | None:
     if not found:
         found = [(c, d) for c, d in _candidates(board) if plus_outcome(board, c, d)]
     worded = []
-    for c, d in found[:WORDED]:
+    tried = 0
+    for c, d in found:
+        if len(worded) == WORDED:
+            break
+        tried += 1
         made = _replay(board, c, d)
         if made is not None:
             worded.append((len(made), c, d, made))
-    board.carried[_PLUS] = found[WORDED:] + [(c, d) for _, c, d, _ in sorted(worded)[1:]]
+    board.carried[_PLUS] = found[tried:] + [(c, d) for _, c, d, _ in sorted(worded)[1:]]
     if not worded:
         return None
     _, c, d, made = min(worded, key=lambda w: w[:3])
