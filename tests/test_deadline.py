@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from sudoku_csp import Puzzle, Status, deadline, get_backend, make_backend, parse, satsolver
 from sudoku_csp.cli.app import app
 from sudoku_csp.deadline import NEVER, Deadline, Expired
-from sudoku_csp.logic import chains, explain, forcing, wings
+from sudoku_csp.logic import chains, explain, forcing, trials, wings
 from sudoku_csp.logic.basic import hidden_quad, jellyfish, naked_quad
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.prove import prove_steps
@@ -102,7 +102,7 @@ def test_an_expired_deadline_stops_the_explanation_and_its_proof():
 
 
 @pytest.mark.parametrize("find", [
-    forcing.forcing_chain, forcing.dynamic_forcing_chain, forcing.static_cell_region,
+    forcing.forcing_chain, trials.dynamic_forcing_chain, forcing.static_cell_region,
     forcing.nishio, chains.aic, chains.x_chain, wings.als_wing(4),
     wings.xyz_wing, naked_quad, hidden_quad, jellyfish,
 ])

@@ -129,7 +129,7 @@ def test_a_rating_no_grid_allows_is_refused_at_once():
     Request(min_rating=top)                        # reachable in principle: accepted
     Request(min_rating=top + 5, allow_search=True)  # puzzles needing search: another thing
     result = run("generate", "--min-rating", "12", "-n", "4", "--attempts", "1")
-    assert result.exit_code == Exit.INPUT and "above ER 9.9" in result.output
+    assert result.exit_code == Exit.INPUT and "above ER 10.4" in result.output
 
 
 def test_workers_are_capped_by_the_work(monkeypatch):

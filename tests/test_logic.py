@@ -274,7 +274,8 @@ def test_rate_gives_a_puzzle_without_solution_its_conflict(as_json):
     else:
         fields = result.output.rstrip("\n").split("\t")
         assert fields[2] == "no solution"
-        assert "no solution: these 18 parts conflict: given R1C1=4" in fields[4]
+        assert fields[3] == "-"   # no step: no hardest one
+        assert "no solution: these 18 parts conflict: given R1C1=4" in fields[5]
     # Worked out on the puzzle as read: two 1s a knight's move apart, which only the
     # f-puzzles link's anti-knight rule forbids.
     anti = Puzzle(make_geometry(9, variants=["anti-knight"]),

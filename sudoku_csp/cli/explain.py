@@ -92,8 +92,9 @@ def _value(rating: float | None) -> str:
 def _rating_line(e: Explanation) -> str:
     r = e.rating
     search = ", needs search beyond these techniques" if r.needs_search else ""
+    hardest = f" (hardest: step {r.hardest_step}, {r.hardest})" if r.hardest else ""
     return (f"rating ER={_value(r.er)} EP={_value(r.ep)} ED={_value(r.ed)}, "
-            f"{r.tier}{search}")
+            f"{r.tier}{search}{hardest}")
 
 
 def _list_techniques() -> None:
@@ -228,11 +229,14 @@ def hint(
 
 def _print_rating(record: Record) -> None:
     """One tab-separated line per puzzle: index, ER/EP/ED, tier (the status when unrated),
-    the puzzle, then the message when there is one (a puzzle with no solution: its
-    conflict), as count's lines end."""
+    the technique of the hardest step and its number (``-`` when none), the puzzle, then
+    the message when there is one (a puzzle with no solution: its conflict), as count's
+    lines end."""
     s = record.stats
     ratings = "/".join(_value(s.get(key)) for key in ("er", "ep", "ed"))
-    line = f"{record.index}\t{ratings}\t{s.get('tier', record.status)}\t{record.puzzle}"
+    hardest = f"{s['hardest']}@{s['hardest_step']}" if s.get("hardest") else "-"
+    line = (f"{record.index}\t{ratings}\t{s.get('tier', record.status)}\t{hardest}"
+            f"\t{record.puzzle}")
     if record.message:
         line += f"\t{record.message}"
     emit(line + "\n")
@@ -251,8 +255,9 @@ def rate(
 ) -> None:
     """Rate puzzles on Sudoku Explainer's scale (ER/EP/ED).
 
-    One line per puzzle: index, ER/EP/ED, tier, the puzzle; a puzzle with no solution gets
-    its conflicting parts, at the end of its line (in its record with --json).
+    One line per puzzle: index, ER/EP/ED, tier, the hardest step (its technique @ its
+    number), the puzzle; a puzzle with no solution gets its conflicting parts, at the end of
+    its line (in its record with --json).
 
     Runs through the batch runner like count (--jobs, --out, --resume). --time-limit is
     per puzzle, the verdict and the steps together (past it: tier unknown). A puzzle with

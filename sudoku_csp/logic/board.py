@@ -9,9 +9,10 @@ one candidate stays open until a naked-single step places it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache, reduce
 from operator import or_
+from typing import Any, TypeVar
 
 from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.deadline import NEVER, Deadline
@@ -22,6 +23,8 @@ from sudoku_csp.native.state import State, bits
 from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["Board", "Contradiction"]
+
+T = TypeVar("T")
 
 class Contradiction(Exception):
     """The pencil marks admit no solution (the puzzle has none)."""
@@ -63,7 +66,7 @@ class Board:
     """
 
     __slots__ = ("state", "tables", "geometry", "layout", "size", "cand", "constraints",
-                 "deadline")
+                 "deadline", "_memo", "_memo_key", "carried")
 
     def __init__(self, state: State, constraints: tuple[Constraint, ...] = (),
                  deadline: Deadline = NEVER) -> None:
@@ -78,6 +81,11 @@ class Board:
         self.layout = layout(self.geometry)
         self.size = self.geometry.size
         self.cand = state.cand
+        self._memo: dict[str, Any] = {}
+        self._memo_key: tuple[tuple[int, ...], int] | None = None
+        # What a technique keeps from one step to the next of the same explanation (a
+        # finding that stays true as candidates go: see :meth:`cached`).
+        self.carried: dict[str, Any] = {}
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle) -> Board:
@@ -115,6 +123,23 @@ class Board:
 
     def copy(self) -> Board:
         return Board(self.state.copy(), self.constraints, self.deadline)
+
+    def cached(self, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``, worked out once for these pencil marks: what several techniques
+        read from the same position (the houses rules make, the weak links) is not derived
+        again until a candidate changes. Keyed by the candidates themselves, so a change
+        made any way (a step, a test writing marks) is seen.
+
+        >>> b = Board.from_puzzle(__import__("sudoku_csp").parse("." * 16))
+        >>> b.cached("n", lambda: [1]) is b.cached("n", lambda: [2])
+        True
+        """
+        key = (tuple(self.cand), self.state.placed)
+        if key != self._memo_key:
+            self._memo, self._memo_key = {}, key
+        if name not in self._memo:
+            self._memo[name] = compute()
+        return self._memo[name]
 
     def check_time(self) -> None:
         """Raise :class:`~sudoku_csp.deadline.Expired` once the deadline has passed: what a

@@ -35,7 +35,6 @@ dot can forbid the swap they rely on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from sudoku_csp.constraints import Constraint, Link
@@ -45,8 +44,8 @@ from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["COMBINATION_RATING", "RULE_RATING", "UNITS_RATING", "WeakLinks",
-           "check_constraints", "combination_step", "kind_steps", "named_links", "rule_step",
-           "units_step", "weak_links"]
+           "check_constraints", "combination_step", "joint_links", "kind_steps", "links_of",
+           "named_links", "rule_step", "units_step", "weak_links"]
 
 RULE_RATING = 2.0
 """The rating of a step of a rule between cells (``constraint``)."""
@@ -54,6 +53,11 @@ COMBINATION_RATING = 2.2
 """The rating of a combination step (``constraint_combination``)."""
 UNITS_RATING = 2.6
 """The rating of a step of constraints with the units (``constraint_units``)."""
+
+WEAK_CELLS = 12
+"""Links of more cells are not probed for weak links (a renban line's joint link with the
+units it lies in, a 45-rule region): probing each candidate of each cell costs more than
+the few links it adds beyond the constraint's own."""
 
 WeakLinks = dict[Candidate, dict[Candidate, str]]
 """For a candidate, the candidates that cannot be true with it, each with the name of the
@@ -63,6 +67,18 @@ constraint that says so."""
 @lru_cache(maxsize=4096)
 def _links(geometry: Geometry, constraint: Constraint) -> tuple[Link, ...]:
     return tuple(constraint.native(geometry))
+
+
+def links_of(geometry: Geometry, constraint: Constraint) -> tuple[Link, ...]:
+    """The constraint's own native links (made once per geometry and constraint)."""
+    return _links(geometry, constraint)
+
+
+def joint_links(geometry: Geometry, constraints: tuple[Constraint, ...]
+                ) -> tuple[tuple[str, Link], ...]:
+    """Every kind's joint links (:meth:`Constraint.joint_native`), each with the name its
+    weak links go by (``cages with the units``), made once per puzzle."""
+    return _joint(geometry, constraints)
 
 
 @lru_cache(maxsize=256)
@@ -200,18 +216,27 @@ def _weak(geometry: Geometry, constraints: tuple[Constraint, ...], cand: tuple[i
           placed: int) -> WeakLinks:
     found: WeakLinks = {}
     for name, link in _named(geometry, constraints):
-        _probe(geometry, link, name, cand, placed, found)
+        cells = link.cells
+        if len(cells) > WEAK_CELLS:
+            continue
+        for a, b in _pairs(geometry, link, tuple(cand[c] for c in cells),
+                           tuple(placed >> c & 1 for c in cells)):
+            found.setdefault(a, {}).setdefault(b, name)
+            found.setdefault(b, {}).setdefault(a, name)
     return found
 
 
-def _probe(geometry: Geometry, link: Link, name: str, cand: Sequence[int], placed: int,
-           found: WeakLinks) -> None:
-    """Add the weak links ``link`` gives on ``cand`` to ``found``."""
+@lru_cache(maxsize=1 << 16)
+def _pairs(geometry: Geometry, link: Link, masks: tuple[int, ...], placed: tuple[int, ...]
+           ) -> tuple[tuple[Candidate, Candidate], ...]:
+    """The weak links ``link`` gives on its cells' ``masks`` (``placed``: which of its
+    cells are placed), as pairs of candidates in the order found: worked out once per link
+    and masks, so that a link whose cells did not change is not probed again."""
     cells = link.cells
-    masks = tuple(cand[c] for c in cells)
+    found: list[tuple[Candidate, Candidate]] = []
     for i, cell in enumerate(cells):
         mask = masks[i]
-        if placed >> cell & 1 or not mask & (mask - 1):
+        if placed[i] or not mask & (mask - 1):
             continue
         for d in digits_of(mask):
             out = link.narrow((*masks[:i], 1 << d, *masks[i + 1:]))
@@ -219,10 +244,10 @@ def _probe(geometry: Geometry, link: Link, name: str, cand: Sequence[int], place
                 continue  # the candidate is false alone: the constraint step removes it
             for j, (other, before, after) in enumerate(zip(cells, masks, out, strict=True)):
                 lost = before & ~after
-                if j == i or other == cell or not lost or placed >> other & 1:
+                if j == i or other == cell or not lost or placed[j]:
                     continue
                 for e in digits_of(lost):
                     if e == d and geometry.are_peers(cell, other):
                         continue
-                    found.setdefault((cell, d), {}).setdefault((other, e), name)
-                    found.setdefault((other, e), {}).setdefault((cell, d), name)
+                    found.append(((cell, d), (other, e)))
+    return tuple(found)

@@ -84,7 +84,9 @@ class Rating:
     rating reached, and the tier ``diabolical``); ``None`` with the tier ``unknown`` when a
     time limit stopped the explanation first. A puzzle without exactly one solution is not
     rated: the tier is ``not unique`` or ``no solution``, ``needs_search`` ``None``.
-    ``techniques``: how often each was used.
+    ``techniques``: how often each was used. ``hardest``: the technique of the step that
+    set ``er`` (the first one rated so), ``hardest_step`` its number (from 1), ``hardest_text``
+    its words: what a setter reads to see why the puzzle is as hard as it is.
     """
 
     er: float | None
@@ -93,6 +95,9 @@ class Rating:
     tier: str
     needs_search: bool | None
     techniques: dict[str, int]
+    hardest: str | None = None
+    hardest_step: int | None = None
+    hardest_text: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -167,6 +172,7 @@ class Explanation:
         unknown = self.timed_out or self.verdict is Status.UNKNOWN
         ratings = [s.rating for s in self.steps]
         first_place = next((i for i, s in enumerate(self.steps) if s.placements), None)
+        top = ratings.index(max(ratings)) if ratings else None
         return Rating(
             er=max(ratings, default=None),
             ep=max(ratings[: first_place + 1]) if first_place is not None else None,
@@ -175,6 +181,9 @@ class Explanation:
                   else tier_of(max(ratings, default=0.0) if self.solved else None)),
             needs_search=None if unknown else not self.solved,
             techniques=dict(Counter(s.technique for s in self.steps)),
+            hardest=self.steps[top].technique if top is not None else None,
+            hardest_step=top + 1 if top is not None else None,
+            hardest_text=self.steps[top].text if top is not None else None,
         )
 
     def lines(self) -> list[str]:

@@ -39,7 +39,6 @@ from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import named_links, weak_links
 from sudoku_csp.logic.step import Link, Step, unit_name
-from sudoku_csp.native.rules import constrain, eliminate, only_choice
 from sudoku_csp.native.state import bits
 
 Lit = int
@@ -58,12 +57,13 @@ class Implications:
         included)."""
         seen: set[Lit] = set()
         todo = list(lits)
+        facts = self.facts
         while todo:
             lit = todo.pop()
-            if lit in seen:
+            if lit in seen or lit not in facts:  # a single's reasons name its own digit
                 continue
             seen.add(lit)
-            todo.extend(self.facts.get(lit, ()))
+            todo.extend(facts[lit])
         return len(seen)
 
 
@@ -79,8 +79,13 @@ class Reasoner:
         self.peers = board.tables.peers
         self.units = board.tables.units
         self.done = board.state.done
-        # (unit, digit) -> its places, as a list and as a mask of cells
-        self.places: dict[tuple[int, int], tuple[list[int], int]] = {}
+        # (unit, digit) -> its places, as a list, as a mask of cells, and as the places'
+        # off facts (what a single or a contradiction there comes from)
+        self.places: dict[tuple[int, int], tuple[list[int], int, tuple[Lit, ...]]] = {}
+        # on(c, d) -> the off facts it implies on the snapshot; cell -> its candidates' off
+        # facts (made as runs first need them, the same in every run)
+        self.implied: dict[Lit, tuple[Lit, ...]] = {}
+        self.cell_offs: dict[int, tuple[Lit, ...]] = {}
         # The constraints' weak links as literals: on(c, d) ⇒ off of each (one digit's
         # only, for Nishio).
         self.forbids: dict[Lit, list[Lit]] = {}
@@ -100,11 +105,30 @@ class Reasoner:
     def lit(self, cell: int, digit: int, on: bool) -> Lit:
         return (cell * self.n + digit) * 2 + on
 
+    def _implies(self, lit: Lit) -> tuple[Lit, ...]:
+        """The off facts ``lit`` (an on fact) implies at once: the cell's other candidates
+        (unless one digit is followed), the digit in the cell's peers, the constraints'
+        weak links."""
+        n, cand = self.n, self.cand
+        cell, digit = divmod(lit >> 1, n)
+        bit = 1 << digit
+        offs = [] if self.digit is not None else [
+            (cell * n + e) << 1 for e in bits(cand[cell] & ~bit)]
+        offs += [(p * n + digit) << 1 for p in self.peers[cell] if cand[p] & bit]
+        offs += self.forbids.get(lit, ())
+        found = self.implied[lit] = tuple(offs)
+        return found
+
+    def _offs_of(self, cell: int) -> tuple[Lit, ...]:
+        n = self.n
+        found = self.cell_offs[cell] = tuple((cell * n + e) << 1 for e in bits(self.cand[cell]))
+        return found
+
     def run(self, hypotheses: list[Lit]) -> Implications:
         self.board.check_time()
-        n, cand, peers, units, done = self.n, self.cand, self.peers, self.units, self.done
-        forbids, links, links_of = self.forbids, self.links, self.links_of
-        places_of = self.places
+        n, cand, units, done = self.n, self.cand, self.units, self.done
+        links, links_of = self.links, self.links_of
+        places_of, implied, cell_offs = self.places, self.implied, self.cell_offs
         cell_units = self.board.tables.cell_units
         facts: dict[Lit, tuple[Lit, ...]] = {}
         offs: dict[int, int] = {}  # cell -> mask of digits supposed off
@@ -167,30 +191,23 @@ class Reasoner:
             for k in links_of.get(cell, ()):
                 stale[k] = None
             if lit & 1:  # on
-                if only is None:
-                    for e in bits(cand[cell] & ~bit):
-                        conflict = derive(((cell * n + e) << 1), (lit,))
+                why = (lit,)
+                for off in implied.get(lit) or self._implies(lit):
+                    if off not in facts:
+                        conflict = derive(off, why)
                         if conflict:
                             return Implications(facts, conflict)
-                for p in peers[cell]:
-                    if cand[p] & bit:
-                        conflict = derive(((p * n + digit) << 1), (lit,))
-                        if conflict:
-                            return Implications(facts, conflict)
-                for off in forbids.get(lit, ()):
-                    conflict = derive(off, (lit,))
-                    if conflict:
-                        return Implications(facts, conflict)
                 continue
-            # off: a single in the cell?
+            # off: a single in the cell? (Its reasons are all the cell's off facts: the one
+            # of the digit left is no fact, and counts in no argument.)
             if only is None:
                 left = cand[cell] & ~offs.get(cell, 0)
                 if not left:
-                    return Implications(facts, tuple((cell * n + e) << 1 for e in bits(cand[cell])))
+                    return Implications(facts, cell_offs.get(cell) or self._offs_of(cell))
                 if not left & (left - 1) and (self.dynamic or cand[cell].bit_count() == 2):
                     e = left.bit_length() - 1
-                    why = tuple((cell * n + f) << 1 for f in bits(cand[cell] & ~left))
-                    conflict = derive(((cell * n + e) << 1) | 1, why)
+                    conflict = derive(((cell * n + e) << 1) | 1,
+                                      cell_offs.get(cell) or self._offs_of(cell))
                     if conflict:
                         return Implications(facts, conflict)
             # a single of the digit in one of the cell's units?
@@ -200,15 +217,15 @@ class Reasoner:
                 found = places_of.get((u, digit))
                 if found is None:  # the snapshot's places, the same in every run
                     listed = [p for p in units[u] if cand[p] & bit]
-                    found = places_of[u, digit] = (listed, sum(1 << p for p in listed))
-                places, mask = found
+                    found = places_of[u, digit] = (listed, sum(1 << p for p in listed),
+                                                   tuple((p * n + digit) << 1 for p in listed))
+                places, mask, place_offs = found
                 left = mask & ~off_cells.get(digit, 0)
                 if not left:
-                    return Implications(facts, tuple((p * n + digit) << 1 for p in places))
+                    return Implications(facts, place_offs)
                 if not left & (left - 1) and (self.dynamic or len(places) == 2):
                     p = left.bit_length() - 1
-                    why = tuple((q * n + digit) << 1 for q in places if q != p)
-                    conflict = derive(((p * n + digit) << 1) | 1, why)
+                    conflict = derive(((p * n + digit) << 1) | 1, place_offs)
                     if conflict:
                         return Implications(facts, conflict)
         return Implications(facts)
@@ -372,10 +389,19 @@ def _all_lits(board: Board, reasoner: Reasoner) -> list[Lit]:
     return [reasoner.lit(c, d, on) for c, d in _candidates(board) for on in (True, False)]
 
 
+def _static(board: Board) -> tuple[Reasoner, dict[Lit, Implications]]:
+    """The static reasoner and where each supposition (every candidate on, and off) leads
+    on these pencil marks: worked out once for the forcing chains and the cell and region
+    forcing chains that both read them."""
+    def compute() -> tuple[Reasoner, dict[Lit, Implications]]:
+        reasoner = Reasoner(board, dynamic=False)
+        return reasoner, _outcomes(reasoner, _all_lits(board, reasoner))
+    return board.cached("static forcing", compute)
+
+
 def forcing_chain(board: Board) -> Step | None:
     """Static forcing chains from one candidate: contradiction or double implication."""
-    reasoner = Reasoner(board, dynamic=False)
-    outcomes = _outcomes(reasoner, _all_lits(board, reasoner))
+    _, outcomes = _static(board)
     return (_contradictions(board, "forcing_chain", "Forcing chain", outcomes)
             or _double_implication(board, "forcing_chain", "Forcing chain", outcomes))
 
@@ -395,87 +421,6 @@ def nishio(board: Board) -> Step | None:
 
 def static_cell_region(board: Board) -> Step | None:
     """Static forcing chains from every candidate of a cell, or place of a digit in a unit."""
-    reasoner = Reasoner(board, dynamic=False)
-    lits = [reasoner.lit(c, d, True) for c, d in _candidates(board)]
+    reasoner, outcomes = _static(board)
     return _cell_and_region(board, reasoner, "cell_region_forcing", "forcing chains",
-                            _outcomes(reasoner, lits))
-
-
-def _native_outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] | None:
-    """The pencil marks after supposing the fact and running singles to a fixpoint with the
-    native rules (fast); None on contradiction."""
-    board.check_time()
-    state = board.state.copy()
-    state.pending.clear()
-    if on:
-        state.cand[cell] = 1 << digit
-        state.pending.append(cell)
-    else:
-        state.cand[cell] &= ~(1 << digit)
-        if not state.cand[cell]:
-            return None
-        if not state.cand[cell] & (state.cand[cell] - 1):
-            state.pending.append(cell)
-    state.touch(cell)
-    state.dirty = state.tables.all_units
-    while True:  # singles, then the typed constraints' links, until neither changes a thing
-        if eliminate(state) is None or only_choice(state) is None:
-            return None
-        made = constrain(state) if state.links else 0
-        if made is None:
-            return None
-        if not made:
-            return state.cand
-
-
-def dynamic_forcing_chain(board: Board) -> Step | None:
-    """Dynamic forcing chains: contradiction, double implication, cell and region forcing,
-    with singles that combine several facts. The native rules find which suppositions
-    conclude something (fast); the tracked reasoner then words the shortest."""
-    reasoner = Reasoner(board, dynamic=True)
-    cands = _candidates(board)
-    results = {(c, d, on): _native_outcome(board, c, d, on) for c, d in cands
-               for on in (True, False)}
-    lits = [reasoner.lit(c, d, on) for (c, d, on), cand in results.items() if cand is None]
-    if lits:
-        step = _contradictions(board, "dynamic_forcing_chain",
-                               "Dynamic forcing chain", _outcomes(reasoner, lits))
-        if step is not None:
-            return step
-    # Something every case implies, found on the native results, then worded.
-    wanted: set[Lit] = set()
-    cand = board.cand
-
-    def shared(keys: list[tuple[int, int, bool]]) -> bool:
-        marks = [m for m in (results[k] for k in keys) if m is not None]
-        if len(marks) != len(keys):
-            return False
-        for x in board.open_cells():
-            on_all = off_all = cand[x]  # a digit placed in every case; one gone in every case
-            for m in marks:
-                on_all &= m[x] if not m[x] & (m[x] - 1) else 0
-                off_all &= ~m[x]
-            if off_all or (on_all and on_all != cand[x]):
-                return True
-        return False
-
-    for c, d in cands:
-        if shared([(c, d, True), (c, d, False)]):
-            wanted.update((reasoner.lit(c, d, True), reasoner.lit(c, d, False)))
-    for c in board.open_cells():
-        if cand[c].bit_count() > 1 and shared([(c, d, True) for d in bits(cand[c])]):
-            wanted.update(reasoner.lit(c, d, True) for d in bits(cand[c]))
-    for u in range(len(board.tables.units)):
-        for d in range(board.size):
-            places = board.places(u, d)
-            if len(places) > 1 and not board.is_done(u, d):
-                keys = [(p, d, True) for p in places]
-                if shared(keys):
-                    wanted.update(reasoner.lit(p, d, True) for p in places)
-    if not wanted:
-        return None
-    outcomes = _outcomes(reasoner, sorted(wanted))
-    return (_double_implication(board, "dynamic_forcing_chain", "Dynamic forcing chain",
-                                outcomes)
-            or _cell_and_region(board, reasoner, "dynamic_forcing_chain",
-                                "dynamic forcing chains", outcomes))
+                            outcomes)

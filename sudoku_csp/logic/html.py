@@ -26,7 +26,7 @@ from itertools import pairwise
 
 from sudoku_csp.geometry import EMPTY, Geometry
 from sudoku_csp.io import to_line
-from sudoku_csp.logic import forcing
+from sudoku_csp.logic import forcing, trials
 from sudoku_csp.logic.explain import TIERS, Explanation
 from sudoku_csp.logic.step import Step
 from sudoku_csp.logic.techniques import TECHNIQUES
@@ -68,7 +68,8 @@ def chain_links(step: Step) -> list[ChainLink]:
     if step.links:
         return list(step.links)
     technique = TECHNIQUES.get(step.technique)
-    if technique is not None and technique.find.__module__ == forcing.__name__:
+    if technique is not None and technique.find.__module__ in (forcing.__name__,
+                                                                 trials.__name__):
         return []
     return [(a, b, k % 2 == 0) for k, (a, b) in enumerate(pairwise(step.chain))]
 

@@ -18,7 +18,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sudoku_csp.logic import basic, chains, constraints, forcing, uniqueness, wings
+from sudoku_csp.logic import (
+    basic,
+    chains,
+    constraints,
+    exact,
+    forcing,
+    houses,
+    leftovers,
+    trials,
+    uniqueness,
+    wings,
+)
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Step
 
@@ -72,17 +83,33 @@ _LADDER = [
     Technique("constraint_combination",
               "Variant combinations (cage sets, arrow sums, sandwiches, renban runs, …)",
               constraints.COMBINATION_RATING, constraints.combination_step),
+    Technique("rule_hidden_single", "Hidden single in a variant rule's cells (a cage, a line)",
+              houses.RULE_SINGLE_RATING, houses.rule_hidden_single),
     Technique("naked_single", "Naked single", 2.3, basic.naked_single),
     Technique("direct_hidden_triple", "Direct hidden triple", 2.5,
               basic.direct_hidden_triple),
     Technique("constraint_units", "Variant constraints with the units (45 rule, …)",
               constraints.UNITS_RATING, constraints.units_step),
     Technique("pointing", "Pointing", 2.6, basic.pointing),
+    Technique("constraint_exact", "Variant constraint read with its units (every filling)",
+              exact.EXACT_RATING, exact.constraint_exact),
     Technique("claiming", "Claiming", 2.8, basic.claiming),
+    Technique("leftovers", "Law of leftovers (jigsaw regions)", leftovers.LEFTOVERS_RATING,
+              leftovers.leftovers),
+    Technique("rule_pointing", "Pointing through the variant rules", houses.POINTING_RATING,
+              houses.rule_pointing),
+    Technique("rule_cell_forcing", "Cell forcing through the variant rules",
+              houses.CELL_FORCING_RATING, houses.rule_cell_forcing),
     Technique("naked_pair", "Naked pair", 3.0, basic.naked_pair),
+    Technique("rule_naked_pair", "Naked pair through the variant rules", 3.1,
+              houses.rule_subset(2)),
     Technique("x_wing", "X-wing", 3.2, basic.x_wing),
+    Technique("constraint_overlap", "Overlapping variant constraints read together",
+              exact.OVERLAP_RATING, exact.constraint_overlap),
     Technique("hidden_pair", "Hidden pair", 3.4, basic.hidden_pair),
     Technique("naked_triple", "Naked triple", 3.6, basic.naked_triple),
+    Technique("rule_naked_triple", "Naked triple through the variant rules", 3.7,
+              houses.rule_subset(3)),
     Technique("swordfish", "Swordfish", 3.8, basic.swordfish),
     Technique("hidden_triple", "Hidden triple", 4.0, basic.hidden_triple),
     Technique("turbot_fish", "Skyscraper / two-string kite / turbot fish", 4.0,
@@ -92,6 +119,8 @@ _LADDER = [
     Technique("unique_rectangle", "Unique rectangle", 4.5, uniqueness.unique_rectangle,
               uniqueness=True),
     Technique("naked_quad", "Naked quad", 5.0, basic.naked_quad),
+    Technique("rule_naked_quad", "Naked quad through the variant rules", 5.1,
+              houses.rule_subset(4)),
     Technique("jellyfish", "Jellyfish", 5.2, basic.jellyfish),
     Technique("hidden_quad", "Hidden quad", 5.4, basic.hidden_quad),
     Technique("three_strong_links", "Three strong links", 5.4, chains.strong_links(3)),
@@ -114,7 +143,9 @@ _LADDER = [
     Technique("cell_region_forcing", "Cell/region forcing chains", 8.0,
               forcing.static_cell_region, chained=True),
     Technique("dynamic_forcing_chain", "Dynamic forcing chain", 8.5,
-              forcing.dynamic_forcing_chain, chained=True),
+              trials.dynamic_forcing_chain, chained=True),
+    Technique("forcing_chain_plus", "Dynamic forcing chain (+): with subsets and locked "
+              "candidates", 9.0, trials.forcing_chain_plus, chained=True),
 ]
 
 TECHNIQUES: dict[str, Technique] = {t.key: t for t in _LADDER}
@@ -132,7 +163,7 @@ def highest_rating(size: int, cells: int) -> float:
     per case, and a cell or region forcing chain adds up at most ``size`` cases.
 
     >>> highest_rating(9, 81), highest_rating(4, 16)
-    (10.9, 9.9)
+    (11.4, 10.4)
     """
     longest = size * 2 * cells * size
     chained = max(t.rating for t in TECHNIQUES.values() if t.chained) + length_bonus(longest)

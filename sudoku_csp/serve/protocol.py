@@ -87,15 +87,17 @@ limit."""
 
 DISABLED_LOGIC: dict[str, tuple[str, ...]] = {
     "tuples": ("direct_hidden_pair", "direct_hidden_triple", "naked_pair", "hidden_pair",
-               "naked_triple", "hidden_triple", "naked_quad", "hidden_quad"),
-    "pointing": ("direct_pointing", "direct_claiming", "pointing", "claiming"),
+               "naked_triple", "hidden_triple", "naked_quad", "hidden_quad", "rule_naked_pair",
+               "rule_naked_triple", "rule_naked_quad"),
+    "pointing": ("direct_pointing", "direct_claiming", "pointing", "claiming", "rule_pointing",
+                 "rule_cell_forcing"),
     "fishes": ("x_wing", "swordfish", "jellyfish", "turbot_fish"),
     "wings": ("xy_wing", "xyz_wing", "wxyz_wing", "vwxyz_wing", "uvwxyz_wing",
               "tuvwxyz_wing", "w_wing", "three_strong_links", "four_strong_links",
               "five_strong_links", "six_strong_links"),
     "aic": ("x_chain", "xy_chain", "aic"),
     "contradictions": ("nishio", "forcing_chain", "cell_region_forcing",
-                       "dynamic_forcing_chain"),
+                       "dynamic_forcing_chain", "forcing_chain_plus"),
 }
 """The logic the userscript's settings switch off (``disabledlogic``), as the techniques of
 :data:`sudoku_csp.logic.TECHNIQUES` each name stands for (a test holds every key to the

@@ -1,0 +1,297 @@
+"""The techniques that read the variant rules beyond one constraint's own link, each on a
+small position where it fires, in its own words, sound: houses a rule must fill (hidden
+singles, pointing and naked subsets through the rules, cell forcing), a constraint read with
+its units and two read together, and the dynamic forcing chains (+); what a technique
+carries from one step to the next and what a position's techniques share; the hardest step
+of a rating; and, as a property, every step on generated puzzles proved by SAT."""
+
+from __future__ import annotations
+
+import pytest
+from cases import CASES, JIGSAW_MAP
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudoku_csp import EMPTY, datasets, get_backend, make_geometry, parse
+from sudoku_csp.constraints import Cage, Sandwich, Thermo, Whispers, makers
+from sudoku_csp.generate import NoGridError
+from sudoku_csp.generate.kinds import generate_variants
+from sudoku_csp.geometry import Geometry
+from sudoku_csp.logic import TECHNIQUES, exact, explain, forcing, houses, leftovers, trials
+from sudoku_csp.logic.board import Board
+from sudoku_csp.logic.constraints import links_of
+from sudoku_csp.logic.prove import prove_steps
+from sudoku_csp.puzzle import Puzzle
+
+NINE = make_geometry(9)
+KNIGHT = make_geometry(9, variants=["anti-knight"])
+ROW = tuple(range(9))
+ALL = (1 << 9) - 1
+
+
+def cell(label: str, size: int = 9) -> int:
+    return (ord(label[0]) - ord("A")) * size + int(label[1:]) - 1
+
+
+def board(*constraints, geometry: Geometry = NINE, **givens: int) -> Board:
+    """The pencil marks of a grid holding ``constraints`` and ``givens`` (``A1=5``)."""
+    grid = [EMPTY] * geometry.ncells
+    for label, value in givens.items():
+        grid[cell(label, geometry.size)] = value - 1
+    return Board.from_puzzle(Puzzle(geometry, tuple(grid), constraints=constraints))
+
+
+def without(b: Board, digit: int, *labels: str) -> Board:
+    """``b`` with ``digit`` (shown value) taken out of the cells named."""
+    for label in labels:
+        b.cand[cell(label)] &= ~(1 << (digit - 1))
+    return b
+
+
+def run_to_fixpoint(b: Board, *keys: str) -> None:
+    """Apply the steps of the techniques named until none of them finds one."""
+    for key in keys:
+        while (step := TECHNIQUES[key].find(b)) is not None:
+            b.apply(step)
+
+
+# -- houses ------------------------------------------------------------------------------------
+DIAGONAL = tuple(range(0, 81, 10))   # A1, B2, …, I9: a cage with no sum over nine cells
+
+
+def test_a_cage_of_nine_cells_is_a_house_and_gets_its_hidden_single():
+    b = without(board(Cage(DIAGONAL)), 1, "A1", "B2", "C3", "D4", "F6", "G7", "H8", "I9")
+    found = [h for h in houses.houses(b) if h.unit is None]
+    assert [(h.cells, h.digits) for h in found] == [(DIAGONAL, ALL)]
+    step = houses.rule_hidden_single(b)
+    assert step is not None and step.placements == ((cell("E5"), 0),)
+    assert step.text == ("Hidden single: Cage at A1 must hold a 1 (its cells hold different "
+                         "digits), which only E5 can take → E5")
+    assert houses.rule_hidden_single(board(Cage(DIAGONAL))) is None   # nine places each
+
+
+def test_a_cage_with_a_sum_must_hold_what_every_set_of_it_holds():
+    b = board(Cage((cell("A1"), cell("B1")), 17))   # 8 + 9
+    (cage,) = [h for h in houses.houses(b) if h.name == "cage 17 at A1"]
+    assert cage.digits == 0b110000000 and "cannot be met without it" in cage.why
+
+
+def test_pointing_through_a_knights_move():
+    # 1 in row A only in A1 and A5, which share no box: B3 sees A1 (box 1) and A5 (a
+    # knight's move), so it is not 1. Plain claiming cannot see it.
+    b = without(board(geometry=KNIGHT), 1, "A2", "A3", "A4", "A6", "A7", "A8", "A9")
+    assert TECHNIQUES["claiming"].find(b) is None
+    step = houses.rule_pointing(b)
+    assert step is not None and step.eliminations == ((cell("B3"), 0),)
+    assert step.text == ("Pointing through the rules: 1 in row A lies in A1, A5; each of them "
+                         "rules out 1 in B3 (a knight's move) → eliminates 1 from B3")
+    assert step.rating == 0.0 and TECHNIQUES["rule_pointing"].rate(step) == 2.9
+    assert houses.rule_pointing(without(board(), 1, "A2", "A3", "A4", "A6", "A7", "A8",
+                                        "A9")) is None   # no knight: nothing to see
+
+
+def test_pointing_from_a_digit_a_cage_must_hold():
+    # Cage 17 at A1, A2 holds an 8 and a 9: the 8 is in one of them, so not elsewhere in
+    # row A or box 1.
+    b = board(Cage((cell("A1"), cell("A2")), 17))
+    run_to_fixpoint(b, "constraint_combination")
+    step = houses.rule_pointing(b)
+    assert step is not None
+    assert "Cage 17 at A1 must hold an 8 (its cells hold different digits), which only A1, " \
+           "A2 can take" in step.text
+
+
+def test_cell_forcing_through_a_whispers_line():
+    # A1 is 1 or 9; on a whispers line A2 then differs from it by at least 5: 5 in A2 is
+    # ruled out either way.
+    b = board(Whispers((cell("A1"), cell("A2")), 5))
+    b.cand[cell("A1")] = 0b100000001
+    step = houses.rule_cell_forcing(b)
+    assert step is not None and (cell("A2"), 4) in step.eliminations
+    assert step.text.startswith("Cell forcing: whichever of 1/9 A1 holds rules out ")
+    assert "whispers" in step.text
+    assert houses.rule_cell_forcing(board()) is None   # no constraint, no weak link
+
+
+def test_a_naked_pair_through_a_knights_move():
+    b = board(geometry=KNIGHT)
+    b.cand[cell("A1")] = b.cand[cell("A5")] = 0b11
+    step = houses.rule_subset(2)(b)
+    assert step is not None
+    assert {(cell("B3"), 0), (cell("B3"), 1)} <= set(step.eliminations)
+    assert step.text.startswith("Naked pair through the rules: A1, A5 hold 1/2 in row A")
+
+
+# -- the law of leftovers -------------------------------------------------------------------
+def test_the_law_of_leftovers_on_a_jigsaw():
+    # Columns 1-3 hold regions 1, 4 and 7 but for C3, F3, I3, and those regions stick out
+    # into A4, D4, G4: the two trios hold the same digits. No 9 among A4, D4, G4: none
+    # among C3, F3, I3.
+    jigsaw = make_geometry(9, regions=JIGSAW_MAP)
+    b = without(board(geometry=jigsaw), 9, "A4", "D4", "G4")
+    step = leftovers.leftovers(b)
+    assert step is not None
+    assert step.eliminations == tuple((cell(x), 8) for x in ("C3", "F3", "I3"))
+    assert step.text == ("Law of leftovers: columns 1, 2, 3 and regions 1, 4, 7 hold the same "
+                         "digits, so C3, F3, I3 (in the columns, not the regions) hold what "
+                         "A4, D4, G4 (in the regions, not the columns) hold → eliminates 9 "
+                         "from C3, F3, I3")
+    assert TECHNIQUES["leftovers"].rate(step) == 3.0   # a band of three lines
+    assert leftovers.leftovers(without(board(), 9, "A4", "D4", "G4")) is None   # boxes
+
+
+def test_the_jigsaw_case_is_explained_soundly_and_proved():
+    case = next(c for c in CASES if c.name == "jigsaw")
+    e = explain(case.puzzle())
+    assert e.solved
+    prove_steps(e)
+
+
+# -- a constraint read exactly, two read together ---------------------------------------------
+def test_a_sandwich_read_with_different_digits():
+    # Between A1=1 and A5=9 three cells add up to 9: with repeats 2+2+5 would do, with the
+    # row's different digits only 2+3+4.
+    b = board(Sandwich(ROW, "right", 9), A1=1, A5=9)
+    run_to_fixpoint(b, "constraint", "constraint_combination", "constraint_units")
+    assert all(b.cand[cell(x)] >> 4 & 1 for x in ("A2", "A3", "A4"))   # 5 kept so far
+    step = exact.constraint_exact(b)
+    assert step is not None
+    assert {(cell(x), 4) for x in ("A2", "A3", "A4")} <= set(step.eliminations)
+    assert "with different digits where its cells see each other" in step.text
+
+
+def test_a_cage_and_a_thermometer_read_together():
+    b = board(Cage((0, 1, 2), 15), Thermo((0, 1, 2)))
+    run_to_fixpoint(b, "constraint", "constraint_combination", "constraint_units",
+                    "constraint_exact")
+    step = exact.constraint_overlap(b)
+    assert step is not None and (0, 6) in step.eliminations   # A1 = 7 leaves 8 for two more
+    assert step.text.startswith("Cage 15 at A1 (A1, A2, A3) and Thermometer at A1 (A1, A2, "
+                                "A3) share cells: no way to keep both uses these")
+
+
+def test_the_exact_search_gives_up_rather_than_guess():
+    b = board(Sandwich(ROW, "right", 20))
+    (own,) = links_of(NINE, b.constraints[0])
+    masks = tuple(b.cand[c] for c in ROW)
+    assert exact.supports(NINE, (own,), ROW, masks, budget=5) is None
+    kept, _ = exact.supports(NINE, (own,), ROW, masks)
+    assert all(k == m for k, m in zip(kept, masks, strict=True))   # anything goes, empty
+
+
+# -- forcing chains: what is carried, what is shared ------------------------------------------
+HARD = datasets.load("mixed9")
+SINGLES = ["full_house", "hidden_single_box", "hidden_single_line", "naked_single"]
+
+
+def _after(puzzle: Puzzle, keys: list[str], steps: int) -> Board:
+    b = Board.from_puzzle(puzzle)
+    for step in explain(puzzle, techniques=keys, max_steps=steps).steps:
+        b.apply(step)
+    return b
+
+
+def test_dynamic_forcing_chains_carry_their_contradictions(monkeypatch):
+    puzzle = HARD[3]
+    truth = get_backend("sat").solve(puzzle).solution
+    b = _after(puzzle, SINGLES, 40)
+    first = trials.dynamic_forcing_chain(b)
+    assert first is not None and b.carried[trials._KEY]
+    b.apply(first)
+    tried = []
+    real = trials.outcome
+    monkeypatch.setattr(trials, "outcome", lambda *a: tried.append(a) or real(*a))
+    second = trials.dynamic_forcing_chain(b)
+    assert second is not None and tried == []     # worded from what was carried
+    for step in (first, second):
+        assert all(truth[c] != d for c, d in step.eliminations)
+        assert all(truth[c] == d for c, d in step.placements)
+
+
+def test_the_static_forcing_chains_share_their_suppositions(monkeypatch):
+    b = _after(HARD[3], SINGLES, 40)
+    runs = []
+    real = forcing.Reasoner.run
+    monkeypatch.setattr(forcing.Reasoner, "run", lambda self, h: runs.append(h) or real(self, h))
+    forcing.forcing_chain(b)
+    once = len(runs)
+    forcing.static_cell_region(b)
+    assert once > 0 and len(runs) == once        # the second read the first's
+
+
+def test_dynamic_forcing_chains_plus_reach_past_singles_and_stay_sound():
+    puzzle = HARD[0]
+    keys = [*SINGLES, "forcing_chain_plus"]
+    e = explain(puzzle, techniques=keys, max_steps=60)
+    plus = [s for s in e.steps if s.technique == "forcing_chain_plus"]
+    assert plus and all(s.rating >= 9.0 for s in plus)
+    assert plus[0].text.startswith("Forcing chain (+): ")
+    assert " leads to a contradiction in " in plus[0].text
+    truth = get_backend("sat").solve(puzzle).solution
+    assert all(truth[c] != d for s in e.steps for c, d in s.eliminations)
+    prove_steps(e)
+
+
+def test_a_plus_chain_the_replay_cannot_word_is_passed_over(monkeypatch):
+    # Were the first suppositions found beyond the techniques' wording, the next ones are
+    # worded: the chain is not given up while some contradiction can be said.
+    b = _after(HARD[0], SINGLES, 200)
+    real, calls = trials._replay, []
+
+    def failing_first(board, cell, digit):
+        calls.append((cell, digit))
+        return None if len(calls) <= trials.WORDED else real(board, cell, digit)
+
+    monkeypatch.setattr(trials, "_replay", failing_first)
+    step = trials.forcing_chain_plus(b)
+    assert len(calls) > trials.WORDED and step is not None
+    truth = get_backend("sat").solve(HARD[0]).solution
+    assert all(truth[c] != d for c, d in step.eliminations)
+
+
+# -- the rating names its hardest step --------------------------------------------------------
+def test_the_rating_names_the_step_that_set_it():
+    e = explain(parse("48.3............71.2.......7.5....6....2..8.............1.76...3.....4."
+                      ".....5...."))
+    r = e.rating
+    assert (r.er, r.hardest, r.hardest_step) == (5.5, "wxyz_wing", 31)
+    assert r.hardest_text == e.steps[30].text
+    assert {"hardest", "hardest_step", "hardest_text"} <= r.as_dict().keys()
+
+
+# -- every step of every technique, proved -------------------------------------------------------
+KINDS = sorted(k for k in makers() if k != "nonconsecutive")   # no 4x4 grid is one
+
+
+@pytest.mark.slow   # a dozen puzzles explained and proved: about 10 s
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10_000))
+def test_every_step_on_generated_puzzles_is_proved(kind, seed):
+    try:
+        puzzle = next(generate_variants(make_geometry(4), kinds=[kind], seed=seed))
+    except (NoGridError, StopIteration):
+        return
+    e = explain(puzzle)
+    prove_steps(e)   # raises on any placement or elimination SAT cannot prove
+
+
+ALONE = {   # a technique, and kinds whose generated 6x6 puzzles need it after singles
+    "rule_pointing": ("sandwich", "x-sum"),
+    "rule_cell_forcing": ("arrow", "region-sum-line"),
+    "constraint_exact": ("arrow", "sandwich"),
+    "constraint_overlap": ("sandwich", "between-line"),
+    "forcing_chain_plus": ("kropki", "little-killer"),
+}
+
+
+@pytest.mark.parametrize(("key", "kinds"), ALONE.items(), ids=list(ALONE))
+def test_each_new_technique_alone_after_singles_fires_and_is_proved(key, kinds):
+    """With only singles and the rules between cells before it, a technique meets many
+    more positions than in the full ladder: every step it makes must be proved."""
+    used = 0
+    for kind in kinds:
+        puzzle = next(generate_variants(make_geometry(6), kinds=[kind], seed=3))
+        e = explain(puzzle, techniques=[*SINGLES, "constraint", key], max_steps=80)
+        prove_steps(e)
+        used += e.rating.techniques.get(key, 0)
+    assert used > 0
