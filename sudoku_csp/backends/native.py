@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
+from sudoku_csp.constraints import encoding_options
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
@@ -40,13 +41,16 @@ class NativeBackend(BackendBase):
         Option("order", "numeric", "value order at a branch", ("numeric", "random")),
         Option("seed", 0, "seed of the random value order", kind=int),
         Option("search", "on", "off: propagate only, never guess (grading)", ("on", "off")),
+        *(Option(o.name, o.default, o.help, o.choices)
+          for o in encoding_options("native").values()),
     )
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
         o = self.options
         try:
-            self.searcher = Searcher(o["rules"], o["branch"], o["order"], o["seed"])
+            self.searcher = Searcher(o["rules"], o["branch"], o["order"], o["seed"],
+                                     {name: o[name] for name in encoding_options("native")})
         except ValueError as exc:
             raise SpecError(f"native: {exc}") from None
 
@@ -66,7 +70,7 @@ class NativeBackend(BackendBase):
         deadline = Deadline.of(time_limit)
         tally = Tally(puzzle, self.spec, limit)
         if self.options["search"] == "off":
-            out = self.searcher.propagate_only(State.from_puzzle(puzzle))
+            out = self.searcher.propagate_only(self.searcher.state(puzzle))
             for grid in out.solutions:
                 tally.add(grid)
         else:

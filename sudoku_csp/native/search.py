@@ -10,7 +10,7 @@ digit planes of :mod:`sudoku_csp.native.planes`, which :meth:`Searcher.solve` us
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -128,7 +128,10 @@ class Searcher:
     """
 
     def __init__(self, rules: str = DEFAULT_RULES, branch: str = DEFAULT_BRANCH,
-                 order: str = "numeric", seed: int | None = None) -> None:
+                 order: str = "numeric", seed: int | None = None,
+                 options: Mapping[str, str] | None = None) -> None:
+        # options: the kinds' encoding options for native links ({"hidden": "off"})
+        self.options = dict(options or {})
         self.rule_names = rule_names(rules)
         self.rules: list[Rule] = [RULES[name] for name in self.rule_names]
         if branch not in BRANCHING:
@@ -143,6 +146,10 @@ class Searcher:
                                  if self.rule_names == PRESETS[name]), None)
         self.random_order = order == "random"
         self.seed = seed
+
+    def state(self, puzzle: Puzzle) -> State:
+        """The starting state of ``puzzle`` with this searcher's options for its links."""
+        return State.from_puzzle(puzzle, self.options)
 
     def propagate_only(self, state: State) -> SearchResult:
         """Apply the rules to a fixpoint without search (mutates ``state``)."""
@@ -196,7 +203,7 @@ class Searcher:
         led to a contradiction."""
         engine = self._planes(puzzle)
         if engine is None:
-            return self.run(State.from_puzzle(puzzle), limit, deadline, sink)
+            return self.run(self.state(puzzle), limit, deadline, sink)
         check_limit(limit)
         planes_engine = _PlaneEngine(engine, self)
         stats = SearchStats(nodes=1)
