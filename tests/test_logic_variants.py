@@ -187,7 +187,9 @@ def test_the_three_constraint_techniques_carry_their_ratings():
 # -- weak links ----------------------------------------------------------------------------------
 def test_weak_links_come_from_the_constraints_links():
     cage = weak_links(board(Cage((0, 10), 17)))   # A1 + B2 = 17: 8 and 9
-    assert set(cage[(0, 7)]) == {(10, d) for d in range(7)}  # A1=8: B2 none of 1..7
+    # A1=8: B2 none of 1..7; and the cage must hold 9, so no cell that sees both is 9
+    assert set(cage[(0, 7)]) == {(10, d) for d in range(7)} | {
+        (c, 8) for c in (1, 2, 9, 11, 18, 19, 20)}
     assert cage[(0, 7)][(10, 0)] == "cage 17 at A1"
     assert (10, 7) not in cage[(0, 7)]   # one digit in two peers: the box links them
     whispers = weak_links(board(Whispers((0, 10), 5)))

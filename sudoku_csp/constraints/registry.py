@@ -207,8 +207,8 @@ def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]
     naming the choices, a value that cannot be used here (a missing optional library) the
     option's own input error.
 
-    >>> encoding_choices({"sums": "bdd"})
-    {'sums': 'bdd'}
+    >>> encoding_choices({"sums": "bdd"})["sums"], encoding_choices()["hidden"]
+    ('bdd', 'on')
     >>> encoding_choices({"sums": "clever"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

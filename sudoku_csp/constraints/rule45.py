@@ -165,8 +165,11 @@ link the native solver time at every node, so they keep the short ones."""
 
 
 def signed_words(geometry: Geometry, implied: SignedSum) -> str:
-    """The words of an implied sum's link: ``the 45 rule (row 1): A3+A4 = 7``, ``the law of
-    leftovers (rows 1-3): A3+A4 - D5 = 7``."""
+    """The words of an implied sum's link: a hidden cage's as :func:`rule45_words` says
+    them (``the 45 rule: A3+A4 = 7 (different digits)``), a leftover's with its region
+    (``the law of leftovers (rows 1-3): A3+A4 - D5 = 7``)."""
+    if implied.family == HIDDEN.name and implied.plus:
+        return rule45_words(geometry, implied.plus, implied.total, True)
     what = "the 45 rule" if implied.family == HIDDEN.name else "the law of leftovers"
     where = f" ({implied.region})" if implied.region else ""
     left = plus(geometry, implied.plus) if implied.plus else "0"
@@ -183,7 +186,7 @@ def regions(geometry: Geometry) -> tuple[tuple[tuple[int, ...], int, str], ...]:
     boxes or regions that share a side. Each region once (the first words that name it).
 
     >>> from sudoku_csp.variants import make_geometry
-    >>> len(regions(make_geometry(4))), regions(make_geometry(4))[-1][1:]
+    >>> len(regions(make_geometry(4))), *regions(make_geometry(4))[-1][1:]
     (25, 3, 'boxes 2-4')
     """
     found: dict[frozenset[int], tuple[tuple[int, ...], int, str]] = {}
@@ -232,7 +235,8 @@ def hidden_sums(geometry: Geometry, cages: Sequence[Summed], most: int | None = 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
     >>> hidden_sums(make_geometry(4), [Cage((0, 1), 3)])[0]
-    SignedSum(plus=(2, 3), minus=(), total=7, family='hidden', region='row 1')
+    SignedSum(plus=(2, 3), minus=(), total=7, family='hidden', region='row 1', \
+complement=(0, 1))
     """
     unit_total = geometry.size * (geometry.size + 1) // 2
     summed = _summed(cages)
