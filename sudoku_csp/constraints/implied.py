@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import (
+    LinearSum,
     combinations_for,
     combo_clauses,
     narrow,
@@ -114,8 +115,9 @@ class SignedSum:
 # -- native ----------------------------------------------------------------------------------
 def signed_link(geometry: Geometry, implied: SignedSum, why: str) -> Link:
     """The native link of an implied sum: a cage's narrowing (its digit sets) when it is a
-    cage's, else the automaton reading ``plus`` then ``minus`` (generalised arc consistency
-    for the sum; keeping the cells that see each other apart as well, as
+    cage's, else its reachable partial sums (:class:`~sudoku_csp.constraints.cage_sums.
+    LinearSum`: generalised arc consistency for the sum; keeping the cells that see each
+    other apart as well, as
     :func:`~sudoku_csp.constraints.line_kinds.distinct` can, cut the nodes of hard killers
     by half but cost more in building than it saved: docs/design.md)."""
     family = implied.family
@@ -128,7 +130,8 @@ def signed_link(geometry: Geometry, implied: SignedSum, why: str) -> Link:
     cells = implied.cells
     if not cells:
         return Link((), partial(_nothing_adds_up, implied.total), why, family)
-    return Link(cells, _automaton(implied, geometry.size).narrow, why, family)
+    signs = (1,) * len(implied.plus) + (-1,) * len(implied.minus)
+    return Link(cells, LinearSum(signs, implied.total).narrow, why, family)
 
 
 def _nothing_adds_up(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.automaton import Automaton
 from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
-from sudoku_csp.constraints.cage_sums import pairwise_peers
+from sudoku_csp.constraints.cage_sums import LinearSum, pairwise_peers
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_path,
@@ -188,6 +188,13 @@ class Arrow(Constraint):
                 for cells, reading in self.readings(geometry)]
 
     def native(self, geometry: Geometry) -> list[Link]:
+        """Per shaft, its sum less the circle's: as reachable partial sums
+        (:class:`~sudoku_csp.constraints.cage_sums.LinearSum`, the automaton's deductions
+        several times faster) for a circle of one cell, else the automaton."""
+        if len(self.circle) == 1:
+            return [Link((*shaft, *self.circle),
+                         LinearSum((1,) * len(shaft) + (-1,), 0).narrow)
+                    for shaft in self.shafts()]
         return [Link(cells, automaton.narrow) for cells, automaton in self.automata(geometry)]
 
     @classmethod

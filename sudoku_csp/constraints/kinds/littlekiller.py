@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.fields import (
     FieldError,
     checked_together,
@@ -99,6 +100,12 @@ class LittleKiller(OutsideClue):
 
         return build(("little killer", total), length, geometry.size, 0, step,
                      lambda partial: partial == total)
+
+    def native(self, geometry: Geometry) -> list[Link]:
+        """The diagonal's sum as reachable partial sums
+        (:class:`~sudoku_csp.constraints.cage_sums.LinearSum`): what the automaton keeps,
+        several times faster."""
+        return [Link(self.cells, LinearSum((1,) * len(self.cells), self.total).narrow)]
 
     def cpsat(self, model: CpSatModel) -> None:
         super().cpsat(model)

@@ -1,0 +1,83 @@
+"""The sums narrowings and encodings of the summing kinds, against brute force.
+
+- Every native link of every kind (its joint links too: the implied sums of cages) keeps
+  every digit of a grid its constraints hold, whatever candidates around it: it never
+  removes a digit of a true solution.
+- :class:`LinearSum` keeps exactly the values some completion adds up with (generalised arc
+  consistency).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_csp.backends import get_backend
+from sudoku_csp.constraints import KINDS, native_links
+from sudoku_csp.constraints.cage_sums import LinearSum
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.variants import make_geometry
+
+
+@cache
+def _grids(size: int) -> tuple[tuple[int, ...], ...]:
+    return get_backend("native").solve(Puzzle.empty(make_geometry(size)),
+                                       limit=288 if size == 4 else 200).solutions
+
+
+def _kind(name: str):  # noqa: ANN202
+    return next(k for k in KINDS if k.kind == name)
+
+
+def _sample(name: str, size: int, rng: random.Random):  # noqa: ANN202
+    geometry = make_geometry(size)
+    for _ in range(20):
+        grid = rng.choice(_grids(size))
+        found = _kind(name).sample(geometry, grid, rng)
+        if found:
+            return geometry, grid, tuple(found)
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([k.kind for k in KINDS]), st.sampled_from([4, 6]),
+       st.integers(0, 10**9))
+def test_no_link_removes_a_digit_of_a_grid_the_constraints_hold(name, size, seed):
+    rng = random.Random(seed)
+    sampled = _sample(name, size, rng)
+    if sampled is None:
+        return
+    geometry, grid, constraints = sampled
+    full = (1 << size) - 1
+    for link in native_links(geometry, constraints):
+        # Candidates around the grid's digits: each cell its digit and some others.
+        masks = tuple(1 << grid[c] | (rng.randrange(1 << size) if rng.random() < 0.8 else
+                                      full) for c in link.cells)
+        out = link.narrow(masks)
+        assert out is not None, (link, masks)
+        assert all(m >> grid[c] & 1 for m, c in zip(out, link.cells, strict=True)), (
+            link, masks, out)
+        assert all(m & ~before == 0 for m, before in zip(out, masks, strict=True))
+
+
+def _values(mask: int) -> list[int]:
+    return [d + 1 for d in range(mask.bit_length()) if mask >> d & 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1, -1]), st.integers(1, 63)), min_size=1,
+                max_size=4), st.integers(-10, 20))
+def test_linear_sum_keeps_exactly_the_supported_values(terms, total):
+    signs = tuple(s for s, _ in terms)
+    masks = tuple(m for _, m in terms)
+    support = [0] * len(masks)
+    for values in product(*(_values(m) for m in masks)):
+        if sum(s * v for s, v in zip(signs, values, strict=True)) == total:
+            for i, v in enumerate(values):
+                support[i] |= 1 << (v - 1)
+    expected = tuple(support) if all(support) else None
+    assert LinearSum(signs, total).narrow(masks) == expected
