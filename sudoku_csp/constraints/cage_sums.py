@@ -150,7 +150,8 @@ def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: 
 
 
 def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
-                  seers: Sequence[int] = ()) -> Iterator[Clause]:
+                  seers: Sequence[int] = (), selectors: list[int] | None = None
+                  ) -> Iterator[Clause]:
     """The ``combos`` clauses of "``cells`` hold one of the digit sets ``combos``" (each
     cell one digit, the cells' digits different: the caller's clauses say so): a variable
     ``has(d)`` per digit some set holds ("some cell holds d", both ways), one ``set(j)`` per
@@ -160,7 +161,8 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     as the native narrowing finds (a third of the conflicts off hard killers; support
     clauses ``set(j) → ∨ x(c, d)`` per cell cost more than they saved: docs/design.md).
     ``seers``: cells outside that see every one of ``cells``; ``has(d) → ¬x(o, d)`` for
-    each (the required digits of :mod:`sudoku_csp.constraints.implied`).
+    each (the required digits of :mod:`sudoku_csp.constraints.implied`). ``selectors``:
+    a list that receives the ``set(j)`` variables, in the order of ``combos``.
     """
     x, n = ctx.x, ctx.geometry.size
     possible = 0
@@ -181,6 +183,8 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
         for o in seers:
             yield (-h, -x(o, d))
     sets = [ctx.new_var() for _ in combos]
+    if selectors is not None:
+        selectors.extend(sets)
     yield tuple(sets)
     for s, c in zip(sets, combos, strict=True):
         for d, h in has.items():

@@ -30,7 +30,7 @@ the sum in the clue's place outside the grid and a small arrow in the corner it 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -47,6 +47,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.group_sums import LINE_SUMS, GroupSum, exclusion_groups
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import (
     DIAGONAL,
@@ -56,7 +57,7 @@ from sudoku_csp.constraints.outside import (
     inside,
     ray,
 )
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
@@ -81,6 +82,7 @@ class LittleKiller(OutsideClue):
     """
 
     names = Names("little killer", json=("little_killers",), fpuzzles=("littlekillersum",))
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS,)
     directions: ClassVar[tuple[str, ...]] = DIAGONAL
 
     @classmethod
@@ -106,6 +108,17 @@ class LittleKiller(OutsideClue):
         (:class:`~sudoku_csp.constraints.cage_sums.LinearSum`): what the automaton keeps,
         several times faster."""
         return [Link(self.cells, LinearSum((1,) * len(self.cells), self.total).narrow)]
+
+    def grouped(self, geometry: Geometry) -> GroupSum:
+        """The diagonal's sum read by box segments (cells that see each other)."""
+        groups = exclusion_groups(geometry, self.cells)
+        return GroupSum(groups, (1,) * len(groups), self.total, geometry.size)
+
+    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+        if ctx.option(LINE_SUMS) == "groups":
+            yield from self.grouped(ctx.geometry).clauses(ctx)
+        else:
+            yield from super().cnf(ctx)
 
     def cpsat(self, model: CpSatModel) -> None:
         super().cpsat(model)
