@@ -5,6 +5,9 @@
   removes a digit of a true solution.
 - :class:`LinearSum` keeps exactly the values some completion adds up with (generalised arc
   consistency).
+- :func:`set_supports` (a digit set held against cells, as sandwiches and X-sums read their
+  fillings) keeps exactly each cell's digits in some placement, up to ``EXACT_MOST`` cells,
+  and at least those beyond.
 - Both ``line_sums`` encodings of the sat backend, and each translation with the implied
   families switched off, count what the checker counts on each summing kind's samples.
 """
@@ -22,6 +25,7 @@ from hypothesis import strategies as st
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints import KINDS, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
+from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
@@ -88,6 +92,25 @@ def test_linear_sum_keeps_exactly_the_supported_values(terms, total):
                 support[i] |= 1 << (v - 1)
     expected = tuple(support) if all(support) else None
     assert LinearSum(signs, total).narrow(masks) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 10**9))
+def test_set_supports_are_the_placements_digits(k, seed):
+    rng = random.Random(seed)
+    combo = sum(1 << d for d in rng.sample(range(7), k))
+    masks = tuple(rng.randrange(1, 128) | (combo if rng.random() < 0.3 else 0)
+                  for _ in range(k))
+    support = [0] * k
+    for digits in product(*([d for d in range(7) if m >> d & 1] for m in masks)):
+        if sum(1 << d for d in set(digits)) == combo and len(set(digits)) == k:
+            for i, d in enumerate(digits):
+                support[i] |= 1 << d
+    out = set_supports(combo, masks)
+    if k <= EXACT_MOST:
+        assert out == (tuple(support) if all(support) else None)
+    elif all(support):
+        assert out is not None and all(o & s == s for o, s in zip(out, support, strict=True))
 
 
 SPECS = ["sat:line_sums=cells", "sat:line_sums=groups", "sat:hidden=off,leftovers=off",

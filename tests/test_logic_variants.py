@@ -146,7 +146,7 @@ WORDED = [
      "eliminates 6/7/8 from A1, A2, A3, A4"),
     ("sandwich", lambda: board(Sandwich(ROW, "right", 35)), "constraint_combination",
      "the cells between the 1 and the 9 add up to 35: 7 cells (2+3+4+5+6+7+8) → "
-     "eliminates 1/9 from A4, A5, A6"),
+     "eliminates 1/9 from A2, A3, A4, A5, A6, A7, A8; 2/3/4/5/6/7/8 from A1, A9"),
     ("X-sum", lambda: board(XSum(ROW, "right", 6)), "constraint_combination",
      "the first X cells add up to 6, X the first of them: 2+4, 3+1+2 → eliminates"),
     ("skyscraper", lambda: board(Skyscraper(ROW, "right", 1)), "constraint_combination",

@@ -30,14 +30,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, permutations
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combo_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption
 from sudoku_csp.geometry import Geometry
 
-__all__ = ["LINE_SUMS", "GroupSum", "exclusion_groups", "group_sets"]
+__all__ = ["EXACT_MOST", "LINE_SUMS", "GroupSum", "exclusion_groups", "group_sets",
+           "set_supports"]
 
 LINE_SUMS = EncodingOption(
     "line_sums", "groups", "sums along lines and diagonals (arrows, little killers): groups "
@@ -46,6 +47,11 @@ LINE_SUMS = EncodingOption(
     "line-sum encoding")
 """How the sat backend writes a sum whose digits may repeat (:class:`GroupSum`'s clauses,
 or the kind's automaton)."""
+
+EXACT_MOST = 4
+""":func:`set_supports` holds a digit set against groups of up to so many cells by its
+orderings (exact); larger ones as a cage narrows (each cell some digit of the set, the set
+within the cells' digits), which is sound and cheaper."""
 
 
 def exclusion_groups(geometry: Geometry, cells: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -79,6 +85,27 @@ def group_sets(size: int, n: int) -> dict[int, tuple[int, ...]]:
     for digits in combinations(range(n), size):
         table.setdefault(sum(digits) + size, []).append(sum(1 << d for d in digits))
     return {total: tuple(masks) for total, masks in sorted(table.items())}
+
+
+def set_supports(combo: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Each cell's digits in some placement of the set ``combo`` over cells of candidates
+    ``masks`` (one digit each, all different), or ``None`` when there is none."""
+    union = 0
+    for m in masks:
+        if not m & combo:
+            return None
+        union |= m
+    if union & combo != combo:
+        return None
+    if len(masks) > EXACT_MOST:
+        return tuple(m & combo for m in masks)
+    digits = [1 << d for d in range(combo.bit_length()) if combo >> d & 1]
+    found = [0] * len(masks)
+    for order in permutations(digits):
+        if all(m & bit for m, bit in zip(masks, order, strict=True)):
+            for i, bit in enumerate(order):
+                found[i] |= bit
+    return tuple(found) if found[0] else None
 
 
 @dataclass(frozen=True)
