@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints import KINDS, native_links
+from sudoku_csp.constraints import KINDS, Sandwich, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
 from sudoku_csp.geometry import EMPTY
@@ -130,3 +130,12 @@ def test_encodings_count_what_the_checker_counts(name):
         for spec in SPECS:
             result = get_backend(spec).solve(puzzle, limit=None)
             assert (result.count, result.complete) == (expected, True), (spec, constraints)
+
+
+def test_a_sandwich_reading_needs_every_cell_outside_its_crusts_free_of_them():
+    # Digits 1, 4, 1, 2 along a row (two 1s): each 1 beside the 4 makes a sandwich of 0 on
+    # its own, but each leaves the other 1 outside its crusts. Found by
+    # test_read_off_grids_hold_and_a_changed_digit_is_judged_alike[sandwich].
+    (link,) = Sandwich((3, 2, 1, 0), "left", 0).native(make_geometry(4))
+    assert link.narrow((1, 8, 1, 2)) is None
+    assert link.narrow((1, 8, 2, 4)) == (1, 8, 2, 4)

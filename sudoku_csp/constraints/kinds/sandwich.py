@@ -83,6 +83,9 @@ def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | Non
             if i == j:
                 continue
             low, high = sorted((i, j))
+            outside = (*range(low), *range(high + 1, len(masks)))
+            if any(not masks[k] & ~crusts for k in outside):
+                continue  # a 1 or an N outside the crusts: not this reading
             between = masks[low + 1:high]
             fits = None
             for combo in _fillings(high - low - 1, total, n):
@@ -98,7 +101,7 @@ def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | Non
             out[j] |= top
             for k, m in enumerate(fits, start=low + 1):
                 out[k] |= m
-            for k in (*range(low), *range(high + 1, len(masks))):
+            for k in outside:
                 out[k] |= masks[k] & ~crusts
     if not found or not all(out):
         return None
