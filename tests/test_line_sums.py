@@ -9,7 +9,8 @@
   fillings) keeps exactly each cell's digits in some placement, up to ``EXACT_MOST`` cells,
   and at least those beyond.
 - Both ``line_sums`` encodings of the sat backend, and each translation with the implied
-  families switched off, count what the checker counts on each summing kind's samples.
+  families switched off, count what the checker counts on each summing kind's samples;
+  so do the native ``conflicts`` and ``restarts`` branchings (the latter restarting often).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from sudoku_csp.constraints import KINDS, LittleKiller, Sandwich, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
 from sudoku_csp.geometry import EMPTY
+from sudoku_csp.native import search
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
@@ -115,7 +117,7 @@ def test_set_supports_are_the_placements_digits(k, seed):
 
 SPECS = ["sat:line_sums=cells", "sat:line_sums=groups", "sat:hidden=off,leftovers=off",
          "sat:required=off", "native:hidden=off", "native:leftovers=off,required=off",
-         "cpsat:hidden=off,required=off"]
+         "cpsat:hidden=off,required=off", "native:branch=conflicts"]
 
 
 @pytest.mark.parametrize("name", SUMMING)
@@ -155,3 +157,22 @@ def test_a_sandwich_reading_needs_every_cell_outside_its_crusts_free_of_them():
     (link,) = Sandwich((3, 2, 1, 0), "left", 0).native(make_geometry(4))
     assert link.narrow((1, 8, 1, 2)) is None
     assert link.narrow((1, 8, 2, 4)) == (1, 8, 2, 4)
+
+
+@pytest.mark.parametrize("name", SUMMING)
+def test_restarts_count_each_solution_once(name, monkeypatch):
+    # A budget of one node: the restarts branching restarts many times, meeting the same
+    # solutions again; each is counted once, and the count up to a limit is right.
+    monkeypatch.setattr(search, "RESTART_FIRST", 1)
+    for seed in range(3):
+        sampled = _sample(name, 4, random.Random(f"restart {name} {seed}"))
+        assert sampled is not None
+        geometry, _, constraints = sampled
+        puzzle = Puzzle(geometry, (EMPTY,) * 16, "", constraints)
+        expected = sum(all(not c.violations(geometry, g) for c in constraints)
+                       for g in _grids(4))
+        for limit in (1, 2, 5, 1000):
+            result = get_backend("native:branch=restarts").solve(puzzle, limit=limit)
+            assert len(set(result.solutions)) == len(result.solutions)
+            assert result.count == min(limit, expected), (limit, constraints)
+            assert result.complete

@@ -36,7 +36,9 @@ class NativeBackend(BackendBase):
         Option("rules", DEFAULT_RULES, "a rule preset, or rule names joined by '+' ("
                + ", ".join(RULES) + ")", tuple(PRESETS), open_choices=True),
         Option("branch", DEFAULT_BRANCH, "cell to branch on: fewest candidates (mrv), the same "
-               "with ties to the most open peers (degree), or the first open cell",
+               "with ties to the most open peers (degree), the first open cell, the most "
+               "refuted branches per candidate (conflicts), or degree and conflicts in "
+               "turn under a node budget doubled at each restart (restarts)",
                tuple(BRANCHING)),
         Option("order", "numeric", "value order at a branch", ("numeric", "random")),
         Option("seed", 0, "seed of the random value order", kind=int),
