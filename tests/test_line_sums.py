@@ -56,6 +56,16 @@ def _sample(name: str, size: int, rng: random.Random):  # noqa: ANN202
     return None
 
 
+def _counted(name: str, seed: str) -> tuple[Puzzle, int]:
+    """A given-free 4x4 of the kind's sample and how many of the 288 grids it holds on."""
+    sampled = _sample(name, 4, random.Random(seed))
+    assert sampled is not None
+    geometry, _, constraints = sampled
+    expected = sum(all(not c.violations(geometry, g) for c in constraints)
+                   for g in _grids(4))
+    return Puzzle(geometry, (EMPTY,) * 16, "", constraints), expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([k.kind for k in KINDS]), st.sampled_from([4, 6]),
        st.integers(0, 10**9))
@@ -123,15 +133,10 @@ SPECS = ["sat:line_sums=cells", "sat:line_sums=groups", "sat:hidden=off,leftover
 @pytest.mark.parametrize("name", SUMMING)
 def test_encodings_count_what_the_checker_counts(name):
     for seed in range(4):
-        sampled = _sample(name, 4, random.Random(f"{name} {seed}"))
-        assert sampled is not None
-        geometry, _, constraints = sampled
-        puzzle = Puzzle(geometry, (EMPTY,) * 16, "", constraints)
-        expected = sum(all(not c.violations(geometry, g) for c in constraints)
-                       for g in _grids(4))
+        puzzle, expected = _counted(name, f"{name} {seed}")
         for spec in SPECS:
             result = get_backend(spec).solve(puzzle, limit=None)
-            assert (result.count, result.complete) == (expected, True), (spec, constraints)
+            assert (result.count, result.complete) == (expected, True), (spec, puzzle.constraints)
 
 
 def test_a_little_killer_inside_a_box_implies_the_rest_of_the_box():
@@ -165,14 +170,9 @@ def test_restarts_count_each_solution_once(name, monkeypatch):
     # solutions again; each is counted once, and the count up to a limit is right.
     monkeypatch.setattr(search, "RESTART_FIRST", 1)
     for seed in range(3):
-        sampled = _sample(name, 4, random.Random(f"restart {name} {seed}"))
-        assert sampled is not None
-        geometry, _, constraints = sampled
-        puzzle = Puzzle(geometry, (EMPTY,) * 16, "", constraints)
-        expected = sum(all(not c.violations(geometry, g) for c in constraints)
-                       for g in _grids(4))
+        puzzle, expected = _counted(name, f"restart {name} {seed}")
         for limit in (1, 2, 5, 1000):
             result = get_backend("native:branch=restarts").solve(puzzle, limit=limit)
             assert len(set(result.solutions)) == len(result.solutions)
-            assert result.count == min(limit, expected), (limit, constraints)
+            assert result.count == min(limit, expected), (limit, puzzle.constraints)
             assert result.complete
