@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints import KINDS, LittleKiller, Sandwich, native_links
+from sudoku_csp.constraints import KINDS, Sandwich, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
 from sudoku_csp.geometry import EMPTY
@@ -137,22 +137,6 @@ def test_encodings_count_what_the_checker_counts(name):
         for spec in SPECS:
             result = get_backend(spec).solve(puzzle, limit=None)
             assert (result.count, result.complete) == (expected, True), (spec, puzzle.constraints)
-
-
-def test_a_little_killer_inside_a_box_implies_the_rest_of_the_box():
-    # 4x4: the short diagonal A2, B1 (box 1) adds up to 3, so it holds 1 and 2 (peers), and
-    # the rest of box 1 (A1, B2) adds up to 10 - 3 = 7: 3 and 4.
-    geometry = make_geometry(4)
-    clue = LittleKiller((1, 4), "down-left", 3)
-    links = {link.cells: link for link in native_links(geometry, (clue,))}
-    assert links[(0, 5)].narrow((15, 15)) == (12, 12)
-    off = {link.cells for link in native_links(geometry, (clue,), {"hidden": "off"})}
-    assert (0, 5) not in off
-    # the required digits: 1 and 2 leave the rest of box 1 (sat and cpsat alike)
-    puzzle = Puzzle(geometry, (EMPTY,) * 16, "", (clue,))
-    for spec in ("native", "sat", "cpsat"):
-        result = get_backend(spec).solve(puzzle, limit=None)
-        assert all({g[0], g[5]} == {2, 3} for g in result.solutions), spec
 
 
 def test_a_sandwich_reading_needs_every_cell_outside_its_crusts_free_of_them():

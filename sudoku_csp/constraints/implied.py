@@ -205,16 +205,15 @@ def _required(combos: tuple[int, ...], k: int, masks: tuple[int, ...]
 
 
 # -- CNF -------------------------------------------------------------------------------------
-def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool,
-                   cages: bool = True) -> Iterator[Clause]:
+def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool) -> Iterator[Clause]:
     """The clauses of an implied sum, said over the fewer cells (:meth:`SignedSum.smaller`):
     two cells as support clauses; a cage's as its digit-set clauses (with the required
     digits leaving the cells that see it all, when ``required``); any other as the
-    automaton's. A hidden cage said by the summed ``cages`` of its unit adds nothing when
+    automaton's. A hidden cage said by the summed cages of its unit adds nothing when
     ``required``: their ``has(d)`` and required clauses already say it."""
     g = ctx.geometry
     smaller = implied.smaller(g)
-    if smaller is not implied and required and cages:
+    if smaller is not implied and required:
         return
     cells = smaller.cells
     if not cells:

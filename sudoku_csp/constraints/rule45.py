@@ -17,13 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
-from sudoku_csp.constraints.cage_sums import (
-    combinations_for,
-    combo_clauses,
-    pairwise_peers,
-    seers_of,
-    sum_link,
-)
+from sudoku_csp.constraints.cage_sums import combinations_for, pairwise_peers, sum_link
 from sudoku_csp.constraints.implied import (
     HIDDEN,
     LEFTOVERS,
@@ -232,35 +226,11 @@ def _summed(cages: Sequence[Summed]) -> list[tuple[tuple[int, ...], int]]:
     return [(cage.cells, cage.total) for cage in cages if cage.total is not None]
 
 
-def _apart(summed: Sequence[tuple[tuple[int, ...], int]], chosen: Sequence[int],
-           here: set[int]) -> list[int]:
-    """Of the pieces ``chosen`` (indices into ``summed``), those kept so that no two share a
-    cell: the most cells inside ``here`` first (then the first given). Cages never overlap;
-    little killers' diagonals may."""
-    kept: list[int] = []
-    taken: set[int] = set()
-    for i in sorted(chosen, key=lambda i: (-len(here.intersection(summed[i][0])), i)):
-        if taken.isdisjoint(summed[i][0]):
-            kept.append(i)
-            taken.update(summed[i][0])
-    return kept
-
-
-def _owners(summed: Sequence[tuple[tuple[int, ...], int]]) -> dict[int, list[int]]:
-    owners: dict[int, list[int]] = {}
-    for i, (cells, _) in enumerate(summed):
-        for cell in cells:
-            owners.setdefault(cell, []).append(i)
-    return owners
-
-
 def hidden_sums(geometry: Geometry, cages: Sequence[Summed], most: int | None = None
                 ) -> list[SignedSum]:
-    """Hidden cages: for each unit holding summed pieces wholly inside it (cages; a little
-    killer's short diagonal), its other cells (different digits) add up to the unit's total
-    less theirs (pieces that overlap: a subset that does not, the largest first). A unit the
-    pieces fill exactly whose sums do not make its total gives a sum of no cells that cannot
-    hold. ``most``: the rest's cells kept at most (None: any).
+    """Hidden cages: for each unit holding summed cages wholly inside it, its other cells
+    (different digits) add up to the unit's total less theirs. A unit the cages fill
+    exactly whose sums do not make its total gives a sum of no cells that cannot hold.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
@@ -270,12 +240,12 @@ complement=(0, 1))
     """
     unit_total = geometry.size * (geometry.size + 1) // 2
     summed = _summed(cages)
-    owners = _owners(summed)
+    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
     found = []
     for unit in geometry.units:
         here = set(unit.cells)
-        inner = _apart(summed, [i for i in {i for c in unit.cells for i in owners.get(c, ())}
-                                if here.issuperset(summed[i][0])], here)
+        inner = [i for i in {owner[c] for c in unit.cells if c in owner}
+                 if here.issuperset(summed[i][0])]
         if not inner:
             continue
         covered = {c for i in inner for c in summed[i][0]}
@@ -290,12 +260,10 @@ complement=(0, 1))
 def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
                   most_both: int = 2) -> list[SignedSum]:
     """The law of leftovers: for each region of :func:`regions` (``k`` units, total ``k``
-    times the unit's), the summed pieces with more than half their cells inside count in
-    (pieces that overlap: a subset that does not, the most inside first); the region's
-    cells they leave (innies) less their cells outside it (outies) add up to the region's
-    total less their sums. Kept when at most ``most`` cells, and at most ``most_both`` on
-    the smaller side when there are both; each pair of sides once; a single unit only when
-    some piece sticks out of it (else it is a hidden cage, :func:`hidden_sums`).
+    times the unit's), the summed cages with more than half their cells inside count in;
+    the region's cells they leave (innies) less their cells outside it (outies) add up to
+    the region's total less their sums. Kept when at most ``most`` cells, and at most
+    ``most_both`` on the smaller side when there are both; each pair of sides once.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
@@ -305,20 +273,19 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     """
     unit_total = geometry.size * (geometry.size + 1) // 2
     summed = _summed(cages)
-    owners = _owners(summed)
+    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
     seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     found = []
     for cells, count, words in regions(geometry):
         here = set(cells)
-        included = _apart(summed, [
-            i for i in {i for c in cells for i in owners.get(c, ())}
-            if 2 * len(here.intersection(summed[i][0])) > len(summed[i][0])], here)
+        included = [i for i in {owner[c] for c in cells if c in owner}
+                    if 2 * len(here.intersection(summed[i][0])) > len(summed[i][0])]
         if not included:
             continue
         covered = {c for i in included for c in summed[i][0]}
         inside, outside = tuple(sorted(here - covered)), tuple(sorted(covered - here))
         if count == 1 and not outside:
-            continue
+            continue  # a unit less the cages inside it: a hidden cage (hidden_sums)
         if len(inside) + len(outside) > most or min(len(inside), len(outside)) > most_both:
             continue
         total = count * unit_total - sum(summed[i][1] for i in included)
@@ -329,32 +296,27 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     return found
 
 
-# -- the implied constraints of summed pieces, in each translation ----------------------------
-def implied_for(geometry: Geometry, pieces: Sequence[Summed], translation: str,
+# -- the implied constraints of summed cages, in each translation -----------------------------
+def implied_for(geometry: Geometry, cages: Sequence[Summed], translation: str,
                 options: Mapping[str, str] | None = None) -> list[SignedSum]:
-    """The implied sums of ``pieces`` (a puzzle's cages, or its little killers) whose
-    families ``options`` keep (every family by default) for ``translation`` (``cnf``,
-    ``native``, ``cpsat``: its :data:`HIDDEN_LIMITS` and :data:`LEFTOVER_LIMITS`): hidden
-    cages, then leftovers not already among them."""
+    """The implied sums of ``cages`` whose families ``options`` keep (every family by
+    default) for ``translation`` (``cnf``, ``native``, ``cpsat``: its
+    :data:`LEFTOVER_LIMITS`): hidden cages, then leftovers not already among them."""
     chosen = dict(options or {})
-    found = (hidden_sums(geometry, pieces, HIDDEN_LIMITS[translation])
-             if on(chosen, HIDDEN) else [])
+    found = hidden_sums(geometry, cages, HIDDEN_LIMITS[translation]) if on(chosen, HIDDEN) else []
     if on(chosen, LEFTOVERS):
         seen = {(s.plus, s.minus) for s in found}
-        found += [s for s in leftover_sums(geometry, pieces, *LEFTOVER_LIMITS[translation])
+        found += [s for s in leftover_sums(geometry, cages, *LEFTOVER_LIMITS[translation])
                   if (s.plus, s.minus) not in seen]
     return found
 
 
-def _distinct_sums(geometry: Geometry, pieces: Sequence[Summed], cages: bool,
+def _distinct_sums(geometry: Geometry, cages: Sequence[Summed],
                    implied: Sequence[SignedSum]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """``(cells, digit sets)`` of every piece whose digits differ (a cage's by its rule, with
-    ``cages``; another's when its cells are peers two by two) and of every implied sum that
-    is a cage's: each of them may have required digits."""
-    sums = [(cells, total) for cells, total in _summed(pieces)
-            if cages or pairwise_peers(geometry, cells)]
+    """``(cells, digit sets)`` of every summed cage and every implied sum that is a cage's
+    (each of them has required digits)."""
     found = []
-    for cells, total in [*sums, *filter(None, (s.cage(geometry) for s in implied))]:
+    for cells, total in [*_summed(cages), *filter(None, (s.cage(geometry) for s in implied))]:
         combos = combinations_for(len(cells), total, geometry.size) if len(
             cells) <= geometry.size else ()
         if combos:
@@ -362,14 +324,13 @@ def _distinct_sums(geometry: Geometry, pieces: Sequence[Summed], cages: bool,
     return found
 
 
-def implied_links(geometry: Geometry, pieces: Sequence[Summed], cages: bool) -> list[Link]:
-    """The native links of every family of implied constraints of ``pieces`` (each tagged
+def cage_links(geometry: Geometry, cages: Sequence[Summed]) -> list[Link]:
+    """The native links of every family of implied constraints of ``cages`` (each tagged
     with its family, :attr:`Link.family`): the implied sums of :func:`implied_for`, then
-    the required digits of each piece with different digits (all of them with ``cages``)
-    and each implied cage."""
-    implied = implied_for(geometry, pieces, "native")
+    the required digits of each summed cage and each implied cage."""
+    implied = implied_for(geometry, cages, "native")
     links = [signed_link(geometry, s, signed_words(geometry, s)) for s in implied]
-    for cells, combos in _distinct_sums(geometry, pieces, cages, implied):
+    for cells, combos in _distinct_sums(geometry, cages, implied):
         link = required_link(geometry, cells, combos,
                              f"the digits {plus(geometry, cells)} must hold leave the cells "
                              f"that see all their places")
@@ -378,29 +339,20 @@ def implied_links(geometry: Geometry, pieces: Sequence[Summed], cages: bool) -> 
     return links
 
 
-def implied_clauses(ctx: CnfContext, pieces: Sequence[Summed], cages: bool
-                    ) -> Iterator[Clause]:
-    """The clauses of the implied sums of ``pieces`` that ``ctx``'s options keep. With
-    ``cages`` (their own clauses hold ``has(d)`` and their required digits), a hidden cage
-    said by them adds nothing when ``required`` and is left out; other pieces' distinct
-    sums get their required digits here."""
+def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> Iterator[Clause]:
+    """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
+    own required digits are in its own clauses)."""
     required = on(ctx.options, REQUIRED)
-    implied = implied_for(ctx.geometry, pieces, "cnf", ctx.options)
-    for s in implied:
-        yield from signed_clauses(ctx, s, required, cages)
-    if required and not cages:
-        g = ctx.geometry
-        for cells, combos in _distinct_sums(g, pieces, False, ()):
-            yield from combo_clauses(ctx, cells, combos, seers_of(g, cells))
+    for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
+        yield from signed_clauses(ctx, implied, required)
 
 
-def implied_cpsat(model: CpSatModel, pieces: Sequence[Summed], cages: bool) -> None:
-    """The implied sums of ``pieces`` that the model's options keep, then (``required``)
-    the required digits of each piece with different digits and each implied cage out of
-    the cells that see it all."""
-    implied = implied_for(model.geometry, pieces, "cpsat", model.options)
+def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:
+    """The implied sums of ``cages`` that the model's options keep, then (``required``)
+    each summed and implied cage's required digits out of the cells that see it all."""
+    implied = implied_for(model.geometry, cages, "cpsat", model.options)
     for s in implied:
         signed_cpsat(model, s)
     if on(model.options, REQUIRED):
-        for cells, combos in _distinct_sums(model.geometry, pieces, cages, implied):
+        for cells, combos in _distinct_sums(model.geometry, cages, implied):
             required_cpsat(model, cells, combos)

@@ -70,7 +70,7 @@ from sudoku_csp.constraints.fields import (
 )
 from sudoku_csp.constraints.implied import FAMILIES, REQUIRED, on
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.rule45 import implied_clauses, implied_cpsat, implied_links
+from sudoku_csp.constraints.rule45 import cage_clauses, cage_cpsat, cage_links
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -178,7 +178,7 @@ class Cage(Constraint):
         >>> links[0].narrow((15, 15))           # so A3 and A4 are 3 and 4
         (12, 12)
         """
-        return implied_links(geometry, [c for c in constraints if isinstance(c, Cage)], True)
+        return cage_links(geometry, [c for c in constraints if isinstance(c, Cage)])
 
     # -- CNF --------------------------------------------------------------------------------
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
@@ -216,7 +216,7 @@ class Cage(Constraint):
     def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
         """The implied sums of :meth:`joint_native` as clauses, each family as ``ctx``'s
         options choose."""
-        return implied_clauses(ctx, [c for c in constraints if isinstance(c, Cage)], True)
+        return cage_clauses(ctx, [c for c in constraints if isinstance(c, Cage)])
 
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
@@ -238,7 +238,7 @@ class Cage(Constraint):
         45. The innies cut its branches several fold on hard killers
         (docs/design.md: Design choices, measured).
         """
-        implied_cpsat(model, [c for c in constraints if isinstance(c, Cage)], True)
+        cage_cpsat(model, [c for c in constraints if isinstance(c, Cage)])
 
     # -- the independent check --------------------------------------------------------------
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:

@@ -48,7 +48,6 @@ from sudoku_csp.constraints.fields import (
     rcs,
 )
 from sudoku_csp.constraints.group_sums import LINE_SUMS, GroupSum, exclusion_groups
-from sudoku_csp.constraints.implied import FAMILIES
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import (
     DIAGONAL,
@@ -58,7 +57,6 @@ from sudoku_csp.constraints.outside import (
     inside,
     ray,
 )
-from sudoku_csp.constraints.rule45 import implied_clauses, implied_cpsat, implied_links
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
@@ -84,7 +82,7 @@ class LittleKiller(OutsideClue):
     """
 
     names = Names("little killer", json=("little_killers",), fpuzzles=("littlekillersum",))
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS, *FAMILIES)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS,)
     directions: ClassVar[tuple[str, ...]] = DIAGONAL
 
     @classmethod
@@ -121,21 +119,6 @@ class LittleKiller(OutsideClue):
             yield from self.grouped(ctx.geometry).clauses(ctx)
         else:
             yield from super().cnf(ctx)
-
-    @classmethod
-    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
-                     ) -> list[Link]:
-        mine = [c for c in constraints if isinstance(c, LittleKiller)]
-        return implied_links(geometry, mine, False)
-
-    @classmethod
-    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
-        return implied_clauses(ctx, [c for c in constraints if isinstance(c, LittleKiller)],
-                               False)
-
-    @classmethod
-    def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
-        implied_cpsat(model, [c for c in constraints if isinstance(c, LittleKiller)], False)
 
     def cpsat(self, model: CpSatModel) -> None:
         super().cpsat(model)
