@@ -146,7 +146,7 @@ WORDED = [
      "eliminates 6/7/8 from A1, A2, A3, A4"),
     ("sandwich", lambda: board(Sandwich(ROW, "right", 35)), "constraint_combination",
      "the cells between the 1 and the 9 add up to 35: 7 cells (2+3+4+5+6+7+8) → "
-     "eliminates 1/9 from A4, A5, A6"),
+     "eliminates 1/9 from A2, A3, A4, A5, A6, A7, A8; 2/3/4/5/6/7/8 from A1, A9"),
     ("X-sum", lambda: board(XSum(ROW, "right", 6)), "constraint_combination",
      "the first X cells add up to 6, X the first of them: 2+4, 3+1+2 → eliminates"),
     ("skyscraper", lambda: board(Skyscraper(ROW, "right", 1)), "constraint_combination",
@@ -187,7 +187,9 @@ def test_the_three_constraint_techniques_carry_their_ratings():
 # -- weak links ----------------------------------------------------------------------------------
 def test_weak_links_come_from_the_constraints_links():
     cage = weak_links(board(Cage((0, 10), 17)))   # A1 + B2 = 17: 8 and 9
-    assert set(cage[(0, 7)]) == {(10, d) for d in range(7)}  # A1=8: B2 none of 1..7
+    # A1=8: B2 none of 1..7; and the cage must hold 9, so no cell that sees both is 9
+    assert set(cage[(0, 7)]) == {(10, d) for d in range(7)} | {
+        (c, 8) for c in (1, 2, 9, 11, 18, 19, 20)}
     assert cage[(0, 7)][(10, 0)] == "cage 17 at A1"
     assert (10, 7) not in cage[(0, 7)]   # one digit in two peers: the box links them
     whispers = weak_links(board(Whispers((0, 10), 5)))

@@ -52,7 +52,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
-from sudoku_csp.constraints import add_to_cpsat
+from sudoku_csp.constraints import add_to_cpsat, encoding_options
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.encodings.cpsat import BUILDERS, MODELS
 from sudoku_csp.errors import BackendError
@@ -174,6 +174,8 @@ class CpSatBackend(BackendBase):
                kind=int, minimum=0),
         Option("presolve", "auto", "CP-SAT presolve; auto: on for alldiff without typed "
                "constraints, else off", ("auto", "on", "off")),
+        *(Option(o.name, o.default, o.help, o.choices)
+          for o in encoding_options("cpsat").values()),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -235,7 +237,8 @@ class CpSatBackend(BackendBase):
             # Constraints differ from puzzle to puzzle and cannot be taken out again: they
             # go into a copy of the template (cheaper than a new model: see copy()).
             template = template.copy()
-            add_to_cpsat(template, puzzle.constraints)
+            add_to_cpsat(template, puzzle.constraints,
+                         {name: self.options[name] for name in encoding_options("cpsat")})
         enumerate_all = limit != 1
         tally = Tally(puzzle, self.spec, limit)
         if deadline.expired():  # building the model took what was left: nothing decided

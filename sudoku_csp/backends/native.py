@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
+from sudoku_csp.constraints import encoding_options
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
@@ -35,18 +36,23 @@ class NativeBackend(BackendBase):
         Option("rules", DEFAULT_RULES, "a rule preset, or rule names joined by '+' ("
                + ", ".join(RULES) + ")", tuple(PRESETS), open_choices=True),
         Option("branch", DEFAULT_BRANCH, "cell to branch on: fewest candidates (mrv), the same "
-               "with ties to the most open peers (degree), or the first open cell",
+               "with ties to the most open peers (degree), the first open cell, the most "
+               "refuted branches per candidate (conflicts), or degree and conflicts in "
+               "turn under a node budget doubled at each restart (restarts)",
                tuple(BRANCHING)),
         Option("order", "numeric", "value order at a branch", ("numeric", "random")),
         Option("seed", 0, "seed of the random value order", kind=int),
         Option("search", "on", "off: propagate only, never guess (grading)", ("on", "off")),
+        *(Option(o.name, o.default, o.help, o.choices)
+          for o in encoding_options("native").values()),
     )
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
         o = self.options
         try:
-            self.searcher = Searcher(o["rules"], o["branch"], o["order"], o["seed"])
+            self.searcher = Searcher(o["rules"], o["branch"], o["order"], o["seed"],
+                                     {name: o[name] for name in encoding_options("native")})
         except ValueError as exc:
             raise SpecError(f"native: {exc}") from None
 
@@ -66,7 +72,7 @@ class NativeBackend(BackendBase):
         deadline = Deadline.of(time_limit)
         tally = Tally(puzzle, self.spec, limit)
         if self.options["search"] == "off":
-            out = self.searcher.propagate_only(State.from_puzzle(puzzle))
+            out = self.searcher.propagate_only(self.searcher.state(puzzle))
             for grid in out.solutions:
                 tally.add(grid)
         else:

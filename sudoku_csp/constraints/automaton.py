@@ -140,9 +140,21 @@ class Automaton:
         return self.narrow(tuple(1 << v for v in values)) is not None
 
     # -- CNF --------------------------------------------------------------------------------
-    def clauses(self, ctx: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
-        """The clauses of the automaton over ``cells`` (see the module docstring)."""
-        n, x = self.n, ctx.x
+    def clauses(self, ctx: CnfContext, cells: tuple[int, ...],
+                literal: Callable[[int, int], int | None] | None = None) -> Iterator[Clause]:
+        """The clauses of the automaton over ``cells`` (see the module docstring); or, given
+        ``literal``, over the literals ``literal(position, symbol)`` (``None``: the symbol
+        cannot be read there), one true per position (the caller's clauses say so): an
+        automaton over the sums of groups of cells
+        (:mod:`sudoku_csp.constraints.group_sums`)."""
+        n = self.n
+        x: Callable[[int, int], int] = ctx.x
+        if literal is not None:
+            def read(position: int, d: int) -> int:
+                found = literal(position, d)
+                return 0 if found is None else found
+
+            x, cells = read, tuple(range(self.length))
         if self.empty:
             yield ()
             return
@@ -161,7 +173,7 @@ class Automaton:
                 guard = () if here is None else (-here[s],)
                 allowed = set(out.get(s, ()))
                 for d in range(n):
-                    if d not in allowed:
+                    if d not in allowed and x(cell, d):
                         yield (*guard, -x(cell, d))
             if i == last:
                 continue

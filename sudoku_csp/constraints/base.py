@@ -14,7 +14,8 @@ data                      the frozen dataclass's fields; :meth:`~Constraint.touc
                           :meth:`~Constraint.describe`, :meth:`~Constraint.parts`,
                           :meth:`~Constraint.ruled_pairs`
 translations              :meth:`~Constraint.native` (+ :meth:`~Constraint.joint_native`),
-                          :meth:`~Constraint.cnf` (+ :attr:`~Constraint.encoding_options`),
+                          :meth:`~Constraint.cnf` (+ :meth:`~Constraint.joint_cnf`,
+                          :attr:`~Constraint.encoding_options`),
                           :meth:`~Constraint.cpsat` (+ :meth:`~Constraint.joint_cpsat`),
                           with :mod:`sudoku_csp.constraints.translation`'s vocabulary
 the independent check     :meth:`~Constraint.violations`
@@ -228,6 +229,14 @@ class Constraint(abc.ABC):
         ``ctx`` (each cell one digit: the base formula says so)."""
         raise UnsupportedError(f"{self.kind} constraints have no CNF clauses: the sat "
                                "backend and the commands that write CNF cannot take them")
+
+    @classmethod
+    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
+        """Clauses that follow from all of a puzzle's constraints of this kind together with
+        the geometry's units (killer cages: the 45 rule), each family as ``ctx``'s encoding
+        options choose. Implied clauses only: they may speed the search, never remove a
+        solution. None by default."""
+        return iter(())
 
     def cpsat(self, model: CpSatModel) -> None:
         """Add this rule to a CP-SAT model of its geometry (either model kind)."""

@@ -78,16 +78,26 @@ def check_all(geometry: Geometry, constraints: Sequence[Constraint]) -> None:
         kind.joint_validate(geometry, mine)
 
 
+def native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
+                 options: Mapping[str, str] | None = None) -> tuple[Link, ...]:
+    """The native propagation of every constraint, built once per puzzle's constraints
+    (and options): each constraint's links, then each kind's joint links
+    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`), but those of a family
+    of implied constraints that ``options`` switch off (:attr:`Link.family`,
+    :mod:`sudoku_csp.constraints.implied`: ``{"hidden": "off"}``)."""
+    off = frozenset(name for name, value in (options or {}).items() if value == "off")
+    return _native_links(geometry, constraints, off)
+
+
 @lru_cache(maxsize=256)
-def native_links(geometry: Geometry, constraints: tuple[Constraint, ...]) -> tuple[Link, ...]:
-    """The native propagation of every constraint, built once per puzzle's constraints:
-    each constraint's links, then each kind's joint links
-    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`)."""
+def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
+                  off: frozenset[str]) -> tuple[Link, ...]:
     links = [link for c in constraints for link in c.native(geometry)]
     for kind in KINDS:
         mine = [c for c in constraints if isinstance(c, kind)]
         if mine:
-            links.extend(kind.joint_native(geometry, mine))
+            links.extend(link for link in kind.joint_native(geometry, mine)
+                         if link.family not in off)
     return tuple(links)
 
 
@@ -106,14 +116,21 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     from sudoku_csp.modeling.variables import variables
 
     ctx = CnfContext(variables(geometry), start=start, options=encoding_choices(options))
+    constraints = list(constraints)
     clauses = [list(clause) for c in constraints for clause in c.cnf(ctx)]
+    for kind, mine in by_kind(constraints):
+        clauses += (list(clause) for clause in kind.joint_cnf(ctx, mine))
     return clauses, max(ctx.top, start - 1)
 
 
-def add_to_cpsat(model, constraints: Iterable[Constraint]) -> None:  # noqa: ANN001
+def add_to_cpsat(model, constraints: Iterable[Constraint],  # noqa: ANN001
+                 options: Mapping[str, str] | None = None) -> None:
     """Add every constraint to a :class:`~sudoku_csp.encodings.cpsat.CpSatModel`, then what
     each kind's constraints imply together
-    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_cpsat`)."""
+    (:meth:`~sudoku_csp.constraints.base.Constraint.joint_cpsat`), with the kinds' encoding
+    ``options`` (those of :func:`encoding_options` for ``cpsat``: ``{"hidden": "off"}``)
+    set on the model for them to read."""
+    model.options = dict(options or {})
     constraints = list(constraints)
     for c in constraints:
         c.cpsat(model)

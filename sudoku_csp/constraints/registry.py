@@ -186,14 +186,19 @@ def kind_named(text: str, among: Iterable[type[Constraint]] | None = None,
     return found
 
 
-def encoding_options() -> dict[str, EncodingOption]:
-    """Every CNF encoding option the registered kinds offer, by name (``sums``: how killer
-    cages' sums are written); what backends and commands writing CNF list and accept.
+def encoding_options(translation: str | None = None) -> dict[str, EncodingOption]:
+    """Every encoding option the registered kinds offer, by name (``sums``: how killer
+    cages' sums are written); what backends and commands writing CNF list and accept. With
+    ``translation`` (``native``, ``cpsat``), only the options that one honours
+    (:attr:`EncodingOption.translations`).
 
     >>> encoding_options()["sums"].default
     'combos'
+    >>> "sums" in encoding_options("cpsat"), "hidden" in encoding_options("cpsat")
+    (False, True)
     """
-    return {option.name: option for kind in KINDS for option in kind.encoding_options}
+    return {option.name: option for kind in KINDS for option in kind.encoding_options
+            if translation is None or translation in option.translations}
 
 
 def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -202,8 +207,8 @@ def encoding_choices(options: Mapping[str, Any] | None = None) -> dict[str, str]
     naming the choices, a value that cannot be used here (a missing optional library) the
     option's own input error.
 
-    >>> encoding_choices({"sums": "bdd"})
-    {'sums': 'bdd'}
+    >>> encoding_choices({"sums": "bdd"})["sums"], encoding_choices()["hidden"]
+    ('bdd', 'on')
     >>> encoding_choices({"sums": "clever"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -13,16 +13,33 @@ without a sum), so this machinery names no kind.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Protocol
 
-from sudoku_csp.constraints.cage_sums import pairwise_peers, sum_link
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.cage_sums import combinations_for, pairwise_peers, sum_link
+from sudoku_csp.constraints.implied import (
+    HIDDEN,
+    LEFTOVERS,
+    REQUIRED,
+    SignedSum,
+    on,
+    required_cpsat,
+    required_link,
+    signed_clauses,
+    signed_cpsat,
+    signed_link,
+)
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import plus
-from sudoku_csp.geometry import LINE_KINDS, Geometry
+from sudoku_csp.geometry import BOX_KINDS, LINE_KINDS, Geometry
 
-__all__ = ["MAX_BAND_REST", "MAX_LOOSE_OUTIES", "Summed", "implied_sums", "outie_sums",
-           "rule45_links", "rule45_words"]
+if TYPE_CHECKING:
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
+
+__all__ = ["LEFTOVER_LIMITS", "MAX_BAND_REST", "MAX_LOOSE_OUTIES", "Summed", "hidden_sums",
+           "implied_sums", "leftover_sums", "outie_sums", "regions", "rule45_links",
+           "rule45_words", "signed_words"]
 
 MAX_BAND_REST = 4
 """Cells left over in a band of rows or columns (:func:`implied_sums`) kept at most: 4 was
@@ -131,3 +148,211 @@ def rule45_links(geometry: Geometry, cages: Sequence[Summed]) -> list[Link]:
                      rule45_words(geometry, cells, total, different))
             for cells, total, different in (*implied_sums(geometry, cages),
                                             *outie_sums(geometry, cages))]
+
+
+# -- hidden cages and the law of leftovers (implied sums of sudoku_csp.constraints.implied) --
+HIDDEN_LIMITS: dict[str, int | None] = {"cnf": 3, "native": None, "cpsat": None}
+"""Per translation, the cells of a hidden cage kept at most (None: all). Each clause costs
+the SAT backend time to build and load, and a hidden cage of many cells holds many digit
+sets; those of more than 3 cells cut few conflicts more than the leftovers already do
+(docs/design.md)."""
+LEFTOVER_LIMITS = {"cnf": (2, 1), "native": (5, 1), "cpsat": (6, 2)}
+"""Per translation, the leftover sums kept: at most so many cells (innies and outies
+together), and when there are both, at most so many on the smaller side. Measured on hard
+given-free killers (docs/design.md): CP-SAT takes linear sums almost for free, and more of
+them kept cutting its conflicts; each clause costs the SAT backend time to build, and each
+link the native solver time at every node, so they keep the short ones."""
+
+
+def signed_words(geometry: Geometry, implied: SignedSum) -> str:
+    """The words of an implied sum's link: a hidden cage's as :func:`rule45_words` says
+    them (``the 45 rule: A3+A4 = 7 (different digits)``), a leftover's with its region
+    (``the law of leftovers (rows 1-3): A3+A4 - D5 = 7``)."""
+    if implied.family == HIDDEN.name and implied.plus:
+        return rule45_words(geometry, implied.plus, implied.total, True)
+    what = "the 45 rule" if implied.family == HIDDEN.name else "the law of leftovers"
+    where = f" ({implied.region})" if implied.region else ""
+    left = plus(geometry, implied.plus) if implied.plus else "0"
+    if implied.minus:
+        left += " - " + " - ".join(geometry.label(c) for c in implied.minus)
+    return f"{what}{where}: {left} = {implied.total}"
+
+
+@lru_cache(maxsize=32)
+def regions(geometry: Geometry) -> tuple[tuple[tuple[int, ...], int, str], ...]:
+    """The regions the law of leftovers looks at, as ``(cells, units, words)``: each unit;
+    for rows, columns and boxes (or jigsaw regions) when they tile the grid, every run of 2
+    to N-1 consecutive ones (bands of rows and columns, boxes in reading order); and each two
+    boxes or regions that share a side. Each region once (the first words that name it).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> len(regions(make_geometry(4))), *regions(make_geometry(4))[-1][1:]
+    (25, 3, 'boxes 2-4')
+    """
+    found: dict[frozenset[int], tuple[tuple[int, ...], int, str]] = {}
+
+    def add(cells: set[int] | tuple[int, ...], count: int, words: str) -> None:
+        found.setdefault(frozenset(cells), (tuple(sorted(cells)), count, words))
+
+    for unit in geometry.units:
+        add(unit.cells, 1, unit.name)
+    for kind in (*LINE_KINDS, *BOX_KINDS):
+        units = sorted(geometry.units_of_kind(kind), key=lambda u: u.index)
+        if sum(len(u.cells) for u in units) != geometry.ncells or len(
+                {c for u in units for c in u.cells}) != geometry.ncells:
+            continue  # not a tiling of the grid
+        for width in range(2, len(units)):
+            for first in range(len(units) - width + 1):
+                run = units[first:first + width]
+                add({c for u in run for c in u.cells}, width,
+                    f"{_plural(kind)} {run[0].index + 1}-{run[-1].index + 1}")
+        if kind in BOX_KINDS:
+            n = geometry.size
+            for i, a in enumerate(units):
+                near = {c + step for c in a.cells for step in (1, n)
+                        if c + step < geometry.ncells and (step == n or (c + 1) % n)}
+                for b in units[i + 1:]:
+                    if near & set(b.cells):
+                        add({*a.cells, *b.cells}, 2,
+                            f"{_plural(kind)} {a.index + 1} and {b.index + 1}")
+    return tuple(found.values())
+
+
+def _plural(kind: str) -> str:
+    return f"{kind}es" if kind.endswith("x") else f"{kind}s"
+
+
+def _summed(cages: Sequence[Summed]) -> list[tuple[tuple[int, ...], int]]:
+    return [(cage.cells, cage.total) for cage in cages if cage.total is not None]
+
+
+def hidden_sums(geometry: Geometry, cages: Sequence[Summed], most: int | None = None
+                ) -> list[SignedSum]:
+    """Hidden cages: for each unit holding summed cages wholly inside it, its other cells
+    (different digits) add up to the unit's total less theirs. A unit the cages fill
+    exactly whose sums do not make its total gives a sum of no cells that cannot hold.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Cage
+    >>> hidden_sums(make_geometry(4), [Cage((0, 1), 3)])[0]
+    SignedSum(plus=(2, 3), minus=(), total=7, family='hidden', region='row 1', \
+complement=(0, 1))
+    """
+    unit_total = geometry.size * (geometry.size + 1) // 2
+    summed = _summed(cages)
+    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
+    found = []
+    for unit in geometry.units:
+        here = set(unit.cells)
+        inner = [i for i in {owner[c] for c in unit.cells if c in owner}
+                 if here.issuperset(summed[i][0])]
+        if not inner:
+            continue
+        covered = {c for i in inner for c in summed[i][0]}
+        rest = tuple(sorted(here - covered))
+        total = unit_total - sum(summed[i][1] for i in inner)
+        if (rest or total) and (most is None or len(rest) <= most):
+            found.append(SignedSum(rest, (), total, HIDDEN.name, unit.name,
+                                   tuple(sorted(covered))))
+    return found
+
+
+def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
+                  most_both: int = 2) -> list[SignedSum]:
+    """The law of leftovers: for each region of :func:`regions` (``k`` units, total ``k``
+    times the unit's), the summed cages with more than half their cells inside count in;
+    the region's cells they leave (innies) less their cells outside it (outies) add up to
+    the region's total less their sums. Kept when at most ``most`` cells, and at most
+    ``most_both`` on the smaller side when there are both; each pair of sides once.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Cage
+    >>> [s.minus for s in leftover_sums(make_geometry(4),
+    ...                                 [Cage((0, 1), 3), Cage((2, 3, 7), 8)])][:1]
+    [(7,)]
+    """
+    unit_total = geometry.size * (geometry.size + 1) // 2
+    summed = _summed(cages)
+    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    found = []
+    for cells, count, words in regions(geometry):
+        here = set(cells)
+        included = [i for i in {owner[c] for c in cells if c in owner}
+                    if 2 * len(here.intersection(summed[i][0])) > len(summed[i][0])]
+        if not included:
+            continue
+        covered = {c for i in included for c in summed[i][0]}
+        inside, outside = tuple(sorted(here - covered)), tuple(sorted(covered - here))
+        if count == 1 and not outside:
+            continue  # a unit less the cages inside it: a hidden cage (hidden_sums)
+        if len(inside) + len(outside) > most or min(len(inside), len(outside)) > most_both:
+            continue
+        total = count * unit_total - sum(summed[i][1] for i in included)
+        if (inside, outside) in seen or not (inside or outside or total):
+            continue
+        seen.add((inside, outside))
+        found.append(SignedSum(inside, outside, total, LEFTOVERS.name, words))
+    return found
+
+
+# -- the implied constraints of summed cages, in each translation -----------------------------
+def implied_for(geometry: Geometry, cages: Sequence[Summed], translation: str,
+                options: Mapping[str, str] | None = None) -> list[SignedSum]:
+    """The implied sums of ``cages`` whose families ``options`` keep (every family by
+    default) for ``translation`` (``cnf``, ``native``, ``cpsat``: its
+    :data:`LEFTOVER_LIMITS`): hidden cages, then leftovers not already among them."""
+    chosen = dict(options or {})
+    found = hidden_sums(geometry, cages, HIDDEN_LIMITS[translation]) if on(chosen, HIDDEN) else []
+    if on(chosen, LEFTOVERS):
+        seen = {(s.plus, s.minus) for s in found}
+        found += [s for s in leftover_sums(geometry, cages, *LEFTOVER_LIMITS[translation])
+                  if (s.plus, s.minus) not in seen]
+    return found
+
+
+def _distinct_sums(geometry: Geometry, cages: Sequence[Summed],
+                   implied: Sequence[SignedSum]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """``(cells, digit sets)`` of every summed cage and every implied sum that is a cage's
+    (each of them has required digits)."""
+    found = []
+    for cells, total in [*_summed(cages), *filter(None, (s.cage(geometry) for s in implied))]:
+        combos = combinations_for(len(cells), total, geometry.size) if len(
+            cells) <= geometry.size else ()
+        if combos:
+            found.append((cells, combos))
+    return found
+
+
+def cage_links(geometry: Geometry, cages: Sequence[Summed]) -> list[Link]:
+    """The native links of every family of implied constraints of ``cages`` (each tagged
+    with its family, :attr:`Link.family`): the implied sums of :func:`implied_for`, then
+    the required digits of each summed cage and each implied cage."""
+    implied = implied_for(geometry, cages, "native")
+    links = [signed_link(geometry, s, signed_words(geometry, s)) for s in implied]
+    for cells, combos in _distinct_sums(geometry, cages, implied):
+        link = required_link(geometry, cells, combos,
+                             f"the digits {plus(geometry, cells)} must hold leave the cells "
+                             f"that see all their places")
+        if link is not None:
+            links.append(link)
+    return links
+
+
+def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> Iterator[Clause]:
+    """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
+    own required digits are in its own clauses)."""
+    required = on(ctx.options, REQUIRED)
+    for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
+        yield from signed_clauses(ctx, implied, required)
+
+
+def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:
+    """The implied sums of ``cages`` that the model's options keep, then (``required``)
+    each summed and implied cage's required digits out of the cells that see it all."""
+    implied = implied_for(model.geometry, cages, "cpsat", model.options)
+    for s in implied:
+        signed_cpsat(model, s)
+    if on(model.options, REQUIRED):
+        for cells, combos in _distinct_sums(model.geometry, cages, implied):
+            required_cpsat(model, cells, combos)

@@ -55,6 +55,10 @@ class Link:
     cells: tuple[int, ...]
     narrow: Narrow
     why: str | Why = field(default="", compare=False)
+    family: str = field(default="", compare=False)
+    """For an implied link (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`),
+    the encoding option that switches its family of implied constraints off (``hidden``:
+    :mod:`sudoku_csp.constraints.implied`); empty for a link that is always in force."""
 
 
 def _keep(mask: int, masks: Masks) -> Masks | None:
@@ -74,11 +78,13 @@ def keep_digits(cell: int, mask: int) -> Link:
 
 @dataclass(frozen=True)
 class EncodingOption:
-    """A choice a kind offers in how its CNF is written (a killer cage's sums: ``combos`` or
-    a ``pysat.pb`` encoding). Backends and commands that write CNF list every registered
-    kind's options (:func:`sudoku_csp.constraints.encoding_options`) without naming a kind.
-    ``check`` raises :class:`~sudoku_csp.errors.InputError` for a value that cannot be used
-    here (a missing optional library)."""
+    """A choice a kind offers in how it is translated (a killer cage's sums: ``combos`` or
+    a ``pysat.pb`` encoding; whether the 45 rule's hidden cages are added). Backends and
+    commands list every registered kind's options
+    (:func:`sudoku_csp.constraints.encoding_options`) without naming a kind: those writing
+    CNF every option, the native and cpsat backends the options whose ``translations`` name
+    theirs. ``check`` raises :class:`~sudoku_csp.errors.InputError` for a value that cannot
+    be used here (a missing optional library)."""
 
     name: str
     default: str
@@ -87,6 +93,9 @@ class EncodingOption:
     what: str
     """What a value is, in messages (``cage-sum encoding``)."""
     check: Callable[[str], None] | None = None
+    translations: tuple[str, ...] = ("cnf",)
+    """The translations that honour the option: ``cnf`` (the sat backend and every command
+    writing CNF), ``native``, ``cpsat``."""
 
 
 class CnfContext:

@@ -167,7 +167,9 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     True
     >>> killer = encode_puzzle_dimacs(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4"))
     >>> [line for line in killer.splitlines() if line.startswith(("c constraints", "p "))]
-    ['c constraints: 8 cage (sums: combos): 120 clauses after the givens', 'p cnf 88 568']
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['c constraints: 8 cage (sums: combos, hidden: on, leftovers: on, required: on, line_sums:
+      cells): 200 clauses after the givens', 'p cnf 88 648']
     """
     if reduce and puzzle.constraints:
         refuse_constraints(puzzle, "the clue-reduced DIMACS form")

@@ -66,6 +66,14 @@ class CpSatModel(abc.ABC):
         self.model = model
         # The full domain (low, high) of the variables fix_givens narrows; set by subclasses.
         self._full: tuple[int, int] = (0, 0)
+        self.options: dict[str, str] = {}
+        """The kinds' encoding options chosen for this puzzle (by name: ``{"hidden":
+        "off"}``), set by :func:`~sudoku_csp.constraints.add_to_cpsat`; a kind reads its own
+        with :meth:`option`."""
+
+    def option(self, name: str, default: str) -> str:
+        """The value chosen for the encoding option ``name`` (``default`` if none)."""
+        return self.options.get(name, default)
 
     # -- givens -----------------------------------------------------------------------------
     @abc.abstractmethod

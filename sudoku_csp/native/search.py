@@ -10,7 +10,7 @@ digit planes of :mod:`sudoku_csp.native.planes`, which :meth:`Searcher.solve` us
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -66,11 +66,55 @@ def branch_first(state: State) -> tuple[int, int]:
     return c, state.cand[c]
 
 
+class ConflictScores:
+    """The ``conflicts`` branching's memory over one search: per cell, how many children of a
+    branch on it propagation refuted, halved every :data:`DECAY` refutations so that recent
+    ones weigh more (the conflict scores of sigh's Interactive Sudoku Solver, and of
+    dom/wdeg: branch where the search keeps failing)."""
+
+    DECAY = 1 << 14
+
+    def __init__(self, ncells: int) -> None:
+        self.scores = [0] * ncells
+        self.countdown = self.DECAY
+
+    def failed(self, cell: int) -> None:
+        """A child of a branch on ``cell`` was refuted."""
+        self.scores[cell] += 1
+        self.countdown -= 1
+        if not self.countdown:
+            self.scores = [score >> 1 for score in self.scores]
+            self.countdown = self.DECAY
+
+    def branch(self, state: State) -> tuple[int, int]:
+        """The open cell with the highest score per candidate (a single first: no guess);
+        :func:`branch_degree` while no branch has failed yet."""
+        cand, scores = state.cand, self.scores
+        open_cells = state.tables.all_cells & ~state.placed
+        best, best_score, best_count = -1, 0, 1
+        while open_cells:
+            low = open_cells & -open_cells
+            open_cells ^= low
+            c = low.bit_length() - 1
+            n = cand[c].bit_count()
+            if n == 1:
+                return c, cand[c]
+            score = scores[c]
+            if score * best_count > best_score * n:
+                best, best_score, best_count = c, score, n
+        return (best, cand[best]) if best_score else branch_degree(state)
+
+
 BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
     "mrv": branch_mrv,
     "degree": branch_degree,
     "first": branch_first,
+    "conflicts": branch_degree,  # per search: a ConflictScores' branch (see _CellEngine)
+    "restarts": branch_degree,  # searches under growing budgets (see Searcher._restarts)
 }
+
+RESTART_FIRST = 1000
+"""The ``restarts`` branching's first node budget (doubled at each restart)."""
 
 
 DEFAULT_BRANCH = "degree"
@@ -115,6 +159,7 @@ class SearchResult:
     # after the plane engine, which has no per-cell state: see ``refuted``).
     state: State | None = None
     refuted: bool = False  # propagation from the givens alone found a contradiction
+    exhausted: bool = False  # a node budget stopped the search (the restarts branching)
 
 
 class Searcher:
@@ -128,7 +173,10 @@ class Searcher:
     """
 
     def __init__(self, rules: str = DEFAULT_RULES, branch: str = DEFAULT_BRANCH,
-                 order: str = "numeric", seed: int | None = None) -> None:
+                 order: str = "numeric", seed: int | None = None,
+                 options: Mapping[str, str] | None = None) -> None:
+        # options: the kinds' encoding options for native links ({"hidden": "off"})
+        self.options = dict(options or {})
         self.rule_names = rule_names(rules)
         self.rules: list[Rule] = [RULES[name] for name in self.rule_names]
         if branch not in BRANCHING:
@@ -143,6 +191,10 @@ class Searcher:
                                  if self.rule_names == PRESETS[name]), None)
         self.random_order = order == "random"
         self.seed = seed
+
+    def state(self, puzzle: Puzzle) -> State:
+        """The starting state of ``puzzle`` with this searcher's options for its links."""
+        return State.from_puzzle(puzzle, self.options)
 
     def propagate_only(self, state: State) -> SearchResult:
         """Apply the rules to a fixpoint without search (mutates ``state``)."""
@@ -178,8 +230,11 @@ class Searcher:
                 root.solutions = []
             return root
         firings = [0] * len(self.rules)
-        out = self._depth_first(_CellEngine(self, firings), state, limit, deadline, sink,
-                                root.stats)
+        engine = _CellEngine(self, firings, state.tables.ncells)
+        if self.branch_name == "restarts" and limit is not None:
+            out = self._restarts(engine, state, limit, deadline, sink, root.stats)
+        else:
+            out = self._depth_first(engine, state, limit, deadline, sink, root.stats)
         out.state = root.state
         for name, n in zip(self.rule_names, firings, strict=False):
             out.stats.firings[name] = root.stats.firings.get(name, 0) + n
@@ -196,7 +251,7 @@ class Searcher:
         led to a contradiction."""
         engine = self._planes(puzzle)
         if engine is None:
-            return self.run(State.from_puzzle(puzzle), limit, deadline, sink)
+            return self.run(self.state(puzzle), limit, deadline, sink)
         check_limit(limit)
         planes_engine = _PlaneEngine(engine, self)
         stats = SearchStats(nodes=1)
@@ -223,11 +278,46 @@ class Searcher:
             return None
         return engine
 
+    def _restarts(self, engine: _CellEngine, root: State, limit: int,
+                  deadline: Deadline | float | None, sink: Callable[[Grid], object] | None,
+                  stats: SearchStats) -> SearchResult:
+        """The ``restarts`` branching: searches from ``root`` again and again under a node
+        budget that doubles each time, alternating the ``degree`` branching and the
+        conflict scores (:class:`ConflictScores`, kept from search to search), until one
+        finishes. A solution is counted once, however often it is met again; the last
+        search runs to its end, so nothing is missed."""
+        seen: set[Grid] = set()
+        kept: list[Grid] = []
+
+        def once(grid: Grid) -> None:
+            if grid not in seen:
+                seen.add(grid)
+                if sink is None:
+                    kept.append(grid)
+                else:
+                    sink(grid)
+
+        budget, turn = RESTART_FIRST, 0
+        scores = ConflictScores(root.tables.ncells)
+        while True:
+            engine.scores = scores
+            engine.branch = scores.branch if turn % 2 else branch_degree
+            # The whole limit each time: a search finds different solutions, so one that
+            # finds ``limit`` of them leaves at least that many seen.
+            out = self._depth_first(engine, root.copy(), limit, deadline, once, stats, budget)
+            if len(seen) >= limit or out.timed_out or not out.exhausted:
+                out.solutions = kept
+                out.complete = out.complete and len(seen) < limit
+                return out
+            budget, turn = budget * 2, turn + 1
+
     def _depth_first(self, engine: _Engine[S], root: S, limit: int | None,
                      deadline: Deadline | float | None,
-                     sink: Callable[[Grid], object] | None, stats: SearchStats) -> SearchResult:
+                     sink: Callable[[Grid], object] | None, stats: SearchStats,
+                     budget: int | None = None) -> SearchResult:
         """Depth-first search below a propagated, unsolved ``root``: the one search loop
-        of both engines."""
+        of both engines. ``budget``: the most nodes it visits (then
+        ``SearchResult.exhausted``)."""
         # A fresh generator per search: the same seed gives the same order on every call,
         # whatever ran before on this (possibly shared, cached) searcher.
         rng = random.Random(self.seed) if self.random_order else None
@@ -250,10 +340,14 @@ class Searcher:
 
         stack = [frame(root)]
         stats.guesses = 1
-        complete, timed_out = True, False
+        complete, timed_out, exhausted = True, False, False
+        stop = None if budget is None else stats.nodes + budget
         while stack:
             if expired is not None and expired():  # before each node: none past the limit
                 complete, timed_out = False, True
+                break
+            if stop is not None and stats.nodes >= stop:
+                complete, exhausted = False, True
                 break
             parent, cell, digits = stack[-1]
             digit = digits.pop()
@@ -264,6 +358,7 @@ class Searcher:
             child = engine.propagate(engine.child(parent, cell, digit, last))
             if child is None:
                 stats.backtracks += 1
+                engine.failed(cell)
             elif engine.solved(child):
                 keep(engine.grid(child))
                 found += 1
@@ -273,7 +368,7 @@ class Searcher:
             else:
                 stack.append(frame(child))
                 stats.guesses += 1
-        return SearchResult(solutions, complete, timed_out, stats)
+        return SearchResult(solutions, complete, timed_out, stats, exhausted=exhausted)
 
 
 S = TypeVar("S")
@@ -285,6 +380,7 @@ class _Engine(Protocol[S]):
     def propagate(self, s: S) -> S | None: ...
     def branch(self, s: S) -> tuple[int, int]: ...
     def child(self, s: S, cell: int, digit: int, last: bool) -> S: ...
+    def failed(self, cell: int) -> None: ...
     def solved(self, s: S) -> bool: ...
     def grid(self, s: S) -> Grid: ...
 
@@ -292,8 +388,15 @@ class _Engine(Protocol[S]):
 class _CellEngine:
     """The per-cell :class:`State` and rules of :mod:`sudoku_csp.native.rules`."""
 
-    def __init__(self, searcher: Searcher, firings: list[int]) -> None:
+    def __init__(self, searcher: Searcher, firings: list[int], ncells: int) -> None:
         self.rules, self.firings, self.branch = searcher.rules, firings, searcher.branch
+        self.scores = ConflictScores(ncells) if searcher.branch_name == "conflicts" else None
+        if self.scores is not None:
+            self.branch = self.scores.branch
+
+    def failed(self, cell: int) -> None:
+        if self.scores is not None:
+            self.scores.failed(cell)
 
     def propagate(self, s: State) -> State | None:
         return s if propagate(s, self.rules, self.firings) else None
@@ -326,6 +429,9 @@ class _PlaneEngine:
 
     def propagate(self, s: tuple[int, int]) -> tuple[int, int] | None:
         return self.engine.propagate(s[0], s[1], locked=self.locked, counts=self.counts)
+
+    def failed(self, cell: int) -> None:
+        return None
 
     def branch(self, s: tuple[int, int]) -> tuple[int, int]:
         cell = self.engine.branch(s[0], s[1], self.how)

@@ -12,7 +12,7 @@ precomputed once per geometry in :class:`Tables` (lists of ints, no per-call wor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
 
@@ -142,8 +142,10 @@ class State:
             seen if seen is not None else [None] * len(links))
 
     @classmethod
-    def from_puzzle(cls, puzzle: Puzzle) -> State:
+    def from_puzzle(cls, puzzle: Puzzle, options: Mapping[str, str] | None = None) -> State:
         """All digits possible in blank cells; each given's cell single and pending.
+        ``options``: the kinds' encoding options for their links
+        (:func:`~sudoku_csp.constraints.native_links`).
 
         The givens' digits have not left their peers yet: run ``eliminate`` (or any preset)
         for that. Clashing givens show up as a contradiction at that point.
@@ -153,7 +155,7 @@ class State:
         cand = [full if d == EMPTY else 1 << d for d in puzzle.givens]
         pending = [c for c, d in enumerate(puzzle.givens) if d != EMPTY]
         return cls(t, cand, pending, 0, [0] * len(t.units), puzzle.givens,
-                   links=_links(puzzle))
+                   links=_links(puzzle, options))
 
     def copy(self) -> State:
         return State(self.tables, self.cand[:], self.pending[:], self.placed, self.done[:],
@@ -199,8 +201,8 @@ def state_from_candidates(puzzle: Puzzle, candidates: Sequence[Sequence[int]]) -
     return State(t, cand, pending, 0, [0] * len(t.units), puzzle.givens, links=_links(puzzle))
 
 
-def _links(puzzle: Puzzle) -> tuple[Link, ...]:
+def _links(puzzle: Puzzle, options: Mapping[str, str] | None = None) -> tuple[Link, ...]:
     """The native links of the puzzle's typed constraints (none for most puzzles)."""
     if not puzzle.constraints:
         return ()
-    return native_links(puzzle.geometry, puzzle.constraints)
+    return native_links(puzzle.geometry, puzzle.constraints, options)

@@ -52,8 +52,10 @@ from sudoku_csp.constraints.cage_sums import (
     PB_ENCODINGS,
     SUM_ENCODINGS,
     combinations_for,
+    combo_clauses,
     narrow,
     pb_encoding,
+    seers_of,
     sum_range,
 )
 from sudoku_csp.constraints.fields import (
@@ -66,8 +68,9 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
+from sudoku_csp.constraints.implied import FAMILIES, REQUIRED, on
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.rule45 import implied_sums, rule45_links
+from sudoku_csp.constraints.rule45 import cage_clauses, cage_cpsat, cage_links
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -108,7 +111,7 @@ class Cage(Constraint):
 
     names = Names("cage", json=("cages",), fpuzzles=("killercage",), aliases=("killer",))
     own_generator: ClassVar[bool] = True
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS, *FAMILIES)
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -162,13 +165,11 @@ class Cage(Constraint):
     @classmethod
     def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
                      ) -> list[Link]:
-        """The 45 rule (:mod:`sudoku_csp.constraints.rule45`): the innies and band leftovers
-        of :func:`~sudoku_csp.constraints.rule45.implied_sums`, each narrowed like a cage
-        when its digits differ (else by the sum's bounds); and *outies*: when summed cages
-        cover a unit (total T, 45 on 9×9) and some stick out, their cells outside the unit
-        add up to the cages' sums less T (a cage's rule again when those cells are peers two
-        by two; bounds alone, kept up to
-        :data:`~sudoku_csp.constraints.rule45.MAX_LOOSE_OUTIES` cells, when not).
+        """The implied constraints of killer cages with the units
+        (:mod:`sudoku_csp.constraints.implied`, derived by
+        :mod:`sudoku_csp.constraints.rule45`): hidden cages and the law of leftovers, each
+        narrowed like a cage when its digits differ (else read as a sum), and each cage's
+        required digits leaving the cells that see it.
 
         >>> from sudoku_csp.variants import make_geometry
         >>> links = Cage.joint_native(make_geometry(4), [Cage((0, 1), 3)])
@@ -177,7 +178,7 @@ class Cage(Constraint):
         >>> links[0].narrow((15, 15))           # so A3 and A4 are 3 and 4
         (12, 12)
         """
-        return rule45_links(geometry, [c for c in constraints if isinstance(c, Cage)])
+        return cage_links(geometry, [c for c in constraints if isinstance(c, Cage)])
 
     # -- CNF --------------------------------------------------------------------------------
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
@@ -193,32 +194,10 @@ class Cage(Constraint):
         combos = combinations_for(len(cells), self.total, n)
         sums = ctx.option(SUMS)
         if sums == "combos" and combos is not None:
-            yield from self._combo_clauses(ctx, combos)
+            yield from combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
+                                     if on(ctx.options, REQUIRED) else ())
         else:
             yield from self._pb_clauses(ctx, FALLBACK_PB if sums == "combos" else sums)
-
-    def _combo_clauses(self, ctx: CnfContext, combos: tuple[int, ...]) -> Iterator[Clause]:
-        x, cells, n = ctx.x, self.cells, ctx.geometry.size
-        possible = 0
-        for c in combos:
-            possible |= c
-        for d in range(n):
-            if not possible >> d & 1:
-                for cell in cells:
-                    yield (-x(cell, d),)
-        has = {d: ctx.new_var() for d in range(n) if possible >> d & 1}
-        for d, h in has.items():
-            lits = [x(cell, d) for cell in cells]
-            yield (-h, *lits)
-            for lit in lits:
-                yield (-lit, h)
-        sets = [ctx.new_var() for _ in combos]
-        yield tuple(sets)
-        for s, c in zip(sets, combos, strict=True):
-            for d, h in has.items():
-                yield (-s, h) if c >> d & 1 else (-s, -h)
-        for d, h in has.items():
-            yield (-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1))
 
     def _pb_clauses(self, ctx: CnfContext, encoding: str) -> list[list[int]]:
         enc = pb_encoding(encoding)
@@ -233,6 +212,12 @@ class Cage(Constraint):
         return PBEnc.equals(lits=lits, weights=weights, bound=bound, vpool=ctx.pool,
                             encoding=enc).clauses
 
+    @classmethod
+    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
+        """The implied sums of :meth:`joint_native` as clauses, each family as ``ctx``'s
+        options choose."""
+        return cage_clauses(ctx, [c for c in constraints if isinstance(c, Cage)])
+
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
         if self.total is None:
@@ -245,21 +230,15 @@ class Cage(Constraint):
 
     @classmethod
     def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
-        """The 45 rule (:func:`~sudoku_csp.constraints.rule45.implied_sums`): leftover cells
-        with different digits as a
-        cage of the puzzle, others as a plain linear sum.
+        """The implied constraints of :meth:`joint_native` (hidden cages, leftovers, each
+        cage's required digits), each family as the model's options choose: a leftover
+        with different digits as a cage of the puzzle, any other as a linear sum.
 
         CP-SAT does not find these itself: neither model states that a unit adds up to
-        45. The innies cut its branches several fold on hard killers, the bands of rows and
-        columns help again; outies (cages sticking out of a unit) added nothing beyond
-        noise, so they are left out (docs/design.md: Design choices, measured).
+        45. The innies cut its branches several fold on hard killers
+        (docs/design.md: Design choices, measured).
         """
-        cages = [c for c in constraints if isinstance(c, Cage)]
-        for cells, total, different in implied_sums(model.geometry, cages):
-            if different:
-                Cage(cells, total).cpsat(model)
-            else:
-                model.model.add(sum(model.value(c) for c in cells) == total)
+        cage_cpsat(model, [c for c in constraints if isinstance(c, Cage)])
 
     # -- the independent check --------------------------------------------------------------
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:

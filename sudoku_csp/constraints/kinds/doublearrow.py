@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.translation import Link
@@ -73,6 +74,13 @@ class DoubleArrow(LineRule):
 
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("double arrow",), 0, _step, _done)
+
+    def native(self, geometry: Geometry) -> list[Link]:
+        """The ends less the cells between as reachable partial sums
+        (:class:`~sudoku_csp.constraints.cage_sums.LinearSum`): the automaton's deductions,
+        several times faster."""
+        cells = self.sequence(geometry)
+        return [Link(cells, LinearSum((1, 1) + (-1,) * (len(cells) - 2), 0).narrow)]
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:

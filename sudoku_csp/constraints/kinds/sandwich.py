@@ -27,18 +27,22 @@ f-puzzles does: the sum in the clue's place outside the grid.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache, partial
+from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
+from sudoku_csp.constraints.group_sums import group_sets, set_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
+
+if TYPE_CHECKING:
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
 @cache
@@ -49,6 +53,59 @@ def _totals(n: int) -> int:
     for value in range(2, n):
         sums |= sums << value
     return sums
+
+
+@cache
+def _fillings(k: int, total: int, n: int) -> tuple[int, ...]:
+    """The sets of ``k`` different values of ``2..n-1`` adding up to ``total``, as digit
+    bitmasks (the empty set for ``k = 0`` and a total of 0)."""
+    if k == 0:
+        return (0,) if total == 0 else ()
+    crusts = 1 | 1 << (n - 1)
+    return tuple(m for m in group_sets(k, n).get(total, ()) if not m & crusts)
+
+
+@lru_cache(maxsize=50_000)
+def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """A sandwich's combination rule over its whole line: for each two places the 1 and the
+    N may still take, the cells between must hold one set of different values of 2..N-1
+    adding up to the clue (each set held against the cells); every cell keeps what some
+    such reading gives it (the crusts their digit, the cells between their set's digits,
+    the others anything but 1 and N)."""
+    one, top = 1, 1 << (n - 1)
+    crusts = one | top
+    ones = [i for i, m in enumerate(masks) if m & one]
+    tops = [i for i, m in enumerate(masks) if m & top]
+    out = [0] * len(masks)
+    found = False
+    for i in ones:
+        for j in tops:
+            if i == j:
+                continue
+            low, high = sorted((i, j))
+            outside = (*range(low), *range(high + 1, len(masks)))
+            if any(not masks[k] & ~crusts for k in outside):
+                continue  # a 1 or an N outside the crusts: not this reading
+            between = masks[low + 1:high]
+            fits = None
+            for combo in _fillings(high - low - 1, total, n):
+                support = set_supports(combo, between) if between else ()
+                if support is None:
+                    continue
+                fits = support if fits is None else tuple(
+                    a | b for a, b in zip(fits, support, strict=True))
+            if fits is None:
+                continue
+            found = True
+            out[i] |= one
+            out[j] |= top
+            for k, m in enumerate(fits, start=low + 1):
+                out[k] |= m
+            for k in outside:
+                out[k] |= masks[k] & ~crusts
+    if not found or not all(out):
+        return None
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -100,6 +157,47 @@ class Sandwich(OutsideClue):
 
         return build(("sandwich", total), len(self.cells), n, "before", step,
                      lambda state: state == "after")
+
+    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+        yield from super().cnf(ctx)
+        yield from self._distance_clauses(ctx)
+
+    def _distance_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+        """For the 1 and the N at two places, the cells between hold only values of the
+        fillings of that length (none: the two places are refused)."""
+        n, x, cells = ctx.geometry.size, ctx.x, self.cells
+        crusts = 1 | 1 << (n - 1)
+        for i, a in enumerate(cells):
+            for j, b in enumerate(cells):
+                if i == j:
+                    continue
+                low, high = sorted((i, j))
+                union = 0
+                for combo in _fillings(high - low - 1, self.total, n):
+                    union |= combo
+                fits = bool(_fillings(high - low - 1, self.total, n))
+                if not fits:
+                    yield (-x(a, 0), -x(b, n - 1))
+                    continue
+                for m in cells[low + 1:high]:
+                    for d in range(n):
+                        if not (union | crusts) >> d & 1:
+                            yield (-x(a, 0), -x(b, n - 1), -x(m, d))
+
+    def cpsat(self, model: CpSatModel) -> None:
+        super().cpsat(model)
+        n, cells = model.geometry.size, self.cells
+        for i, a in enumerate(cells):
+            for j, b in enumerate(cells):
+                if i != j and not _fillings(abs(j - i) - 1, self.total, n):
+                    model.forbid_pairs(a, b, [(0, n - 1)])
+
+    def native(self, geometry: Geometry) -> list[Link]:
+        """The combination rule over the line (:func:`_narrow`): the fillings are different
+        values (the line is a unit), which the automaton, adding values one by one, does
+        not see. Complete on singles: given one digit per cell it accepts exactly the lines
+        whose sandwich adds up to the clue."""
+        return [Link(self.cells, partial(_narrow, geometry.size, self.total))]
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:

@@ -25,16 +25,17 @@ the sum in the clue's place outside the grid.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
+from sudoku_csp.constraints.group_sums import group_sets, set_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -55,6 +56,40 @@ def _totals(n: int) -> int:
                     sums[k] |= sums[k - 1] << value
         found |= sums[x - 1] << x
     return found
+
+
+@lru_cache(maxsize=50_000)
+def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """An X-sum's combination rule: for each X the first cell may still hold, the first X
+    cells hold one set of X different values (the line is a unit) with X among them, adding
+    up to the clue (each set held against the cells); every cell keeps what some such
+    reading gives it (the cells beyond the first X anything)."""
+    first = masks[0]
+    out = [0] * len(masks)
+    found = False
+    for d in range(min(n, len(masks))):
+        bit = 1 << d
+        if not first & bit:
+            continue
+        x = d + 1
+        here = (bit, *masks[1:x])
+        fits = None
+        for combo in group_sets(x, n).get(total, ()):
+            if combo & bit:
+                support = set_supports(combo, here)
+                if support is not None:
+                    fits = support if fits is None else tuple(
+                        a | b for a, b in zip(fits, support, strict=True))
+        if fits is None:
+            continue
+        found = True
+        for k, m in enumerate(fits):
+            out[k] |= m
+        for k in range(x, len(masks)):
+            out[k] |= masks[k]
+    if not found or not all(out):
+        return None
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -103,6 +138,42 @@ class XSum(OutsideClue):
         return build(("X-sum", total), len(self.cells), n, "start", step,
                      lambda state: state == (0, 0))
 
+    def readings(self, n: int) -> list[tuple[int, int, int]]:
+        """Per value ``X`` the first cell may hold (as a digit ``d = X - 1``): ``(d, union,
+        common)``, the digits some and every set of ``X`` different values with ``X``
+        among them adding up to the clue holds (0, 0 when no set does)."""
+        found = []
+        for d in range(min(n, len(self.cells))):
+            sets = [m for m in group_sets(d + 1, n).get(self.total, ()) if m >> d & 1]
+            union, common = 0, (-1 if sets else 0)
+            for m in sets:
+                union |= m
+                common &= m
+            found.append((d, union, common & ~(1 << d)))
+        return found
+
+    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+        yield from super().cnf(ctx)
+        n, x, cells = ctx.geometry.size, ctx.x, self.cells
+        for d, union, common in self.readings(n):
+            first = x(cells[0], d)
+            if not union:
+                yield (-first,)
+                continue
+            for c in cells[1:d + 1]:
+                for e in range(n):
+                    if not union >> e & 1:
+                        yield (-first, -x(c, e))
+            for e in range(n):
+                if common >> e & 1:
+                    yield (-first, *(x(c, e) for c in cells[1:d + 1]))
+
+    def native(self, geometry: Geometry) -> list[Link]:
+        """The combination rule over the line (:func:`_narrow`): the first X cells hold
+        different values (the line is a unit), which the automaton, adding values one by one,
+        does not see. Complete on singles."""
+        return [Link(self.cells, partial(_narrow, geometry.size, self.total))]
+
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:
         """The sums that fit: for each X the first cell can still hold, the sets of X-1
@@ -137,3 +208,9 @@ class XSum(OutsideClue):
             m.add(term == 0).only_enforce_if(~counted)
             terms.append(term)
         m.add(sum(terms) == self.total)
+        for d, union, _ in self.readings(n):  # what the first X cells may hold
+            if not union:
+                model.allow_digits(self.cells[0], [e for e in range(n) if e != d])
+            for c in self.cells[1:d + 1]:
+                model.forbid_pairs(self.cells[0], c, [(d, e) for e in range(n)
+                                                      if not union >> e & 1])

@@ -1,0 +1,273 @@
+"""Implied constraints: what a puzzle's sums say together with the grid's units, derived
+before solving and added beside its rules. Redundant by construction (each follows from the
+rules and the units), so they never change an answer; they let propagation see what it
+would otherwise find only by search. Each family is an encoding option
+(:class:`~sudoku_csp.constraints.translation.EncodingOption`, ``on`` by default) that every
+translation honours, so that a backend spec (``sat:leftovers=off``, ``native:hidden=off``)
+or the study can switch it off and measure it:
+
+- ``hidden``: *hidden cages*. A unit holds every digit once, so its cells add up to
+  ``N(N+1)/2`` (45 on 9×9); the cells of a unit outside the summed cages wholly inside it
+  add up to the rest, and hold different digits: a cage the puzzle does not draw
+  (:func:`~sudoku_csp.constraints.rule45.hidden_sums`).
+- ``leftovers``: *the law of leftovers* over unions of units (bands of rows or columns,
+  runs and neighbouring pairs of boxes or jigsaw regions, single units): the summed pieces
+  mostly inside the union count in, and the region's cells they leave uncovered (*innies*)
+  less the cells they stick out with (*outies*) add up to what is left
+  (:func:`~sudoku_csp.constraints.rule45.leftover_sums`).
+- ``required``: *required digits*. A digit that every digit set a cage can still hold
+  contains is in the cage, so it leaves every cell outside that sees all of the cage's
+  cells that can hold it (:func:`required_link`; in CNF ``has(d) → ¬x(o, d)``).
+
+An implied sum is a :class:`SignedSum`: ``plus`` less ``minus`` add up to ``total``. Its
+translations (:func:`signed_link`, :func:`signed_clauses`, :func:`signed_cpsat`) treat one
+whose cells are peers two by two with nothing subtracted as a cage (its digit sets), any
+other as a sum read cell by cell (an automaton, natively with the cells that see each other
+kept apart when it is short enough).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+from sudoku_csp.constraints.automaton import Automaton, build
+from sudoku_csp.constraints.cage_sums import (
+    LinearSum,
+    combinations_for,
+    combo_clauses,
+    narrow,
+    pairwise_peers,
+    seers_of,
+)
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.geometry import Geometry
+
+if TYPE_CHECKING:
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
+
+__all__ = ["FAMILIES", "HIDDEN", "LEFTOVERS", "REQUIRED", "SignedSum", "on", "required_link",
+           "signed_clauses", "signed_cpsat", "signed_link"]
+
+_EVERYWHERE = ("cnf", "native", "cpsat")
+
+
+def _switch(name: str, what: str) -> EncodingOption:
+    return EncodingOption(name, "on", f"implied constraints: {what} (on|off)", ("on", "off"),
+                          "implied-constraint switch", None, _EVERYWHERE)
+
+
+HIDDEN = _switch("hidden", "hidden cages, a unit less the summed cages inside it")
+LEFTOVERS = _switch("leftovers", "the law of leftovers over unions of units (innies "
+                                 "less outies)")
+REQUIRED = _switch("required", "digits a cage must hold leave the cells that see it")
+FAMILIES = (HIDDEN, LEFTOVERS, REQUIRED)
+"""Every family of implied constraints, each an encoding option."""
+
+
+def on(options: dict[str, str], family: EncodingOption) -> bool:
+    """Whether the chosen encoding ``options`` keep ``family`` (its default when unset)."""
+    return options.get(family.name, family.default) != "off"
+
+
+@dataclass(frozen=True)
+class SignedSum:
+    """``plus`` less ``minus`` add up to ``total`` (values, ``1..N``); ``family``: the
+    encoding option it belongs to; ``region``: words for where it comes from (``rows
+    1-3``)."""
+
+    plus: tuple[int, ...]
+    minus: tuple[int, ...]
+    total: int
+    family: str
+    region: str = ""
+    complement: tuple[int, ...] = ()
+    """For a sum over part of a unit (a hidden cage), the unit's other cells: they hold the
+    unit's other digits, so saying that they add up to the rest says the same (written so
+    when they are fewer, :meth:`smaller`)."""
+
+    def smaller(self, geometry: Geometry) -> SignedSum:
+        """The same sum over the fewer cells: over :attr:`complement` when it has fewer cells
+        than ``plus`` (a hidden cage of 7 cells said by the 2 its cages cover)."""
+        if not self.complement or len(self.complement) >= len(self.plus):
+            return self
+        n = geometry.size
+        return SignedSum(self.complement, (), n * (n + 1) // 2 - self.total, self.family,
+                         self.region, self.plus)
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (*self.plus, *self.minus)
+
+    def cage(self, geometry: Geometry) -> tuple[tuple[int, ...], int] | None:
+        """``(cells, total)`` when the sum is a cage's: one side only, its cells peers two by
+        two (so their digits differ)."""
+        if self.plus and self.minus:
+            return None
+        cells, total = (self.plus, self.total) if self.plus else (self.minus, -self.total)
+        if not cells or not pairwise_peers(geometry, cells):
+            return None
+        return cells, total
+
+
+# -- native ----------------------------------------------------------------------------------
+def signed_link(geometry: Geometry, implied: SignedSum, why: str) -> Link:
+    """The native link of an implied sum: a cage's narrowing (its digit sets) when it is a
+    cage's, else its reachable partial sums (:class:`~sudoku_csp.constraints.cage_sums.
+    LinearSum`: generalised arc consistency for the sum; keeping the cells that see each
+    other apart as well, as
+    :func:`~sudoku_csp.constraints.line_kinds.distinct` can, cut the nodes of hard killers
+    by half but cost more in building than it saved: docs/design.md)."""
+    family = implied.family
+    cage = implied.cage(geometry)
+    if cage is not None:
+        cells, total = cage
+        combos = (combinations_for(len(cells), total, geometry.size)
+                  if len(cells) <= geometry.size else ())
+        return Link(cells, partial(narrow, combos, total), why, family)
+    cells = implied.cells
+    if not cells:
+        return Link((), partial(_nothing_adds_up, implied.total), why, family)
+    signs = (1,) * len(implied.plus) + (-1,) * len(implied.minus)
+    return Link(cells, LinearSum(signs, implied.total).narrow, why, family)
+
+
+def _nothing_adds_up(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """No cells: the sum holds only when it is 0."""
+    return masks if total == 0 else None
+
+
+def _automaton(implied: SignedSum, n: int) -> Automaton:
+    """The automaton reading ``plus`` then ``minus`` cells adding up to ``total``: the state
+    is the signed running sum, kept where the cells still to read can bring it to ``total``
+    (built once per shape and total)."""
+    plus, minus, total = len(implied.plus), len(implied.minus), implied.total
+    length = plus + minus
+
+    def step(partial: int, position: int, value: int) -> int | None:
+        partial += value if position < plus else -value
+        ahead_plus = max(0, plus - position - 1)
+        ahead_minus = length - max(plus, position + 1)
+        low = partial + ahead_plus - ahead_minus * n
+        high = partial + ahead_plus * n - ahead_minus
+        return partial if low <= total <= high else None
+
+    return build(("signed sum", plus, minus, total), length, n, 0, step,
+                 lambda state: state == total)
+
+
+def required_link(geometry: Geometry, cells: tuple[int, ...], combos: tuple[int, ...],
+                  why: str) -> Link | None:
+    """The native link of a cage's required digits: over the cage's ``cells`` (digit sets
+    ``combos``) and the cells outside that see all of them, each digit every set still
+    possible holds leaves those outside cells. ``None`` when no cell outside sees them all.
+    (Taking also the cells that see only the cage's cells that can hold the digit found a
+    little more and cost more than it found: docs/design.md.)"""
+    outside = seers_of(geometry, cells)
+    if not outside:
+        return None
+    return Link((*cells, *outside), partial(_required, combos, len(cells)), why,
+                REQUIRED.name)
+
+
+def _required(combos: tuple[int, ...], k: int, masks: tuple[int, ...]
+              ) -> tuple[int, ...] | None:
+    cage = masks[:k]
+    union = singles = 0
+    for m in cage:
+        union |= m
+        if not m & (m - 1):
+            singles |= m
+    required, fits = -1, False
+    for c in combos:
+        if c & singles == singles and not c & ~union:
+            for m in cage:
+                if not m & c:
+                    break
+            else:
+                required &= c
+                fits = True
+    if not fits:
+        return None
+    required &= ~singles  # placed digits leave their peers already
+    if not required:
+        return masks
+    keep = ~required
+    out = list(masks)
+    for j in range(k, len(out)):
+        m = out[j] & keep
+        if not m:
+            return None
+        out[j] = m
+    return tuple(out)
+
+
+# -- CNF -------------------------------------------------------------------------------------
+def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool) -> Iterator[Clause]:
+    """The clauses of an implied sum, said over the fewer cells (:meth:`SignedSum.smaller`):
+    two cells as support clauses; a cage's as its digit-set clauses (with the required
+    digits leaving the cells that see it all, when ``required``); any other as the
+    automaton's. A hidden cage said by the summed cages of its unit adds nothing when
+    ``required``: their ``has(d)`` and required clauses already say it."""
+    g = ctx.geometry
+    smaller = implied.smaller(g)
+    if smaller is not implied and required:
+        return
+    cells = smaller.cells
+    if not cells:
+        if smaller.total:
+            yield ()
+        return
+    if len(cells) == 2:
+        yield from _pair_clauses(ctx, smaller)
+        return
+    cage = smaller.cage(g)
+    combos = None if cage is None or len(cells) > g.size else combinations_for(
+        len(cells), cage[1], g.size)
+    if combos is not None:
+        yield from combo_clauses(ctx, cells, combos, seers_of(g, cells) if required else ())
+    else:
+        yield from _automaton(smaller, g.size).clauses(ctx, cells)
+
+
+def _pair_clauses(ctx: CnfContext, implied: SignedSum) -> Iterator[Clause]:
+    """A sum of two cells as support clauses (a digit of one needs a partner in the other),
+    no auxiliary variable: a fifth of the automaton's clauses, the same propagation."""
+    (a, b), n, x = implied.cells, ctx.geometry.size, ctx.x
+    signs = [1 if cell in implied.plus else -1 for cell in (a, b)]
+    apart = ctx.geometry.are_peers(a, b)
+    pairs = [(i, j) for i in range(n) for j in range(n)
+             if signs[0] * (i + 1) + signs[1] * (j + 1) == implied.total
+             and not (apart and i == j)]
+    for first, second, mine in ((a, b, 0), (b, a, 1)):
+        for d in range(n):
+            yield (-x(first, d), *(x(second, p[1 - mine]) for p in pairs if p[mine] == d))
+
+
+# -- CP-SAT ----------------------------------------------------------------------------------
+def signed_cpsat(model: CpSatModel, implied: SignedSum) -> None:
+    """An implied sum in CP-SAT: a cage's different sum when it is a cage's, else linear."""
+    cage = implied.cage(model.geometry)
+    if cage is not None:
+        cells, total = cage
+        model.different_sum(cells, total, combinations_for(len(cells), total,
+                                                           model.geometry.size))
+        return
+    value = model.value
+    model.model.add(sum(value(c) for c in implied.plus)
+                    - sum(value(c) for c in implied.minus) == implied.total)
+
+
+def required_cpsat(model: CpSatModel, cells: Sequence[int], combos: Sequence[int]) -> None:
+    """The digits every set of ``combos`` holds leave the cells that see all of ``cells``."""
+    required = -1
+    for c in combos:
+        required &= c
+    if not combos or not required:
+        return
+    n = model.geometry.size
+    keep = [d for d in range(n) if not required >> d & 1]
+    for o in seers_of(model.geometry, cells):
+        model.allow_digits(o, keep)

@@ -1,0 +1,162 @@
+"""The sums narrowings and encodings of the summing kinds, against brute force.
+
+- Every native link of every kind (its joint links too: the implied sums of cages) keeps
+  every digit of a grid its constraints hold, whatever candidates around it: it never
+  removes a digit of a true solution.
+- :class:`LinearSum` keeps exactly the values some completion adds up with (generalised arc
+  consistency).
+- :func:`set_supports` (a digit set held against cells, as sandwiches and X-sums read their
+  fillings) keeps exactly each cell's digits in some placement, up to ``EXACT_MOST`` cells,
+  and at least those beyond.
+- Both ``line_sums`` encodings of the sat backend, and each translation with the implied
+  families switched off, count what the checker counts on each summing kind's samples;
+  so do the native ``conflicts`` and ``restarts`` branchings (the latter restarting often).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_csp.backends import get_backend
+from sudoku_csp.constraints import KINDS, Sandwich, native_links
+from sudoku_csp.constraints.cage_sums import LinearSum
+from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
+from sudoku_csp.geometry import EMPTY
+from sudoku_csp.native import search
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.variants import make_geometry
+
+SUMMING = ["cage", "arrow", "double arrow", "little killer", "sandwich", "X-sum", "xv",
+           "region sum line", "zipper line", "dots"]
+
+
+@cache
+def _grids(size: int) -> tuple[tuple[int, ...], ...]:
+    return get_backend("native").solve(Puzzle.empty(make_geometry(size)),
+                                       limit=288 if size == 4 else 200).solutions
+
+
+def _kind(name: str):  # noqa: ANN202
+    return next(k for k in KINDS if k.kind == name)
+
+
+def _sample(name: str, size: int, rng: random.Random):  # noqa: ANN202
+    geometry = make_geometry(size)
+    for _ in range(20):
+        grid = rng.choice(_grids(size))
+        found = _kind(name).sample(geometry, grid, rng)
+        if found:
+            return geometry, grid, tuple(found)
+    return None
+
+
+def _counted(name: str, seed: str) -> tuple[Puzzle, int]:
+    """A given-free 4x4 of the kind's sample and how many of the 288 grids it holds on."""
+    sampled = _sample(name, 4, random.Random(seed))
+    assert sampled is not None
+    geometry, _, constraints = sampled
+    expected = sum(all(not c.violations(geometry, g) for c in constraints)
+                   for g in _grids(4))
+    return Puzzle(geometry, (EMPTY,) * 16, "", constraints), expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([k.kind for k in KINDS]), st.sampled_from([4, 6]),
+       st.integers(0, 10**9))
+def test_no_link_removes_a_digit_of_a_grid_the_constraints_hold(name, size, seed):
+    rng = random.Random(seed)
+    sampled = _sample(name, size, rng)
+    if sampled is None:
+        return
+    geometry, grid, constraints = sampled
+    full = (1 << size) - 1
+    for link in native_links(geometry, constraints):
+        # Candidates around the grid's digits: each cell its digit and some others.
+        masks = tuple(1 << grid[c] | (rng.randrange(1 << size) if rng.random() < 0.8 else
+                                      full) for c in link.cells)
+        out = link.narrow(masks)
+        assert out is not None, (link, masks)
+        assert all(m >> grid[c] & 1 for m, c in zip(out, link.cells, strict=True)), (
+            link, masks, out)
+        assert all(m & ~before == 0 for m, before in zip(out, masks, strict=True))
+
+
+def _values(mask: int) -> list[int]:
+    return [d + 1 for d in range(mask.bit_length()) if mask >> d & 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1, -1]), st.integers(1, 63)), min_size=1,
+                max_size=4), st.integers(-10, 20))
+def test_linear_sum_keeps_exactly_the_supported_values(terms, total):
+    signs = tuple(s for s, _ in terms)
+    masks = tuple(m for _, m in terms)
+    support = [0] * len(masks)
+    for values in product(*(_values(m) for m in masks)):
+        if sum(s * v for s, v in zip(signs, values, strict=True)) == total:
+            for i, v in enumerate(values):
+                support[i] |= 1 << (v - 1)
+    expected = tuple(support) if all(support) else None
+    assert LinearSum(signs, total).narrow(masks) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 10**9))
+def test_set_supports_are_the_placements_digits(k, seed):
+    rng = random.Random(seed)
+    combo = sum(1 << d for d in rng.sample(range(7), k))
+    masks = tuple(rng.randrange(1, 128) | (combo if rng.random() < 0.3 else 0)
+                  for _ in range(k))
+    support = [0] * k
+    for digits in product(*([d for d in range(7) if m >> d & 1] for m in masks)):
+        if sum(1 << d for d in set(digits)) == combo and len(set(digits)) == k:
+            for i, d in enumerate(digits):
+                support[i] |= 1 << d
+    out = set_supports(combo, masks)
+    if k <= EXACT_MOST:
+        assert out == (tuple(support) if all(support) else None)
+    elif all(support):
+        assert out is not None and all(o & s == s for o, s in zip(out, support, strict=True))
+
+
+SPECS = ["sat:line_sums=cells", "sat:line_sums=groups", "sat:hidden=off,leftovers=off",
+         "sat:required=off", "native:hidden=off", "native:leftovers=off,required=off",
+         "cpsat:hidden=off,required=off", "native:branch=conflicts"]
+
+
+@pytest.mark.parametrize("name", SUMMING)
+def test_encodings_count_what_the_checker_counts(name):
+    for seed in range(4):
+        puzzle, expected = _counted(name, f"{name} {seed}")
+        for spec in SPECS:
+            result = get_backend(spec).solve(puzzle, limit=None)
+            assert (result.count, result.complete) == (expected, True), (spec, puzzle.constraints)
+
+
+def test_a_sandwich_reading_needs_every_cell_outside_its_crusts_free_of_them():
+    # Digits 1, 4, 1, 2 along a row (two 1s): each 1 beside the 4 makes a sandwich of 0 on
+    # its own, but each leaves the other 1 outside its crusts. Found by
+    # test_read_off_grids_hold_and_a_changed_digit_is_judged_alike[sandwich].
+    (link,) = Sandwich((3, 2, 1, 0), "left", 0).native(make_geometry(4))
+    assert link.narrow((1, 8, 1, 2)) is None
+    assert link.narrow((1, 8, 2, 4)) == (1, 8, 2, 4)
+
+
+@pytest.mark.parametrize("name", SUMMING)
+def test_restarts_count_each_solution_once(name, monkeypatch):
+    # A budget of one node: the restarts branching restarts many times, meeting the same
+    # solutions again; each is counted once, and the count up to a limit is right.
+    monkeypatch.setattr(search, "RESTART_FIRST", 1)
+    for seed in range(3):
+        puzzle, expected = _counted(name, f"restart {name} {seed}")
+        for limit in (1, 2, 5, 1000):
+            result = get_backend("native:branch=restarts").solve(puzzle, limit=limit)
+            assert len(set(result.solutions)) == len(result.solutions)
+            assert result.count == min(limit, expected), (limit, puzzle.constraints)
+            assert result.complete
