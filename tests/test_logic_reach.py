@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sudoku_csp import EMPTY, datasets, get_backend, make_geometry, parse
-from sudoku_csp.constraints import Cage, Sandwich, Thermo, Whispers, makers
+from sudoku_csp.constraints import Cage, LittleKiller, Sandwich, Thermo, Whispers, makers
 from sudoku_csp.generate import NoGridError
 from sudoku_csp.generate.kinds import generate_variants
 from sudoku_csp.geometry import Geometry
@@ -148,15 +148,16 @@ def test_the_jigsaw_case_is_explained_soundly_and_proved():
 
 
 # -- a constraint read exactly, two read together ---------------------------------------------
-def test_a_sandwich_read_with_different_digits():
-    # Between A1=1 and A5=9 three cells add up to 9: with repeats 2+2+5 would do, with the
-    # row's different digits only 2+3+4.
-    b = board(Sandwich(ROW, "right", 9), A1=1, A5=9)
+def test_a_little_killer_read_with_different_digits():
+    # A4+B3+C2+D1 = 6: with repeats 1+1+1+3 would do anywhere; but B3 and C2 share box 1, so
+    # they take 1+2 (and A4, D1 the other 1+2) or 1+3 (and A4 = D1 = 1): no 3 on the ends.
+    clue = LittleKiller(tuple(cell(x) for x in ("A4", "B3", "C2", "D1")), "down-left", 6)
+    b = board(clue)
     run_to_fixpoint(b, "constraint", "constraint_combination", "constraint_units")
-    assert all(b.cand[cell(x)] >> 4 & 1 for x in ("A2", "A3", "A4"))   # 5 kept so far
+    assert all(b.cand[cell(x)] >> 2 & 1 for x in ("A4", "D1"))   # 3 kept so far
     step = exact.constraint_exact(b)
     assert step is not None
-    assert {(cell(x), 4) for x in ("A2", "A3", "A4")} <= set(step.eliminations)
+    assert set(step.eliminations) == {(cell("A4"), 2), (cell("D1"), 2)}
     assert "with different digits where its cells see each other" in step.text
 
 
