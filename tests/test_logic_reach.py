@@ -179,6 +179,24 @@ def test_the_exact_search_gives_up_rather_than_guess():
     assert all(k == m for k, m in zip(kept, masks, strict=True))   # anything goes, empty
 
 
+def test_the_fillings_found_show_their_candidates_again_without_a_search():
+    # A filling keeps the rules whatever the pencil marks: while its digits remain, the
+    # candidates it holds need no search (a budget of no node at all suffices).
+    b = board(Sandwich(ROW, "right", 9), A1=1, A5=9)
+    (own,) = links_of(NINE, b.constraints[0])
+    masks = tuple(b.cand[c] for c in ROW)
+    kept, shown = exact.supports(NINE, (own,), ROW, masks)
+    assert kept != masks and len(shown) > 1
+    assert exact.supports(NINE, (own,), ROW, kept, budget=0) is None
+    assert exact.supports(NINE, (own,), ROW, kept, budget=0, known=shown) == (kept, shown)
+    # A2 loses its 2: the fillings with a 2 there no longer count, and what they alone
+    # showed is searched for again.
+    fewer = (kept[0], kept[1] & ~0b10, *kept[2:])
+    again = exact.supports(NINE, (own,), ROW, fewer, known=shown)
+    assert again is not None and again[0] == exact.supports(NINE, (own,), ROW, fewer)[0]
+    assert all(f[1] != 0b10 for f in again[1])
+
+
 # -- forcing chains: what is carried, what is shared ------------------------------------------
 HARD = datasets.load("mixed9")
 SINGLES = ["full_house", "hidden_single_box", "hidden_single_line", "naked_single"]
