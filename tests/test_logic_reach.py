@@ -1,9 +1,10 @@
 """The techniques that read the variant rules beyond one constraint's own link, each on a
 small position where it fires, in its own words, sound: houses a rule must fill (hidden
-singles, pointing and naked subsets through the rules, cell forcing), a constraint read with
-its units and two read together, and the dynamic forcing chains (+); what a technique
-carries from one step to the next and what a position's techniques share; the hardest step
-of a rating; and, as a property, every step on generated puzzles proved by SAT."""
+singles, pointing, fish and naked subsets through the rules, cell forcing), a constraint read
+with its units and two read together (and the fillings it carries), and the dynamic forcing
+chains (+); what a technique carries from one step to the next and what a position's
+techniques share; the hardest step of a rating; and, as a property, every step on generated
+puzzles proved by SAT."""
 
 from __future__ import annotations
 
