@@ -220,26 +220,10 @@ def _linked(board: Board, extra: WeakLinks, source: Candidate,
         c, d = source
         cand, bit, placed = board.cand, 1 << d, board.state.placed
         near = set() if placed >> c & 1 else {(c, e) for e in digits_of(cand[c] & ~bit)}
-        near.update((p, d) for p in bits(board.tables.peer_masks[c] & _holders(board)[d]))
+        near.update((p, d) for p in bits(board.tables.peer_masks[c] & board.holders()[d]))
         near.update(y for y in extra.get(source, ()) if not placed >> y[0] & 1)
         found = memo[source] = frozenset(near)
     return found
-
-
-def _holders(board: Board) -> list[int]:
-    """Per digit, the open cells that hold it as a candidate (a mask of cells), worked out
-    once per position."""
-
-    def masks() -> list[int]:
-        found = [0] * board.size
-        placed = board.state.placed
-        for c, m in enumerate(board.cand):
-            if not placed >> c & 1:
-                for d in digits_of(m):
-                    found[d] |= 1 << c
-        return found
-
-    return board.cached("holders", masks)
 
 
 def _common(board: Board, extra: WeakLinks, sources: list[Candidate]
