@@ -1,9 +1,10 @@
 """The techniques that read the variant rules beyond one constraint's own link, each on a
 small position where it fires, in its own words, sound: houses a rule must fill (hidden
-singles, pointing and naked subsets through the rules, cell forcing), a constraint read with
-its units and two read together, and the dynamic forcing chains (+); what a technique
-carries from one step to the next and what a position's techniques share; the hardest step
-of a rating; and, as a property, every step on generated puzzles proved by SAT."""
+singles, pointing, fish and naked subsets through the rules, cell forcing), a constraint read
+with its units and two read together (and the fillings it carries), and the dynamic forcing
+chains (+); what a technique carries from one step to the next and what a position's
+techniques share; the hardest step of a rating; and, as a property, every step on generated
+puzzles proved by SAT."""
 
 from __future__ import annotations
 
@@ -122,6 +123,51 @@ def test_a_naked_pair_through_a_knights_move():
     assert step.text.startswith("Naked pair through the rules: A1, A5 hold 1/2 in row A")
 
 
+def test_a_fish_through_a_knights_move():
+    # 1 in row A only in A1, A5; in row C only in C2, C7. A1 and C2 are a knight's move
+    # apart, so the pairs left are A1+C7, A5+C2, A5+C7: B5 sees A5 and is a knight's move
+    # from C7, B7 sees C7 and is a knight's move from A5, D5 likewise. Pointing in one row
+    # sees only B3; an X-wing needs the same columns.
+    b = without(board(geometry=KNIGHT), 1, "A2", "A3", "A4", "A6", "A7", "A8", "A9")
+    without(b, 1, "C1", "C3", "C4", "C5", "C6", "C8", "C9")
+    pointing = houses.rule_pointing(b)
+    assert pointing is not None and pointing.eliminations == ((cell("B3"), 0),)
+    b.apply(pointing)
+    assert TECHNIQUES["x_wing"].find(b) is None
+    step = houses.rule_fish(b)
+    assert step is not None
+    assert step.eliminations == tuple((cell(x), 0) for x in ("B5", "B7", "D5"))
+    assert step.text == ("Fish through the rules: 1 must stand in row A in A1, A5 and in row "
+                         "C in C2, C7, never in two places that rule each other out, so in "
+                         "A1+C7, A5+C2 or A5+C7; whichever holds it rules out 1 in B5, B7, D5 "
+                         "(a knight's move) → eliminates 1 from B5, B7, D5")
+    assert TECHNIQUES["rule_fish"].rate(step) == 3.3
+    plain = without(board(), 1, "A2", "A3", "A4", "A6", "A7", "A8", "A9")
+    assert houses.rule_fish(without(plain, 1, "C1", "C3", "C4", "C5", "C6", "C8",
+                                    "C9")) is None   # no knight: nothing rules a pair out
+
+
+def test_a_fish_of_two_cages():
+    # Two cages that must each hold a 1, with two places each, one pair of which share a
+    # column: the 1 stands in one of the two crossing pairs, so the columns lose it.
+    top, bottom = (cell("C4"), cell("D3")), (cell("F3"), cell("G4"))
+    b = board(Cage(top, 12), Cage(bottom, 10))
+    for label in ("C4", "D3", "F3", "G4"):
+        b.cand[cell(label)] = 0b11
+    step = houses.rule_fish(b)
+    assert step is not None and step.text.startswith(
+        "Fish through the rules: 1 must stand in cage 12 at C4 in C4, D3 and in cage 10 at "
+        "F3 in F3, G4")
+    assert {(cell("A3"), 0), (cell("E4"), 0)} <= set(step.eliminations)
+
+
+def test_the_diagonal_case_needs_a_fish_through_the_rules_and_is_proved():
+    case = next(c for c in CASES if c.name == "diagonal")
+    e = explain(case.puzzle())
+    assert e.solved and e.rating.techniques.get("rule_fish", 0) > 0
+    prove_steps(e)
+
+
 # -- the law of leftovers -------------------------------------------------------------------
 def test_the_law_of_leftovers_on_a_jigsaw():
     # Columns 1-3 hold regions 1, 4 and 7 but for C3, F3, I3, and those regions stick out
@@ -178,6 +224,24 @@ def test_the_exact_search_gives_up_rather_than_guess():
     assert exact.supports(NINE, (own,), ROW, masks, budget=5) is None
     kept, _ = exact.supports(NINE, (own,), ROW, masks)
     assert all(k == m for k, m in zip(kept, masks, strict=True))   # anything goes, empty
+
+
+def test_the_fillings_found_show_their_candidates_again_without_a_search():
+    # A filling keeps the rules whatever the pencil marks: while its digits remain, the
+    # candidates it holds need no search (a budget of no node at all suffices).
+    b = board(Sandwich(ROW, "right", 9), A1=1, A5=9)
+    (own,) = links_of(NINE, b.constraints[0])
+    masks = tuple(b.cand[c] for c in ROW)
+    kept, shown = exact.supports(NINE, (own,), ROW, masks)
+    assert kept != masks and len(shown) > 1
+    assert exact.supports(NINE, (own,), ROW, kept, budget=0) is None
+    assert exact.supports(NINE, (own,), ROW, kept, budget=0, known=shown) == (kept, shown)
+    # A2 loses its 2: the fillings with a 2 there no longer count, and what they alone
+    # showed is searched for again.
+    fewer = (kept[0], kept[1] & ~0b10, *kept[2:])
+    again = exact.supports(NINE, (own,), ROW, fewer, known=shown)
+    assert again is not None and again[0] == exact.supports(NINE, (own,), ROW, fewer)[0]
+    assert all(f[1] != 0b10 for f in again[1])
 
 
 # -- forcing chains: what is carried, what is shared ------------------------------------------
@@ -281,6 +345,7 @@ ALONE = {   # a technique, and kinds whose generated 6x6 puzzles need it after s
     "rule_cell_forcing": ("arrow", "region-sum-line"),
     "constraint_exact": ("arrow", "sandwich"),
     "constraint_overlap": ("sandwich", "between-line"),
+    "rule_fish": ("lockout-line", "quadruple"),
     "forcing_chain_plus": ("kropki", "little-killer"),
 }
 

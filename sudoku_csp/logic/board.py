@@ -141,6 +141,26 @@ class Board:
             self._memo[name] = compute()
         return self._memo[name]
 
+    def holders(self) -> list[int]:
+        """Per digit, the open cells that hold it as a candidate (a mask of cells), worked
+        out once per position (:meth:`cached`).
+
+        >>> b = Board.from_puzzle(__import__("sudoku_csp").parse("1..." "..1." ".1.." "...1"))
+        >>> b.holders()[0], [b.label(c) for c in range(16) if b.holders()[1] >> c & 1][:4]
+        (0, ['A2', 'A3', 'A4', 'B1'])
+        """
+
+        def masks() -> list[int]:
+            found = [0] * self.size
+            placed = self.state.placed
+            for c, m in enumerate(self.cand):
+                if not placed >> c & 1:
+                    for d in bits(m):
+                        found[d] |= 1 << c
+            return found
+
+        return self.cached("holders", masks)
+
     def check_time(self) -> None:
         """Raise :class:`~sudoku_csp.deadline.Expired` once the deadline has passed: what a
         technique calls between two pieces of a search that can run long on a large grid

@@ -14,14 +14,16 @@ allow together, beyond what each allows alone.
 The search checks each candidate in turn for one filling that uses it (each filling found
 supports all the candidates it holds), narrowing by the links at every node; it is bounded
 by :data:`BUDGET` nodes per link and position: a search that would need more is given up,
-and that link makes no step (never a false one). Results are kept per link and candidates,
-so a link whose cells have not changed is not searched again.
+and that link makes no step (never a false one), nor is searched again on the same
+candidates. The fillings found are carried from one step to the next: a filling keeps the
+rules whatever the pencil marks, so a candidate one of them holds is not searched for again
+while its digits remain, and a link whose cells have not changed is not searched at all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import partial
 
 from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
@@ -31,7 +33,7 @@ from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["BUDGET", "EXACT_RATING", "MOST_CELLS", "OVERLAP_RATING", "constraint_exact",
-           "constraint_overlap", "supports"]
+           "constraint_overlap", "supports", "Filling"]
 
 BUDGET = 4000
 """Search nodes spent at most on one link (or pair of links) for one set of candidates."""
@@ -52,60 +54,71 @@ class _OutOfBudget(Exception):  # noqa: N818 - a signal inside the search, never
     pass
 
 
+Filling = tuple[int, ...]
+"""One way to fill a search's cells: a one-digit mask per cell, in the order of its cells."""
+
+
 def supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...],
-             masks: tuple[int, ...], budget: int = BUDGET) -> tuple[tuple[int, ...], int] | None:
+             masks: tuple[int, ...], budget: int = BUDGET, known: tuple[Filling, ...] = ()
+             ) -> tuple[tuple[int, ...], tuple[Filling, ...]] | None:
     """The candidates of ``cells`` (``masks``, in that order) that some filling keeping
     every one of ``links`` (their cells among ``cells``) and different digits in peer
-    cells uses, and how many fillings were seen; None when the search would pass
-    ``budget`` nodes. A cell with no candidate left means the links cannot be met.
+    cells uses, and fillings that show it (one for each candidate at most); None when the
+    search would pass ``budget`` nodes. A cell with no candidate left means the links
+    cannot be met. ``known``: fillings seen before (on these links and cells); each still
+    inside ``masks`` supports its candidates without a search (a filling keeps the rules
+    whatever the pencil marks, so what it shows stays shown while its digits remain).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints.cage_sums import sum_link
     >>> g = make_geometry(4)
     >>> bounds = sum_link(g, (0, 1), 4, False)        # A1 + A2 = 4, repeats allowed
-    >>> supports(g, (bounds,), (0, 1), (0b1111, 0b1111))[0]   # a row: 1+3, 3+1 only
-    (5, 5)
+    >>> kept, shown = supports(g, (bounds,), (0, 1), (0b1111, 0b1111))
+    >>> kept, supports(g, (bounds,), (0, 1), (0b0101, 0b0101), known=shown)[0]
+    ((5, 5), (5, 5))
     """
-    return _supports(geometry, links, cells, masks, budget)
-
-
-@lru_cache(maxsize=8192)
-def _supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...],
-              masks: tuple[int, ...], budget: int) -> tuple[tuple[int, ...], int] | None:
     n = len(cells)
     index = {c: i for i, c in enumerate(cells)}
     where = [tuple(index[c] for c in link.cells) for link in links]
     peers = [[j for j in range(n) if j != i and geometry.are_peers(cells[i], cells[j])]
              for i in range(n)]
     spent = [0]
-    seen = [0]
 
     def narrow(state: list[int]) -> list[int] | None:
-        """Different digits between peers and every link, to a fixpoint."""
+        """Different digits between peers and every link, to a fixpoint (a link is asked
+        again only when its cells changed since it last left them as they were)."""
         state = list(state)
+        spread = 0          # the cells whose one digit is gone from their peers
+        still: list[tuple[int, ...] | None] = [None] * len(links)
         changed = True
         while changed:
             changed = False
             for i, m in enumerate(state):
-                if m and not m & (m - 1):
-                    for j in peers[i]:
-                        if state[j] & m:
-                            state[j] &= ~m
-                            if not state[j]:
-                                return None
-                            changed = True
-            for link, at in zip(links, where, strict=True):
+                if spread >> i & 1 or m & (m - 1):
+                    continue
+                spread |= 1 << i
+                for j in peers[i]:
+                    if state[j] & m:
+                        state[j] &= ~m
+                        if not state[j]:
+                            return None
+                        changed = True
+            for k, (link, at) in enumerate(zip(links, where, strict=True)):
                 before = tuple(state[i] for i in at)
+                if before == still[k]:
+                    continue
                 after = link.narrow(before)
                 if after is None:
                     return None
-                if after != before:
-                    for i, a in zip(at, after, strict=True):
-                        if state[i] & ~a:
-                            state[i] &= a
-                            if not state[i]:
-                                return None
-                            changed = True
+                if after == before:
+                    still[k] = before
+                    continue
+                for i, a in zip(at, after, strict=True):
+                    if state[i] & ~a:
+                        state[i] &= a
+                        if not state[i]:
+                            return None
+                        changed = True
         return state
 
     def search(state: list[int]) -> list[int] | None:
@@ -117,7 +130,6 @@ def _supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...
             return None
         open_ = [i for i, m in enumerate(narrowed) if m & (m - 1)]
         if not open_:
-            seen[0] += 1
             return narrowed
         i = min(open_, key=lambda k: narrowed[k].bit_count())
         for d in digits_of(narrowed[i]):
@@ -130,9 +142,13 @@ def _supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...
 
     state = list(masks)
     supported = [0] * n
+    shown = [f for f in known if all(m & ~s == 0 for m, s in zip(f, masks, strict=True))]
+    for filling in shown:
+        for j, m in enumerate(filling):
+            supported[j] |= m
     try:
         for i in range(n):
-            for d in digits_of(state[i]):
+            for d in digits_of(state[i] & ~supported[i]):
                 if supported[i] >> d & 1:
                     continue
                 trial = list(state)
@@ -141,11 +157,12 @@ def _supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...
                 if found is None:
                     state[i] &= ~(1 << d)
                     continue
+                shown.append(tuple(found))
                 for j, m in enumerate(found):
                     supported[j] |= m
     except _OutOfBudget:
         return None
-    return tuple(supported), seen[0]
+    return tuple(supported), tuple(shown)
 
 
 def _title(geometry: Geometry, constraint: Constraint) -> str:
@@ -154,21 +171,30 @@ def _title(geometry: Geometry, constraint: Constraint) -> str:
     return name if constraint.single else f"{name} ({cell_list(geometry, constraint.touched())})"
 
 
-def _gone(board: Board, links: tuple[Link, ...]) -> tuple[list[Candidate], tuple[int, ...],
-                                                          int] | None:
-    """What reading ``links`` together removes now (with their cells and the fillings
-    seen), or None when nothing, or when the search was given up."""
+def _gone(board: Board, links: tuple[Link, ...]) -> tuple[list[Candidate], tuple[int, ...]
+                                                          ] | None:
+    """What reading ``links`` together removes now (with their cells), or None when
+    nothing, or when the search was given up. The fillings found are carried to the next
+    steps (:attr:`Board.carried`), so a candidate shown once is not searched for again while
+    its filling stands; a search given up is not tried again on the same candidates."""
     cells = tuple(dict.fromkeys(c for link in links for c in link.cells))
     if sum(board.is_open(c) for c in cells) < 2:
         return None
     masks = tuple(board.cand[c] for c in cells)
-    found = _supports(board.geometry, links, cells, masks, BUDGET)
-    if found is None:
+    shown: dict[tuple[Link, ...], tuple[Filling, ...]] = board.carried.setdefault(
+        "exact fillings", {})
+    given_up: set[tuple[tuple[Link, ...], tuple[int, ...]]] = board.carried.setdefault(
+        "exact given up", set())
+    if (links, masks) in given_up:
         return None
-    kept, fillings = found
+    found = supports(board.geometry, links, cells, masks, BUDGET, shown.get(links, ()))
+    if found is None:
+        given_up.add((links, masks))
+        return None
+    kept, shown[links] = found
     gone = [(c, d) for c, m, k in zip(cells, masks, kept, strict=True) if board.is_open(c)
             for d in digits_of(m & ~k)]
-    return (gone, cells, fillings) if gone else None
+    return (gone, cells) if gone else None
 
 
 def _exact_words(geometry: Geometry, constraint: Constraint) -> str:
@@ -188,7 +214,7 @@ def _read(board: Board, key: str, links: tuple[Link, ...], words: Callable[[], s
     found = _gone(board, links)
     if found is None:
         return None
-    gone, cells, _ = found
+    gone, cells = found
     return Step(key, 0.0,
                 f"{words()} uses these → eliminates {eliminated(board.geometry, gone)}",
                 eliminations=tuple(sorted(gone)), cells=cells)

@@ -104,6 +104,8 @@ _LADDER = [
     Technique("rule_naked_pair", "Naked pair through the variant rules", 3.1,
               houses.rule_subset(2)),
     Technique("x_wing", "X-wing", 3.2, basic.x_wing),
+    Technique("rule_fish", "Fish through the variant rules (two houses, a rule between "
+              "their places)", houses.FISH_RATING, houses.rule_fish),
     Technique("constraint_overlap", "Overlapping variant constraints read together",
               exact.OVERLAP_RATING, exact.constraint_overlap),
     Technique("hidden_pair", "Hidden pair", 3.4, basic.hidden_pair),

@@ -231,7 +231,7 @@ def forcing_chain_plus(board: Board) -> Step | None:
     found = [x for x in carried if plus_outcome(board, *x)]
     if not found:
         found = [(c, d) for c, d in _candidates(board) if plus_outcome(board, c, d)]
-    worded = []
+    worded: list[tuple[int, int, int, list[Step]]] = []
     tried = 0
     for c, d in found:
         if len(worded) == WORDED:
