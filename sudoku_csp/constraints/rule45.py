@@ -272,28 +272,55 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     [(7,)]
     """
     unit_total = geometry.size * (geometry.size + 1) // 2
-    summed = _summed(cages)
-    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
-    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    # Cells as bits of an int: a region's cages, innies and outies are a few C-level
+    # operations each, not set comprehensions (the cost of every killer's model).
+    pieces = [(_mask(cells), len(cells), total) for cells, total in _summed(cages)]
+    seen: set[tuple[int, int]] = set()
     found = []
-    for cells, count, words in regions(geometry):
-        here = set(cells)
-        included = [i for i in {owner[c] for c in cells if c in owner}
-                    if 2 * len(here.intersection(summed[i][0])) > len(summed[i][0])]
-        if not included:
+    for region, (_, count, words) in zip(_region_masks(geometry), regions(geometry),
+                                         strict=True):
+        covered = total = 0
+        for mask, size, value in pieces:
+            if 2 * (mask & region).bit_count() > size:
+                covered |= mask
+                total += value
+        if not covered:
             continue
-        covered = {c for i in included for c in summed[i][0]}
-        inside, outside = tuple(sorted(here - covered)), tuple(sorted(covered - here))
+        inside, outside = region & ~covered, covered & ~region
         if count == 1 and not outside:
             continue  # a unit less the cages inside it: a hidden cage (hidden_sums)
-        if len(inside) + len(outside) > most or min(len(inside), len(outside)) > most_both:
+        ins, outs = inside.bit_count(), outside.bit_count()
+        if ins + outs > most or min(ins, outs) > most_both:
             continue
-        total = count * unit_total - sum(summed[i][1] for i in included)
+        total = count * unit_total - total
         if (inside, outside) in seen or not (inside or outside or total):
             continue
         seen.add((inside, outside))
-        found.append(SignedSum(inside, outside, total, LEFTOVERS.name, words))
+        found.append(SignedSum(_cells(inside), _cells(outside), total, LEFTOVERS.name, words))
     return found
+
+
+def _mask(cells: Sequence[int]) -> int:
+    mask = 0
+    for cell in cells:
+        mask |= 1 << cell
+    return mask
+
+
+def _cells(mask: int) -> tuple[int, ...]:
+    """The cells of a mask, in order."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(found)
+
+
+@lru_cache(maxsize=32)
+def _region_masks(geometry: Geometry) -> tuple[int, ...]:
+    """The cells of each region of :func:`regions`, as a mask."""
+    return tuple(_mask(cells) for cells, _, _ in regions(geometry))
 
 
 # -- the implied constraints of summed cages, in each translation -----------------------------
