@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache, partial
 from itertools import combinations
 from math import comb
+from operator import itemgetter
 
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.errors import InputError
@@ -163,35 +164,78 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     ``seers``: cells outside that see every one of ``cells``; ``has(d) → ¬x(o, d)`` for
     each (the required digits of :mod:`sudoku_csp.constraints.implied`). ``selectors``:
     a list that receives the ``set(j)`` variables, in the order of ``combos``.
+
+    Without ``selectors``, a digit every set holds (``has(d)`` a unit) is written with
+    ``has(d)`` replaced by true, and a single set needs no ``set(j)``: the same unit
+    propagation in fewer clauses and variables. The clauses come from a template per cage
+    shape (:func:`_combo_template`), mapped onto the cells' variables by index.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+    >>> list(combo_clauses(ctx, (0, 1), [0b0011]))  # 1 + 2: no 3 or 4, both 1 and 2 in
+    [(-3,), (-7,), (-4,), (-8,), (1, 5), (2, 6)]
     """
-    x, n = ctx.x, ctx.geometry.size
-    possible = 0
+    n = ctx.geometry.size
+    template, aux = _combo_template(len(cells), tuple(combos), n, len(seers),
+                                    selectors is not None)
+    fresh = [ctx.new_var() for _ in range(aux)]
+    if selectors is not None:
+        selectors.extend(fresh[aux - len(combos):])
+    # Slot s (from 1) holds a variable, slot -s its negation: a clause is one C-level
+    # itemgetter call over this table.
+    table = [0, *ctx.cell_vars((*cells, *seers)), *fresh]
+    table += [-v for v in reversed(table[1:])]
+    for item in template:
+        yield (table[item],) if isinstance(item, int) else item(table)
+
+
+@lru_cache(maxsize=1024)
+def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: bool
+                    ) -> tuple[tuple[int | itemgetter, ...], int]:
+    """The clauses of :func:`combo_clauses` for ``k`` cells and ``seers`` cells that see
+    them, as slots (the variable of ``x(cell i, d)`` is slot ``i·n + d + 1``, the cells
+    first, then the seers, then the auxiliaries; a negative slot is the negation): a unit
+    clause as its slot, any other as an itemgetter of its slots; and the auxiliaries'
+    count. ``full``: every digit a ``has(d)`` and every set a ``set(j)`` (the caller
+    reads the sets)."""
+    def lit(cell: int, d: int) -> int:
+        return cell * n + d + 1
+
+    possible, required = 0, -1
     for c in combos:
         possible |= c
+        required &= c
+    if full or not combos:
+        required = 0
+    clauses: list[tuple[int, ...]] = []
     for d in range(n):
         if not possible >> d & 1:
-            for cell in cells:
-                yield (-x(cell, d),)
-    if not combos:
-        return
-    has = {d: ctx.new_var() for d in range(n) if possible >> d & 1}
-    for d, h in has.items():
-        lits = [x(cell, d) for cell in cells]
-        yield (-h, *lits)
-        for lit in lits:
-            yield (-lit, h)
-        for o in seers:
-            yield (-h, -x(o, d))
-    sets = [ctx.new_var() for _ in combos]
-    if selectors is not None:
-        selectors.extend(sets)
-    yield tuple(sets)
-    for s, c in zip(sets, combos, strict=True):
+            clauses += ((-lit(i, d),) for i in range(k))
+    top = (k + seers) * n
+    optional = [d for d in range(n) if (possible & ~required) >> d & 1]
+    has = {d: top + 1 + j for j, d in enumerate(optional)}
+    top += len(has)
+    for d in range(n):
+        if required >> d & 1:  # has(d) is true
+            clauses.append(tuple(lit(i, d) for i in range(k)))
+            clauses += ((-lit(k + o, d),) for o in range(seers))
+        elif d in has:
+            h = has[d]
+            clauses.append((-h, *(lit(i, d) for i in range(k))))
+            clauses += ((-lit(i, d), h) for i in range(k))
+            clauses += ((-h, -lit(k + o, d)) for o in range(seers))
+    sets = list(range(top + 1, top + 1 + len(combos))) if combos and (full or has) else []
+    top += len(sets)
+    if sets:
+        clauses.append(tuple(sets))
+        for s, c in zip(sets, combos, strict=True):
+            clauses += ((-s, h) if c >> d & 1 else (-s, -h) for d, h in has.items())
         for d, h in has.items():
-            yield (-s, h) if c >> d & 1 else (-s, -h)
-    for d, h in has.items():
-        yield (-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1))
-        yield (h, *(s for s, c in zip(sets, combos, strict=True) if not c >> d & 1))
+            clauses.append((-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1)))
+            clauses.append((h, *(s for s, c in zip(sets, combos, strict=True)
+                                 if not c >> d & 1)))
+    return tuple(c[0] if len(c) == 1 else itemgetter(*c) for c in clauses), top - (k + seers) * n
 
 
 class LinearSum:

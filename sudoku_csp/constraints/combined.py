@@ -110,8 +110,10 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
     >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
-    >>> clauses[:4], top     # 3 and 4 leave A1 and A2; has(1), has(2), the set {1, 2}
-    ([[-3], [-7], [-4], [-8]], 67)
+    >>> clauses[:4], top     # 3 and 4 leave A1 and A2; {1, 2} the one set: no auxiliary
+    ([[-3], [-7], [-4], [-8]], 64)
+    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 5)], start=65)[1]  # has(d), {1,4}, {2,3}
+    70
     """
     from sudoku_csp.modeling.variables import variables
 

@@ -128,6 +128,22 @@ class CnfContext:
         """The variable "``cell`` holds ``digit``"."""
         return self.vars.x(cell, digit)
 
+    def cell_vars(self, cells: Sequence[int]) -> list[int]:
+        """The variables ``x(cell, d)`` of each of ``cells`` for every digit ``d``, cell by
+        cell (a cell's variables are consecutive in the one numbering).
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> from sudoku_csp.modeling.variables import variables
+        >>> CnfContext(variables(make_geometry(4)), start=65).cell_vars((0, 2))
+        [1, 2, 3, 4, 9, 10, 11, 12]
+        """
+        n, x = self.geometry.size, self.vars.x
+        found: list[int] = []
+        for cell in cells:
+            first = x(cell, 0)
+            found += range(first, first + n)
+        return found
+
     def new_var(self) -> int:
         """A fresh auxiliary variable from the pool."""
         return self.pool.id()
