@@ -8,13 +8,19 @@ bounds), and the ``pysat.pb`` encodings a sum can be written with.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache, partial
 from itertools import combinations
 from math import comb
-from operator import itemgetter
 
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    ClauseTemplate,
+    CnfContext,
+    Link,
+    compile_clauses,
+    fill,
+)
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry
 
@@ -152,7 +158,7 @@ def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: 
 
 def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
                   seers: Sequence[int] = (), selectors: list[int] | None = None
-                  ) -> Iterator[Clause]:
+                  ) -> list[Clause]:
     """The ``combos`` clauses of "``cells`` hold one of the digit sets ``combos``" (each
     cell one digit, the cells' digits different: the caller's clauses say so): a variable
     ``has(d)`` per digit some set holds ("some cell holds d", both ways), one ``set(j)`` per
@@ -173,7 +179,7 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
     >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
-    >>> list(combo_clauses(ctx, (0, 1), [0b0011]))  # 1 + 2: no 3 or 4, both 1 and 2 in
+    >>> combo_clauses(ctx, (0, 1), [0b0011])  # 1 + 2: no 3 or 4, both 1 and 2 in
     [(-3,), (-7,), (-4,), (-8,), (1, 5), (2, 6)]
     """
     n = ctx.geometry.size
@@ -182,23 +188,17 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     fresh = [ctx.new_var() for _ in range(aux)]
     if selectors is not None:
         selectors.extend(fresh[aux - len(combos):])
-    # Slot s (from 1) holds a variable, slot -s its negation: a clause is one C-level
-    # itemgetter call over this table.
-    table = [0, *ctx.cell_vars((*cells, *seers)), *fresh]
-    table += [-v for v in reversed(table[1:])]
-    for item in template:
-        yield (table[item],) if isinstance(item, int) else item(table)
+    return fill(template, [*ctx.cell_vars((*cells, *seers)), *fresh])
 
 
 @lru_cache(maxsize=1024)
 def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: bool
-                    ) -> tuple[tuple[int | itemgetter, ...], int]:
+                    ) -> tuple[ClauseTemplate, int]:
     """The clauses of :func:`combo_clauses` for ``k`` cells and ``seers`` cells that see
-    them, as slots (the variable of ``x(cell i, d)`` is slot ``i·n + d + 1``, the cells
-    first, then the seers, then the auxiliaries; a negative slot is the negation): a unit
-    clause as its slot, any other as an itemgetter of its slots; and the auxiliaries'
-    count. ``full``: every digit a ``has(d)`` and every set a ``set(j)`` (the caller
-    reads the sets)."""
+    them over slots (:func:`~sudoku_csp.constraints.translation.compile_clauses`; the
+    variable of ``x(cell i, d)`` is slot ``i·n + d + 1``, the cells first, then the seers,
+    then the auxiliaries); and the auxiliaries' count. ``full``: every digit a ``has(d)``
+    and every set a ``set(j)`` (the caller reads the sets)."""
     def lit(cell: int, d: int) -> int:
         return cell * n + d + 1
 
@@ -235,7 +235,7 @@ def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: b
             clauses.append((-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1)))
             clauses.append((h, *(s for s, c in zip(sets, combos, strict=True)
                                  if not c >> d & 1)))
-    return tuple(c[0] if len(c) == 1 else itemgetter(*c) for c in clauses), top - (k + seers) * n
+    return compile_clauses(clauses), top - (k + seers) * n
 
 
 class LinearSum:

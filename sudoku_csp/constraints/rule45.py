@@ -370,8 +370,10 @@ def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> Iterator[Clause]:
     """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
     own required digits are in its own clauses)."""
     required = on(ctx.options, REQUIRED)
+    clauses: list[Clause] = []
     for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
-        yield from signed_clauses(ctx, implied, required)
+        clauses += signed_clauses(ctx, implied, required)
+    return iter(clauses)
 
 
 def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:
