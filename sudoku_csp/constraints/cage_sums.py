@@ -319,16 +319,44 @@ def seers_of(geometry: Geometry, cells: Sequence[int]) -> tuple[int, ...]:
     >>> seers_of(make_geometry(4), (0, 1))   # A1, A2: the rest of row A and of box 1
     (2, 3, 4, 5)
     """
-    inside = set(cells)
-    common = set(geometry.peers[cells[0]]) if cells else set()
-    for cell in cells[1:]:
-        common &= set(geometry.peers[cell])
-    return tuple(sorted(common - inside))
+    if not cells:
+        return ()
+    peers = peer_masks(geometry)
+    common = -1
+    for cell in cells:
+        common &= peers[cell]  # a cell is not its own peer: the cells leave common
+    found = []
+    while common:
+        low = common & -common
+        found.append(low.bit_length() - 1)
+        common ^= low
+    return tuple(found)
 
 
 def pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:
     """Whether every two of ``cells`` are peers (so their digits differ)."""
-    return all(geometry.are_peers(a, b) for i, a in enumerate(cells) for b in cells[i + 1:])
+    peers = peer_masks(geometry)
+    mask = 0
+    for cell in cells:
+        mask |= 1 << cell
+    return all((peers[cell] | 1 << cell) & mask == mask for cell in cells)
+
+
+@lru_cache(maxsize=32)
+def peer_masks(geometry: Geometry) -> tuple[int, ...]:
+    """Each cell's peers as a mask (bit ``c``: cell ``c``).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> bin(peer_masks(make_geometry(4))[0])   # A1: A2-A4, B1-B2, C1, D1
+    '0b1000100111110'
+    """
+    found = []
+    for peers in geometry.peers:
+        mask = 0
+        for cell in peers:
+            mask |= 1 << cell
+        found.append(mask)
+    return tuple(found)
 
 
 def _sum_bounds(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:

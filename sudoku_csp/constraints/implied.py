@@ -28,7 +28,7 @@ kept apart when it is short enough).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
@@ -274,14 +274,21 @@ def signed_cpsat(model: CpSatModel, implied: SignedSum) -> None:
                     - sum(value(c) for c in implied.minus) == implied.total)
 
 
-def required_cpsat(model: CpSatModel, cells: Sequence[int], combos: Sequence[int]) -> None:
-    """The digits every set of ``combos`` holds leave the cells that see all of ``cells``."""
-    required = -1
-    for c in combos:
-        required &= c
-    if not combos or not required:
-        return
+def required_cpsat(model: CpSatModel,
+                   sums: Iterable[tuple[Sequence[int], Sequence[int]]]) -> None:
+    """For each ``(cells, combos)`` of ``sums``, the digits every set of ``combos`` holds
+    leave the cells that see all of ``cells``: one domain cut per cell outside, whatever
+    the number of sums it sees (a constraint each would cost the model more to build and
+    presolve, for the same domains)."""
+    banned: dict[int, int] = {}
+    for cells, combos in sums:
+        required = -1
+        for c in combos:
+            required &= c
+        if not combos or not required:
+            continue
+        for o in seers_of(model.geometry, cells):
+            banned[o] = banned.get(o, 0) | required
     n = model.geometry.size
-    keep = [d for d in range(n) if not required >> d & 1]
-    for o in seers_of(model.geometry, cells):
-        model.allow_digits(o, keep)
+    for o in sorted(banned):
+        model.allow_digits(o, [d for d in range(n) if not banned[o] >> d & 1])

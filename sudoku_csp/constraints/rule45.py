@@ -383,5 +383,4 @@ def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:
     for s in implied:
         signed_cpsat(model, s)
     if on(model.options, REQUIRED):
-        for cells, combos in _distinct_sums(model.geometry, cages, implied):
-            required_cpsat(model, cells, combos)
+        required_cpsat(model, _distinct_sums(model.geometry, cages, implied))
