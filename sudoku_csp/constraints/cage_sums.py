@@ -8,7 +8,7 @@ bounds), and the ``pysat.pb`` encodings a sum can be written with.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache, partial
 from itertools import combinations
 from math import comb
@@ -325,21 +325,35 @@ def seers_of(geometry: Geometry, cells: Sequence[int]) -> tuple[int, ...]:
     common = -1
     for cell in cells:
         common &= peers[cell]  # a cell is not its own peer: the cells leave common
-    found = []
-    while common:
-        low = common & -common
-        found.append(low.bit_length() - 1)
-        common ^= low
-    return tuple(found)
+    return mask_cells(common)
 
 
 def pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:
     """Whether every two of ``cells`` are peers (so their digits differ)."""
-    peers = peer_masks(geometry)
+    peers, mask = peer_masks(geometry), cell_mask(cells)
+    return all((peers[cell] | 1 << cell) & mask == mask for cell in cells)
+
+
+def cell_mask(cells: Iterable[int]) -> int:
+    """``cells`` as a mask (bit ``c``: cell ``c``); :func:`mask_cells` reads it back.
+
+    >>> cell_mask((0, 3)), mask_cells(0b1001)
+    (9, (0, 3))
+    """
     mask = 0
     for cell in cells:
         mask |= 1 << cell
-    return all((peers[cell] | 1 << cell) & mask == mask for cell in cells)
+    return mask
+
+
+def mask_cells(mask: int) -> tuple[int, ...]:
+    """The cells of a mask (:func:`cell_mask`), in order."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(found)
 
 
 @lru_cache(maxsize=32)
@@ -350,13 +364,7 @@ def peer_masks(geometry: Geometry) -> tuple[int, ...]:
     >>> bin(peer_masks(make_geometry(4))[0])   # A1: A2-A4, B1-B2, C1, D1
     '0b1000100111110'
     """
-    found = []
-    for peers in geometry.peers:
-        mask = 0
-        for cell in peers:
-            mask |= 1 << cell
-        found.append(mask)
-    return tuple(found)
+    return tuple(map(cell_mask, geometry.peers))
 
 
 def _sum_bounds(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:

@@ -17,7 +17,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
-from sudoku_csp.constraints.cage_sums import combinations_for, pairwise_peers, sum_link
+from sudoku_csp.constraints.cage_sums import (
+    cell_mask,
+    combinations_for,
+    mask_cells,
+    pairwise_peers,
+    sum_link,
+)
 from sudoku_csp.constraints.implied import (
     HIDDEN,
     LEFTOVERS,
@@ -274,7 +280,7 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     unit_total = geometry.size * (geometry.size + 1) // 2
     # Cells as bits of an int: a region's cages, innies and outies are a few C-level
     # operations each, not set comprehensions (the cost of every killer's model).
-    pieces = [(_mask(cells), len(cells), total) for cells, total in _summed(cages)]
+    pieces = [(cell_mask(cells), len(cells), total) for cells, total in _summed(cages)]
     seen: set[tuple[int, int]] = set()
     found = []
     for region, (_, count, words) in zip(_region_masks(geometry), regions(geometry),
@@ -296,31 +302,15 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
         if (inside, outside) in seen or not (inside or outside or total):
             continue
         seen.add((inside, outside))
-        found.append(SignedSum(_cells(inside), _cells(outside), total, LEFTOVERS.name, words))
+        found.append(SignedSum(mask_cells(inside), mask_cells(outside), total, LEFTOVERS.name,
+                               words))
     return found
-
-
-def _mask(cells: Sequence[int]) -> int:
-    mask = 0
-    for cell in cells:
-        mask |= 1 << cell
-    return mask
-
-
-def _cells(mask: int) -> tuple[int, ...]:
-    """The cells of a mask, in order."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(found)
 
 
 @lru_cache(maxsize=32)
 def _region_masks(geometry: Geometry) -> tuple[int, ...]:
     """The cells of each region of :func:`regions`, as a mask."""
-    return tuple(_mask(cells) for cells, _, _ in regions(geometry))
+    return tuple(cell_mask(cells) for cells, _, _ in regions(geometry))
 
 
 # -- the implied constraints of summed cages, in each translation -----------------------------
