@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sudoku_csp import Puzzle, get_backend, make_geometry
 from sudoku_csp.constraints import Cage, native_links
 from sudoku_csp.constraints.kinds.cage import sum_range
+from sudoku_csp.constraints.rule45 import leftover_sums, regions
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io import to_line
 from sudoku_csp.verify import violations
@@ -73,3 +74,31 @@ def test_innies_and_outies_are_derived():
 def test_no_joint_links_from_unsummed_cages():
     geometry = make_geometry(4)
     assert [link.cells for link in native_links(geometry, (Cage((0, 1), None),))] == [(0, 1)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from([(2, 1), (6, 2), (81, 81)]))
+def test_leftovers_are_those_a_plain_reading_finds(seed, limits):
+    # The law of leftovers read region by region with sets, as its docstring says it.
+    rng = random.Random(seed)
+    geometry = make_geometry(9 if seed % 2 else 6)
+    n = geometry.size
+    grid = get_backend("sat").solve(Puzzle.empty(geometry), limit=1).solutions[0]
+    cages = random_cages(geometry, grid, rng, 5, 0.1)
+    summed = [c for c in cages if c.total is not None]
+    expected, seen = [], set()
+    for cells, count, _ in regions(geometry):
+        here = set(cells)
+        inner = [c for c in summed if 2 * len(here & set(c.cells)) > len(c.cells)]
+        covered = {cell for c in inner for cell in c.cells}
+        inside, outside = tuple(sorted(here - covered)), tuple(sorted(covered - here))
+        total = count * n * (n + 1) // 2 - sum(c.total for c in inner)
+        most, most_both = limits
+        if (not inner or (count == 1 and not outside)
+                or len(inside) + len(outside) > most or min(len(inside), len(outside)) > most_both
+                or (inside, outside) in seen or not (inside or outside or total)):
+            continue
+        seen.add((inside, outside))
+        expected.append((inside, outside, total))
+    found = leftover_sums(geometry, cages, *limits)
+    assert [(s.plus, s.minus, s.total) for s in found] == expected

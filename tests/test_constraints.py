@@ -81,7 +81,7 @@ def test_cage_encodings_agree_on_a_given_free_killer(sums):
 
 def test_cnf_clauses_number_auxiliaries_after_start():
     g = make_geometry(9)
-    clauses, top = cnf_clauses(g, [Cage((0, 1, 2), 6)], start=1000)
+    clauses, top = cnf_clauses(g, [Cage((0, 1, 2), 15)], start=1000)  # 8 sets: auxiliaries
     assert top >= 1000 and all(abs(lit) <= 729 or 1000 <= abs(lit) <= top
                                for clause in clauses for lit in clause)
     assert cnf_clauses(g, [], start=1000) == ([], 999)

@@ -14,8 +14,8 @@ from ortools.sat.python import cp_model
 
 from sudoku_csp import Puzzle, Status, get_backend, make_backend, make_geometry, read_puzzles
 from sudoku_csp.backends.cpsat import CpSatBackend
-from sudoku_csp.constraints import Cage
-from sudoku_csp.constraints.cage_sums import combinations_for
+from sudoku_csp.constraints import Cage, add_to_cpsat
+from sudoku_csp.constraints.cage_sums import combinations_for, seers_of
 from sudoku_csp.constraints.rule45 import implied_sums
 from sudoku_csp.encodings.cpsat import MODELS, build_model
 from sudoku_csp.geometry import EMPTY
@@ -162,3 +162,17 @@ def test_auto_presolve_depends_on_the_puzzle(model, plain, constrained):
     assert backend.solve(killer, limit=1).stats["presolve"] == constrained
     assert make_backend(f"cpsat:model={model},presolve=on").solve(
         killer, limit=1).stats["presolve"] == "on"
+
+
+def test_required_digits_cut_each_cell_once():
+    # A1+A2 = 3 and A3+A4 = 17: their 1, 2 and 8, 9 leave the cells that see each cage;
+    # a cell seeing both (A5..A9) gets one domain cut, not one per cage.
+    geometry = make_geometry(9)
+    cages = [Cage((0, 1), 3), Cage((2, 3), 17)]
+    sizes = {}
+    for required in ("on", "off"):
+        model = build_model(geometry, "alldiff")
+        add_to_cpsat(model, cages, {"hidden": "off", "leftovers": "off", "required": required})
+        sizes[required] = len(model.model.proto.constraints)
+    seen = {*seers_of(geometry, (0, 1)), *seers_of(geometry, (2, 3))}
+    assert sizes["on"] - sizes["off"] == len(seen) == 15

@@ -246,7 +246,9 @@ def test_retired_auxiliaries_are_bounded_by_the_formula_they_join():
     # Before: a session carried up to 100,000 dead auxiliaries of past puzzles' cages, and
     # every solve and model read paid for each (9x9 killers took twice as long by then).
     backend = make_backend("sat")
-    killer = parse("AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4")  # 4x4: 64 variables, cages with sums
+    # 4x4: 64 variables; cages of two digit sets each (1+4, 2+3), so each puzzle adds
+    # auxiliaries (a cage of one digit set needs none)
+    killer = parse("AABBCCDDEEFFGGHH 5,5,5,5,5,5,5,5")
     nv = backend.formula(killer.geometry).nv
     most = 0
     for _ in range(200):

@@ -236,12 +236,10 @@ class SatBackend(BackendBase):
             # The puzzle's own clauses join the loaded formula guarded by a selector, like
             # blocking clauses, and are retired with it.
             selector = session.selector()
-            clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.kind_options)
+            clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.kind_options,
+                                                  guard=-selector)
             session.reserve(top)
-            add = solver.add_clause
-            for clause in clauses:
-                clause.append(-selector)
-                add(clause)
+            solver.append_formula(clauses)
             assumptions.append(selector)
         model_seconds = time.perf_counter() - began
         solving = [0.0]

@@ -8,12 +8,19 @@ bounds), and the ``pysat.pb`` encodings a sum can be written with.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache, partial
 from itertools import combinations
 from math import comb
 
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    ClauseTemplate,
+    CnfContext,
+    Link,
+    compile_clauses,
+    fill,
+)
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry
 
@@ -151,7 +158,7 @@ def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: 
 
 def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
                   seers: Sequence[int] = (), selectors: list[int] | None = None
-                  ) -> Iterator[Clause]:
+                  ) -> list[Clause]:
     """The ``combos`` clauses of "``cells`` hold one of the digit sets ``combos``" (each
     cell one digit, the cells' digits different: the caller's clauses say so): a variable
     ``has(d)`` per digit some set holds ("some cell holds d", both ways), one ``set(j)`` per
@@ -163,35 +170,72 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     ``seers``: cells outside that see every one of ``cells``; ``has(d) → ¬x(o, d)`` for
     each (the required digits of :mod:`sudoku_csp.constraints.implied`). ``selectors``:
     a list that receives the ``set(j)`` variables, in the order of ``combos``.
+
+    Without ``selectors``, a digit every set holds (``has(d)`` a unit) is written with
+    ``has(d)`` replaced by true, and a single set needs no ``set(j)``: the same unit
+    propagation in fewer clauses and variables. The clauses come from a template per cage
+    shape (:func:`_combo_template`), mapped onto the cells' variables by index.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+    >>> combo_clauses(ctx, (0, 1), [0b0011])  # 1 + 2: no 3 or 4, both 1 and 2 in
+    [(-3,), (-7,), (-4,), (-8,), (1, 5), (2, 6)]
     """
-    x, n = ctx.x, ctx.geometry.size
-    possible = 0
+    n = ctx.geometry.size
+    template, aux = _combo_template(len(cells), tuple(combos), n, len(seers),
+                                    selectors is not None)
+    fresh = [ctx.new_var() for _ in range(aux)]
+    if selectors is not None:
+        selectors.extend(fresh[aux - len(combos):])
+    return fill(template, [*ctx.cell_vars((*cells, *seers)), *fresh])
+
+
+@lru_cache(maxsize=1024)
+def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: bool
+                    ) -> tuple[ClauseTemplate, int]:
+    """The clauses of :func:`combo_clauses` for ``k`` cells and ``seers`` cells that see
+    them over slots (:func:`~sudoku_csp.constraints.translation.compile_clauses`; the
+    variable of ``x(cell i, d)`` is slot ``i·n + d + 1``, the cells first, then the seers,
+    then the auxiliaries); and the auxiliaries' count. ``full``: every digit a ``has(d)``
+    and every set a ``set(j)`` (the caller reads the sets)."""
+    def lit(cell: int, d: int) -> int:
+        return cell * n + d + 1
+
+    possible, required = 0, -1
     for c in combos:
         possible |= c
+        required &= c
+    if full or not combos:
+        required = 0
+    clauses: list[tuple[int, ...]] = []
     for d in range(n):
         if not possible >> d & 1:
-            for cell in cells:
-                yield (-x(cell, d),)
-    if not combos:
-        return
-    has = {d: ctx.new_var() for d in range(n) if possible >> d & 1}
-    for d, h in has.items():
-        lits = [x(cell, d) for cell in cells]
-        yield (-h, *lits)
-        for lit in lits:
-            yield (-lit, h)
-        for o in seers:
-            yield (-h, -x(o, d))
-    sets = [ctx.new_var() for _ in combos]
-    if selectors is not None:
-        selectors.extend(sets)
-    yield tuple(sets)
-    for s, c in zip(sets, combos, strict=True):
+            clauses += ((-lit(i, d),) for i in range(k))
+    top = (k + seers) * n
+    optional = [d for d in range(n) if (possible & ~required) >> d & 1]
+    has = {d: top + 1 + j for j, d in enumerate(optional)}
+    top += len(has)
+    for d in range(n):
+        if required >> d & 1:  # has(d) is true
+            clauses.append(tuple(lit(i, d) for i in range(k)))
+            clauses += ((-lit(k + o, d),) for o in range(seers))
+        elif d in has:
+            h = has[d]
+            clauses.append((-h, *(lit(i, d) for i in range(k))))
+            clauses += ((-lit(i, d), h) for i in range(k))
+            clauses += ((-h, -lit(k + o, d)) for o in range(seers))
+    sets = list(range(top + 1, top + 1 + len(combos))) if combos and (full or has) else []
+    top += len(sets)
+    if sets:
+        clauses.append(tuple(sets))
+        for s, c in zip(sets, combos, strict=True):
+            clauses += ((-s, h) if c >> d & 1 else (-s, -h) for d, h in has.items())
         for d, h in has.items():
-            yield (-s, h) if c >> d & 1 else (-s, -h)
-    for d, h in has.items():
-        yield (-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1))
-        yield (h, *(s for s, c in zip(sets, combos, strict=True) if not c >> d & 1))
+            clauses.append((-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1)))
+            clauses.append((h, *(s for s, c in zip(sets, combos, strict=True)
+                                 if not c >> d & 1)))
+    return compile_clauses(clauses), top - (k + seers) * n
 
 
 class LinearSum:
@@ -275,16 +319,52 @@ def seers_of(geometry: Geometry, cells: Sequence[int]) -> tuple[int, ...]:
     >>> seers_of(make_geometry(4), (0, 1))   # A1, A2: the rest of row A and of box 1
     (2, 3, 4, 5)
     """
-    inside = set(cells)
-    common = set(geometry.peers[cells[0]]) if cells else set()
-    for cell in cells[1:]:
-        common &= set(geometry.peers[cell])
-    return tuple(sorted(common - inside))
+    if not cells:
+        return ()
+    peers = peer_masks(geometry)
+    common = -1
+    for cell in cells:
+        common &= peers[cell]  # a cell is not its own peer: the cells leave common
+    return mask_cells(common)
 
 
 def pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:
     """Whether every two of ``cells`` are peers (so their digits differ)."""
-    return all(geometry.are_peers(a, b) for i, a in enumerate(cells) for b in cells[i + 1:])
+    peers, mask = peer_masks(geometry), cell_mask(cells)
+    return all((peers[cell] | 1 << cell) & mask == mask for cell in cells)
+
+
+def cell_mask(cells: Iterable[int]) -> int:
+    """``cells`` as a mask (bit ``c``: cell ``c``); :func:`mask_cells` reads it back.
+
+    >>> cell_mask((0, 3)), mask_cells(0b1001)
+    (9, (0, 3))
+    """
+    mask = 0
+    for cell in cells:
+        mask |= 1 << cell
+    return mask
+
+
+def mask_cells(mask: int) -> tuple[int, ...]:
+    """The cells of a mask (:func:`cell_mask`), in order."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(found)
+
+
+@lru_cache(maxsize=32)
+def peer_masks(geometry: Geometry) -> tuple[int, ...]:
+    """Each cell's peers as a mask (bit ``c``: cell ``c``).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> bin(peer_masks(make_geometry(4))[0])   # A1: A2-A4, B1-B2, C1, D1
+    '0b1000100111110'
+    """
+    return tuple(map(cell_mask, geometry.peers))
 
 
 def _sum_bounds(total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:

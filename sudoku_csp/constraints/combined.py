@@ -102,24 +102,32 @@ def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
 
 
 def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
-                options: Mapping[str, Any] | None = None) -> tuple[list[list[int]], int]:
+                options: Mapping[str, Any] | None = None, guard: int = 0
+                ) -> tuple[list[list[int]], int]:
     """The clauses of every constraint over ``geometry``'s variable map, auxiliaries numbered
     from ``start``, written with the kinds' encoding ``options`` (:func:`encoding_choices`);
-    and the highest variable used (``start - 1`` when none).
+    and the highest variable used (``start - 1`` when none). ``guard``: a literal added to
+    every clause (``-selector``: the clauses hold while ``selector`` is assumed).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
     >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
-    >>> clauses[:4], top     # 3 and 4 leave A1 and A2; has(1), has(2), the set {1, 2}
-    ([[-3], [-7], [-4], [-8]], 67)
+    >>> clauses[:4], top     # 3 and 4 leave A1 and A2; {1, 2} the one set: no auxiliary
+    ([[-3], [-7], [-4], [-8]], 64)
+    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 5)], start=65)[1]  # has(d), {1,4}, {2,3}
+    70
+    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65, guard=-99)[0][0]
+    [-3, -99]
     """
     from sudoku_csp.modeling.variables import variables
 
     ctx = CnfContext(variables(geometry), start=start, options=encoding_choices(options))
     constraints = list(constraints)
-    clauses = [list(clause) for c in constraints for clause in c.cnf(ctx)]
+    clauses = [[*clause, guard] if guard else list(clause)
+               for c in constraints for clause in c.cnf(ctx)]
     for kind, mine in by_kind(constraints):
-        clauses += (list(clause) for clause in kind.joint_cnf(ctx, mine))
+        clauses += ([*clause, guard] if guard else list(clause)
+                    for clause in kind.joint_cnf(ctx, mine))
     return clauses, max(ctx.top, start - 1)
 
 

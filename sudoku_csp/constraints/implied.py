@@ -28,9 +28,9 @@ kept apart when it is short enough).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from sudoku_csp.constraints.automaton import Automaton, build
@@ -42,7 +42,15 @@ from sudoku_csp.constraints.cage_sums import (
     pairwise_peers,
     seers_of,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    ClauseTemplate,
+    CnfContext,
+    EncodingOption,
+    Link,
+    compile_clauses,
+    fill,
+)
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -205,7 +213,7 @@ def _required(combos: tuple[int, ...], k: int, masks: tuple[int, ...]
 
 
 # -- CNF -------------------------------------------------------------------------------------
-def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool) -> Iterator[Clause]:
+def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool) -> list[Clause]:
     """The clauses of an implied sum, said over the fewer cells (:meth:`SignedSum.smaller`):
     two cells as support clauses; a cage's as its digit-set clauses (with the required
     digits leaving the cells that see it all, when ``required``); any other as the
@@ -214,36 +222,42 @@ def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool) -> Itera
     g = ctx.geometry
     smaller = implied.smaller(g)
     if smaller is not implied and required:
-        return
+        return []
     cells = smaller.cells
     if not cells:
-        if smaller.total:
-            yield ()
-        return
+        return [()] if smaller.total else []
     if len(cells) == 2:
-        yield from _pair_clauses(ctx, smaller)
-        return
+        return _pair_clauses(ctx, smaller)
     cage = smaller.cage(g)
     combos = None if cage is None or len(cells) > g.size else combinations_for(
         len(cells), cage[1], g.size)
     if combos is not None:
-        yield from combo_clauses(ctx, cells, combos, seers_of(g, cells) if required else ())
-    else:
-        yield from _automaton(smaller, g.size).clauses(ctx, cells)
+        return combo_clauses(ctx, cells, combos, seers_of(g, cells) if required else ())
+    return list(_automaton(smaller, g.size).clauses(ctx, cells))
 
 
-def _pair_clauses(ctx: CnfContext, implied: SignedSum) -> Iterator[Clause]:
+def _pair_clauses(ctx: CnfContext, implied: SignedSum) -> list[Clause]:
     """A sum of two cells as support clauses (a digit of one needs a partner in the other),
     no auxiliary variable: a fifth of the automaton's clauses, the same propagation."""
-    (a, b), n, x = implied.cells, ctx.geometry.size, ctx.x
-    signs = [1 if cell in implied.plus else -1 for cell in (a, b)]
-    apart = ctx.geometry.are_peers(a, b)
+    a, b = implied.cells
+    template = _pair_template(a in implied.plus, b in implied.plus, implied.total,
+                              ctx.geometry.are_peers(a, b), ctx.geometry.size)
+    return fill(template, ctx.cell_vars((a, b)))
+
+
+@lru_cache(maxsize=512)
+def _pair_template(a_plus: bool, b_plus: bool, total: int, apart: bool, n: int
+                   ) -> ClauseTemplate:
+    """The clauses of :func:`_pair_clauses` over slots: cell ``a``'s digit ``d`` is slot
+    ``d + 1``, cell ``b``'s slot ``n + d + 1``."""
+    signs = (1 if a_plus else -1, 1 if b_plus else -1)
     pairs = [(i, j) for i in range(n) for j in range(n)
-             if signs[0] * (i + 1) + signs[1] * (j + 1) == implied.total
-             and not (apart and i == j)]
-    for first, second, mine in ((a, b, 0), (b, a, 1)):
+             if signs[0] * (i + 1) + signs[1] * (j + 1) == total and not (apart and i == j)]
+    clauses = []
+    for mine, base, other in ((0, 1, n + 1), (1, n + 1, 1)):
         for d in range(n):
-            yield (-x(first, d), *(x(second, p[1 - mine]) for p in pairs if p[mine] == d))
+            clauses.append((-(base + d), *(other + p[1 - mine] for p in pairs if p[mine] == d)))
+    return compile_clauses(clauses)
 
 
 # -- CP-SAT ----------------------------------------------------------------------------------
@@ -260,14 +274,21 @@ def signed_cpsat(model: CpSatModel, implied: SignedSum) -> None:
                     - sum(value(c) for c in implied.minus) == implied.total)
 
 
-def required_cpsat(model: CpSatModel, cells: Sequence[int], combos: Sequence[int]) -> None:
-    """The digits every set of ``combos`` holds leave the cells that see all of ``cells``."""
-    required = -1
-    for c in combos:
-        required &= c
-    if not combos or not required:
-        return
+def required_cpsat(model: CpSatModel,
+                   sums: Iterable[tuple[Sequence[int], Sequence[int]]]) -> None:
+    """For each ``(cells, combos)`` of ``sums``, the digits every set of ``combos`` holds
+    leave the cells that see all of ``cells``: one domain cut per cell outside, whatever
+    the number of sums it sees (a constraint each would cost the model more to build and
+    presolve, for the same domains)."""
+    banned: dict[int, int] = {}
+    for cells, combos in sums:
+        required = -1
+        for c in combos:
+            required &= c
+        if not combos or not required:
+            continue
+        for o in seers_of(model.geometry, cells):
+            banned[o] = banned.get(o, 0) | required
     n = model.geometry.size
-    keep = [d for d in range(n) if not required >> d & 1]
-    for o in seers_of(model.geometry, cells):
-        model.allow_digits(o, keep)
+    for o in sorted(banned):
+        model.allow_digits(o, [d for d in range(n) if not banned[o] >> d & 1])

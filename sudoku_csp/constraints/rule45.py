@@ -17,7 +17,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
-from sudoku_csp.constraints.cage_sums import combinations_for, pairwise_peers, sum_link
+from sudoku_csp.constraints.cage_sums import (
+    cell_mask,
+    combinations_for,
+    mask_cells,
+    pairwise_peers,
+    sum_link,
+)
 from sudoku_csp.constraints.implied import (
     HIDDEN,
     LEFTOVERS,
@@ -272,28 +278,39 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     [(7,)]
     """
     unit_total = geometry.size * (geometry.size + 1) // 2
-    summed = _summed(cages)
-    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
-    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    # Cells as bits of an int: a region's cages, innies and outies are a few C-level
+    # operations each, not set comprehensions (the cost of every killer's model).
+    pieces = [(cell_mask(cells), len(cells), total) for cells, total in _summed(cages)]
+    seen: set[tuple[int, int]] = set()
     found = []
-    for cells, count, words in regions(geometry):
-        here = set(cells)
-        included = [i for i in {owner[c] for c in cells if c in owner}
-                    if 2 * len(here.intersection(summed[i][0])) > len(summed[i][0])]
-        if not included:
+    for region, (_, count, words) in zip(_region_masks(geometry), regions(geometry),
+                                         strict=True):
+        covered = total = 0
+        for mask, size, value in pieces:
+            if 2 * (mask & region).bit_count() > size:
+                covered |= mask
+                total += value
+        if not covered:
             continue
-        covered = {c for i in included for c in summed[i][0]}
-        inside, outside = tuple(sorted(here - covered)), tuple(sorted(covered - here))
+        inside, outside = region & ~covered, covered & ~region
         if count == 1 and not outside:
             continue  # a unit less the cages inside it: a hidden cage (hidden_sums)
-        if len(inside) + len(outside) > most or min(len(inside), len(outside)) > most_both:
+        ins, outs = inside.bit_count(), outside.bit_count()
+        if ins + outs > most or min(ins, outs) > most_both:
             continue
-        total = count * unit_total - sum(summed[i][1] for i in included)
+        total = count * unit_total - total
         if (inside, outside) in seen or not (inside or outside or total):
             continue
         seen.add((inside, outside))
-        found.append(SignedSum(inside, outside, total, LEFTOVERS.name, words))
+        found.append(SignedSum(mask_cells(inside), mask_cells(outside), total, LEFTOVERS.name,
+                               words))
     return found
+
+
+@lru_cache(maxsize=32)
+def _region_masks(geometry: Geometry) -> tuple[int, ...]:
+    """The cells of each region of :func:`regions`, as a mask."""
+    return tuple(cell_mask(cells) for cells, _, _ in regions(geometry))
 
 
 # -- the implied constraints of summed cages, in each translation -----------------------------
@@ -343,8 +360,10 @@ def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> Iterator[Clause]:
     """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
     own required digits are in its own clauses)."""
     required = on(ctx.options, REQUIRED)
+    clauses: list[Clause] = []
     for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
-        yield from signed_clauses(ctx, implied, required)
+        clauses += signed_clauses(ctx, implied, required)
+    return iter(clauses)
 
 
 def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:
@@ -354,5 +373,4 @@ def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:
     for s in implied:
         signed_cpsat(model, s)
     if on(model.options, REQUIRED):
-        for cells, combos in _distinct_sums(model.geometry, cages, implied):
-            required_cpsat(model, cells, combos)
+        required_cpsat(model, _distinct_sums(model.geometry, cages, implied))

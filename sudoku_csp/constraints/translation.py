@@ -16,21 +16,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
     from sudoku_csp.modeling.variables import Variables
 
-__all__ = ["Clause", "CnfContext", "EncodingOption", "Link", "Masks", "Narrow", "Why",
-           "keep_digits"]
+__all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Link", "Masks",
+           "Narrow", "Why", "compile_clauses", "fill", "keep_digits"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
 Why = Callable[[Sequence[int], Sequence[tuple[int, int]]], str]
 """Words for a link's deduction from the pencil marks and what it removes (:attr:`Link.why`)."""
 Clause = Sequence[int]
+ClauseTemplate = tuple["int | itemgetter[Any]", ...]
+"""Clauses over numbered slots (:func:`compile_clauses`), filled with variables by
+:func:`fill`."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,26 @@ def keep_digits(cell: int, mask: int) -> Link:
     ((1,), None)
     """
     return Link((cell,), partial(_keep, mask))
+
+
+def compile_clauses(clauses: Sequence[Sequence[int]]) -> ClauseTemplate:
+    """Clauses over slots ``1..m`` (``-s``: the negation of slot ``s``), made ready for
+    :func:`fill`: a unit clause as its slot, any other as an itemgetter of its slots.
+    Built once per shape (a cage's size and sum), a template turns into a puzzle's clauses
+    with one C-level call per clause, where writing them literal by literal costs a
+    Python call per literal (thousands per killer)."""
+    return tuple(c[0] if len(c) == 1 else itemgetter(*c) for c in clauses)
+
+
+def fill(template: ClauseTemplate, variables: Sequence[int]) -> list[Clause]:
+    """The clauses of ``template`` with slot ``s`` read as ``variables[s - 1]``.
+
+    >>> fill(compile_clauses([(-1,), (1, -2, 3)]), [7, 8, 9])
+    [(-7,), (7, -8, 9)]
+    """
+    # Slot s at index s, its negation at index -s.
+    table = [0, *variables, *(-v for v in reversed(variables))]
+    return [(table[t],) if isinstance(t, int) else t(table) for t in template]
 
 
 @dataclass(frozen=True)
@@ -127,6 +151,22 @@ class CnfContext:
     def x(self, cell: int, digit: int) -> int:
         """The variable "``cell`` holds ``digit``"."""
         return self.vars.x(cell, digit)
+
+    def cell_vars(self, cells: Sequence[int]) -> list[int]:
+        """The variables ``x(cell, d)`` of each of ``cells`` for every digit ``d``, cell by
+        cell (a cell's variables are consecutive in the one numbering).
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> from sudoku_csp.modeling.variables import variables
+        >>> CnfContext(variables(make_geometry(4)), start=65).cell_vars((0, 2))
+        [1, 2, 3, 4, 9, 10, 11, 12]
+        """
+        n, x = self.geometry.size, self.vars.x
+        found: list[int] = []
+        for cell in cells:
+            first = x(cell, 0)
+            found += range(first, first + n)
+        return found
 
     def new_var(self) -> int:
         """A fresh auxiliary variable from the pool."""

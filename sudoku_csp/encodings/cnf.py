@@ -305,22 +305,24 @@ def puzzle_clauses(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
     return clauses, nv
 
 
-def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None
+def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None, guard: int = 0
                        ) -> tuple[list[list[int]], int]:
     """The clauses of the puzzle's typed constraints (cages, thermometers, dots, ...) over
     the one variable map, auxiliaries numbered from ``start`` (above every variable of the
     formula they join); and the highest variable they use. ``options`` are the kinds'
-    encoding options (:func:`~sudoku_csp.constraints.encoding_choices`: ``{"sums": "bdd"}``).
+    encoding options (:func:`~sudoku_csp.constraints.encoding_choices`: ``{"sums": "bdd"}``);
+    ``guard``, a literal added to every clause (:func:`~sudoku_csp.constraints.cnf_clauses`).
 
     >>> from sudoku_csp import parse
     >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
     >>> clauses, top = constraint_clauses(p, 65)
     >>> [-3] in clauses, top        # A1 + A2 = 3: A1 holds no 3 (x(A1, 3) is variable 3)
-    (True, 88)
+    (True, 64)
     >>> constraint_clauses(p, 65, {"sums": "bdd"})[1] > 64   # pysat.pb: its own auxiliaries
     True
     """
-    return cnf_clauses(puzzle.geometry, puzzle.constraints, start=start, options=options)
+    return cnf_clauses(puzzle.geometry, puzzle.constraints, start=start, options=options,
+                       guard=guard)
 
 
 # -- puzzles -----------------------------------------------------------------------------------

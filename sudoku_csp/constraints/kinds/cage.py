@@ -184,20 +184,22 @@ class Cage(Constraint):
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
         g, x, cells = ctx.geometry, ctx.x, self.cells
         n = g.size
+        # One list, not a generator: a killer's model is thousands of these clauses.
+        clauses: list[Clause] = []
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
                 if not g.are_peers(a, b):
-                    for d in range(n):
-                        yield (-x(a, d), -x(b, d))
+                    clauses += ((-x(a, d), -x(b, d)) for d in range(n))
         if self.total is None:
-            return
+            return iter(clauses)
         combos = combinations_for(len(cells), self.total, n)
         sums = ctx.option(SUMS)
         if sums == "combos" and combos is not None:
-            yield from combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
+            clauses += combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
                                      if on(ctx.options, REQUIRED) else ())
         else:
-            yield from self._pb_clauses(ctx, FALLBACK_PB if sums == "combos" else sums)
+            clauses += self._pb_clauses(ctx, FALLBACK_PB if sums == "combos" else sums)
+        return iter(clauses)
 
     def _pb_clauses(self, ctx: CnfContext, encoding: str) -> list[list[int]]:
         enc = pb_encoding(encoding)
