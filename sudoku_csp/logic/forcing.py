@@ -430,6 +430,8 @@ def forcing_chain(board: Board) -> Step | None:
         return step
     both = {x for lit in lits if lit & 1 and shares(closed, [lit, lit ^ 1])
             for x in (lit, lit ^ 1)}
+    if not both:
+        return None
     return _double_implication(board, "forcing_chain", "Forcing chain",
                                _tracked(board, both))
 
@@ -464,5 +466,7 @@ def static_cell_region(board: Board) -> Step | None:
     for cases in groups:
         if len(cases) > 1 and shares(closed, cases):
             wanted.update(cases)
+    if not wanted:
+        return None  # no cell nor region whose cases share a fact
     return _cell_and_region(board, reasoner, "cell_region_forcing", "forcing chains",
                             _tracked(board, wanted))
