@@ -480,3 +480,23 @@ def test_a_time_limit_bounds_every_explaining_command(command):
     result = runner.invoke(app, [command, line(HARD[0]), "--time-limit", "0"])
     assert result.exit_code == 5, result.output
     assert "time limit" in result.output or "unknown" in result.output
+
+
+def test_hidden_sets_of_a_unit_that_did_not_change_are_not_searched_again(monkeypatch):
+    from sudoku_csp.logic import basic
+    from sudoku_csp.logic.board import Board
+
+    b = Board.from_puzzle(HARD[1])
+    searched = []
+    real = basic.hidden_sets
+    monkeypatch.setattr(basic, "hidden_sets", lambda *a: searched.append(a) or real(*a))
+    basic._unit_hidden.cache_clear()
+    first = basic.direct_hidden_pair(b)
+    once = len(searched)
+    assert basic.direct_hidden_pair(b) == first and once > 0
+    assert len(searched) == once                    # the same masks: read, not searched
+    before = tuple(b.cand)
+    b.apply(TECHNIQUES["hidden_single_box"].find(b))
+    changed = sum(get(before) != get(b.cand) for get in b.tables.getters)
+    basic.direct_hidden_pair(b)
+    assert 0 < len(searched) - once <= changed < once   # only the units that changed

@@ -8,17 +8,30 @@ puzzles proved by SAT."""
 
 from __future__ import annotations
 
+import json
+import warnings
+
 import pytest
-from cases import CASES, JIGSAW_MAP
+from cases import CASES, JIGSAW_MAP, published
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sudoku_csp import EMPTY, datasets, get_backend, make_geometry, parse
 from sudoku_csp.constraints import Cage, LittleKiller, Sandwich, Thermo, Whispers, makers
+from sudoku_csp.errors import ReaderNote
 from sudoku_csp.generate import NoGridError
 from sudoku_csp.generate.kinds import generate_variants
 from sudoku_csp.geometry import Geometry
-from sudoku_csp.logic import TECHNIQUES, exact, explain, forcing, houses, leftovers, trials
+from sudoku_csp.logic import (
+    TECHNIQUES,
+    closures,
+    exact,
+    explain,
+    forcing,
+    houses,
+    leftovers,
+    trials,
+)
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.prove import prove_steps
@@ -278,10 +291,14 @@ def test_the_static_forcing_chains_share_their_suppositions(monkeypatch):
     runs = []
     real = forcing.Reasoner.run
     monkeypatch.setattr(forcing.Reasoner, "run", lambda self, h: runs.append(h) or real(self, h))
+    closed = []
+    masks = forcing.static_closures
+    monkeypatch.setattr(forcing, "static_closures", lambda *a: closed.append(a) or masks(*a))
     forcing.forcing_chain(b)
     once = len(runs)
     forcing.static_cell_region(b)
     assert once > 0 and len(runs) == once        # the second read the first's
+    assert len(closed) == 1 and len({tuple(h) for h in runs}) == len(runs)   # each once
 
 
 def test_dynamic_forcing_chains_plus_reach_past_singles_and_stay_sound():
@@ -361,3 +378,57 @@ def test_each_new_technique_alone_after_singles_fires_and_is_proved(key, kinds):
         prove_steps(e)
         used += e.rating.techniques.get(key, 0)
     assert used > 0
+
+
+def _published(title: str) -> Puzzle:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReaderNote)
+        return parse(json.dumps(published(title)[0]["fpuzzles"]))
+
+
+def _positions(puzzle: Puzzle, steps: int, every: int):
+    """Boards along the puzzle's explanation, one every ``every`` steps."""
+    b = Board.from_puzzle(puzzle)
+    for k, step in enumerate(explain(puzzle, max_steps=steps).steps):
+        if k % every == 0:
+            yield b
+        b.apply(step)
+
+
+@pytest.mark.slow   # 1 to 3 s each: every supposition of three or four positions followed
+@pytest.mark.parametrize("title", ["", "Alien", "Hay Fever"])
+def test_the_static_closures_are_the_reasoners_facts(title):
+    # The static forcing chains work out where each supposition leads on masks and follow
+    # again with the reasoner only those that conclude something: the masks must be the
+    # reasoner's facts, and contradict exactly where it does (weak links of whispers and
+    # dots, and a plain grid).
+    found = seen = 0
+    for b in _positions(_published(title) if title else HARD[3], 90, 30):
+        reasoner = forcing.Reasoner(b, dynamic=False)
+        lits = forcing._all_lits(b, reasoner)
+        closed = closures.static_closures(b, lits)
+        for lit in lits:
+            run = reasoner.run([lit])
+            on = sum(1 << (x >> 1) for x in run.facts if x & 1)
+            off = sum(1 << (x >> 1) for x in run.facts if not x & 1)
+            assert closed[lit] == (None if run.conflict else (on, off))
+            found, seen = found + bool(run.conflict), seen + 1
+    assert 0 < found < seen
+
+
+@pytest.mark.slow   # 1 to 2 s each: every supposition of four positions followed
+@pytest.mark.parametrize("title", ["Alien", "Hay Fever", "Knight Moves"])
+def test_nishio_follows_again_exactly_the_suppositions_that_contradict(title):
+    # Nishio looks for contradictions on masks first and follows again with the reasoner
+    # only the suppositions found there: the two must agree on every candidate, through
+    # the constraints' weak links (whispers, dots) and the grid's extra pairs (knights).
+    found = seen = 0
+    for b in _positions(_published(title), 120, 30):
+        forbids = closures.digit_forbids(b)
+        for d in range(9):
+            cells = [c for c, e in forcing._candidates(b) if e == d]
+            reasoner = forcing.Reasoner(b, dynamic=True, digit=d)
+            truth = [c for c in cells if reasoner.run([reasoner.lit(c, d, True)]).conflict]
+            assert closures.nishio_suspects(b, d, cells, forbids.get(d, {})) == truth
+            found, seen = found + len(truth), seen + len(cells)
+    assert 0 < found < seen

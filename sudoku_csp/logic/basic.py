@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from sudoku_csp.geometry import BOX_KINDS, Candidate, UnitKind
@@ -135,10 +136,11 @@ def _naked(board: Board, k: int) -> Step | None:
 
 
 def _hidden_steps(board: Board, k: int) -> Iterator[Step]:
-    g, cand = board.geometry, board.cand
+    g, cand, getters = board.geometry, board.cand, board.tables.getters
     for u, unit in enumerate(board.tables.units):
         board.check_time()
-        for cells, digits in hidden_sets(cand, unit, k, board.size):
+        for where, digits in _unit_hidden(getters[u](cand), k, board.size):
+            cells = tuple(unit[i] for i in where)
             if len(cells) != k:
                 continue
             keep = bits(digits)
@@ -150,6 +152,15 @@ def _hidden_steps(board: Board, k: int) -> Iterator[Step]:
                     f"only in {cell_list(g, cells)} → eliminates {eliminated(g, gone)}",
                     eliminations=tuple(gone), cells=cells, units=(u,),
                     marks=tuple((c, d) for c in cells for d in keep if cand[c] >> d & 1))
+
+
+@lru_cache(maxsize=1 << 14)
+def _unit_hidden(masks: tuple[int, ...], k: int, size: int
+                 ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The hidden sets of a unit whose cells hold ``masks``, the cells as places in the
+    unit: worked out once for these masks, since most units do not change from one step to
+    the next."""
+    return tuple(hidden_sets(masks, range(len(masks)), k, size))
 
 
 def _hidden(board: Board, k: int) -> Step | None:

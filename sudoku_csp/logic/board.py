@@ -49,6 +49,10 @@ class Layout:
         # Uniqueness techniques swap two digits in a rectangle: sound only when every rule
         # is a row, a column or a box/region, so that the swap breaks none.
         self.plain = not geometry.extra_pairs and not self.others
+        # Per cell, its peers as a mask over candidates (bit ``cell * size + digit``) at
+        # digit 0: shifted by a digit, the candidates that digit's placement there clears.
+        size = geometry.size
+        self.peer_spread = tuple(sum(1 << (p * size) for p in peers) for peers in geometry.peers)
 
 
 @lru_cache(maxsize=16)
@@ -160,6 +164,34 @@ class Board:
             return found
 
         return self.cached("holders", masks)
+
+    def open_candidates(self) -> int:
+        """The candidates of open cells as one mask, bit ``cell * size + digit`` (worked
+        out once per position): sets of candidates as masks, intersected in one operation.
+
+        >>> b = Board.from_puzzle(__import__("sudoku_csp").parse("1..." "..1." ".1.." "...1"))
+        >>> b.open_candidates() & 0xff == 0b1110_0000   # A1 placed; A2 holds 2, 3, 4
+        True
+        """
+
+        def mask() -> int:
+            size, placed, found = self.size, self.state.placed, 0
+            for c, m in enumerate(self.cand):
+                if not placed >> c & 1:
+                    found |= m << (c * size)
+            return found
+
+        return self.cached("open candidates", mask)
+
+    def unmask(self, mask: int) -> list[Candidate]:
+        """The candidates of a mask over candidates (bit ``cell * size + digit``, as
+        :meth:`open_candidates`), sorted.
+
+        >>> Board.from_puzzle(__import__("sudoku_csp").parse("." * 16)).unmask(0b100010)
+        [(0, 1), (1, 1)]
+        """
+        size = self.size
+        return [divmod(i, size) for i in bits(mask)]
 
     def check_time(self) -> None:
         """Raise :class:`~sudoku_csp.deadline.Expired` once the deadline has passed: what a

@@ -37,6 +37,13 @@ from dataclasses import dataclass
 
 from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.board import Board
+from sudoku_csp.logic.closures import (
+    Closure,
+    digit_forbids,
+    nishio_suspects,
+    shares,
+    static_closures,
+)
 from sudoku_csp.logic.constraints import named_links, weak_links
 from sudoku_csp.logic.step import Link, Step, unit_name
 from sudoku_csp.native.state import bits
@@ -79,9 +86,9 @@ class Reasoner:
         self.peers = board.tables.peers
         self.units = board.tables.units
         self.done = board.state.done
-        # (unit, digit) -> its places, as a list, as a mask of cells, and as the places'
-        # off facts (what a single or a contradiction there comes from)
-        self.places: dict[tuple[int, int], tuple[list[int], int, tuple[Lit, ...]]] = {}
+        # unit * size + digit -> its places, as a list, as a mask of cells, and as the
+        # places' off facts (what a single or a contradiction there comes from)
+        self.places: dict[int, tuple[list[int], int, tuple[Lit, ...]]] = {}
         # on(c, d) -> the off facts it implies on the snapshot; cell -> its candidates' off
         # facts (made as runs first need them, the same in every run)
         self.implied: dict[Lit, tuple[Lit, ...]] = {}
@@ -131,8 +138,8 @@ class Reasoner:
         places_of, implied, cell_offs = self.places, self.implied, self.cell_offs
         cell_units = self.board.tables.cell_units
         facts: dict[Lit, tuple[Lit, ...]] = {}
-        offs: dict[int, int] = {}  # cell -> mask of digits supposed off
-        off_cells: dict[int, int] = {}  # digit -> mask of the cells it is supposed off in
+        offs = [0] * len(cand)  # per cell, the mask of digits supposed off
+        off_cells = [0] * n  # per digit, the mask of the cells it is supposed off in
         ons: dict[int, int] = {}  # cell -> the digit supposed on
         about: dict[int, list[Lit]] = {}  # cell -> the facts about it (for the links)
         stale: dict[int, None] = {}  # links whose cells have new facts, in the order met
@@ -150,8 +157,8 @@ class Reasoner:
             if lit & 1:
                 ons[c] = d
             else:
-                offs[c] = offs.get(c, 0) | 1 << d
-                off_cells[d] = off_cells.get(d, 0) | 1 << c
+                offs[c] |= 1 << d
+                off_cells[d] |= 1 << c
             if links_of:
                 about.setdefault(c, []).append(lit)
             queue.append(lit)
@@ -161,8 +168,7 @@ class Reasoner:
             """Run link ``k`` on the facts about its cells: its removals are off facts that
             come from all of those; the conflict if it cannot be met."""
             cells = links[k].cells
-            masks = tuple(1 << ons[c] if c in ons else cand[c] & ~offs.get(c, 0)
-                          for c in cells)
+            masks = tuple(1 << ons[c] if c in ons else cand[c] & ~offs[c] for c in cells)
             why = tuple(f for c in dict.fromkeys(cells) for f in about.get(c, ()))
             out = links[k].narrow(masks)
             if out is None:
@@ -188,8 +194,9 @@ class Reasoner:
             lit = queue.popleft()
             cell, digit = divmod(lit >> 1, n)
             bit = 1 << digit
-            for k in links_of.get(cell, ()):
-                stale[k] = None
+            if links_of:
+                for k in links_of.get(cell, ()):
+                    stale[k] = None
             if lit & 1:  # on
                 why = (lit,)
                 for off in implied.get(lit) or self._implies(lit):
@@ -201,7 +208,7 @@ class Reasoner:
             # off: a single in the cell? (Its reasons are all the cell's off facts: the one
             # of the digit left is no fact, and counts in no argument.)
             if only is None:
-                left = cand[cell] & ~offs.get(cell, 0)
+                left = cand[cell] & ~offs[cell]
                 if not left:
                     return Implications(facts, cell_offs.get(cell) or self._offs_of(cell))
                 if not left & (left - 1) and (self.dynamic or cand[cell].bit_count() == 2):
@@ -214,13 +221,14 @@ class Reasoner:
             for u in cell_units[cell]:
                 if done[u] & bit:
                     continue
-                found = places_of.get((u, digit))
+                found = places_of.get(u * n + digit)
                 if found is None:  # the snapshot's places, the same in every run
                     listed = [p for p in units[u] if cand[p] & bit]
-                    found = places_of[u, digit] = (listed, sum(1 << p for p in listed),
-                                                   tuple((p * n + digit) << 1 for p in listed))
+                    found = places_of[u * n + digit] = (
+                        listed, sum(1 << p for p in listed),
+                        tuple((p * n + digit) << 1 for p in listed))
                 places, mask, place_offs = found
-                left = mask & ~off_cells.get(digit, 0)
+                left = mask & ~off_cells[digit]
                 if not left:
                     return Implications(facts, place_offs)
                 if not left & (left - 1) and (self.dynamic or len(places) == 2):
@@ -389,29 +397,56 @@ def _all_lits(board: Board, reasoner: Reasoner) -> list[Lit]:
     return [reasoner.lit(c, d, on) for c, d in _candidates(board) for on in (True, False)]
 
 
-def _static(board: Board) -> tuple[Reasoner, dict[Lit, Implications]]:
-    """The static reasoner and where each supposition (every candidate on, and off) leads
-    on these pencil marks: worked out once for the forcing chains and the cell and region
-    forcing chains that both read them."""
-    def compute() -> tuple[Reasoner, dict[Lit, Implications]]:
+def _static(board: Board) -> tuple[Reasoner, list[Lit], dict[Lit, Closure],
+                                   dict[Lit, Implications]]:
+    """The static reasoner, every supposition (each candidate on, and off), where each
+    leads on masks (:func:`~sudoku_csp.logic.closures.static_closures`), and the reasoner's
+    runs made so far: worked out once for the forcing chains and the cell and region forcing
+    chains that both read them."""
+    def compute() -> tuple[Reasoner, list[Lit], dict[Lit, Closure], dict[Lit, Implications]]:
         reasoner = Reasoner(board, dynamic=False)
-        return reasoner, _outcomes(reasoner, _all_lits(board, reasoner))
+        lits = _all_lits(board, reasoner)
+        return reasoner, lits, static_closures(board, lits), {}
     return board.cached("static forcing", compute)
+
+
+def _tracked(board: Board, wanted: set[Lit]) -> dict[Lit, Implications]:
+    """The reasoner's runs of the suppositions ``wanted``, in the order of all of them
+    (each run once per position): all a step is chosen from, since the others conclude
+    nothing."""
+    reasoner, lits, _, runs = _static(board)
+    for lit in lits:
+        if lit in wanted and lit not in runs:
+            runs[lit] = reasoner.run([lit])
+    return {lit: runs[lit] for lit in lits if lit in wanted}
 
 
 def forcing_chain(board: Board) -> Step | None:
     """Static forcing chains from one candidate: contradiction or double implication."""
-    _, outcomes = _static(board)
-    return (_contradictions(board, "forcing_chain", "Forcing chain", outcomes)
-            or _double_implication(board, "forcing_chain", "Forcing chain", outcomes))
+    _, lits, closed, _ = _static(board)
+    refuted = {lit for lit in lits if closed[lit] is None}
+    step = _contradictions(board, "forcing_chain", "Forcing chain", _tracked(board, refuted))
+    if step is not None:
+        return step
+    both = {x for lit in lits if lit & 1 and shares(closed, [lit, lit ^ 1])
+            for x in (lit, lit ^ 1)}
+    if not both:
+        return None
+    return _double_implication(board, "forcing_chain", "Forcing chain",
+                               _tracked(board, both))
 
 
 def nishio(board: Board) -> Step | None:
     """A digit supposed in a cell leaves some unit with no place for that digit."""
     best: Step | None = None
+    forbids, candidates = digit_forbids(board), _candidates(board)
     for d in range(board.size):
+        cells = nishio_suspects(board, d, [c for c, e in candidates if e == d],
+                                 forbids.get(d, {}))
+        if not cells:
+            continue
         reasoner = Reasoner(board, dynamic=True, digit=d)
-        lits = [reasoner.lit(c, e, True) for c, e in _candidates(board) if e == d]
+        lits = [reasoner.lit(c, d, True) for c in cells]
         step = _contradictions(board, "nishio", f"Nishio on {board.sym(d)}",
                                _outcomes(reasoner, lits))
         if step is not None and (best is None or step.length < best.length):
@@ -421,6 +456,17 @@ def nishio(board: Board) -> Step | None:
 
 def static_cell_region(board: Board) -> Step | None:
     """Static forcing chains from every candidate of a cell, or place of a digit in a unit."""
-    reasoner, outcomes = _static(board)
+    reasoner, lits, closed, _ = _static(board)
+    cand, wanted = board.cand, set()
+    groups = [[reasoner.lit(c, d, True) for d in bits(cand[c])] for c in board.open_cells()
+              if cand[c].bit_count() > 1]
+    groups += [[reasoner.lit(p, d, True) for p in board.places(u, d)]
+               for u in range(len(board.tables.units)) for d in range(board.size)
+               if not board.is_done(u, d)]
+    for cases in groups:
+        if len(cases) > 1 and shares(closed, cases):
+            wanted.update(cases)
+    if not wanted:
+        return None  # no cell nor region whose cases share a fact
     return _cell_and_region(board, reasoner, "cell_region_forcing", "forcing chains",
-                            outcomes)
+                            _tracked(board, wanted))

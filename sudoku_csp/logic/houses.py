@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sudoku_csp.constraints import Link
+from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
@@ -36,7 +36,6 @@ from sudoku_csp.logic.constraints import WeakLinks, joint_links, links_of, weak_
 from sudoku_csp.logic.step import Link as ChainLink
 from sudoku_csp.logic.step import Step, cell_list, eliminated, unit_name
 from sudoku_csp.native.rules import naked_sets
-from sudoku_csp.native.state import bits
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -89,11 +88,7 @@ def _houses(board: Board) -> tuple[House, ...]:
     g, done, full = board.geometry, board.state.done, board.tables.full
     found = [House(unit_name(g, u), tuple(unit.cells), full & ~done[u], u)
              for u, unit in enumerate(g.units) if full & ~done[u]]
-    units = {frozenset(unit.cells) for unit in g.units}
-    for name, why, link in _named(board):
-        cells = tuple(dict.fromkeys(link.cells))
-        if frozenset(cells) in units:
-            continue
+    for name, why, link, cells in _named(g, board.constraints):
         need, reason = _must_hold(board, link, cells)
         apart = _different(g, link)
         if need or apart and len(cells) > 2:
@@ -101,23 +96,27 @@ def _houses(board: Board) -> tuple[House, ...]:
     return tuple(found)
 
 
-def _named(board: Board) -> list[tuple[str, str, Link]]:
-    """Every constraint link as a house may be named: ``(name, why, link)``. A link of a
-    constraint is named by it (and its cells, when it has others); a joint link (the 45
-    rule) by its cells, its own words leading the reason."""
-    g = board.geometry
+@lru_cache(maxsize=64)
+def _named(g: Geometry, constraints: tuple[Constraint, ...]
+           ) -> tuple[tuple[str, str, Link, tuple[int, ...]], ...]:
+    """Every constraint link as a house may be named: ``(name, why, link, its cells)``,
+    those on a unit's cells left out (the unit is that house). A link of a constraint is
+    named by it (and its cells, when it has others); a joint link (the 45 rule) by its
+    cells, its own words leading the reason. Worked out once per puzzle."""
     named = []
-    for constraint in board.constraints:
+    for constraint in constraints:
         touched = set(constraint.touched())
         for link in links_of(g, constraint):
             name = constraint.describe(g)
             if set(link.cells) != touched:
                 name = f"{name} ({cell_list(g, dict.fromkeys(link.cells))})"
             named.append((name, "", link))
-    for name, link in joint_links(g, board.constraints):
+    for name, link in joint_links(g, constraints):
         words = link.why if isinstance(link.why, str) and link.why else name
         named.append((cell_list(g, dict.fromkeys(link.cells)), f"{words}: ", link))
-    return named
+    units = {frozenset(unit.cells) for unit in g.units}
+    return tuple((name, why, link, cells) for name, why, link in named
+                 if frozenset(cells := tuple(dict.fromkeys(link.cells))) not in units)
 
 
 def _must_hold(board: Board, link: Link, cells: tuple[int, ...]) -> tuple[int, str]:
@@ -211,18 +210,19 @@ def _sight(board: Board, a: int, b: int) -> str:
     return "a pair that must differ"
 
 
-def _linked(board: Board, extra: WeakLinks, source: Candidate,
-            memo: dict[Candidate, frozenset[Candidate]]) -> frozenset[Candidate]:
-    """The candidates of open cells weakly linked to ``source``: the cell's others, the
-    digit in its peers, the constraints' weak links (kept in ``memo``, the position's)."""
+def _linked(board: Board, extra: WeakLinks, source: Candidate, memo: dict[Candidate, int]
+            ) -> int:
+    """The candidates of open cells weakly linked to ``source`` (the cell's others, the
+    digit in its peers, the constraints' weak links) as a mask (:meth:`Board.unmask`), kept
+    in ``memo``, the position's."""
     found = memo.get(source)
     if found is None:
         c, d = source
-        cand, bit, placed = board.cand, 1 << d, board.state.placed
-        near = set() if placed >> c & 1 else {(c, e) for e in digits_of(cand[c] & ~bit)}
-        near.update((p, d) for p in bits(board.tables.peer_masks[c] & board.holders()[d]))
-        near.update(y for y in extra.get(source, ()) if not placed >> y[0] & 1)
-        found = memo[source] = frozenset(near)
+        size = board.size
+        near = board.layout.peer_spread[c] << d | (board.cand[c] & ~(1 << d)) << (c * size)
+        for y, e in extra.get(source, ()):
+            near |= 1 << (y * size + e)
+        found = memo[source] = near & board.open_candidates()
     return found
 
 
@@ -230,13 +230,13 @@ def _common(board: Board, extra: WeakLinks, sources: list[Candidate]
             ) -> tuple[list[Candidate], list[str]]:
     """The candidates weakly linked to every one of ``sources`` (one of which is true),
     and the reasons used (without repeats, the grid's own left out)."""
-    memo: dict[Candidate, frozenset[Candidate]] = board.cached("weak sets", dict)
+    memo: dict[Candidate, int] = board.cached("weak sets", dict)
     found = _linked(board, extra, sources[0], memo)
     for source in sources[1:]:
         if not found:
             break
-        found = found & _linked(board, extra, source, memo)
-    gone = sorted(found)
+        found &= _linked(board, extra, source, memo)
+    gone = board.unmask(found)
     reasons: dict[str, None] = {}
     for y in gone:
         for s in sources:
@@ -349,8 +349,8 @@ def rule_fish(board: Board) -> Step | None:
     if not board.constraints and board.layout.plain:
         return None
     extra = weak_links(board)
-    memo: dict[Candidate, frozenset[Candidate]] = board.cached("weak sets", dict)
-    cand, placed = board.cand, board.state.placed
+    memo: dict[Candidate, int] = board.cached("weak sets", dict)
+    cand, placed, size = board.cand, board.state.placed, board.size
     found = houses(board)
     by_digit: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
     for i, house in enumerate(found):
@@ -369,19 +369,18 @@ def rule_fish(board: Board) -> Step | None:
                     continue
                 seen.add(key)  # a house met twice (a unit and a cage on the same cells)
                 pairs = [(x, y) for x in first for y in second
-                         if (y, d) not in _linked(board, extra, (x, d), memo)]
+                         if not _linked(board, extra, (x, d), memo) >> (y * size + d) & 1]
                 if not pairs or len(pairs) == len(first) * len(second):
                     continue
-                gone_set: frozenset[Candidate] | None = None
+                gone_set = -1  # every candidate, until the first pair narrows it
                 for x, y in pairs:
-                    covered = (_linked(board, extra, (x, d), memo)
-                               | _linked(board, extra, (y, d), memo))
-                    gone_set = covered if gone_set is None else gone_set & covered
+                    gone_set &= (_linked(board, extra, (x, d), memo)
+                                 | _linked(board, extra, (y, d), memo))
                     if not gone_set:
                         break
                 if gone_set:
                     step = _fish_step(board, extra, d, (found[i], first), (found[j], second),
-                                      pairs, sorted(gone_set))
+                                      pairs, board.unmask(gone_set))
                     if step is not None:
                         return step
     return None

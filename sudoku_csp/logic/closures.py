@@ -1,0 +1,170 @@
+"""Where suppositions lead by the static forcing chains' rules and by Nishio's, on masks:
+the facts each implies without the reasons they come from, so that the tracked reasoner of
+:mod:`sudoku_csp.logic.forcing` (which keeps them, to word and measure an argument) is run
+only on the suppositions that conclude something: a contradiction, or a fact shared by all
+the cases of a double implication, a cell or a region.
+
+The rules are the :class:`~sudoku_csp.logic.forcing.Reasoner`'s static ones: on(c, d) ⇒
+off for the cell's other candidates, the digit in its peers and the constraints' weak links;
+off(c, d) ⇒ on for the other candidate of a bivalue cell and the other place of the digit
+in a unit where it has two. A contradiction: a fact and its opposite, an open cell with
+every candidate off, a unit with every place of a digit not placed there off. The facts
+that follow from a supposition, and whether they hold a contradiction, do not depend on the
+order they are met, so the reasoner (which stops at the first contradiction) finds one
+exactly where these closures do, and otherwise the same facts.
+"""
+
+from __future__ import annotations
+
+from sudoku_csp.logic.board import Board
+from sudoku_csp.logic.constraints import weak_links
+from sudoku_csp.native.state import bits
+
+__all__ = ["Closure", "digit_forbids", "nishio_suspects", "shares", "static_closures"]
+
+Closure = tuple[int, int] | None
+"""The facts a supposition implies, itself included, as two masks over candidates (bit
+``cell * size + digit``): those on, those off; None when they hold a contradiction."""
+
+
+def static_closures(board: Board, lits: list[int]) -> dict[int, Closure]:
+    """Per supposition of ``lits`` (literals as the reasoner writes them: ``(cell * size +
+    digit) * 2 + on``, each about a candidate of an open cell), its :data:`Closure`.
+
+    >>> from sudoku_csp import parse
+    >>> b = Board.from_puzzle(parse("12.." "...." "...." "...."))
+    >>> on_a3_3, off_a3_3 = (2 * 4 + 2) * 2 + 1, (2 * 4 + 2) * 2
+    >>> closed = static_closures(b, [on_a3_3, off_a3_3])
+    >>> b.unmask(closed[off_a3_3][0])   # A3 then holds 4, and A4 the 3
+    [(2, 3), (3, 2)]
+    """
+    n, cand, done = board.size, board.cand, board.state.done
+    opens, holders, spread = board.open_candidates(), board.holders(), board.layout.peer_spread
+    weak = weak_links(board)
+    cell_units = board.tables.cell_units
+    unit_masks = board.layout.unit_masks
+    on_implies: dict[int, int] = {}  # candidate -> the candidates then off
+    off_implies: dict[int, int] = {}  # candidate -> the candidates then on
+    units_of: dict[int, list[int]] = {}  # candidate -> its digit's places in its units
+
+    for i in bits(opens):
+        c, d = divmod(i, n)
+        bit = 1 << d
+        near = spread[c] << d | (cand[c] & ~bit) << (c * n)
+        for x, e in weak.get((c, d), ()):
+            near |= 1 << (x * n + e)
+        on_implies[i] = near & opens
+        then = 0
+        if cand[c].bit_count() == 2:
+            then |= (cand[c] & ~bit) << (c * n)
+        places = []
+        for u in cell_units[c]:
+            if done[u] & bit:
+                continue
+            here = unit_masks[u] & holders[d]
+            places.append(here)
+            if here.bit_count() == 2:
+                other = (here & ~(1 << c)).bit_length() - 1
+                then |= 1 << (other * n + d)
+        off_implies[i] = then
+        units_of[i] = places
+
+    found: dict[int, Closure] = {}
+    for lit in lits:
+        found[lit] = _close(lit, n, cand, on_implies, off_implies, units_of)
+    return found
+
+
+def _close(lit: int, n: int, cand: list[int], on_implies: dict[int, int],
+           off_implies: dict[int, int], units_of: dict[int, list[int]]) -> Closure:
+    on = off = 0
+    new_on, new_off = (1 << (lit >> 1), 0) if lit & 1 else (0, 1 << (lit >> 1))
+    offs: dict[int, int] = {}  # cell -> its candidates off
+    off_cells = [0] * n  # digit -> the cells it is off in
+    while new_on or new_off:
+        on |= new_on
+        off |= new_off
+        if on & off:
+            return None
+        more_off = more_on = 0
+        for i in bits(new_on):
+            more_off |= on_implies[i]
+        for i in bits(new_off):
+            c, d = divmod(i, n)
+            left = offs[c] = offs.get(c, 0) | 1 << d
+            if left == cand[c]:
+                return None  # no candidate left in the cell
+            gone = off_cells[d] = off_cells[d] | 1 << c
+            for places in units_of[i]:
+                if not places & ~gone:
+                    return None  # no place left for the digit in a unit
+            more_on |= off_implies[i]
+        new_on, new_off = more_on & ~on, more_off & ~off
+    return on, off
+
+
+def shares(closures: dict[int, Closure], cases: list[int]) -> bool:
+    """Whether the cases (one of which holds) are all supposed, none contradicts, and they
+    imply some fact in common beyond themselves: what a double implication, a cell or a
+    region forcing chain needs."""
+    found = [closures.get(lit) for lit in cases]
+    if any(f is None for f in found):
+        return False
+    on = off = -1
+    for f in found:
+        assert f is not None
+        on &= f[0]
+        off &= f[1]
+    for lit in cases:
+        if lit & 1:
+            on &= ~(1 << (lit >> 1))
+        else:
+            off &= ~(1 << (lit >> 1))
+    return bool(on | off)
+
+
+def digit_forbids(board: Board) -> dict[int, dict[int, int]]:
+    """The constraints' weak links between the candidates of one digit: digit -> cell ->
+    the cells where the digit is then ruled out (a mask)."""
+    found: dict[int, dict[int, int]] = {}
+    for (c, d), linked in weak_links(board).items():
+        mask = sum(1 << x for x, e in linked if e == d)
+        if mask:
+            found.setdefault(d, {})[c] = mask
+    return found
+
+
+def nishio_suspects(board: Board, digit: int, cells: list[int], forbids: dict[int, int]
+                    ) -> list[int]:
+    """Those of ``cells`` where supposing ``digit`` leads to a contradiction by Nishio's
+    rules (a :class:`~sudoku_csp.logic.forcing.Reasoner` of the digit), found on masks of
+    cells without the facts' reasons, so that only they are followed again with them (a
+    contradiction is found exactly where the reasoner finds one: see the module).
+    ``forbids``: the digit's weak links, as :func:`digit_forbids` gives them."""
+    bit, peers, done = 1 << digit, board.tables.peer_masks, board.state.done
+    holders = board.holders()[digit]
+    live = [m & holders for u, m in enumerate(board.layout.unit_masks) if not done[u] & bit]
+    found = []
+    for cell in cells:
+        on = off = 0
+        new = 1 << cell
+        while new:
+            on |= new
+            for x in bits(new):
+                off |= peers[x] & holders | forbids.get(x, 0)
+            new = 0
+            if off & on:
+                break
+            for places in live:
+                if places & off:
+                    left = places & ~off
+                    if not left:
+                        new = -1  # a unit with no place left
+                        break
+                    if not left & (left - 1) and not left & on:
+                        new |= left
+            if new == -1:
+                break
+        if off & on or new == -1:
+            found.append(cell)
+    return found
