@@ -282,6 +282,10 @@ def test_what_a_kind_lacks_is_refused_and_kinds_says_so():
         refused = run("count", text, "-s", "cpsat")
         assert refused.exit_code == 6
         assert "pair sum without cpsat constraints have no CP-SAT model" in refused.output
+        passed_over = run("count", text, "-s", "first:cpsat,sat")  # cpsat sits it out
+        assert passed_over.exit_code == 0 and "first:cpsat,sat" in passed_over.output
+        none_can = run("count", text, "-s", "first:cpsat,cpsat:model=boolean")
+        assert none_can.exit_code == 6 and "have no CP-SAT model" in none_can.output
         made = run("generate", "--kind", "pair sum without cpsat", "--size", "4")
         assert made.exit_code == 6 and "is no kind to generate" in made.output
     finally:

@@ -234,6 +234,37 @@ def _digest(grid: Sequence[int]) -> bytes:
     return hashlib.blake2b(bytes(grid), digest_size=16).digest()
 
 
+class PortfolioBase(BackendBase):
+    """A backend made of member backends, named by their specs in its own
+    (``NAME:SPEC,SPEC,...``, read by :func:`~sudoku_csp.backends.registry.member_specs`;
+    :attr:`default_members` when none are named). A subclass checks its members and keeps
+    them in ``members``; it is rebuilt from them in another process."""
+
+    default_members: ClassVar[tuple[str, ...]] = ()
+    members: tuple[str, ...]
+
+    @classmethod
+    def from_options(cls, text: str) -> PortfolioBase:
+        """The portfolio of a spec's options text."""
+        from sudoku_csp.backends.registry import member_specs
+
+        return cls(*member_specs(text, cls.default_members))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A worker process gets a portfolio of its own, of the same members.
+        return (type(self), self.members)
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}:{','.join(self.members)}"
+
+
+def decisive(result: Result, limit: int | None) -> bool:
+    """Whether ``result`` is a verdict: anything but unknown; when counting every solution
+    (``limit`` None), a count that ran to the end."""
+    return result.status is not Status.UNKNOWN and (limit is not None or result.complete)
+
+
 def make_result(
     puzzle: Puzzle,
     solutions: Sequence[Grid] | Tally,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import encoding_options
@@ -43,6 +44,9 @@ class NativeBackend(BackendBase):
         Option("order", "numeric", "value order at a branch", ("numeric", "random")),
         Option("seed", 0, "seed of the random value order", kind=int),
         Option("search", "on", "off: propagate only, never guess (grading)", ("on", "off")),
+        Option("nodes", 0, "the most search nodes; past them the answer is unknown (0: no "
+               "bound): a portfolio's cheap first try, first:native:nodes=200,sat",
+               kind=int, minimum=0),
         *(Option(o.name, o.default, o.help, o.choices)
           for o in encoding_options("native").values()),
     )
@@ -52,7 +56,8 @@ class NativeBackend(BackendBase):
         o = self.options
         try:
             self.searcher = Searcher(o["rules"], o["branch"], o["order"], o["seed"],
-                                     {name: o[name] for name in encoding_options("native")})
+                                     {name: o[name] for name in encoding_options("native")},
+                                     nodes=o["nodes"] or None)
         except ValueError as exc:
             raise SpecError(f"native: {exc}") from None
 
@@ -87,6 +92,9 @@ class NativeBackend(BackendBase):
             puzzle, tally, limit=limit, complete=out.complete,
             timed_out=out.timed_out, solver=self.spec, seconds=seconds,
             stats=out.stats.as_dict(), time_limit=deadline)
+        if result.status is Status.UNKNOWN and out.exhausted and not out.timed_out:
+            return replace(result, complete=False, message="the node budget ran out "
+                           f"({self.options['nodes']} search nodes)")
         if result.status is Status.UNKNOWN and not out.timed_out:
             return Result(Status.UNKNOWN, (), result.stats, seconds, self.spec,
                           "propagation alone does not solve this puzzle", puzzle=puzzle)

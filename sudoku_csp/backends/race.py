@@ -56,9 +56,9 @@ from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from sudoku_csp.backends.base import BackendBase, Tally
+from sudoku_csp.backends.base import PortfolioBase, Tally, decisive
 from sudoku_csp.deadline import Cancellable, Deadline, Limit
-from sudoku_csp.errors import BackendError, SpecError
+from sudoku_csp.errors import BackendError
 from sudoku_csp.interrupts import deferred, worker_signals
 from sudoku_csp.processes import context
 from sudoku_csp.puzzle import Puzzle
@@ -78,25 +78,7 @@ START_METHOD: str | None = None
 """How member processes start (``"fork"``, ``"forkserver"``, ``"spawn"``); ``None``: fork
 while this process runs a single thread (:func:`sudoku_csp.processes.context`)."""
 
-__all__ = ["DEFAULT_MEMBERS", "GRACE", "START_METHOD", "RaceBackend", "member_specs"]
-
-
-def member_specs(text: str) -> tuple[str, ...]:
-    """The member specs of a race spec's options: a new member at each item that is not
-    ``key=value``, or that holds a ``:`` (``name:key=value``).
-
-    >>> member_specs("native,sat:solver=g4,encoding=minimal,cpsat")
-    ('native', 'sat:solver=g4,encoding=minimal', 'cpsat')
-    >>> member_specs("")
-    ('sat', 'cpsat')
-    """
-    members: list[str] = []
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        if members and "=" in item and ":" not in item:
-            members[-1] += "," + item
-        else:
-            members.append(item)
-    return tuple(members) or DEFAULT_MEMBERS
+__all__ = ["DEFAULT_MEMBERS", "GRACE", "START_METHOD", "RaceBackend"]
 
 
 # -- a member, in its own process ---------------------------------------------------------
@@ -257,7 +239,7 @@ class _Member:
 
 
 # -- the race -------------------------------------------------------------------------------
-class RaceBackend(BackendBase):
+class RaceBackend(PortfolioBase):
     """Several backends raced on each puzzle, each in a process of its own: the first
     decisive answer, verified, and the others stopped (see the module docstring).
 
@@ -266,39 +248,21 @@ class RaceBackend(BackendBase):
 
     name = "race"
     translation = ""
+    default_members = DEFAULT_MEMBERS
     description = ("race:SPEC,SPEC,...: the member backends race on each puzzle, each in "
                    "a process of its own; the first decisive answer wins and the others are "
                    f"stopped (bare 'race' = {', '.join(DEFAULT_MEMBERS)})")
 
     def __init__(self, *members: str) -> None:
         super().__init__()
-        from sudoku_csp.backends.registry import PORTFOLIOS, backend_names, parse_spec
+        from sudoku_csp.backends.registry import check_members
 
         specs = members or DEFAULT_MEMBERS
-        for spec in specs:
-            name, _ = parse_spec(spec)
-            if name in PORTFOLIOS or name not in backend_names():
-                raise SpecError(f"race: {name!r} is not a backend to race; choose from "
-                                f"{', '.join(backend_names())}")
-        if len(set(specs)) != len(specs):
-            raise SpecError(f"race: a member named twice in {','.join(specs)}")
+        check_members("race", specs)
         self.members = tuple(specs)
         self._racers = [_Member(spec) for spec in specs]  # started at the first puzzle
         self._job = 0
         _LIVE.add(self)
-
-    @classmethod
-    def from_options(cls, text: str) -> RaceBackend:
-        """The race of a spec's options text (:func:`member_specs`)."""
-        return cls(*member_specs(text))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # A worker process gets a race of its own (its members are its children).
-        return (RaceBackend, self.members)
-
-    @property
-    def spec(self) -> str:
-        return f"{self.name}:{','.join(self.members)}"
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: Limit = None) -> Result:
@@ -306,7 +270,7 @@ class RaceBackend(BackendBase):
         start = time.perf_counter()
         deadline = Deadline.of(time_limit)
         answers = self._gather(puzzle, limit, [deadline] * len(self._racers), first=True)
-        winner = next((a for a in answers if isinstance(a, Result) and _decisive(a, limit)),
+        winner = next((a for a in answers if isinstance(a, Result) and decisive(a, limit)),
                       None)
         if winner is None:
             undecided = [a for a in answers if isinstance(a, Result)]
@@ -374,7 +338,7 @@ class RaceBackend(BackendBase):
                     if kind == "error" and isinstance(payload, WrongSolutionError) and first:
                         raise payload
                     answers[i] = payload
-                    if first and kind == "result" and _decisive(payload, limit):
+                    if first and kind == "result" and decisive(payload, limit):
                         running.clear()
                         break
         except BaseException:
@@ -408,12 +372,6 @@ class RaceBackend(BackendBase):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _decisive(result: Result, limit: int | None) -> bool:
-    """A verdict: anything but unknown; when counting every solution, a count that ran to
-    the end."""
-    return result.status is not Status.UNKNOWN and (limit is not None or result.complete)
 
 
 _LIVE: weakref.WeakSet[RaceBackend] = weakref.WeakSet()

@@ -22,6 +22,7 @@ BACKENDS: dict[str, str] = {
 
 PORTFOLIOS: dict[str, str] = {
     "race": "sudoku_csp.backends.race:RaceBackend",
+    "first": "sudoku_csp.backends.first:FirstBackend",
 }
 """Backends made of the backends above, named by a spec of theirs (``race:sat,cpsat``):
 kept apart from :data:`BACKENDS`, the solvers ``check`` cross-checks by default, since
@@ -75,6 +76,36 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise SpecError(f"{spec!r}: option {key.strip()!r} given twice")
         options[key.strip()] = value.strip()
     return name.strip(), options
+
+
+def member_specs(text: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The member specs of a portfolio spec's options: a new member at each item that is
+    not ``key=value``, or that holds a ``:`` (``name:key=value``); ``default`` when none.
+
+    >>> member_specs("native,sat:solver=g4,encoding=minimal,cpsat")
+    ('native', 'sat:solver=g4,encoding=minimal', 'cpsat')
+    >>> member_specs("", ("sat", "cpsat"))
+    ('sat', 'cpsat')
+    """
+    members: list[str] = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        if members and "=" in item and ":" not in item:
+            members[-1] += "," + item
+        else:
+            members.append(item)
+    return tuple(members) or default
+
+
+def check_members(portfolio: str, specs: tuple[str, ...]) -> None:
+    """Refuse (:class:`SpecError`) members a ``portfolio`` cannot hold: a name that is not a
+    solver of :data:`BACKENDS` (a portfolio among them), or a member named twice."""
+    for spec in specs:
+        name, _ = parse_spec(spec)
+        if name in PORTFOLIOS or name not in backend_names():
+            raise SpecError(f"{portfolio}: {name!r} is not a backend to run; choose from "
+                            f"{', '.join(backend_names())}")
+    if len(set(specs)) != len(specs):
+        raise SpecError(f"{portfolio}: a member named twice in {','.join(specs)}")
 
 
 def make_backend(spec: str) -> Backend:

@@ -174,9 +174,12 @@ class Searcher:
 
     def __init__(self, rules: str = DEFAULT_RULES, branch: str = DEFAULT_BRANCH,
                  order: str = "numeric", seed: int | None = None,
-                 options: Mapping[str, str] | None = None) -> None:
-        # options: the kinds' encoding options for native links ({"hidden": "off"})
+                 options: Mapping[str, str] | None = None, nodes: int | None = None) -> None:
+        # options: the kinds' encoding options for native links ({"hidden": "off"});
+        # nodes: the most search nodes of one search (None: no bound), past which it stops
+        # incomplete (SearchResult.exhausted), as a portfolio's cheap first try wants.
         self.options = dict(options or {})
+        self.nodes = nodes
         self.rule_names = rule_names(rules)
         self.rules: list[Rule] = [RULES[name] for name in self.rule_names]
         if branch not in BRANCHING:
@@ -305,7 +308,8 @@ class Searcher:
             # The whole limit each time: a search finds different solutions, so one that
             # finds ``limit`` of them leaves at least that many seen.
             out = self._depth_first(engine, root.copy(), limit, deadline, once, stats, budget)
-            if len(seen) >= limit or out.timed_out or not out.exhausted:
+            capped = self.nodes is not None and stats.nodes >= self.nodes
+            if len(seen) >= limit or out.timed_out or not out.exhausted or capped:
                 out.solutions = kept
                 out.complete = out.complete and len(seen) < limit
                 return out
@@ -342,6 +346,8 @@ class Searcher:
         stats.guesses = 1
         complete, timed_out, exhausted = True, False, False
         stop = None if budget is None else stats.nodes + budget
+        if self.nodes is not None:  # the cap on the whole search, restarts included
+            stop = self.nodes if stop is None else min(stop, self.nodes)
         while stack:
             if expired is not None and expired():  # before each node: none past the limit
                 complete, timed_out = False, True
