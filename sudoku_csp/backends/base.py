@@ -243,13 +243,6 @@ class PortfolioBase(BackendBase):
     default_members: ClassVar[tuple[str, ...]] = ()
     members: tuple[str, ...]
 
-    @classmethod
-    def from_options(cls, text: str) -> PortfolioBase:
-        """The portfolio of a spec's options text."""
-        from sudoku_csp.backends.registry import member_specs
-
-        return cls(*member_specs(text, cls.default_members))
-
     def __reduce__(self) -> tuple[Any, ...]:
         # A worker process gets a portfolio of its own, of the same members.
         return (type(self), self.members)

@@ -113,7 +113,8 @@ def make_backend(spec: str) -> Backend:
     portfolio's options are its members' specs (``race:sat,cpsat:model=boolean``)."""
     name, _, members = spec.strip().partition(":")
     if name.strip() in PORTFOLIOS:
-        return backend_class(name.strip()).from_options(members)  # type: ignore[attr-defined]
+        portfolio = backend_class(name.strip())
+        return portfolio(*member_specs(members, getattr(portfolio, "default_members", ())))
     name, texts = parse_spec(spec)
     return backend_class(name)(**texts)  # the base checks and converts every option
 
