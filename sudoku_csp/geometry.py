@@ -69,6 +69,21 @@ class GeometryError(InputError):
     """An impossible geometry: a size with no box shape, a bad region map, an unknown variant."""
 
 
+def bits(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask``, lowest first: the digits of a candidate mask,
+    the cells of a cell mask.
+
+    >>> bits(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def check_size(size: object) -> int:
     """``size`` if it is a grid size (a whole number from :data:`MIN_SIZE` to
     :data:`MAX_SIZE`), else GeometryError saying what a size is.

@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 from sudoku_csp import ParseError, count, datasets, get_backend, parse, render, to_line
 from sudoku_csp.cli import app
 from sudoku_csp.constraints import PencilMarks
+from sudoku_csp.geometry import bits
 from sudoku_csp.io import format_cells
 from sudoku_csp.logic import explain, hint
 from sudoku_csp.logic.board import Board
-from sudoku_csp.native.state import bits
 from sudoku_csp.verify import violations
 
 runner = CliRunner()

@@ -22,7 +22,7 @@ from sudoku_csp.constraints.translation import (
     fill,
 )
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.geometry import Geometry, bits
 
 COMBINATION_LIMIT = 20000
 """Digit sets of one cage size listed at most (``C(N, k)``): beyond, native and CNF fall back
@@ -325,7 +325,7 @@ def seers_of(geometry: Geometry, cells: Sequence[int]) -> tuple[int, ...]:
     common = -1
     for cell in cells:
         common &= peers[cell]  # a cell is not its own peer: the cells leave common
-    return mask_cells(common)
+    return tuple(bits(common))
 
 
 def pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:
@@ -335,25 +335,16 @@ def pairwise_peers(geometry: Geometry, cells: Sequence[int]) -> bool:
 
 
 def cell_mask(cells: Iterable[int]) -> int:
-    """``cells`` as a mask (bit ``c``: cell ``c``); :func:`mask_cells` reads it back.
+    """``cells`` as a mask (bit ``c``: cell ``c``); :func:`~sudoku_csp.geometry.bits` reads
+    it back.
 
-    >>> cell_mask((0, 3)), mask_cells(0b1001)
-    (9, (0, 3))
+    >>> cell_mask((0, 3)), bits(0b1001)
+    (9, [0, 3])
     """
     mask = 0
     for cell in cells:
         mask |= 1 << cell
     return mask
-
-
-def mask_cells(mask: int) -> tuple[int, ...]:
-    """The cells of a mask (:func:`cell_mask`), in order."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(found)
 
 
 @lru_cache(maxsize=32)

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Protocol
 from sudoku_csp.constraints.cage_sums import (
     cell_mask,
     combinations_for,
-    mask_cells,
     pairwise_peers,
     sum_link,
 )
@@ -38,7 +37,7 @@ from sudoku_csp.constraints.implied import (
 )
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import plus
-from sudoku_csp.geometry import BOX_KINDS, LINE_KINDS, Geometry
+from sudoku_csp.geometry import BOX_KINDS, LINE_KINDS, Geometry, bits
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
@@ -302,7 +301,7 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
         if (inside, outside) in seen or not (inside or outside or total):
             continue
         seen.add((inside, outside))
-        found.append(SignedSum(mask_cells(inside), mask_cells(outside), total, LEFTOVERS.name,
+        found.append(SignedSum(tuple(bits(inside)), tuple(bits(outside)), total, LEFTOVERS.name,
                                words))
     return found
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.geometry import Geometry, bits
 
 __all__ = ["cell_list", "counted", "digit_list", "digits_of", "equal_sums", "gone_by_cell",
            "kept", "listed", "marked", "order", "plus", "seeing", "terms"]
@@ -45,8 +45,8 @@ def digit_list(geometry: Geometry, digits: Iterable[int]) -> str:
 
 
 def digits_of(mask: int) -> list[int]:
-    """The digits of a candidate mask, smallest first."""
-    return [d for d in range(mask.bit_length()) if mask >> d & 1]
+    """The digits of a candidate mask, smallest first (:func:`~sudoku_csp.geometry.bits`)."""
+    return bits(mask)
 
 
 SHOWN = 6

@@ -15,11 +15,10 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 
-from sudoku_csp.geometry import BOX_KINDS, Candidate, UnitKind
+from sudoku_csp.geometry import BOX_KINDS, Candidate, UnitKind, bits
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
 from sudoku_csp.native.rules import hidden_sets, locked_sets, naked_sets, unit_digits
-from sudoku_csp.native.state import bits
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 FISH_NAMES = {2: "X-wing", 3: "Swordfish", 4: "Jellyfish"}

@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 
 from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.deadline import NEVER, Deadline
-from sudoku_csp.geometry import BOX_KINDS, EMPTY, Candidate, Geometry, UnitKind
+from sudoku_csp.geometry import BOX_KINDS, EMPTY, Candidate, Geometry, UnitKind, bits
 from sudoku_csp.logic.step import Step
 from sudoku_csp.native.rules import assign
-from sudoku_csp.native.state import State, bits
+from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 
 __all__ = ["Board", "Contradiction"]

@@ -28,11 +28,10 @@ from collections import deque
 from collections.abc import Callable
 from functools import partial
 
-from sudoku_csp.geometry import LINE_KINDS, Candidate, UnitKind
+from sudoku_csp.geometry import LINE_KINDS, Candidate, UnitKind, bits
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import WeakLinks, weak_links
 from sudoku_csp.logic.step import Step, eliminated
-from sudoku_csp.native.state import bits
 
 Links = dict[Candidate, list[Candidate]]
 

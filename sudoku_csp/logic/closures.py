@@ -16,9 +16,9 @@ exactly where these closures do, and otherwise the same facts.
 
 from __future__ import annotations
 
+from sudoku_csp.geometry import bits
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import weak_links
-from sudoku_csp.native.state import bits
 
 __all__ = ["Closure", "digit_forbids", "nishio_suspects", "shares", "static_closures"]
 

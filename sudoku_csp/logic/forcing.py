@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from sudoku_csp.geometry import Candidate
+from sudoku_csp.geometry import Candidate, bits
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.closures import (
     Closure,
@@ -46,7 +46,6 @@ from sudoku_csp.logic.closures import (
 )
 from sudoku_csp.logic.constraints import named_links, weak_links
 from sudoku_csp.logic.step import Link, Step, unit_name
-from sudoku_csp.native.state import bits
 
 Lit = int
 

@@ -14,6 +14,7 @@ only says where to look.
 
 from __future__ import annotations
 
+from sudoku_csp.geometry import bits
 from sudoku_csp.logic import basic, constraints, houses
 from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.forcing import (
@@ -27,7 +28,6 @@ from sudoku_csp.logic.forcing import (
 )
 from sudoku_csp.logic.step import Step
 from sudoku_csp.native.rules import PRESETS, RULES, constrain, eliminate, only_choice, propagate
-from sudoku_csp.native.state import bits
 
 __all__ = ["CARRIED", "dynamic_forcing_chain", "forcing_chain_plus", "outcome", "plus_outcome"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from sudoku_csp.geometry import bits
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated
-from sudoku_csp.native.state import bits
 
 
 def _rectangles(board: Board):

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 
 from sudoku_csp.errors import InputError
-from sudoku_csp.native.state import Part, State, bits
+from sudoku_csp.geometry import bits
+from sudoku_csp.native.state import Part, State
 
 Rule = Callable[[State], "int | None"]
 

@@ -16,10 +16,10 @@ from typing import Protocol, TypeVar
 
 from sudoku_csp.deadline import Deadline
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import Grid
+from sudoku_csp.geometry import Grid, bits
 from sudoku_csp.native.planes import Planes, planes, takes_locked
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES, Rule, propagate, rule_names
-from sudoku_csp.native.state import State, bits
+from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import check_limit
 

@@ -89,20 +89,6 @@ def _locked_parts(geometry: Geometry) -> list[list[tuple[Part, ...]]]:
     return cuts
 
 
-def bits(mask: int) -> list[int]:
-    """Indices of the set bits of ``mask``, lowest first: the digits of a candidate mask.
-
-    >>> bits(0b10110)
-    [1, 2, 4]
-    """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 @lru_cache(maxsize=32)
 def tables(geometry: Geometry) -> Tables:
     """The (cached) tables of a geometry."""

@@ -25,7 +25,7 @@ from typing import Any
 
 from sudoku_csp.deadline import Deadline, Expired
 from sudoku_csp.errors import InputError
-from sudoku_csp.geometry import EMPTY
+from sudoku_csp.geometry import EMPTY, bits
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.serve.protocol import (
     Request,
@@ -336,7 +336,7 @@ def estimate_solutions(puzzle: Puzzle, emit: Emit, deadline: Deadline,
     """
     from sudoku_csp.native.rules import DEFAULT_RULES, RULES, assign, propagate, rule_names
     from sudoku_csp.native.search import branch_mrv
-    from sudoku_csp.native.state import State, bits
+    from sudoku_csp.native.state import State
     from sudoku_csp.verify import is_solution
 
     rules = [RULES[name] for name in rule_names(DEFAULT_RULES)]
