@@ -3,9 +3,9 @@ process, and the first decisive answer is taken.
 
 Spec: ``first:SPEC,SPEC,...`` (members as in a race:
 :func:`~sudoku_csp.backends.registry.member_specs`), for example
-``first:native:nodes=200,sat``: the native solver, which decides killers and sandwiches
+``first:native:nodes=20,sat``: the native solver, which decides killers and sandwiches
 in a millisecond or two but searches for seconds where its propagation is weak, bounded to
-200 search nodes; then SAT, which pays a few milliseconds of clauses on every puzzle but
+20 search nodes; then SAT, which pays a few milliseconds of clauses on every puzzle but
 has no weak family. Unlike a race (:mod:`sudoku_csp.backends.race`) it starts no process
 and takes no second core: the order of the members is the strategy.
 
@@ -45,7 +45,7 @@ class FirstBackend(PortfolioBase):
     translation = ""
     description = ("first:SPEC,SPEC,...: the member backends try each puzzle in turn, in "
                    "this process; the first decisive answer is taken (first:native:nodes="
-                   "200,sat: native bounded to 200 search nodes, then sat)")
+                   "20,sat: native bounded to 20 search nodes, then sat)")
 
     def __init__(self, *members: str) -> None:
         super().__init__()
@@ -53,7 +53,7 @@ class FirstBackend(PortfolioBase):
 
         if len(members) < 2:
             raise SpecError("first: name two members or more, in the order to try them "
-                            "(first:native:nodes=200,sat)")
+                            "(first:native:nodes=20,sat)")
         check_members("first", members)
         self.members = tuple(members)
 

@@ -45,7 +45,7 @@ class NativeBackend(BackendBase):
         Option("seed", 0, "seed of the random value order", kind=int),
         Option("search", "on", "off: propagate only, never guess (grading)", ("on", "off")),
         Option("nodes", 0, "the most search nodes; past them the answer is unknown (0: no "
-               "bound): a portfolio's cheap first try, first:native:nodes=200,sat",
+               "bound): a portfolio's cheap first try, first:native:nodes=20,sat",
                kind=int, minimum=0),
         *(Option(o.name, o.default, o.help, o.choices)
           for o in encoding_options("native").values()),
