@@ -101,7 +101,7 @@ def check_members(portfolio: str, specs: tuple[str, ...]) -> None:
     solver of :data:`BACKENDS` (a portfolio among them), or a member named twice."""
     for spec in specs:
         name, _ = parse_spec(spec)
-        if name in PORTFOLIOS or name not in backend_names():
+        if name not in BACKENDS:
             raise SpecError(f"{portfolio}: {name!r} is not a backend to run; choose from "
                             f"{', '.join(backend_names())}")
     if len(set(specs)) != len(specs):
