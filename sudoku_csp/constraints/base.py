@@ -17,7 +17,9 @@ translations              :meth:`~Constraint.native` (+ :meth:`~Constraint.joint
                           :meth:`~Constraint.cnf` (+ :meth:`~Constraint.joint_cnf`,
                           :attr:`~Constraint.encoding_options`),
                           :meth:`~Constraint.cpsat` (+ :meth:`~Constraint.joint_cpsat`),
-                          with :mod:`sudoku_csp.constraints.translation`'s vocabulary
+                          with :mod:`sudoku_csp.constraints.translation`'s vocabulary;
+                          :meth:`~Constraint.linear_sums` (the sums it fixes, for
+                          explanations that add them up with the units)
 the independent check     :meth:`~Constraint.violations`
 JSON and f-puzzles        :meth:`~Constraint.from_json`, :meth:`~Constraint.to_json`,
                           :meth:`~Constraint.from_fpuzzles`, :meth:`~Constraint.to_fpuzzles`,
@@ -56,6 +58,9 @@ from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
+
+LinearTerms = tuple[tuple[int, int], ...]
+"""A weighted sum over cells' values, ``((cell, weight), ...)``: ``Σ weight · value(cell)``."""
 
 CellName = Callable[[int], str]
 """How a message names a cell (its index): ``Geometry.label`` (``A1``) unless told otherwise."""
@@ -222,6 +227,15 @@ class Constraint(abc.ABC):
         together with the geometry's units, beyond what each gives alone (killer cages: the
         45 rule). Implied rules only: they may speed the native search, never change its
         answers. None by default."""
+        return []
+
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """The linear equations the rule fixes over its cells' values (1..N), each
+        ``(terms, total)``: ``Σ weight · value(cell) = total``, every solution keeps them (a
+        cage ``A1+A2 = 7``; an arrow ``B1+B2 - A1 = 0``). What explanations add up with the
+        units' totals and other constraints' sums (:mod:`sudoku_csp.logic.sums`). None by
+        default: a kind whose rule is no fixed sum (a sandwich, an X-sum: which cells count
+        depends on digits)."""
         return []
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:

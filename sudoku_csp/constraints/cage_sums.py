@@ -243,19 +243,26 @@ class LinearSum:
     killer's diagonal; an arrow's shaft less its circle), narrowed natively as sets of
     reachable partial sums: bitsets shifted by each candidate's value, forward then back.
     Each cell keeps the values some completion adds up with: generalised arc consistency,
-    as the running-sum automaton reaches, several times faster per call.
+    as the running-sum automaton reaches, several times faster per call. A sign may be any
+    nonzero integer, a weight (a circle counted twice, a pill's tens): the value is then
+    shifted that many times.
 
     >>> LinearSum((1, 1, -1), 0).narrow((0b111, 0b111, 0b1))   # a + b = c, c = 1: none
     >>> LinearSum((1, 1, -1), 0).narrow((0b111, 0b111, 0b110))  # c = 2 or 3
     (3, 3, 6)
+    >>> LinearSum((1, 2), 7).narrow((0b1111, 0b1111))           # a + 2b = 7: (1, 3), (3, 2)
+    (5, 6)
     """
 
-    __slots__ = ("signs", "total", "_memo")
+    __slots__ = ("signs", "total", "_memo", "_weights")
 
     def __init__(self, signs: Sequence[int], total: int) -> None:
         self.signs = tuple(signs)
         self.total = total
         self._memo: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+        # Weights past 1 only when some sign has one: the common ±1 sums keep the plain loop.
+        self._weights = (tuple(abs(s) for s in self.signs)
+                         if any(abs(s) != 1 for s in self.signs) else None)
 
     def narrow(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
         memo = self._memo
@@ -263,7 +270,8 @@ class LinearSum:
         if found is _UNSEEN:
             if len(memo) >= _MEMO:
                 memo.clear()
-            found = memo[masks] = self._narrow(masks)
+            found = memo[masks] = (self._narrow(masks) if self._weights is None
+                                   else self._weighted(masks, self._weights))
         return found  # type: ignore[return-value]
 
     def _narrow(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -289,6 +297,39 @@ class LinearSum:
             support = prev = 0
             for v in _values(m):
                 came = back >> v if sign > 0 else back << v
+                if came & before:
+                    support |= 1 << (v - 1)
+                    prev |= came
+            out[i] = support
+            back = prev & before
+        return tuple(out)
+
+    def _weighted(self, masks: tuple[int, ...], weights: tuple[int, ...]
+                  ) -> tuple[int, ...] | None:
+        """:meth:`_narrow` with each value shifted ``weight`` times."""
+        signs = self.signs
+        bias = sum(m.bit_length() * w for m, s, w in zip(masks, signs, weights, strict=True)
+                   if s < 0)
+        reach = [1 << bias]
+        here = reach[0]
+        for m, sign, w in zip(masks, signs, weights, strict=True):
+            nxt = 0
+            for v in _values(m):
+                nxt |= here << v * w if sign > 0 else here >> v * w
+            if not nxt:
+                return None
+            reach.append(nxt)
+            here = nxt
+        goal = self.total + bias
+        if goal < 0 or not here >> goal & 1:
+            return None
+        back = 1 << goal
+        out = [0] * len(masks)
+        for i in range(len(masks) - 1, -1, -1):
+            m, sign, w, before = masks[i], signs[i], weights[i], reach[i]
+            support = prev = 0
+            for v in _values(m):
+                came = back >> v * w if sign > 0 else back << v * w
                 if came & before:
                     support |= 1 << (v - 1)
                     prev |= came

@@ -33,7 +33,7 @@ from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["BUDGET", "EXACT_RATING", "MOST_CELLS", "OVERLAP_RATING", "constraint_exact",
-           "constraint_overlap", "supports", "Filling"]
+           "constraint_overlap", "read_together", "supports", "Filling"]
 
 BUDGET = 4000
 """Search nodes spent at most on one link (or pair of links) for one set of candidates."""
@@ -207,7 +207,7 @@ def _overlap_words(geometry: Geometry, first: Constraint, second: Constraint) ->
             f"keep both")
 
 
-def _read(board: Board, key: str, links: tuple[Link, ...], words: Callable[[], str]
+def read_together(board: Board, key: str, links: tuple[Link, ...], words: Callable[[], str]
           ) -> Step | None:
     """The step of technique ``key`` when reading ``links`` together removes candidates
     (``words()``: what is read, then "uses these"; worded only then)."""
@@ -234,7 +234,7 @@ def constraint_exact(board: Board) -> Step | None:
             if len(link.cells) < 3 or not _with_peers(g, link):
                 continue
             board.check_time()
-            step = _read(board, "constraint_exact", (link,),
+            step = read_together(board, "constraint_exact", (link,),
                          partial(_exact_words, g, constraint))
             if step is not None:
                 return step
@@ -258,7 +258,7 @@ def constraint_overlap(board: Board) -> Step | None:
         links = links_of(g, first) + links_of(g, second)
         if not links or len({c for link in links for c in link.cells}) > MOST_CELLS:
             continue
-        step = _read(board, "constraint_overlap", links,
+        step = read_together(board, "constraint_overlap", links,
                      partial(_overlap_words, g, first, second))
         if step is not None:
             return step

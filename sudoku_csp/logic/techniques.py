@@ -26,6 +26,7 @@ from sudoku_csp.logic import (
     forcing,
     houses,
     leftovers,
+    sums,
     trials,
     uniqueness,
     wings,
@@ -100,6 +101,8 @@ _LADDER = [
               houses.rule_pointing),
     Technique("rule_cell_forcing", "Cell forcing through the variant rules",
               houses.CELL_FORCING_RATING, houses.rule_cell_forcing),
+    Technique("sum_leftovers", "Innies and outies over several units and constraints "
+              "(arrows, little killers, cages, …)", sums.SUMS_RATING, sums.sum_leftovers),
     Technique("naked_pair", "Naked pair", 3.0, basic.naked_pair),
     Technique("rule_naked_pair", "Naked pair through the variant rules", 3.1,
               houses.rule_subset(2)),

@@ -42,7 +42,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
 from sudoku_csp.constraints.automaton import Automaton
-from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
+from sudoku_csp.constraints.base import (
+    CellName,
+    Constraint,
+    ConstraintError,
+    LinearTerms,
+    at,
+)
 from sudoku_csp.constraints.cage_sums import LinearSum, pairwise_peers
 from sudoku_csp.constraints.fields import (
     FieldError,
@@ -188,6 +194,16 @@ class Arrow(Constraint):
         """Per shaft, the cells it reads and its automaton."""
         return [(cells, reading.automaton(len(cells), geometry.size))
                 for cells, reading in self.readings(geometry)]
+
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """Per shaft, its cells less the circle's number add up to 0 (a pill's cells
+        weighted by their place, 10 for the tens; a pill on a grid of values past 9 is no
+        fixed sum: a value's own number of digits decides the places)."""
+        k = len(self.circle)
+        if k > 1 and geometry.size > 9:
+            return []
+        circle = tuple((c, -10 ** (k - 1 - i)) for i, c in enumerate(self.circle))
+        return [(tuple((c, 1) for c in shaft) + circle, 0) for shaft in self.shafts()]
 
     def native(self, geometry: Geometry) -> list[Link]:
         """Per shaft, its sum less the circle's: as reachable partial sums

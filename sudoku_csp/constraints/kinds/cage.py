@@ -45,7 +45,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
-from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
+from sudoku_csp.constraints.base import (
+    CellName,
+    Constraint,
+    ConstraintError,
+    LinearTerms,
+    at,
+)
 from sudoku_csp.constraints.cage_sums import (
     DEFAULT_SUMS,
     FALLBACK_PB,
@@ -156,6 +162,12 @@ class Cage(Constraint):
                 owner.add(cell)
 
     # -- native -----------------------------------------------------------------------------
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """The cage's cells add up to its sum (none without one)."""
+        if self.total is None:
+            return []
+        return [(tuple((c, 1) for c in self.cells), self.total)]
+
     def native(self, geometry: Geometry) -> list[Link]:
         n = geometry.size
         combos = (None if self.total is None

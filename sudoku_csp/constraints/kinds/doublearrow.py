@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.base import ConstraintError, LinearTerms
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
@@ -74,6 +74,11 @@ class DoubleArrow(LineRule):
 
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("double arrow",), 0, _step, _done)
+
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """The two ends less the cells between add up to 0."""
+        ends = (self.cells[0], self.cells[-1])
+        return [(tuple((c, 1) for c in ends) + tuple((c, -1) for c in self.cells[1:-1]), 0)]
 
     def native(self, geometry: Geometry) -> list[Link]:
         """The ends less the cells between as reachable partial sums

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.base import Constraint, LinearTerms
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.fields import (
     FieldError,
@@ -102,6 +102,10 @@ class LittleKiller(OutsideClue):
 
         return build(("little killer", total), length, geometry.size, 0, step,
                      lambda partial: partial == total)
+
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """The diagonal's cells add up to the clue."""
+        return [(tuple((c, 1) for c in self.cells), self.total)]
 
     def native(self, geometry: Geometry) -> list[Link]:
         """The diagonal's sum as reachable partial sums

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
 
-from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.base import ConstraintError, LinearTerms
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.translation import Link
@@ -124,6 +124,12 @@ class RegionSumLine(LineRule):
                  gone: Sequence[tuple[int, int]]) -> str:
         """The sum bounds of the segments, which share one total."""
         return equal_sums(geometry, segments(geometry, self.cells), None, candidates, gone)
+
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """Each segment after the first less the first adds up to 0."""
+        first, *rest = segments(geometry, self.cells)
+        less = tuple((c, -1) for c in first)
+        return [(tuple((c, 1) for c in part) + less, 0) for part in rest]
 
     def cpsat_rule(self, model: CpSatModel) -> None:
         value = model.value

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import Canvas
-from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.base import Constraint, LinearTerms
 from sudoku_csp.constraints.fields import rcs
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairs import NO_XV, SUM_FIVE, SUM_TEN, MarkedPairs, Relation
@@ -43,6 +43,12 @@ class XV(MarkedPairs):
     unmarked: ClassVar[Relation] = NO_XV
     title: ClassVar[str] = "XV"
     shown: ClassVar[tuple[str, str]] = ("X", "V")
+
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """Each X's two cells add up to 10, each V's to 5."""
+        return [(((a, 1), (b, 1)), total) for pairs, total in ((self.first, 10),
+                                                                (self.second, 5))
+                for a, b in pairs]
 
     def mark(self, canvas: Canvas, sort: int, x: float, y: float) -> list[str]:
         """The letter, bold on a white patch."""

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from sudoku_csp.constraints.base import LinearTerms
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.translation import Link
@@ -91,6 +92,16 @@ class ZipperLine(LineRule):
         """The sum bounds of the pairs (and the centre) that share one total."""
         middle = [(self.cells[len(self.cells) // 2],)] if len(self.cells) % 2 else []
         return equal_sums(geometry, [*_pairs(self.cells), *middle], None, candidates, gone)
+
+    def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
+        """Each pair after the first less the first pair adds up to 0; the centre of an
+        odd line less the first pair too."""
+        (a, b), *rest = _pairs(self.cells)
+        first = ((a, -1), (b, -1))
+        found = [(((c, 1), (d, 1), *first), 0) for c, d in rest]
+        if len(self.cells) % 2:
+            found.append((((self.cells[len(self.cells) // 2], 1), *first), 0))
+        return found
 
     def cpsat_rule(self, model: CpSatModel) -> None:
         value = model.value
