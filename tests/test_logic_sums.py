@@ -5,9 +5,12 @@ sums) added in, each step checked against every solution by SAT."""
 from __future__ import annotations
 
 import random
+from itertools import product
 
 import pytest
 from cases import slow_if
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_logic_reach import SINGLES, board, cell, run_to_fixpoint
 
 from sudoku_csp import EMPTY, get_backend, make_geometry
@@ -76,6 +79,20 @@ def test_a_weighted_sum_narrows_by_its_weights():
     assert LinearSum((1, 2, -1), 4).narrow((full, full, full)) == (full, 0b0111, full)
     assert LinearSum((2,), 6).narrow((full,)) == (0b0100,)
     assert LinearSum((3, 1), 5).narrow((full, full)) == (0b0001, 0b0010)
+
+
+@settings(max_examples=150, deadline=None)
+@given(weights=st.lists(st.sampled_from([-10, -2, -1, 1, 2, 3]), min_size=1, max_size=4),
+       masks=st.lists(st.integers(1, 63), min_size=4, max_size=4), total=st.integers(-30, 40))
+def test_a_weighted_sum_keeps_exactly_the_values_some_solution_uses(weights, masks, total):
+    masks = masks[:len(weights)]
+    kept = [0] * len(weights)
+    for values in product(*[[v for v in range(1, 7) if m >> (v - 1) & 1] for m in masks]):
+        if sum(w * v for w, v in zip(weights, values, strict=True)) == total:
+            for i, v in enumerate(values):
+                kept[i] |= 1 << (v - 1)
+    found = LinearSum(weights, total).narrow(tuple(masks))
+    assert found == (None if not any(kept) else tuple(kept))
 
 
 # -- the 45 rule with arrows -----------------------------------------------------------------------

@@ -260,7 +260,7 @@ class LinearSum:
         self.signs = tuple(signs)
         self.total = total
         self._memo: dict[tuple[int, ...], tuple[int, ...] | None] = {}
-        # Weights past 1 only when some sign has one: the common ±1 sums keep the plain loop.
+        # Weights past 1 only when some sign has one: the common ±1 sums keep their loop.
         self._weights = (tuple(abs(s) for s in self.signs)
                          if any(abs(s) != 1 for s in self.signs) else None)
 
@@ -306,36 +306,29 @@ class LinearSum:
 
     def _weighted(self, masks: tuple[int, ...], weights: tuple[int, ...]
                   ) -> tuple[int, ...] | None:
-        """:meth:`_narrow` with each value shifted ``weight`` times."""
-        signs = self.signs
-        bias = sum(m.bit_length() * w for m, s, w in zip(masks, signs, weights, strict=True)
-                   if s < 0)
-        reach = [1 << bias]
-        here = reach[0]
-        for m, sign, w in zip(masks, signs, weights, strict=True):
-            nxt = 0
-            for v in _values(m):
-                nxt |= here << v * w if sign > 0 else here >> v * w
-            if not nxt:
-                return None
-            reach.append(nxt)
-            here = nxt
-        goal = self.total + bias
-        if goal < 0 or not here >> goal & 1:
+        """:meth:`_narrow` over each cell's values times its weight: a mask is read as the
+        mask of those products, and what is kept read back."""
+        scaled = tuple(_scale(m, w) for m, w in zip(masks, weights, strict=True))
+        kept = self._narrow(scaled)
+        if kept is None:
             return None
-        back = 1 << goal
-        out = [0] * len(masks)
-        for i in range(len(masks) - 1, -1, -1):
-            m, sign, w, before = masks[i], signs[i], weights[i], reach[i]
-            support = prev = 0
-            for v in _values(m):
-                came = back >> v * w if sign > 0 else back << v * w
-                if came & before:
-                    support |= 1 << (v - 1)
-                    prev |= came
-            out[i] = support
-            back = prev & before
-        return tuple(out)
+        return tuple(_unscale(k, w) for k, w in zip(kept, weights, strict=True))
+
+
+def _scale(mask: int, weight: int) -> int:
+    """The mask of the values of ``mask`` times ``weight`` (bit ``v·w - 1``)."""
+    out = 0
+    for v in _values(mask):
+        out |= 1 << (v * weight - 1)
+    return out
+
+
+def _unscale(mask: int, weight: int) -> int:
+    """The values of a mask of products (:func:`_scale`) back as values."""
+    out = 0
+    for v in _values(mask):
+        out |= 1 << (v // weight - 1)
+    return out
 
 
 _UNSEEN = object()
