@@ -17,14 +17,18 @@ killers, a diagonal mostly inside is taken away and its cells outside added.
 constraint's own sum, and greedily adds or takes away the sum that leaves the fewest open
 cells until none leaves fewer (placed digits count as numbers). A sum of at most
 :data:`MOST_CELLS` open cells is then read exactly, with different digits where its cells
-see each other (:func:`~sudoku_csp.logic.exact.read_together`): a candidate no filling uses
-goes. Any sum so made holds in every solution, so every step is sound whatever sums the
-greedy choice picks; the choice only decides which steps are found.
+see each other and with the constraints on its cells
+(:func:`~sudoku_csp.logic.exact.read_together`): a candidate no filling uses goes. When
+no sum gives a step so, each is read again with a unit that holds two or more of its cells
+brought in whole (a row's sum through a box whose corners are odd: the box holds five odd
+digits, so one in its middle). Any sum so made holds in every solution, so every step is
+sound whatever sums the greedy choice picks; the choice only decides which steps are found.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from sudoku_csp.constraints import Constraint, Link
@@ -60,22 +64,18 @@ past its budget rather than guess, more often the more cells."""
 MOST_ROUNDS = 8
 """The most constraint sums added to one region's."""
 
-Equation = tuple[int, ...]
-"""A constraint's sum, as indices into the puzzle's list of sums."""
-
-
+@dataclass(frozen=True)
 class Combined:
     """A sum made of a region's total and constraints' sums: ``terms`` (open cells, their
     weights) add up to ``total``; ``region`` the units started from (empty: a constraint's
-    own sum), ``used`` which constraint sums were added (+1) or taken away (-1), and
-    ``fixed`` the placed cells counted as numbers."""
+    own sum), ``used`` which constraint sums (indices into the puzzle's sums) were taken
+    away (+1) or added (-1), and ``fixed`` the placed cells counted as numbers."""
 
-    __slots__ = ("terms", "total", "region", "used", "fixed")
-
-    def __init__(self, terms: LinearTerms, total: int, region: tuple[int, ...],
-                 used: tuple[tuple[int, int], ...], fixed: tuple[int, ...]) -> None:
-        self.terms, self.total, self.region = terms, total, region
-        self.used, self.fixed = used, fixed
+    terms: LinearTerms
+    total: int
+    region: tuple[int, ...]
+    used: tuple[tuple[int, int], ...]
+    fixed: tuple[int, ...]
 
 
 @lru_cache(maxsize=64)
@@ -93,7 +93,7 @@ def _regions(geometry: Geometry) -> tuple[tuple[tuple[int, ...], tuple[int, ...]
     found = []
     for cells, count, _ in regions(geometry):
         here = set(cells)
-        for kind in {u.kind for u in geometry.units}:
+        for kind in dict.fromkeys(u.kind for u in geometry.units):   # in a fixed order
             units = tuple(i for i, u in enumerate(geometry.units)
                           if u.kind == kind and here.issuperset(u.cells))
             if len(units) == count and {c for u in units for c in geometry.units[u].cells
@@ -282,7 +282,17 @@ def sum_leftovers(board: Board) -> Step | None:
     """A sum that a region's total and the constraints' sums make together, read with
     different digits where its cells see each other and with the constraints on its cells,
     rules out candidates; failing that, each read with a unit holding two or more of its
-    cells, whole, and the constraints on that unit's cells too."""
+    cells, whole, and the constraints on that unit's cells too.
+
+    >>> from sudoku_csp import EMPTY, make_geometry
+    >>> from sudoku_csp.constraints import Arrow
+    >>> from sudoku_csp.puzzle import Puzzle
+    >>> arrow = Arrow((0,), ((0, 1, 2),))               # A2 + A3 = A1 on a 4x4 grid
+    >>> board = Board.from_puzzle(Puzzle(make_geometry(4), (EMPTY,) * 16, constraints=(arrow,)))
+    >>> sum_leftovers(board).text.split(": no way")[0]  # doctest: +NORMALIZE_WHITESPACE
+    'Innies and outies: row A adds up to 10; with the sums of arrow from A1: 2×A1 + A4 = 10,
+    read with arrow from A1, with different digits where its cells see each other'
+    """
     made = combined_sums(board)
     for combined in made:
         board.check_time()
