@@ -98,7 +98,8 @@ class ZipperLine(LineRule):
         odd line less the first pair too."""
         (a, b), *rest = _pairs(self.cells)
         first = ((a, -1), (b, -1))
-        found = [(((c, 1), (d, 1), *first), 0) for c, d in rest]
+        found: list[tuple[LinearTerms, int]] = [(((c, 1), (d, 1), *first), 0)
+                                                for c, d in rest]
         if len(self.cells) % 2:
             found.append((((self.cells[len(self.cells) // 2], 1), *first), 0))
         return found
