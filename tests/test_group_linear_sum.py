@@ -16,6 +16,7 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sudoku_csp.constraints import Cage, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.group_sums import EXACT_MOST, GroupLinearSum, placements
 from sudoku_csp.constraints.kinds.littlekiller import LittleKiller
@@ -117,3 +118,24 @@ def test_a_little_killer_across_boxes_reads_each_box_segment_as_a_set():
     out = link.narrow(full)
     assert out == (0b11, 0b111, 0b111, 0b11)
     assert out == _brute((1, 2, 1), (1, 1, 1), 6, full)
+
+
+def test_the_search_runs_the_joint_link_in_place_of_the_clue_s_own():
+    # A little killer with a box segment: its joint link covers it, the search leaves its
+    # own link out; one whose cells see no other keeps its own; a cage on the same cells
+    # as a covered diagonal keeps its own too (covering is per constraint, not per cells).
+    geometry = make_geometry(9)
+    boxed = LittleKiller((3, 11, 19, 27), "down-left", 6)    # A4, B3, C2, D1
+    one_box = LittleKiller((2, 10, 18), "down-left", 6)      # A3, B2, C1: one box
+    lone = LittleKiller((8,), "down-left", 5)                # A9 alone
+    cage = Cage((3, 11, 19, 27), 10)
+    links = native_links(geometry, (boxed, one_box, lone, cage))
+
+    def reader(link):  # noqa: ANN001, ANN202 - the object whose narrow the link calls
+        return getattr(link.narrow, "__self__", None)
+
+    assert [link.cells for link in links if type(reader(link)) is LinearSum] == [lone.cells]
+    assert {id(link.covers) for link in links if link.covers is not None} == {id(boxed),
+                                                                              id(one_box)}
+    assert any(link.cells == cage.cells and link.covers is None for link in links)
+    assert [type(reader(link)) for link in boxed.native(geometry)] == [LinearSum]
