@@ -210,14 +210,18 @@ def test_the_jigsaw_case_is_explained_soundly_and_proved():
 def test_a_little_killer_read_with_different_digits():
     # A4+B3+C2+D1 = 6: with repeats 1+1+1+3 would do anywhere; but B3 and C2 share box 1, so
     # they take 1+2 (and A4, D1 the other 1+2) or 1+3 (and A4 = D1 = 1): no 3 on the ends.
+    # The little killers' joint link reads the diagonal by box segments (constraint_units);
+    # nothing is left for the exact reading.
     clue = LittleKiller(tuple(cell(x) for x in ("A4", "B3", "C2", "D1")), "down-left", 6)
     b = board(clue)
-    run_to_fixpoint(b, "constraint", "constraint_combination", "constraint_units")
+    run_to_fixpoint(b, "constraint", "constraint_combination")
     assert all(b.cand[cell(x)] >> 2 & 1 for x in ("A4", "D1"))   # 3 kept so far
-    step = exact.constraint_exact(b)
+    step = TECHNIQUES["constraint_units"].find(b)
     assert step is not None
     assert set(step.eliminations) == {(cell("A4"), 2), (cell("D1"), 2)}
-    assert "with different digits where its cells see each other" in step.text
+    assert "whose cells that see each other differ (B3/C2)" in step.text
+    b.apply(step)
+    assert exact.constraint_exact(b) is None
 
 
 def test_a_cage_and_a_thermometer_read_together():

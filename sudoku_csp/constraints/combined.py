@@ -84,7 +84,8 @@ def native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
     (and options): each constraint's links, then each kind's joint links
     (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`), but those of a family
     of implied constraints that ``options`` switch off (:attr:`Link.family`,
-    :mod:`sudoku_csp.constraints.implied`: ``{"hidden": "off"}``)."""
+    :mod:`sudoku_csp.constraints.implied`: ``{"hidden": "off"}``). A constraint that a joint
+    link always in force covers (:attr:`Link.covers`) gives none of its own."""
     off = frozenset(name for name, value in (options or {}).items() if value == "off")
     return _native_links(geometry, constraints, off)
 
@@ -92,13 +93,17 @@ def native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
 @lru_cache(maxsize=256)
 def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
                   off: frozenset[str]) -> tuple[Link, ...]:
-    links = [link for c in constraints for link in c.native(geometry)]
+    joint: list[Link] = []
     for kind in KINDS:
         mine = [c for c in constraints if isinstance(c, kind)]
         if mine:
-            links.extend(link for link in kind.joint_native(geometry, mine)
+            joint.extend(link for link in kind.joint_native(geometry, mine)
                          if link.family not in off)
-    return tuple(links)
+    # A joint link that holds a constraint's whole rule stands in for its own links.
+    covered = {id(link.covers) for link in joint if link.covers is not None and
+               not link.family}
+    return tuple([link for c in constraints if id(c) not in covered
+                  for link in c.native(geometry)] + joint)
 
 
 def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,

@@ -22,7 +22,9 @@ for the sat backend when the ``line_sums`` option says ``groups``:
 
 The native backend reads these sums cell by cell
 (:class:`~sudoku_csp.constraints.cage_sums.LinearSum`), CP-SAT as a linear sum: the units
-keep each group's digits apart there.
+keep each group's digits apart there. A little killer adds a joint link read by groups
+(:class:`GroupLinearSum`: each group's sums from its placements of different digits, then
+the reachable partial sums over the groups).
 """
 
 from __future__ import annotations
@@ -33,12 +35,12 @@ from functools import lru_cache
 from itertools import combinations, permutations
 
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.cage_sums import combo_clauses
+from sudoku_csp.constraints.cage_sums import LinearSum, combo_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption
 from sudoku_csp.geometry import Geometry
 
-__all__ = ["EXACT_MOST", "LINE_SUMS", "GroupSum", "exclusion_groups", "group_sets",
-           "set_supports"]
+__all__ = ["EXACT_MOST", "LINE_SUMS", "GroupLinearSum", "GroupSum", "exclusion_groups",
+           "group_sets", "placements", "set_supports"]
 
 LINE_SUMS = EncodingOption(
     "line_sums", "cells", "sums along lines and diagonals (arrows, little killers): cells "
@@ -194,3 +196,166 @@ class GroupSum:
 def _value(combo: int) -> int:
     """The sum of the values (digit + 1) of a digit set."""
     return sum(d + 1 for d in range(combo.bit_length()) if combo >> d & 1)
+
+
+class GroupLinearSum(LinearSum):
+    """``Σ signs[i] · (the sum of group i) = total``, each group's cells different digits
+    (peers two by two), narrowed natively: per group the sums its cells can make with
+    different digits and, per sum, each cell's digits in some such placement; then the
+    groups' reachable partial sums as bitsets, forward and back (as
+    :class:`~sudoku_csp.constraints.cage_sums.LinearSum` does cell by cell). Each cell keeps
+    the digits of some placement of its group whose sum the other groups complete:
+    generalised arc consistency for the sum read by groups (exact for groups of up to
+    :data:`EXACT_MOST` cells; larger ones as a cage narrows). It keeps no more than
+    :class:`~sudoku_csp.constraints.cage_sums.LinearSum` over the same cells, and less when
+    a group's digits would have to repeat: under a 6, three cells of a box hold 1, 2 and 3,
+    never 1, 1 and 4.
+
+    ``sizes``: the groups' sizes; the masks ``narrow`` takes are the groups' cells one
+    group after another (:attr:`GroupSum.cells`).
+
+    >>> s = GroupLinearSum((2, 1), (1, 1), 6)   # A1+A2 (peers) + C3 = 6
+    >>> s.narrow((0b1111, 0b1111, 0b1111))      # 1+2 with 3, 1+3 with 2, 1+4 with 1
+    (15, 15, 7)
+    >>> s.narrow((0b0001, 0b1111, 0b0001))      # A1 = 1, C3 = 1: A2 is 4, not 1 again
+    (1, 8, 1)
+    """
+
+    __slots__ = ("sizes", "_negative")
+
+    def __init__(self, sizes: Sequence[int], signs: Sequence[int], total: int) -> None:
+        super().__init__(signs, total)  # its narrow: this _narrow, answers remembered
+        self.sizes = tuple(sizes)
+        ends = [sum(self.sizes[:i + 1]) for i in range(len(self.sizes))]
+        self._negative = tuple((end - size, end) for end, size, sign
+                               in zip(ends, self.sizes, self.signs, strict=True) if sign < 0)
+
+    def _narrow(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+        cache = _PLACEMENTS
+        tables: list[dict[int, tuple[int, ...]]] = []
+        reach = []
+        bias = 0
+        if self._negative:  # shifts stay at or above 0: each negative group's sum at most
+            for first, end in self._negative:
+                bias += sum(m.bit_length() for m in masks[first:end])
+        here = 1 << bias
+        start = 0
+        for size, sign in zip(self.sizes, self.signs, strict=True):
+            part = masks[start:start + size]
+            start += size
+            table = cache.get(part)
+            if table is None:
+                table = placements(part)
+            tables.append(table)
+            reach.append(here)
+            nxt = 0
+            if sign > 0:
+                for v in table:
+                    nxt |= here << v
+            else:
+                for v in table:
+                    nxt |= here >> v
+            if not nxt:
+                return None
+            here = nxt
+        goal = self.total + bias
+        if goal < 0 or not here >> goal & 1:
+            return None
+        back = 1 << goal
+        out: list[int] = []
+        for i in range(len(tables) - 1, -1, -1):
+            table, before = tables[i], reach[i]
+            positive = self.signs[i] > 0
+            support: list[int] = []
+            prev = 0
+            for v, cells in table.items():
+                came = back >> v if positive else back << v
+                if came & before:
+                    prev |= came
+                    if support:
+                        for j, m in enumerate(cells):
+                            support[j] |= m
+                    else:
+                        support = list(cells)
+            out[:0] = support
+            back = prev & before
+        return tuple(out)
+
+
+_PLACEMENTS_MOST = 50_000
+_PLACEMENTS: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+
+
+def placements(masks: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """For cells of candidates ``masks`` that hold different digits: each sum of values
+    (digit + 1) they can make, with each cell's digits in some placement making it; empty
+    when there is no placement. Exact up to :data:`EXACT_MOST` cells, beyond as
+    :func:`set_supports` reads a set.
+
+    >>> placements((0b011, 0b011))     # 1+2 only, either way round
+    {3: (3, 3)}
+    >>> placements((0b001, 0b001))     # both 1: none
+    {}
+    """
+    found = _PLACEMENTS.get(masks)
+    if found is not None:
+        return found
+    k = len(masks)
+    table: dict[int, list[int]] = {}
+    if k == 1:
+        m = masks[0]
+        table = {d + 1: [1 << d] for d in range(m.bit_length()) if m >> d & 1}
+    elif k == 2:  # the common case, without the recursion
+        a, b = masks
+        for da in range(a.bit_length()):
+            if a >> da & 1:
+                bit_a = 1 << da
+                rest = b & ~bit_a
+                while rest:
+                    bit_b = rest & -rest
+                    rest ^= bit_b
+                    value = da + bit_b.bit_length() + 1
+                    row = table.get(value)
+                    if row is None:
+                        table[value] = [bit_a, bit_b]
+                    else:
+                        row[0] |= bit_a
+                        row[1] |= bit_b
+    elif k <= EXACT_MOST:
+        _place(masks, 0, 0, 0, [0] * k, table)
+    else:
+        n = max(m.bit_length() for m in masks)
+        for total, combos in group_sets(k, n).items():
+            for combo in combos:
+                cells = set_supports(combo, masks)
+                if cells is not None:
+                    row = table.setdefault(total, [0] * k)
+                    for j, m in enumerate(cells):
+                        row[j] |= m
+    found = {total: tuple(row) for total, row in sorted(table.items())}
+    if len(_PLACEMENTS) >= _PLACEMENTS_MOST:
+        _PLACEMENTS.clear()
+    _PLACEMENTS[masks] = found
+    return found
+
+
+def _place(masks: tuple[int, ...], i: int, used: int, total: int, chosen: list[int],
+           table: dict[int, list[int]]) -> None:
+    """Every placement of different digits over ``masks[i:]`` after ``chosen[:i]``
+    (digits ``used``, values adding up to ``total``), each OR-ed into ``table``."""
+    rest = masks[i] & ~used
+    last = i == len(masks) - 1
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        chosen[i] = bit
+        value = total + bit.bit_length()
+        if last:
+            row = table.get(value)
+            if row is None:
+                table[value] = list(chosen)
+            else:
+                for j, m in enumerate(chosen):
+                    row[j] |= m
+        else:
+            _place(masks, i + 1, used | bit, value, chosen, table)

@@ -63,6 +63,11 @@ class Link:
     """For an implied link (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`),
     the encoding option that switches its family of implied constraints off (``hidden``:
     :mod:`sudoku_csp.constraints.implied`); empty for a link that is always in force."""
+    covers: object = field(default=None, compare=False)
+    """For a joint link always in force that holds the whole rule of one constraint and
+    keeps no more than that constraint's own links (a little killer's diagonal read by box
+    segments): that constraint, whose own links the native search then leaves out as
+    redundant work. Explanations keep both (their techniques tell the two apart)."""
 
 
 def _keep(mask: int, masks: Masks) -> Masks | None:

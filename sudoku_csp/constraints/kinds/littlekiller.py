@@ -9,8 +9,12 @@ Translations: one automaton (:class:`~sudoku_csp.constraints.automaton.Automaton
 whose state is the running sum, kept no higher than the clue less one for each cell still
 to read (so at most ``clue`` states a layer):
 
-- native: the automaton's link, generalised arc consistency for the whole sum (each cell
-  keeps the digits some completion of the diagonal from the candidates adds up with);
+- native: reachable partial sums (:class:`~sudoku_csp.constraints.cage_sums.LinearSum`),
+  generalised arc consistency for the whole sum (each cell keeps the digits some
+  completion of the diagonal from the candidates adds up with, as the automaton does);
+  and, as the little killers' joint link (:meth:`LittleKiller.joint_native`), the same
+  sum read by box segments, each a set of different digits
+  (:class:`~sudoku_csp.constraints.group_sums.GroupLinearSum`);
 - CNF: the automaton's clauses (a state variable per running sum, unit propagation
   following the sums both ways);
 - CP-SAT: ``add_automaton`` and the linear sum of the cells' values together. On the seven
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
@@ -47,7 +52,12 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
-from sudoku_csp.constraints.group_sums import LINE_SUMS, GroupSum, exclusion_groups
+from sudoku_csp.constraints.group_sums import (
+    LINE_SUMS,
+    GroupLinearSum,
+    GroupSum,
+    exclusion_groups,
+)
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import (
     DIAGONAL,
@@ -58,7 +68,7 @@ from sudoku_csp.constraints.outside import (
     ray,
 )
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
-from sudoku_csp.constraints.wording import equal_sums
+from sudoku_csp.constraints.wording import equal_sums, kept, seeing
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -112,6 +122,37 @@ class LittleKiller(OutsideClue):
         (:class:`~sudoku_csp.constraints.cage_sums.LinearSum`): what the automaton keeps,
         several times faster."""
         return [Link(self.cells, LinearSum((1,) * len(self.cells), self.total).narrow)]
+
+    @classmethod
+    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
+                     ) -> list[Link]:
+        """Per diagonal with cells that see each other (its box segments), the sum read by
+        those segments, each a set of different digits, as reachable partial sums over the
+        segments' sums (:class:`~sudoku_csp.constraints.group_sums.GroupLinearSum`): three
+        cells of a box under a 6 hold 1, 2 and 3, never 1, 1 and 4, which the rule alone
+        allows. It keeps no more than :meth:`native` does and holds the whole rule, so the
+        native search runs it in place of the clue's own link
+        (:attr:`~sudoku_csp.constraints.translation.Link.covers`)."""
+        links = []
+        for clue in constraints:
+            if not isinstance(clue, LittleKiller):
+                continue
+            groups = exclusion_groups(geometry, clue.cells)
+            if len(groups) == len(clue.cells):
+                continue  # no two cells see each other: the rule's own link says it all
+            cells = tuple(c for group in groups for c in group)
+            sizes = tuple(len(group) for group in groups)
+            links.append(Link(cells, GroupLinearSum(sizes, (1,) * len(sizes),
+                                                    clue.total).narrow,
+                              partial(clue.why_apart, geometry, cells), covers=clue))
+        return links
+
+    def why_apart(self, geometry: Geometry, cells: tuple[int, ...], candidates: Sequence[int],
+                  gone: Sequence[tuple[int, int]]) -> str:
+        """The words of the joint link over ``cells`` (the diagonal by box segments): its
+        cells that see each other differ, and what the cells that lose candidates keep."""
+        return (f"{seeing(geometry, self.describe(geometry), cells)}: "
+                + kept(geometry, cells, candidates, gone))
 
     def grouped(self, geometry: Geometry) -> GroupSum:
         """The diagonal's sum read by box segments (cells that see each other)."""
