@@ -36,7 +36,10 @@ class Cards:
         return CardEnc.atmost(lits, 1, vpool=self.pool, encoding=self.encoding).clauses
 
     def at_least_one(self, lits: list[int]) -> list[list[int]]:
-        return CardEnc.atleast(lits, 1, vpool=self.pool, encoding=self.encoding).clauses
+        # The one clause of the literals, which is what pysat.card writes for a bound of 1
+        # in every encoding (test_cnf), without building a CNF object per call: a tenth of
+        # the 9×9 formula's build, paid by every command line that solves by SAT.
+        return [list(lits)]
 
 
 FamilyFn = Callable[[Geometry, Cards], Iterator[Sequence[int]]]
