@@ -32,6 +32,7 @@ from sudoku_csp.cli.output import (
     STDOUT,
     Bar,
     Column,
+    Note,
     columns_option,
     out,
     pick_columns,
@@ -44,6 +45,7 @@ from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING,
 from sudoku_csp.errors import InputError
 
 if TYPE_CHECKING:  # the study's module is imported when a study runs
+    from sudoku_csp.puzzle import Puzzle
     from sudoku_csp.study import Study
 
 EncodingOpt = Annotated[str, typer.Option(
@@ -345,6 +347,29 @@ _STUDY_NOTES = (
 )
 """The study table's caption, a part per column it explains (shown with that column)."""
 
+_OPTIONS_COLUMNS: tuple[Column, ...] = (
+    ("method", "spec", None, 0), ("variables", "vars", 0, 3), ("clauses", "clauses", 0, 2),
+    ("propagation_pct", "UP %", 1, 1), ("decisions_mean", "dec.", 2, 2),
+    ("conflicts_mean", "confl.", 2, 1), ("conflicts_median", "confl. med.", 1, 4),
+    ("propagations_mean", "props", 0, 5), ("puzzles_per_s", "puz/s", 0, 1),
+    ("not_unique", "not unique", 0, 4), ("effect", "effect", None, 0),
+)
+"""The table of the study of the kinds' encoding options (on puzzles with typed
+constraints): a row per backend spec."""
+
+_OPTIONS_NOTES = (
+    (("variables", "clauses"), "vars/clauses: the sat backend's formula per puzzle, before "
+                               "the givens"),
+    (("propagation_pct",), "UP: the spec with search=off solves it (native: its rules)"),
+    (("decisions_mean", "conflicts_mean", "conflicts_median", "propagations_mean"),
+     "dec./confl./props: per puzzle, deciding uniqueness (native: nodes - 1, refuted "
+     "branches)"),
+    (("puzzles_per_s",), "puz/s: deciding uniqueness, the model's build included"),
+    (("effect",), "effect: against the backend's first row (time per puzzle, conflicts, "
+                  "clauses, as ratios)"),
+)
+"""The options table's caption, a part per column."""
+
 
 @app.command()
 @bundled
@@ -379,11 +404,16 @@ def study(
         "--shuffle", metavar="SEED", help="Study the puzzles in a random order (before "
         "--limit: a random sample). Solvers keep what they learn from one puzzle for the "
         "next, so order matters; tdoku's benchmark shuffles when a solver is slow.")] = None,
+    spec: Annotated[list[str] | None, typer.Option(
+        "--spec", metavar="SPEC", help="Study the kinds' encoding options: a backend spec "
+        "to measure, repeatable (the default on puzzles with typed constraints: each backend, "
+        "then with each family of implied constraints off, all off, and line_sums=groups "
+        "where the puzzles' kinds offer it).")] = None,
     reading: Reading,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
-    columns: Annotated[str | None, columns_option(_STUDY_COLUMNS)] = None,
+    columns: Annotated[str | None, columns_option(_STUDY_COLUMNS + _OPTIONS_COLUMNS)] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg|pdf",
         help="Also write a plot: share solved without search, and decisions per puzzle, per "
@@ -401,6 +431,10 @@ def study(
     solver, decisions, conflicts and propagations to solve and prove uniqueness, and puzzles
     per second; beside them the native presets.
 
+    On puzzles with typed constraints (or with --spec), the kinds' encoding options instead:
+    a row per backend spec (sat:hidden=off), measured deciding uniqueness, with its size,
+    propagation share, counters, time and its effect against its backend's first row.
+
     Exit codes: 0 done, 5 time limit reached (the rows measured are printed), 6 input error
     (also: --plot without matplotlib).
     """
@@ -413,10 +447,7 @@ def study(
         from sudoku_csp.batch.plot import check_plot_path
         from sudoku_csp.io import read_puzzle_files
 
-        chosen = pick_columns(_STUDY_COLUMNS, columns)  # now, not after the whole run
-        if plot:
-            check_plot_path(plot, "study plot")  # now, not after the whole run
-        options = reading.options()
+        options = reading.options(constraints=True)
         sources = [sys.stdin if name == "-" else name for name in files]
         for name in files:
             if name != "-" and not os.path.isfile(name):
@@ -429,6 +460,20 @@ def study(
             random.Random(shuffle).shuffle(every)
             stream = iter(every)
         puzzles = list(itertools.islice(stream, limit))
+        if spec or any(puzzle.constraints for puzzle in puzzles):
+            encodings_only = [flag for flag, given in (
+                ("--encoding", encoding), ("--amo", amo), ("--reduced", reduced),
+                ("--no-reduced", no_reduced), ("--rules", rules), ("--no-native", no_native),
+                ("--solver", solver), ("--no-search", no_search), ("--no-probing", no_probing),
+                ("--plot", plot)) if given]
+            if encodings_only:
+                raise InputError(f"{encodings_only[0]} is an option of the encodings study, "
+                                 "of puzzles without typed constraints; the kinds' options "
+                                 "are studied by backend spec (--spec)")
+            return _options_study(puzzles, spec, files, time_limit, as_json, as_csv, columns)
+        chosen = pick_columns(_STUDY_COLUMNS, columns)
+        if plot:
+            check_plot_path(plot, "study plot")
         asked: dict[str, Sequence[str]] = {
             "encodings": encoding or studies.ALL_ENCODINGS,
             "amos": amo or (DEFAULT_AMO,),
@@ -463,14 +508,39 @@ def study(
     guarded(action)
 
 
+def _options_study(puzzles: list[Puzzle], specs: list[str] | None, files: list[str],
+                   time_limit: float | None, as_json: bool, as_csv: bool,
+                   columns: str | None) -> Exit:
+    """``study`` of the kinds' encoding options (:mod:`sudoku_csp.study.options`)."""
+    from sudoku_csp import study as studies
+
+    chosen = pick_columns(_OPTIONS_COLUMNS, columns)
+    asked = studies.option_specs(puzzles) if not specs else specs
+    seconds = (STUDY_SECONDS_PER_PUZZLE * max(1, len(puzzles)) if time_limit is None
+               else time_limit)
+    with Bar(len(puzzles) * len(asked), "studying", always=True) as bar:
+        found = studies.run_options_study(puzzles, specs=asked, progress=bar.advance,
+                                          time_limit=seconds)
+    if found.unfinished:
+        err.print(f"time limit reached ({seconds:g} s): not measured: "
+                  f"{', '.join(found.unfinished)}"
+                  + ("" if found.rows else "; no row was measured on every puzzle"),
+                  markup=False)
+    if found.rows:
+        _print_study(found, files, as_json, as_csv, chosen, _OPTIONS_COLUMNS, _OPTIONS_NOTES)
+    return Exit.UNKNOWN if found.unfinished else Exit.OK
+
+
 def _print_study(found: Study, sources: list[str], as_json: bool, as_csv: bool,
-                 chosen: tuple[Column, ...] | None = None) -> None:
+                 chosen: tuple[Column, ...] | None = None,
+                 columns: tuple[Column, ...] = _STUDY_COLUMNS,
+                 notes: tuple[Note, ...] = _STUDY_NOTES) -> None:
     """The study's rows as a rich table (``chosen``: the columns ``--columns`` named), JSON
     Lines or CSV."""
     rows = [row.as_dict() for row in found.rows]
     n = rows[0]["puzzles"] if rows else 0
-    print_table(rows, _STUDY_COLUMNS,
+    print_table(rows, columns,
                 title=(f"{', '.join(map(os.path.basename, sources))}: "
                        f"{counted(n, 'puzzle')}"),
-                notes=_STUDY_NOTES, as_json=as_json, as_csv=as_csv,
-                left=("method", "solver", "same_as"), chosen=chosen, width=220)
+                notes=notes, as_json=as_json, as_csv=as_csv,
+                left=("method", "solver", "same_as", "effect"), chosen=chosen, width=220)
