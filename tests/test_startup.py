@@ -90,6 +90,17 @@ def test_help_and_version_load_no_command_and_no_solver(args, exit_code):
     assert not _among(loaded, HEAVY + FOR_SOLVING)
 
 
+def test_importing_the_application_loads_no_command_and_no_solver():
+    # What every command pays before it runs (issue 34: start-up): typer, rich, the table
+    # of commands; no command module, no solver, no kind, no reader.
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys, sudoku_csp.cli.app; print(' '.join(sys.modules))"],
+        capture_output=True, text=True, timeout=120, check=True)
+    loaded = set(proc.stdout.split())
+    assert "sudoku_csp.cli.app" in loaded and "typer" in loaded
+    assert not _among(loaded, HEAVY + FOR_SOLVING + ("hashlib", "html", "rich._emoji_codes"))
+
+
 def test_solve_one_puzzle_loads_the_native_solver_and_nothing_else_heavy():
     code, out, _, loaded = _run("solve", PUZZLE)
     assert code == 0 and "5 3 4 | 6 7 8 | 9 1 2" in out

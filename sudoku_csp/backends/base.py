@@ -187,8 +187,7 @@ class BackendBase(abc.ABC):
         """Canonical spec: the backend name and every option that differs from its default.
         Worked out once, at the first use (every result carries it): the options are
         settled when the backend is built and never change afterwards."""
-        options = self.OPTIONS if self.options.keys() == {o.name for o in self.OPTIONS} \
-            else self.all_options()
+        options = self.all_options() if self.given_kind_options() else self.OPTIONS
         changed = [f"{o.name}={self.options[o.name]}" for o in options
                    if o.name in self.options and self.options[o.name] != o.default]
         return self.name + (":" + ",".join(changed) if changed else "")

@@ -10,7 +10,7 @@ import itertools
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -32,21 +32,16 @@ from sudoku_csp.cli.output import (
     STDOUT,
     Bar,
     Column,
-    Note,
     columns_option,
     out,
     pick_columns,
-    print_table,
     write_output,
 )
+from sudoku_csp.cli.study_tables import OPTIONS_COLUMNS, options_study, print_study
 from sudoku_csp.constraints import encoding_options
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING, Encoding
 from sudoku_csp.errors import InputError
-
-if TYPE_CHECKING:  # the study's module is imported when a study runs
-    from sudoku_csp.puzzle import Puzzle
-    from sudoku_csp.study import Study
 
 EncodingOpt = Annotated[str, typer.Option(
     "--encoding", "-e", autocompletion=completes(e.value for e in Encoding),
@@ -347,29 +342,6 @@ _STUDY_NOTES = (
 )
 """The study table's caption, a part per column it explains (shown with that column)."""
 
-_OPTIONS_COLUMNS: tuple[Column, ...] = (
-    ("method", "spec", None, 0), ("variables", "vars", 0, 3), ("clauses", "clauses", 0, 2),
-    ("propagation_pct", "UP %", 1, 1), ("decisions_mean", "dec.", 2, 2),
-    ("conflicts_mean", "confl.", 2, 1), ("conflicts_median", "confl. med.", 1, 4),
-    ("propagations_mean", "props", 0, 5), ("puzzles_per_s", "puz/s", 0, 1),
-    ("not_unique", "not unique", 0, 4), ("effect", "effect", None, 0),
-)
-"""The table of the study of the kinds' encoding options (on puzzles with typed
-constraints): a row per backend spec."""
-
-_OPTIONS_NOTES = (
-    (("variables", "clauses"), "vars/clauses: the sat backend's formula per puzzle, before "
-                               "the givens"),
-    (("propagation_pct",), "UP: the spec with search=off solves it (native: its rules)"),
-    (("decisions_mean", "conflicts_mean", "conflicts_median", "propagations_mean"),
-     "dec./confl./props: per puzzle, deciding uniqueness (native: nodes - 1, refuted "
-     "branches)"),
-    (("puzzles_per_s",), "puz/s: deciding uniqueness, the model's build included"),
-    (("effect",), "effect: against the backend's first row (time per puzzle, conflicts, "
-                  "clauses, as ratios)"),
-)
-"""The options table's caption, a part per column."""
-
 
 @app.command()
 @bundled
@@ -413,7 +385,7 @@ def study(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
-    columns: Annotated[str | None, columns_option(_STUDY_COLUMNS + _OPTIONS_COLUMNS)] = None,
+    columns: Annotated[str | None, columns_option(_STUDY_COLUMNS + OPTIONS_COLUMNS)] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg|pdf",
         help="Also write a plot: share solved without search, and decisions per puzzle, per "
@@ -441,6 +413,9 @@ def study(
     from collections.abc import Sequence
 
     output_format(as_json, as_csv)  # not both
+
+    def seconds(puzzles: int) -> float:
+        return STUDY_SECONDS_PER_PUZZLE * max(1, puzzles) if time_limit is None else time_limit
 
     def action() -> Exit:
         from sudoku_csp import study as studies
@@ -470,7 +445,8 @@ def study(
                 raise InputError(f"{encodings_only[0]} is an option of the encodings study, "
                                  "of puzzles without typed constraints; the kinds' options "
                                  "are studied by backend spec (--spec)")
-            return _options_study(puzzles, spec, files, time_limit, as_json, as_csv, columns)
+            return options_study(puzzles, spec, files, seconds(len(puzzles)), as_json,
+                                 as_csv, columns)
         chosen = pick_columns(_STUDY_COLUMNS, columns)
         if plot:
             check_plot_path(plot, "study plot")
@@ -487,60 +463,21 @@ def study(
             err.print(f"note: searching {side}x{side} grids can take hours a puzzle: "
                       "--no-search studies propagation alone; --time-limit bounds the run, "
                       "Ctrl-C stops it", markup=False)
-        seconds = (STUDY_SECONDS_PER_PUZZLE * max(1, len(puzzles)) if time_limit is None
-                   else time_limit)
+        limit_seconds = seconds(len(puzzles))
         with Bar(studies.work(len(puzzles), **asked), "studying", always=True) as bar:
             found = studies.run_study(
                 puzzles, encodings=asked["encodings"], amos=asked["amos"],
                 reduced=asked["reduced"], rules=asked["rules"], solvers=asked["solvers"],
-                probing=not no_probing, progress=bar.advance, time_limit=seconds)
+                probing=not no_probing, progress=bar.advance, time_limit=limit_seconds)
         if found.unfinished:
-            err.print(f"time limit reached ({seconds:g} s): not measured: "
+            err.print(f"time limit reached ({limit_seconds:g} s): not measured: "
                       f"{', '.join(found.unfinished)}"
                       + ("" if found.rows else "; no row was measured on every puzzle"),
                       markup=False)
         if plot and found.rows:
             studies.plot_study(found, plot, title=", ".join(map(os.path.basename, files)))
         if found.rows:
-            _print_study(found, files, as_json, as_csv, chosen)
+            print_study(found, files, as_json, as_csv, _STUDY_COLUMNS, _STUDY_NOTES, chosen)
         return Exit.UNKNOWN if found.unfinished else Exit.OK
 
     guarded(action)
-
-
-def _options_study(puzzles: list[Puzzle], specs: list[str] | None, files: list[str],
-                   time_limit: float | None, as_json: bool, as_csv: bool,
-                   columns: str | None) -> Exit:
-    """``study`` of the kinds' encoding options (:mod:`sudoku_csp.study.options`)."""
-    from sudoku_csp import study as studies
-
-    chosen = pick_columns(_OPTIONS_COLUMNS, columns)
-    asked = studies.option_specs(puzzles) if not specs else specs
-    seconds = (STUDY_SECONDS_PER_PUZZLE * max(1, len(puzzles)) if time_limit is None
-               else time_limit)
-    with Bar(len(puzzles) * len(asked), "studying", always=True) as bar:
-        found = studies.run_options_study(puzzles, specs=asked, progress=bar.advance,
-                                          time_limit=seconds)
-    if found.unfinished:
-        err.print(f"time limit reached ({seconds:g} s): not measured: "
-                  f"{', '.join(found.unfinished)}"
-                  + ("" if found.rows else "; no row was measured on every puzzle"),
-                  markup=False)
-    if found.rows:
-        _print_study(found, files, as_json, as_csv, chosen, _OPTIONS_COLUMNS, _OPTIONS_NOTES)
-    return Exit.UNKNOWN if found.unfinished else Exit.OK
-
-
-def _print_study(found: Study, sources: list[str], as_json: bool, as_csv: bool,
-                 chosen: tuple[Column, ...] | None = None,
-                 columns: tuple[Column, ...] = _STUDY_COLUMNS,
-                 notes: tuple[Note, ...] = _STUDY_NOTES) -> None:
-    """The study's rows as a rich table (``chosen``: the columns ``--columns`` named), JSON
-    Lines or CSV."""
-    rows = [row.as_dict() for row in found.rows]
-    n = rows[0]["puzzles"] if rows else 0
-    print_table(rows, columns,
-                title=(f"{', '.join(map(os.path.basename, sources))}: "
-                       f"{counted(n, 'puzzle')}"),
-                notes=notes, as_json=as_json, as_csv=as_csv,
-                left=("method", "solver", "same_as", "effect"), chosen=chosen, width=220)
