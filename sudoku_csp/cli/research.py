@@ -385,7 +385,8 @@ def study(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
-    columns: Annotated[str | None, columns_option(_STUDY_COLUMNS + OPTIONS_COLUMNS)] = None,
+    columns: Annotated[str | None, columns_option(  # both tables' fields, each once
+        tuple({c[0]: c for c in _STUDY_COLUMNS + OPTIONS_COLUMNS}.values()))] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg|pdf",
         help="Also write a plot: share solved without search, and decisions per puzzle, per "
