@@ -337,3 +337,17 @@ def test_at_least_one_is_the_clause_pysat_card_writes(amo):
         top = cards.pool.top
         theirs = CardEnc.atleast(lits, 1, top_id=10_000, encoding=getattr(EncType, amo))
         assert cards.at_least_one(lits) == theirs.clauses and cards.pool.top == top
+
+
+def test_pairwise_at_most_one_is_the_clauses_pysat_card_writes():
+    # Cards writes pairwise at-most-ones itself (start-up, issue 34), clause for clause as
+    # pysat.card does, in its order.
+    from pysat.card import CardEnc, EncType
+
+    from sudoku_csp.encodings.families import Cards
+    from sudoku_csp.modeling.variables import variables
+
+    cards = Cards("pairwise", variables(make_geometry(9)))
+    for lits in ([1, 2, 3, 4, 5, 6, 7, 8, 9], [5, -40, 700, 3], [12], [7, 8]):
+        theirs = CardEnc.atmost(lits, 1, top_id=10_000, encoding=EncType.pairwise)
+        assert cards.at_most_one(lits) == theirs.clauses
