@@ -23,7 +23,6 @@ clues keeps no room for them.
 from __future__ import annotations
 
 import enum
-import html
 import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -65,13 +64,14 @@ OVER = (Layer.MARKS, Layer.LABELS)
 
 def escape(content: str) -> str:
     """Text for an SVG element: ``&``, ``<`` and ``>`` as entities, quotes kept (what
-    ``xml.sax.saxutils.escape`` does, which would import urllib and ssl into every command's
-    start: constraint kinds import this module).
+    ``xml.sax.saxutils.escape`` and ``html.escape(quote=False)`` do; the first would import
+    urllib and ssl into every command's start, the second html's table of entities:
+    constraint kinds import this module).
 
-    >>> escape("a < b & c")
-    'a &lt; b &amp; c'
+    >>> escape("a < b & c > d")
+    'a &lt; b &amp; c &gt; d'
     """
-    return html.escape(content, quote=False)
+    return content.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 BASELINE_DROP = 0.35

@@ -102,7 +102,8 @@ OPTIONS = {
     "study": (
         '--encoding -e=None...', '--amo=None...', '--reduced=None...', '--no-reduced=False',
         '--rules=None...', '--no-native=False', '--solver -s=None...', '--no-search=False',
-        '--no-probing=False', '--limit -l=None', '--shuffle=None', '--size -n=None', '--box=None',
+        '--no-probing=False', '--limit -l=None', '--shuffle=None', '--spec=None...',
+        '--size -n=None', '--box=None',
         '--variant -v=None...', '--regions=None', '--split-regions=False', '--ignore=None...',
         '--treat-line=None...', '--json=False', '--csv=False', '--columns=None', '--plot=None',
         '--time-limit -t=None',),

@@ -321,3 +321,33 @@ def test_reference_files_read_back(tmp_path):
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
     for count in ("8,829", "11,745", "11,988", "15,228"):
         assert count in readme
+
+
+@pytest.mark.parametrize("amo", cnf.AMO_CHOICES)
+def test_at_least_one_is_the_clause_pysat_card_writes(amo):
+    # Cards.at_least_one writes the one clause itself (start-up, issue 34): the same clause
+    # as pysat.card's bound of 1 in every encoding, with no auxiliary variable taken.
+    from pysat.card import CardEnc, EncType
+
+    from sudoku_csp.encodings.families import Cards
+    from sudoku_csp.modeling.variables import variables
+
+    cards = Cards(amo, variables(make_geometry(9)))
+    for lits in ([1, 2, 3, 4, 5, 6, 7, 8, 9], [5, -40, 700], [12]):
+        top = cards.pool.top
+        theirs = CardEnc.atleast(lits, 1, top_id=10_000, encoding=getattr(EncType, amo))
+        assert cards.at_least_one(lits) == theirs.clauses and cards.pool.top == top
+
+
+def test_pairwise_at_most_one_is_the_clauses_pysat_card_writes():
+    # Cards writes pairwise at-most-ones itself (start-up, issue 34), clause for clause as
+    # pysat.card does, in its order.
+    from pysat.card import CardEnc, EncType
+
+    from sudoku_csp.encodings.families import Cards
+    from sudoku_csp.modeling.variables import variables
+
+    cards = Cards("pairwise", variables(make_geometry(9)))
+    for lits in ([1, 2, 3, 4, 5, 6, 7, 8, 9], [5, -40, 700, 3], [12], [7, 8]):
+        theirs = CardEnc.atmost(lits, 1, top_id=10_000, encoding=EncType.pairwise)
+        assert cards.at_most_one(lits) == theirs.clauses

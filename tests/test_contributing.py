@@ -57,7 +57,7 @@ def test_every_registered_backend_follows_the_backend_row(name):
 
     cls = backend_class(name)
     assert issubclass(cls, BackendBase) and cls.name == name and cls.description
-    for option in cls.OPTIONS:  # every declared default passes the base's own check
+    for option in cls.all_options():  # every declared default passes the base's own check
         assert option.value(name, option.default) == option.default
     backend = make_backend(name)
     assert isinstance(backend, Backend) and backend.spec == name

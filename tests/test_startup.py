@@ -90,11 +90,64 @@ def test_help_and_version_load_no_command_and_no_solver(args, exit_code):
     assert not _among(loaded, HEAVY + FOR_SOLVING)
 
 
+def test_importing_the_application_loads_no_command_and_no_solver():
+    # What every command pays before it runs (issue 34: start-up): typer, rich, the table
+    # of commands; no command module, no solver, no kind, no reader.
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys, sudoku_csp.cli.app; print(' '.join(sys.modules))"],
+        capture_output=True, text=True, timeout=120, check=True)
+    loaded = set(proc.stdout.split())
+    assert "sudoku_csp.cli.app" in loaded and "typer" in loaded
+    assert not _among(loaded, HEAVY + FOR_SOLVING + ("hashlib", "html", "rich._emoji_codes"))
+
+
 def test_solve_one_puzzle_loads_the_native_solver_and_nothing_else_heavy():
     code, out, _, loaded = _run("solve", PUZZLE)
     assert code == 0 and "5 3 4 | 6 7 8 | 9 1 2" in out
     assert "sudoku_csp.backends.native" in loaded  # the check below looked in the right place
     assert not _among(loaded, HEAVY)
+    # issue 34: output is not read for emoji codes, and there is no HTML to escape
+    assert not _among(loaded, ("rich._emoji_codes", "html"))
+
+
+@pytest.mark.parametrize("spec", ["native", "sat", "cpsat"])
+def test_count_a_killer_loads_no_kind_but_the_cage(spec):
+    # The registry of kinds imports every kind (about 30 modules); a backend's spec without
+    # a kind's option, a killer's clauses, links and joint hooks need none but the cage's
+    # (issue 34: start-up).
+    from cases import KILLER4
+
+    code, out, _, loaded = _run("count", KILLER4, "-s", spec)
+    assert code == 0 and "unique" in out
+    kinds = set(_among(loaded, ("sudoku_csp.constraints.kinds",)))
+    readers = {"sudoku_csp.constraints.kinds.cage",  # the killer's reader and the pencil
+               "sudoku_csp.constraints.kinds.pencilmarks"}  # marks' import their kinds
+    assert "sudoku_csp.constraints.kinds.cage" in kinds
+    assert kinds <= {"sudoku_csp.constraints.kinds", *readers}
+    if spec != "cpsat":  # OR-Tools loads hashlib itself
+        assert "hashlib" not in loaded  # a digest is made only past the kept grids
+
+
+def test_kinds_are_put_in_the_registrys_order_without_loading_it():
+    # by_kind and kinds_among place a built-in kind by its module's line in BUILT_IN, not
+    # by loading KINDS: the same order as KINDS's, with a kind of a subclass among them.
+    from cases import CONSTRAINED_CASES
+
+    from sudoku_csp.constraints import KINDS, Cage, Names, Thermo, by_kind
+    from sudoku_csp.constraints.registry import kinds_among
+
+    class Other(Cage):  # not registered: after every registered kind, for by_kind alone
+        names = Names("other cage", json=("others",))
+
+    constraints = [c for case in CONSTRAINED_CASES for c in case.puzzle().constraints]
+    constraints += [Other((0, 1), 3), Thermo((0, 1, 2))]
+    constraints.reverse()
+    present = {type(c) for c in constraints}
+    assert len(present) > 4
+    assert [k for k, _ in by_kind(constraints)] == [
+        *(k for k in KINDS if k in present), Other]
+    assert kinds_among(constraints) == [
+        k for k in KINDS if any(isinstance(c, k) for c in constraints)]
 
 
 @pytest.mark.parametrize(("args", "env"), slow_if([

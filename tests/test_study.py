@@ -279,3 +279,84 @@ def test_the_study_command_stops_at_its_time_limit(tmp_path, clock, monkeypatch)
                                  "--no-native", "-s", "cadical195", "-t", "0"])
     assert result.exit_code == Exit.UNKNOWN and result.stdout == ""
     assert "no row was measured on every puzzle" in result.stderr
+
+
+# -- the study of the kinds' encoding options (sudoku_csp.study.options) ----------------------
+def _killers():
+    from cases import CONSTRAINED_CASES
+
+    return [case.puzzle() for case in CONSTRAINED_CASES
+            if case.name in ("killer4", "killer9-diagonal", "killer4-line")]
+
+
+def test_the_options_study_switches_each_option_the_puzzles_kinds_offer():
+    import random
+
+    from sudoku_csp.constraints import kind_named
+    from sudoku_csp.puzzle import Puzzle
+    from sudoku_csp.study import option_specs
+    from sudoku_csp.variants import make_geometry
+
+    families = "hidden=off,leftovers=off,required=off"
+    assert option_specs(_killers(), ["sat", "cpsat"]) == [
+        "sat", "sat:hidden=off", "sat:leftovers=off", "sat:required=off", f"sat:{families}",
+        "cpsat", "cpsat:hidden=off", "cpsat:leftovers=off", "cpsat:required=off",
+        f"cpsat:{families}"]
+    geometry = make_geometry(4)
+    grid = (0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0)
+    lines = kind_named("little killer").sample(geometry, grid, random.Random(3))
+    puzzle = Puzzle(geometry, (-1,) * 16, constraints=tuple(lines))
+    # line_sums is the sat backend's alone; no cage, no implied family
+    assert option_specs([puzzle]) == ["sat", "sat:line_sums=groups", "native", "cpsat"]
+    assert option_specs(PUZZLES[:2]) == ["sat", "native", "cpsat"]  # no kind, no option
+
+
+def test_the_options_study_measures_each_spec_and_its_effect():
+    from sudoku_csp.study import run_options_study
+
+    puzzles = _killers()
+    families = "hidden=off,leftovers=off,required=off"
+    study = run_options_study(puzzles, specs=["sat", f"sat:{families}", "native",
+                                              f"native:{families}", "cpsat:hidden=off"])
+    rows = {row.method: row for row in study.rows}
+    assert list(rows) == ["sat", f"sat:{families}", "native", f"native:{families}",
+                          "cpsat:hidden=off"] and not study.unfinished
+    assert all(row.puzzles == 3 and row.not_unique == 0 and row.kind == "spec"
+               for row in rows.values())
+    # The implied constraints are clauses of the puzzle's formula, and spare the searches
+    # of the 9x9 killer conflicts (4 against 29 for sat, 4 against 19 native).
+    on, off = rows["sat"], rows[f"sat:{families}"]
+    assert off.clauses < on.clauses and off.conflicts_mean > on.conflicts_mean
+    assert rows[f"native:{families}"].conflicts_mean > rows["native"].conflicts_mean
+    # Propagation alone decides the two 4x4 killers, not the 9x9 one
+    assert on.propagation_pct == rows["native"].propagation_pct == pytest.approx(200 / 3)
+    assert rows["native"].clauses is None and rows["cpsat:hidden=off"].propagation_pct == 0
+    # Each row against its backend's first: the first says so; cpsat's only row is its first.
+    assert on.effect == rows["native"].effect == rows["cpsat:hidden=off"].effect \
+        == "(the backend's first row)"
+    ratio = off.clauses / on.clauses
+    assert f"clauses x{ratio:.2f}" in off.effect and off.effect.startswith("time x")
+
+
+def test_study_of_puzzles_with_typed_constraints_studies_the_kinds_options(tmp_path):
+    # Before issue 34's study of the options: refused, "study cannot honour typed
+    # constraints" (exit 6).
+    from cases import KILLER4
+
+    path = tmp_path / "killers.txt"
+    path.write_text(f"{KILLER4}\n{KILLER4}\n", encoding="utf-8")
+    result = runner.invoke(app, ["study", str(path), "--spec", "native",
+                                 "--spec", "native:required=off", "--json"])
+    assert result.exit_code == Exit.OK, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["method"] for row in rows] == ["native", "native:required=off"]
+    assert rows[1]["effect"].startswith("time x") and rows[0]["puzzles"] == 2
+    table = runner.invoke(app, ["study", str(path), "--spec", "sat", "--columns",
+                                "method,clauses,effect"])
+    assert table.exit_code == Exit.OK and "the backend's first row" in table.stdout
+    # The encodings study's own options say where they belong
+    wrong = runner.invoke(app, ["study", str(path), "-e", "minimal"])
+    assert wrong.exit_code == Exit.INPUT and "--encoding is an option of the encodings" \
+        in wrong.output
+    cut = runner.invoke(app, ["study", str(path), "--time-limit", "0"])
+    assert cut.exit_code == Exit.UNKNOWN and "not measured: sat" in cut.output

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import abc
 import functools
-import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from sudoku_csp.constraints import Constraint
 from sudoku_csp.deadline import Deadline, Limit
@@ -23,6 +22,9 @@ from sudoku_csp.io import to_line
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import KEPT_WHEN_COUNTING, Result, Status, status_for
 from sudoku_csp.verify import WrongSolutionError, check_solutions
+
+if TYPE_CHECKING:
+    from sudoku_csp.constraints.translation import EncodingOption
 
 PHASES = ("model_seconds", "solve_seconds", "check_seconds")
 """Where a puzzle's time goes, in a result's ``phases`` (seconds): building its model (the
@@ -117,19 +119,56 @@ class BackendBase(abc.ABC):
     :class:`~sudoku_csp.constraints.base.Constraint` (``native``, ``cnf`` or ``cpsat``): a
     kind without it is refused, with an error naming the kind (:meth:`handles`)."""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    """The backend's own options. The typed constraints' encoding options it also takes
+    are :meth:`kind_encoding_options`'s; :meth:`all_options` lists both."""
     COMPARE: ClassVar[tuple[str, ...]] = ()
     """The configurations of this backend ``sudoku-csp compare`` runs when no solver is
     named (spec strings), in the order of its table."""
 
     def __init__(self, **options: Any) -> None:
-        known = {o.name: o for o in self.OPTIONS}
+        own = {o.name for o in self.OPTIONS}
+        # The kinds' options are looked up only when the spec names one: the registry of
+        # kinds imports every kind (start-up, issue 34), and a kind applies its own default.
+        known = {o.name: o for o in (self.all_options() if options.keys() - own
+                                     else self.OPTIONS)}
         unknown = options.keys() - known.keys()
         if unknown:
             raise SpecError(f"{self.name}: unknown option {', '.join(sorted(unknown))}; "
                             f"options are {', '.join(known) or 'none'}")
         self.options: dict[str, Any] = {
             o.name: o.value(self.name, options[o.name]) if o.name in options else o.default
-            for o in self.OPTIONS}
+            for o in known.values() if o.name in own or o.name in options}
+        """Every own option's value, and the value of each kind's option the spec names (a
+        kind's option not named is at the kind's default: :meth:`kind_encoding_options`)."""
+
+    @classmethod
+    def kind_encoding_options(cls) -> dict[str, EncodingOption]:
+        """The typed constraints' encoding options this backend takes as options of its
+        own (:func:`~sudoku_csp.constraints.encoding_options`), by name; none here."""
+        return {}
+
+    @classmethod
+    def all_options(cls) -> tuple[Option, ...]:
+        """Every option of the spec: :attr:`OPTIONS`, then :meth:`kind_encoding_options` (what
+        ``sudoku-csp solvers`` lists; it imports every kind).
+
+        >>> from sudoku_csp.backends.registry import backend_class
+        >>> [o.name for o in backend_class("native").all_options()][-3:]
+        ['hidden', 'leftovers', 'required']
+        """
+        return (*cls.OPTIONS, *(Option(o.name, o.default, o.help, o.choices)
+                                for o in cls.kind_encoding_options().values()))
+
+    def given_kind_options(self) -> dict[str, str]:
+        """The kinds' encoding options the spec named, by name, for the translation (every
+        other one is at its kind's default).
+
+        >>> from sudoku_csp.backends.registry import get_backend
+        >>> get_backend("native:hidden=off").given_kind_options()
+        {'hidden': 'off'}
+        """
+        own = {o.name for o in self.OPTIONS}
+        return {name: value for name, value in self.options.items() if name not in own}
 
     @classmethod
     def handles(cls, kind: type[Constraint]) -> bool:
@@ -148,8 +187,9 @@ class BackendBase(abc.ABC):
         """Canonical spec: the backend name and every option that differs from its default.
         Worked out once, at the first use (every result carries it): the options are
         settled when the backend is built and never change afterwards."""
-        changed = [f"{o.name}={self.options[o.name]}" for o in self.OPTIONS
-                   if self.options[o.name] != o.default]
+        options = self.all_options() if self.given_kind_options() else self.OPTIONS
+        changed = [f"{o.name}={self.options[o.name]}" for o in options
+                   if o.name in self.options and self.options[o.name] != o.default]
         return self.name + (":" + ",".join(changed) if changed else "")
 
     @abc.abstractmethod
@@ -230,6 +270,8 @@ class Tally:
 
 
 def _digest(grid: Sequence[int]) -> bytes:
+    import hashlib  # here: loading OpenSSL's hashes costs about 4 ms of every start-up
+
     # Digits are below 256 (at most 25), so a grid is its own byte string.
     return hashlib.blake2b(bytes(grid), digest_size=16).digest()
 

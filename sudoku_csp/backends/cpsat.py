@@ -52,7 +52,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
-from sudoku_csp.constraints import add_to_cpsat, encoding_options
+from sudoku_csp.constraints import EncodingOption, add_to_cpsat, encoding_options
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.encodings.cpsat import BUILDERS, MODELS
 from sudoku_csp.errors import BackendError
@@ -174,9 +174,12 @@ class CpSatBackend(BackendBase):
                kind=int, minimum=0),
         Option("presolve", "auto", "CP-SAT presolve; auto: on for alldiff without typed "
                "constraints, else off", ("auto", "on", "off")),
-        *(Option(o.name, o.default, o.help, o.choices)
-          for o in encoding_options("cpsat").values()),
     )
+
+    @classmethod
+    def kind_encoding_options(cls) -> dict[str, EncodingOption]:
+        """The kinds' encoding options its model honours (the implied families)."""
+        return encoding_options("cpsat")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -237,8 +240,7 @@ class CpSatBackend(BackendBase):
             # Constraints differ from puzzle to puzzle and cannot be taken out again: they
             # go into a copy of the template (cheaper than a new model: see copy()).
             template = template.copy()
-            add_to_cpsat(template, puzzle.constraints,
-                         {name: self.options[name] for name in encoding_options("cpsat")})
+            add_to_cpsat(template, puzzle.constraints, self.given_kind_options())
         enumerate_all = limit != 1
         tally = Tally(puzzle, self.spec, limit)
         if deadline.expired():  # building the model took what was left: nothing decided

@@ -6,7 +6,7 @@ import time
 from dataclasses import replace
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
-from sudoku_csp.constraints import encoding_options
+from sudoku_csp.constraints import EncodingOption, encoding_options
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
@@ -47,16 +47,19 @@ class NativeBackend(BackendBase):
         Option("nodes", 0, "the most search nodes; past them the answer is unknown (0: no "
                "bound): a portfolio's cheap first try, first:native:nodes=20,sat",
                kind=int, minimum=0),
-        *(Option(o.name, o.default, o.help, o.choices)
-          for o in encoding_options("native").values()),
     )
+
+    @classmethod
+    def kind_encoding_options(cls) -> dict[str, EncodingOption]:
+        """The kinds' encoding options its links honour (the implied families)."""
+        return encoding_options("native")
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
         o = self.options
         try:
             self.searcher = Searcher(o["rules"], o["branch"], o["order"], o["seed"],
-                                     {name: o[name] for name in encoding_options("native")},
+                                     self.given_kind_options(),
                                      nodes=o["nodes"] or None)
         except ValueError as exc:
             raise SpecError(f"native: {exc}") from None

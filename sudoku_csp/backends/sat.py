@@ -44,7 +44,7 @@ from typing import Any
 from pysat.solvers import pysolvers
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
-from sudoku_csp.constraints import encoding_options
+from sudoku_csp.constraints import EncodingOption, encoding_options
 from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import InputError, SpecError
@@ -106,9 +106,12 @@ class SatBackend(BackendBase):
                ("on", "off")),
         Option("recycle", DEFAULT_RECYCLE, "incremental: rebuild the solver after this many "
                "retired counting selectors", kind=int, minimum=1),
-        # The constraint kinds' own encoding choices (killer cage sums), by their names.
-        *(Option(o.name, o.default, o.help, o.choices) for o in encoding_options().values()),
     )
+
+    @classmethod
+    def kind_encoding_options(cls) -> dict[str, EncodingOption]:
+        """Every kind's encoding option (the CNF translation honours them all)."""
+        return encoding_options()
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -118,14 +121,14 @@ class SatBackend(BackendBase):
         self.encoding = cnf.encoding_of(o["encoding"])
         self.amo = cnf.amo_of(o["amo"])
         self.caps = capabilities(o["solver"])
-        self.kind_options = {}
-        for name, option in encoding_options().items():
-            self.kind_options[name] = o[name]
+        self.kind_options = self.given_kind_options()
+        for name, value in self.kind_options.items():
+            check = self.kind_encoding_options()[name].check
             try:  # now, not at the first killer: pysat.pb's encoder is an extra
-                if option.check is not None:
-                    option.check(o[name])
+                if check is not None:
+                    check(value)
             except InputError as exc:
-                raise SpecError(f"sat: {name}={o[name]}: {exc}") from None
+                raise SpecError(f"sat: {name}={value}: {exc}") from None
         if o["search"] == "off" and not self.caps.propagate:
             raise SpecError(f"sat: solver {o['solver']} cannot propagate alone in PySAT; "
                             f"for search=off choose from {', '.join(propagating_solvers())}")

@@ -74,8 +74,8 @@ def exit_help() -> str:
     return "Exit codes: " + "; ".join(f"{e.value} {e.meaning}" for e in Exit) + "."
 
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-"""Where errors, progress bars and notes go."""
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+"""Where errors, progress bars and notes go (no emoji codes: see ``output.out``)."""
 
 
 def guarded(action: Callable[[], Exit]) -> None:

@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from sudoku_csp.native import State
     from sudoku_csp.puzzle import Puzzle
 
-out = Console(highlight=False, soft_wrap=True)
-"""Standard output (results)."""
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+"""Standard output (results). Text is never read for emoji codes (``:name:``): a title or
+message says what it says, and rich's table of codes is not loaded."""
 
 PROGRESS_AFTER = 300  # puzzles: smaller files finish before a bar would help
 FLUSH_EVERY = 0.5  # seconds: the longest a written record line waits in the buffer
@@ -385,7 +386,7 @@ def print_table(rows: list[dict[str, Any]], columns: tuple[Column, ...], *, titl
     if out.is_terminal and needed <= screen:
         out.print(table, soft_wrap=False)
     else:  # the whole table: wider than the screen, or a pipe, not squeezed to 80 columns
-        Console(highlight=False, width=max(screen, needed), file=out.file,
+        Console(highlight=False, emoji=False, width=max(screen, needed), file=out.file,
                 force_terminal=out.is_terminal).print(table, soft_wrap=False)
 
 

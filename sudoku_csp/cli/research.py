@@ -10,7 +10,7 @@ import itertools
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -35,16 +35,13 @@ from sudoku_csp.cli.output import (
     columns_option,
     out,
     pick_columns,
-    print_table,
     write_output,
 )
+from sudoku_csp.cli.study_tables import OPTIONS_COLUMNS, options_study, print_study
 from sudoku_csp.constraints import encoding_options
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.encodings.cnf import AMO_CHOICES, DEFAULT_AMO, DEFAULT_ENCODING, Encoding
 from sudoku_csp.errors import InputError
-
-if TYPE_CHECKING:  # the study's module is imported when a study runs
-    from sudoku_csp.study import Study
 
 EncodingOpt = Annotated[str, typer.Option(
     "--encoding", "-e", autocompletion=completes(e.value for e in Encoding),
@@ -379,11 +376,17 @@ def study(
         "--shuffle", metavar="SEED", help="Study the puzzles in a random order (before "
         "--limit: a random sample). Solvers keep what they learn from one puzzle for the "
         "next, so order matters; tdoku's benchmark shuffles when a solver is slow.")] = None,
+    spec: Annotated[list[str] | None, typer.Option(
+        "--spec", metavar="SPEC", help="Study the kinds' encoding options: a backend spec "
+        "to measure, repeatable (the default on puzzles with typed constraints: each backend, "
+        "then with each family of implied constraints off, all off, and line_sums=groups "
+        "where the puzzles' kinds offer it).")] = None,
     reading: Reading,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the table as JSON Lines, one per row.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the table as CSV.")] = False,
-    columns: Annotated[str | None, columns_option(_STUDY_COLUMNS)] = None,
+    columns: Annotated[str | None, columns_option(  # both tables' fields, each once
+        tuple({c[0]: c for c in _STUDY_COLUMNS + OPTIONS_COLUMNS}.values()))] = None,
     plot: Annotated[str | None, typer.Option(
         "--plot", metavar="FILE.png|svg|pdf",
         help="Also write a plot: share solved without search, and decisions per puzzle, per "
@@ -401,6 +404,10 @@ def study(
     solver, decisions, conflicts and propagations to solve and prove uniqueness, and puzzles
     per second; beside them the native presets.
 
+    On puzzles with typed constraints (or with --spec), the kinds' encoding options instead:
+    a row per backend spec (sat:hidden=off), measured deciding uniqueness, with its size,
+    propagation share, counters, time and its effect against its backend's first row.
+
     Exit codes: 0 done, 5 time limit reached (the rows measured are printed), 6 input error
     (also: --plot without matplotlib).
     """
@@ -408,15 +415,15 @@ def study(
 
     output_format(as_json, as_csv)  # not both
 
+    def seconds(puzzles: int) -> float:
+        return STUDY_SECONDS_PER_PUZZLE * max(1, puzzles) if time_limit is None else time_limit
+
     def action() -> Exit:
         from sudoku_csp import study as studies
         from sudoku_csp.batch.plot import check_plot_path
         from sudoku_csp.io import read_puzzle_files
 
-        chosen = pick_columns(_STUDY_COLUMNS, columns)  # now, not after the whole run
-        if plot:
-            check_plot_path(plot, "study plot")  # now, not after the whole run
-        options = reading.options()
+        options = reading.options(constraints=True)
         sources = [sys.stdin if name == "-" else name for name in files]
         for name in files:
             if name != "-" and not os.path.isfile(name):
@@ -429,6 +436,21 @@ def study(
             random.Random(shuffle).shuffle(every)
             stream = iter(every)
         puzzles = list(itertools.islice(stream, limit))
+        if spec or any(puzzle.constraints for puzzle in puzzles):
+            encodings_only = [flag for flag, given in (
+                ("--encoding", encoding), ("--amo", amo), ("--reduced", reduced),
+                ("--no-reduced", no_reduced), ("--rules", rules), ("--no-native", no_native),
+                ("--solver", solver), ("--no-search", no_search), ("--no-probing", no_probing),
+                ("--plot", plot)) if given]
+            if encodings_only:
+                raise InputError(f"{encodings_only[0]} is an option of the encodings study, "
+                                 "of puzzles without typed constraints; the kinds' options "
+                                 "are studied by backend spec (--spec)")
+            return options_study(puzzles, spec, files, seconds(len(puzzles)), as_json,
+                                 as_csv, columns)
+        chosen = pick_columns(_STUDY_COLUMNS, columns)
+        if plot:
+            check_plot_path(plot, "study plot")
         asked: dict[str, Sequence[str]] = {
             "encodings": encoding or studies.ALL_ENCODINGS,
             "amos": amo or (DEFAULT_AMO,),
@@ -442,35 +464,21 @@ def study(
             err.print(f"note: searching {side}x{side} grids can take hours a puzzle: "
                       "--no-search studies propagation alone; --time-limit bounds the run, "
                       "Ctrl-C stops it", markup=False)
-        seconds = (STUDY_SECONDS_PER_PUZZLE * max(1, len(puzzles)) if time_limit is None
-                   else time_limit)
+        limit_seconds = seconds(len(puzzles))
         with Bar(studies.work(len(puzzles), **asked), "studying", always=True) as bar:
             found = studies.run_study(
                 puzzles, encodings=asked["encodings"], amos=asked["amos"],
                 reduced=asked["reduced"], rules=asked["rules"], solvers=asked["solvers"],
-                probing=not no_probing, progress=bar.advance, time_limit=seconds)
+                probing=not no_probing, progress=bar.advance, time_limit=limit_seconds)
         if found.unfinished:
-            err.print(f"time limit reached ({seconds:g} s): not measured: "
+            err.print(f"time limit reached ({limit_seconds:g} s): not measured: "
                       f"{', '.join(found.unfinished)}"
                       + ("" if found.rows else "; no row was measured on every puzzle"),
                       markup=False)
         if plot and found.rows:
             studies.plot_study(found, plot, title=", ".join(map(os.path.basename, files)))
         if found.rows:
-            _print_study(found, files, as_json, as_csv, chosen)
+            print_study(found, files, as_json, as_csv, _STUDY_COLUMNS, _STUDY_NOTES, chosen)
         return Exit.UNKNOWN if found.unfinished else Exit.OK
 
     guarded(action)
-
-
-def _print_study(found: Study, sources: list[str], as_json: bool, as_csv: bool,
-                 chosen: tuple[Column, ...] | None = None) -> None:
-    """The study's rows as a rich table (``chosen``: the columns ``--columns`` named), JSON
-    Lines or CSV."""
-    rows = [row.as_dict() for row in found.rows]
-    n = rows[0]["puzzles"] if rows else 0
-    print_table(rows, _STUDY_COLUMNS,
-                title=(f"{', '.join(map(os.path.basename, sources))}: "
-                       f"{counted(n, 'puzzle')}"),
-                notes=_STUDY_NOTES, as_json=as_json, as_csv=as_csv,
-                left=("method", "solver", "same_as"), chosen=chosen, width=220)

@@ -456,6 +456,6 @@ def solvers() -> None:
     table.add_column("what it is")
     table.add_column("options")
     for cls in list_backends(portfolios=True):
-        options = "\n".join(o.describe() for o in cls.OPTIONS) or "-"
+        options = "\n".join(o.describe() for o in cls.all_options()) or "-"
         table.add_row(cls.name, cls.description, options)
     out.print(table)

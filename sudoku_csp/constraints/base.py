@@ -88,7 +88,8 @@ class UnsupportedError(InputError):
 
 
 HANDLED_BY = ("solve, count, check, compare, show, certify, encode, minimal, explain, hint, "
-              "rate, candidates and disambiguate do; generate --kind makes them")
+              "rate, candidates and disambiguate do, study measures their encoding options; "
+              "generate --kind makes them")
 """The commands that honour typed constraints, as refusals name them."""
 
 

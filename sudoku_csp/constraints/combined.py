@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from sudoku_csp.constraints.base import Constraint, ConstraintError
-from sudoku_csp.constraints.registry import KINDS, by_kind, encoding_choices
+from sudoku_csp.constraints.registry import by_kind, encoding_choices, kinds_among
 from sudoku_csp.constraints.translation import CnfContext, Link
 from sudoku_csp.geometry import Geometry
 
@@ -94,7 +94,7 @@ def native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
 def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
                   off: frozenset[str]) -> tuple[Link, ...]:
     joint: list[Link] = []
-    for kind in KINDS:
+    for kind in kinds_among(constraints):
         mine = [c for c in constraints if isinstance(c, kind)]
         if mine:
             joint.extend(link for link in kind.joint_native(geometry, mine)
@@ -126,7 +126,10 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     """
     from sudoku_csp.modeling.variables import variables
 
-    ctx = CnfContext(variables(geometry), start=start, options=encoding_choices(options))
+    # Only the options given are checked: a kind applies its own default to the others
+    # (CnfContext.option), and the defaults of every kind need the whole registry.
+    ctx = CnfContext(variables(geometry), start=start,
+                     options=encoding_choices(options) if options else {})
     constraints = list(constraints)
     clauses = [[*clause, guard] if guard else list(clause)
                for c in constraints for clause in c.cnf(ctx)]
@@ -147,7 +150,7 @@ def add_to_cpsat(model, constraints: Iterable[Constraint],  # noqa: ANN001
     constraints = list(constraints)
     for c in constraints:
         c.cpsat(model)
-    for kind in KINDS:
+    for kind in kinds_among(constraints):
         mine = [c for c in constraints if isinstance(c, kind)]
         if mine:
             kind.joint_cpsat(model, mine)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from sudoku_csp.constraints.base import Constraint, ConstraintError
@@ -21,7 +22,8 @@ from sudoku_csp.constraints.translation import EncodingOption
 from sudoku_csp.errors import InputError
 
 __all__ = ["BUILT_IN", "KINDS", "UnknownKindError", "by_kind", "encoding_choices",
-           "encoding_options", "fields", "fpuzzles_keys", "kind_named", "makers", "register"]
+           "encoding_options", "fields", "fpuzzles_keys", "kind_named", "kinds_among", "makers",
+           "register"]
 
 BUILT_IN: tuple[str, ...] = (
     "cage", "thermo", "kropki", "xv", "nonconsecutive", "parity", "pencilmarks",
@@ -119,14 +121,23 @@ def register(kind: type[Constraint]) -> type[Constraint]:
         raise ValueError(f"the {kind.kind} kind is registered already")
     names = kind.names
     for other in KINDS:
-        taken = [*(f"name {s!r}" for s in names.spellings() if s in other.names.spellings()),
+        spellings, keys = _spelt(other)
+        taken = [*(f"name {s!r}" for s in names.spellings() if s in spellings),
                  *(f"JSON field {f!r}" for f in names.json if f in other.names.json),
                  *(f"f-puzzles key {k!r}" for k in names.fpuzzles_keys()
-                   if spelling(k) in map(spelling, other.names.fpuzzles_keys()))]
+                   if spelling(k) in keys)]
         if taken:
             raise ValueError(f"the {taken[0]} belongs to the {other.kind} kind already")
     list.append(KINDS, kind)
     return kind
+
+
+@cache
+def _spelt(kind: type[Constraint]) -> tuple[frozenset[str], frozenset[str]]:
+    """A registered kind's names and f-puzzles keys as :func:`spelling` compares them,
+    worked out once: registering each kind compares it with every other."""
+    return (frozenset(kind.names.spellings()),
+            frozenset(map(spelling, kind.names.fpuzzles_keys())))
 
 
 def fields() -> dict[str, type[Constraint]]:
@@ -176,8 +187,8 @@ def kind_named(text: str, among: Iterable[type[Constraint]] | None = None,
     """
     choices = list(KINDS if among is None else among)
     asked = spelling(text)
-    found = (next((k for k in KINDS if asked in k.names.spellings()), None)
-             or next((k for k in KINDS if asked in map(spelling, k.names.fpuzzles_keys())), None))
+    found = (next((k for k in KINDS if asked in _spelt(k)[0]), None)
+             or next((k for k in KINDS if asked in _spelt(k)[1]), None))
     if found is None or found not in choices:
         said = f"unknown {what} {text.strip()!r}" if found is None else (
             f"{text.strip()!r} ({found.kind}) is no {what}")
@@ -241,6 +252,46 @@ def by_kind(constraints: Iterable[Constraint]) -> list[tuple[type[Constraint], l
     [('cage', 8)]
     """
     constraints = list(constraints)
-    kinds = [*KINDS, *{type(c): None for c in constraints if type(c) not in KINDS}]
-    grouped = [(kind, [c for c in constraints if type(c) is kind]) for kind in kinds]
-    return [(kind, mine) for kind, mine in grouped if mine]
+    types = dict.fromkeys(type(c) for c in constraints)
+    kinds = [*sorted((k for k in types if _place(k) is not None), key=_placed),
+             *(k for k in types if _place(k) is None)]
+    return [(kind, [c for c in constraints if type(c) is kind]) for kind in kinds]
+
+
+def kinds_among(constraints: Iterable[Constraint]) -> list[type[Constraint]]:
+    """The registered kinds ``constraints`` are instances of (a kind's subclass's
+    constraints are the kind's too), in :data:`KINDS` order.
+
+    >>> from sudoku_csp import parse
+    >>> [kind.kind for kind in kinds_among(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
+    ...                                    .constraints)]
+    ['cage']
+    """
+    found = {k for t in {type(c) for c in constraints} for k in t.__mro__
+             if _place(k) is not None}
+    return sorted(found, key=_placed)
+
+
+_KIND_MODULE = "sudoku_csp.constraints.kinds."
+
+
+def _place(kind: type) -> tuple[int, int] | None:
+    """Where ``kind`` stands in :data:`KINDS` (None: not registered), found without loading
+    the registry for a built-in kind: a puzzle's constraints are put in order, or their
+    kinds' joint hooks run, without importing every kind (start-up, issue 34). The built-in
+    kinds come first, in :data:`BUILT_IN` order, then the others as they were registered
+    (registering one loads the built-in kinds first)."""
+    module = kind.__module__
+    if module.startswith(_KIND_MODULE) and module[len(_KIND_MODULE):] in BUILT_IN \
+            and "names" in vars(kind):  # the one kind its module defines (kind_of_module)
+        return 0, BUILT_IN.index(module[len(_KIND_MODULE):])
+    if list.__contains__(KINDS, kind):  # as it stands: nothing registered loads nothing
+        return 1, list.index(KINDS, kind)
+    return None
+
+
+def _placed(kind: type) -> tuple[int, int]:
+    """:func:`_place` of a registered ``kind``, as a sort key."""
+    place = _place(kind)
+    assert place is not None, kind
+    return place

@@ -51,6 +51,7 @@ True
 from __future__ import annotations
 
 from sudoku_csp.batch.plot import check_plot_path
+from sudoku_csp.study.options import STUDY_BACKENDS, option_specs, run_options_study
 from sudoku_csp.study.plot import plot_study
 from sudoku_csp.study.run import run_study, work
 from sudoku_csp.study.table import (
@@ -69,8 +70,8 @@ from sudoku_csp.study.table import (
 )
 
 __all__ = [
-    "ALL_ENCODINGS", "SEARCH_IN_REACH", "STUDY_PRESETS", "STUDY_PROPAGATOR", "STUDY_RECYCLE",
-    "STUDY_REDUCED", "STUDY_SOLVERS", "Method", "Row", "Study", "check_plot_path",
-    "decisions_of", "methods",
-    "plot_study", "run_study", "work",
+    "ALL_ENCODINGS", "SEARCH_IN_REACH", "STUDY_BACKENDS", "STUDY_PRESETS", "STUDY_PROPAGATOR",
+    "STUDY_RECYCLE", "STUDY_REDUCED", "STUDY_SOLVERS", "Method", "Row", "Study",
+    "check_plot_path", "decisions_of", "methods", "option_specs",
+    "plot_study", "run_options_study", "run_study", "work",
 ]

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from sudoku_csp.encodings import cnf
 from sudoku_csp.native.rules import rule_names
 
-Kind = Literal["cnf", "reduced", "native"]
+Kind = Literal["cnf", "reduced", "native", "spec"]
 
 STUDY_SOLVERS = ("minisat22", "cadical195")
 """Solvers the study searches with unless told otherwise: MiniSat to compare with tdoku's
@@ -52,7 +52,7 @@ class Method:
     @property
     def label(self) -> str:
         amo = "" if self.amo in (None, cnf.DEFAULT_AMO) else f"/{self.amo}"
-        prefix = {"cnf": "", "reduced": "reduced ", "native": "native "}[self.kind]
+        prefix = {"cnf": "", "reduced": "reduced ", "native": "native ", "spec": ""}[self.kind]
         return f"{prefix}{self.name}{amo}"
 
 
@@ -86,6 +86,9 @@ class Row:
     propagations_median: float | None
     puzzles_per_s: float | None
     not_unique: int | None
+    effect: str | None = None
+    """The options study's (:mod:`sudoku_csp.study.options`): what this row changes against
+    its backend's first row (time per puzzle, conflicts, clauses, as ratios)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The row as JSON-ready values (floats rounded to 4 decimals)."""
