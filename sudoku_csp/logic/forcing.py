@@ -94,11 +94,8 @@ class Reasoner:
         self.cell_offs: dict[int, tuple[Lit, ...]] = {}
         # The constraints' weak links as literals: on(c, d) ⇒ off of each (one digit's
         # only, for Nishio).
-        self.forbids: dict[Lit, list[Lit]] = {}
-        for (c, d), linked in weak_links(board).items():
-            offs = [(x * self.n + e) << 1 for x, e in linked if digit is None or e == digit]
-            if offs and (digit is None or d == digit):
-                self.forbids[self.lit(c, d, True)] = offs
+        self.forbids: dict[Lit, list[Lit]] = board.cached(
+            f"reasoner forbids {digit}", lambda: _forbids(board, digit))
         # Dynamic chains follow the constraints' links themselves: each link, and per cell
         # the links through it.
         self.links = ([link for _, link in named_links(board)]
@@ -168,12 +165,14 @@ class Reasoner:
             come from all of those; the conflict if it cannot be met."""
             cells = links[k].cells
             masks = tuple(1 << ons[c] if c in ons else cand[c] & ~offs[c] for c in cells)
-            why = tuple(f for c in dict.fromkeys(cells) for f in about.get(c, ()))
             out = links[k].narrow(masks)
             if out is None:
-                return why
+                return tuple(f for c in dict.fromkeys(cells) for f in about.get(c, ()))
+            why: tuple[Lit, ...] | None = None  # gathered at the first removal, if any
             for c, before, after in zip(cells, masks, out, strict=True):
                 for e in bits(before & ~after):
+                    if why is None:
+                        why = tuple(f for x in dict.fromkeys(cells) for f in about.get(x, ()))
                     conflict = derive((c * n + e) << 1, why)
                     if conflict:
                         return conflict
@@ -236,6 +235,17 @@ class Reasoner:
                     if conflict:
                         return Implications(facts, conflict)
         return Implications(facts)
+
+
+def _forbids(board: Board, digit: int | None) -> dict[Lit, list[Lit]]:
+    """The constraints' weak links as literals, on(c, d) ⇒ the off facts (one digit's only
+    when ``digit`` is given): made once per position for every reasoner of it."""
+    n, found = board.size, {}
+    for (c, d), linked in weak_links(board).items():
+        offs = [(x * n + e) << 1 for x, e in linked if digit is None or e == digit]
+        if offs and (digit is None or d == digit):
+            found[((c * n + d) << 1) | 1] = offs
+    return found
 
 
 def _candidates(board: Board) -> list[Candidate]:
