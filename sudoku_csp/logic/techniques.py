@@ -113,6 +113,8 @@ _LADDER = [
     Technique("rule_naked_triple", "Naked triple through the variant rules", 3.7,
               houses.rule_subset(3)),
     Technique("swordfish", "Swordfish", 3.8, basic.swordfish),
+    Technique("rule_fish3", "Fish through the variant rules (three houses, rules between "
+              "their places)", houses.FISH3_RATING, houses.rule_fish3),
     Technique("hidden_triple", "Hidden triple", 4.0, basic.hidden_triple),
     Technique("turbot_fish", "Skyscraper / two-string kite / turbot fish", 4.0,
               chains.strong_links(2)),
