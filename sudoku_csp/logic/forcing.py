@@ -33,7 +33,7 @@ true).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sudoku_csp.geometry import Candidate, bits
 from sudoku_csp.logic.board import Board
@@ -57,6 +57,14 @@ class Implications:
 
     facts: dict[Lit, tuple[Lit, ...]]
     conflict: tuple[Lit, ...] = ()
+    _conflict_length: int | None = field(default=None, repr=False, compare=False)
+
+    def conflict_length(self) -> int:
+        """:meth:`length` of the conflict, worked out once (a step is chosen by it, and
+        the contradictions carried on are sorted by it)."""
+        if self._conflict_length is None:
+            self._conflict_length = self.length(self.conflict)
+        return self._conflict_length
 
     def length(self, lits: tuple[Lit, ...] | list[Lit]) -> int:
         """How many facts the argument for ``lits`` rests on (their ancestors, themselves
@@ -164,7 +172,7 @@ class Reasoner:
             """Run link ``k`` on the facts about its cells: its removals are off facts that
             come from all of those; the conflict if it cannot be met."""
             cells = links[k].cells
-            masks = tuple(1 << ons[c] if c in ons else cand[c] & ~offs[c] for c in cells)
+            masks = tuple([1 << ons[c] if c in ons else cand[c] & ~offs[c] for c in cells])
             out = links[k].narrow(masks)
             if out is None:
                 return tuple(f for c in dict.fromkeys(cells) for f in about.get(c, ()))
@@ -321,7 +329,7 @@ def _contradictions(board: Board, technique: str, name: str,
     best: tuple[int, Lit, Implications] | None = None
     for lit, outcome in outcomes.items():
         if outcome.conflict:
-            length = outcome.length(outcome.conflict)
+            length = outcome.conflict_length()
             if best is None or length < best[0]:
                 best = (length, lit, outcome)
     if best is None:

@@ -81,7 +81,7 @@ def _carry(board: Board, reasoner: Reasoner, lits: list[Lit]) -> Step | None:
         return None
     (cell, digit), = step.eliminations or step.placements
     made = reasoner.lit(cell, digit, bool(step.eliminations))  # the supposition refuted
-    rest = sorted((outcome.length(outcome.conflict), lit) for lit, outcome in outcomes.items()
+    rest = sorted((outcome.conflict_length(), lit) for lit, outcome in outcomes.items()
                   if outcome.conflict and lit != made)
     board.carried[_KEY] = [lit for _, lit in rest[:CARRIED]]
     return step
