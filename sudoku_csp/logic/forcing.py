@@ -206,10 +206,16 @@ class Reasoner:
             if lit & 1:  # on
                 why = (lit,)
                 for off in implied.get(lit) or self._implies(lit):
-                    if off not in facts:
-                        conflict = derive(off, why)
-                        if conflict:
-                            return Implications(facts, conflict)
+                    if off not in facts:  # derive(off, why), inlined: the hottest call
+                        facts[off] = why
+                        if off ^ 1 in facts:
+                            return Implications(facts, (off, off ^ 1))
+                        c, d = divmod(off >> 1, n)
+                        offs[c] |= 1 << d
+                        off_cells[d] |= 1 << c
+                        if links_of:
+                            about.setdefault(c, []).append(off)
+                        queue.append(off)
                 continue
             # off: a single in the cell? (Its reasons are all the cell's off facts: the one
             # of the digit left is no fact, and counts in no argument.)

@@ -353,13 +353,11 @@ def rule_fish(board: Board) -> Step | None:
     move between two places, a constraint's weak link). Only pairs with a place ruled out
     beside another are read: without one, what every pair rules out is what pointing
     through the rules finds in one house."""
-    if not board.constraints and board.layout.plain:
+    if (setup := _fish_setup(board)) is None:
         return None
-    extra = weak_links(board)
-    memo: dict[Candidate, int] = board.cached("weak sets", dict)
+    extra, memo, found, by_digit = setup
     size = board.size
-    found = houses(board)
-    for d, items in _fish_houses(board, found):
+    for d, items in by_digit:
         seen: set[frozenset[tuple[int, ...]]] = set()
         for a, (i, first) in enumerate(items):
             board.check_time()
@@ -436,13 +434,11 @@ def rule_fish3(board: Board) -> Step | None:
     of every such triple is false. A swordfish is the case of three lines whose places
     share columns; this reads any three houses with every rule. Tried after
     :func:`rule_fish`, which sees whatever two of the houses show on their own."""
-    if not board.constraints and board.layout.plain:
+    if (setup := _fish_setup(board)) is None:
         return None
-    extra = weak_links(board)
-    memo: dict[Candidate, int] = board.cached("weak sets", dict)
-    size = board.size
-    found = houses(board)
-    for d, items in _fish_houses(board, found):
+    extra, memo, found, by_digit = setup
+    for d, items in by_digit:
+        size = board.size
         linked = {x: _linked(board, extra, (x, d), memo) for _, places in items
                   for x in places}
         count = len(items)
@@ -474,8 +470,22 @@ def rule_fish3(board: Board) -> Step | None:
     return None
 
 
-def _fish_houses(board: Board, found: tuple[House, ...]
-                 ) -> list[tuple[int, list[tuple[int, tuple[int, ...]]]]]:
+FishHouses = list[tuple[int, list[tuple[int, tuple[int, ...]]]]]
+
+
+def _fish_setup(board: Board) -> tuple[WeakLinks, dict[Candidate, int], tuple[House, ...],
+                                       FishHouses] | None:
+    """What a fish through the rules reads: the weak links, the position's weak sets, the
+    houses, and per digit the houses with few places (:func:`_fish_houses`); None on the
+    plain grid, whose fish the plain techniques find."""
+    if not board.constraints and board.layout.plain:
+        return None
+    found = houses(board)
+    return (weak_links(board), board.cached("weak sets", dict), found,
+            _fish_houses(board, found))
+
+
+def _fish_houses(board: Board, found: tuple[House, ...]) -> FishHouses:
     """Per digit (in order), the houses that must hold it with two to :data:`FISH_PLACES`
     places left: (house index, places)."""
     cand, placed = board.cand, board.state.placed
