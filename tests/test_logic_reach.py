@@ -27,6 +27,7 @@ from sudoku_csp.logic import (
     closures,
     exact,
     explain,
+    fish,
     forcing,
     houses,
     leftovers,
@@ -147,7 +148,7 @@ def test_a_fish_through_a_knights_move():
     assert pointing is not None and pointing.eliminations == ((cell("B3"), 0),)
     b.apply(pointing)
     assert TECHNIQUES["x_wing"].find(b) is None
-    step = houses.rule_fish(b)
+    step = fish.rule_fish(b)
     assert step is not None
     assert step.eliminations == tuple((cell(x), 0) for x in ("B5", "B7", "D5"))
     assert step.text == ("Fish through the rules: 1 must stand in row A in A1, A5 and in row "
@@ -156,7 +157,7 @@ def test_a_fish_through_a_knights_move():
                          "(a knight's move) → eliminates 1 from B5, B7, D5")
     assert TECHNIQUES["rule_fish"].rate(step) == 3.3
     plain = without(board(), 1, "A2", "A3", "A4", "A6", "A7", "A8", "A9")
-    assert houses.rule_fish(without(plain, 1, "C1", "C3", "C4", "C5", "C6", "C8",
+    assert fish.rule_fish(without(plain, 1, "C1", "C3", "C4", "C5", "C6", "C8",
                                     "C9")) is None   # no knight: nothing rules a pair out
 
 
@@ -167,7 +168,7 @@ def test_a_fish_of_two_cages():
     b = board(Cage(top, 12), Cage(bottom, 10))
     for label in ("C4", "D3", "F3", "G4"):
         b.cand[cell(label)] = 0b11
-    step = houses.rule_fish(b)
+    step = fish.rule_fish(b)
     assert step is not None and step.text.startswith(
         "Fish through the rules: 1 must stand in cage 12 at C4 in C4, D3 and in cage 10 at "
         "F3 in F3, G4")
@@ -183,7 +184,7 @@ def test_a_fish_of_three_rows_through_knights_moves():
     without(b, 1, "E2", "E3", "E5", "E6", "E7", "E8", "F1", "F3", "F4", "F6", "F7", "F9")
     for key in ("pointing", "claiming", "rule_pointing", "x_wing", "rule_fish", "swordfish"):
         assert TECHNIQUES[key].find(b) is None, key
-    step = houses.rule_fish3(b)
+    step = fish.rule_fish3(b)
     assert step is not None
     assert step.eliminations == ((cell("D7"), 0), (cell("D9"), 0))
     assert step.text == (
@@ -208,7 +209,7 @@ def test_no_fish_of_three_houses_on_the_plain_grid():
         without(b, 1, f"{row}9")
     without(b, 1, "I1")
     assert TECHNIQUES["swordfish"].find(b) is not None
-    assert houses.rule_fish3(b) is None
+    assert fish.rule_fish3(b) is None
 
 
 @pytest.mark.slow   # the case explained and every step proved: about 2 s
