@@ -27,6 +27,7 @@ from sudoku_csp.logic import (
     closures,
     exact,
     explain,
+    fish,
     forcing,
     houses,
     leftovers,
@@ -147,7 +148,7 @@ def test_a_fish_through_a_knights_move():
     assert pointing is not None and pointing.eliminations == ((cell("B3"), 0),)
     b.apply(pointing)
     assert TECHNIQUES["x_wing"].find(b) is None
-    step = houses.rule_fish(b)
+    step = fish.rule_fish(b)
     assert step is not None
     assert step.eliminations == tuple((cell(x), 0) for x in ("B5", "B7", "D5"))
     assert step.text == ("Fish through the rules: 1 must stand in row A in A1, A5 and in row "
@@ -156,7 +157,7 @@ def test_a_fish_through_a_knights_move():
                          "(a knight's move) → eliminates 1 from B5, B7, D5")
     assert TECHNIQUES["rule_fish"].rate(step) == 3.3
     plain = without(board(), 1, "A2", "A3", "A4", "A6", "A7", "A8", "A9")
-    assert houses.rule_fish(without(plain, 1, "C1", "C3", "C4", "C5", "C6", "C8",
+    assert fish.rule_fish(without(plain, 1, "C1", "C3", "C4", "C5", "C6", "C8",
                                     "C9")) is None   # no knight: nothing rules a pair out
 
 
@@ -167,11 +168,60 @@ def test_a_fish_of_two_cages():
     b = board(Cage(top, 12), Cage(bottom, 10))
     for label in ("C4", "D3", "F3", "G4"):
         b.cand[cell(label)] = 0b11
-    step = houses.rule_fish(b)
+    step = fish.rule_fish(b)
     assert step is not None and step.text.startswith(
         "Fish through the rules: 1 must stand in cage 12 at C4 in C4, D3 and in cage 10 at "
         "F3 in F3, G4")
     assert {(cell("A3"), 0), (cell("E4"), 0)} <= set(step.eliminations)
+
+
+def test_a_fish_of_three_rows_through_knights_moves():
+    # 1 in row C only in C2, C7, C9; in row E in E1, E4, E9; in row F in F2, F5, F8. Knight's
+    # moves and the boxes rule out 17 of the 27 triples; each of the ten left has a place
+    # that rules out D7 and D9 (C7 and C9 in their columns or a knight's move away, E9 and
+    # F8 in their box). No two of the rows, nor one row, show anything on their own.
+    b = without(board(geometry=KNIGHT), 1, "C1", "C3", "C4", "C5", "C6", "C8")
+    without(b, 1, "E2", "E3", "E5", "E6", "E7", "E8", "F1", "F3", "F4", "F6", "F7", "F9")
+    for key in ("pointing", "claiming", "rule_pointing", "x_wing", "rule_fish", "swordfish"):
+        assert TECHNIQUES[key].find(b) is None, key
+    step = fish.rule_fish3(b)
+    assert step is not None
+    assert step.eliminations == ((cell("D7"), 0), (cell("D9"), 0))
+    assert step.text == (
+        "Fish through the rules (three houses): 1 must stand in row C in C2, C7, C9, in row "
+        "E in E1, E4, E9 and in row F in F2, F5, F8, never in two places that rule each "
+        "other out, so in C2+E4+F8, C2+E9+F5, C7+E1+F5, C7+E1+F8, C7+E4+F8, C7+E9+F2, "
+        "C7+E9+F5, C9+E1+F5, C9+E1+F8 or C9+E4+F8; whichever holds it rules out 1 in D7, D9 "
+        "(a knight's move) → eliminates 1 from D7, D9")
+    assert TECHNIQUES["rule_fish3"].rate(step) == 4.2   # nine places: +0.3
+    assert len(step.marks) == 9 and step.links   # the picture: the places, the links
+    keys = list(TECHNIQUES)
+    assert keys.index("rule_fish") < keys.index("swordfish") < keys.index("rule_fish3")
+
+
+def test_no_fish_of_three_houses_on_the_plain_grid():
+    # A swordfish on 1 in rows A, E, I (columns 1, 5, 9): the plain grid's own technique,
+    # rated as Sudoku Explainer rates it, is never read as a fish through the rules.
+    b = board()
+    for row in "AEI":
+        without(b, 1, *(f"{row}{k}" for k in (2, 3, 4, 6, 7, 8)))
+    for row in "AE":
+        without(b, 1, f"{row}9")
+    without(b, 1, "I1")
+    assert TECHNIQUES["swordfish"].find(b) is not None
+    assert fish.rule_fish3(b) is None
+
+
+@pytest.mark.slow   # the case explained and every step proved: about 2 s
+def test_the_anti_knight_case_uses_a_fish_of_three_houses_and_is_proved():
+    case = next(c for c in CASES if c.name == "anti-knight")
+    e = explain(case.puzzle())
+    assert e.solved and e.rating.techniques.get("rule_fish3", 0) > 0
+    prove_steps(e)
+    solution = e.grid
+    for step in e.steps:
+        if step.technique == "rule_fish3":
+            assert all(solution[c] != d for c, d in step.eliminations)
 
 
 def test_the_diagonal_case_needs_a_fish_through_the_rules_and_is_proved():

@@ -86,8 +86,17 @@ def _constraint_links(board: Board, digit: int | None) -> WeakLinks:
     extra = weak_links(board)
     if digit is None or not extra:
         return extra
-    return {node: {o: name for o, name in linked.items() if o[1] == digit}
-            for node, linked in extra.items() if node[1] == digit}
+    return board.cached("constraint links by digit", lambda: _by_digit(board, extra))[digit]
+
+
+def _by_digit(board: Board, extra: WeakLinks) -> list[WeakLinks]:
+    """The constraints' weak links split by digit, in one pass per position: each digit's
+    chains read them again and again (every length of strong-link chain, every digit)."""
+    found: list[WeakLinks] = [{} for _ in range(board.size)]
+    for node, linked in extra.items():
+        d = node[1]
+        found[d][node] = {o: name for o, name in linked.items() if o[1] == d}
+    return found
 
 
 def _unit_weak(board: Board, x: Candidate, y: Candidate) -> bool:

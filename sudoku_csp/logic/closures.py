@@ -43,13 +43,16 @@ def static_closures(board: Board, lits: list[int]) -> dict[int, Closure]:
     weak = weak_links(board)
     cell_units = board.tables.cell_units
     unit_masks = board.layout.unit_masks
-    on_implies: dict[int, int] = {}  # candidate -> the candidates then off
-    off_implies: dict[int, int] = {}  # candidate -> the candidates then on
-    units_of: dict[int, list[int]] = {}  # candidate -> its digit's places in its units
+    size = len(cand) * n
+    on_implies = [0] * size  # candidate -> the candidates then off
+    off_implies = [0] * size  # candidate -> the candidates then on
+    units_of: list[tuple[int, ...]] = [()] * size  # its digit's places in its units
+    cell_bit = [0] * size  # candidate -> its cell, as a mask of cells
 
     for i in bits(opens):
         c, d = divmod(i, n)
         bit = 1 << d
+        cell_bit[i] = 1 << c
         near = spread[c] << d | (cand[c] & ~bit) << (c * n)
         for x, e in weak.get((c, d), ()):
             near |= 1 << (x * n + e)
@@ -67,19 +70,45 @@ def static_closures(board: Board, lits: list[int]) -> dict[int, Closure]:
                 other = (here & ~(1 << c)).bit_length() - 1
                 then |= 1 << (other * n + d)
         off_implies[i] = then
-        units_of[i] = places
+        units_of[i] = tuple(places)
 
+    # An open cell is left with no candidate when its field (n bits) of the candidates not
+    # ruled out is empty: a field is nonzero when adding its low bits to all-ones below its
+    # top bit carries into that bit, or the top bit is set (no carry leaves a field).
+    low = open_top = 0
+    for c in range(len(cand)):
+        low |= ((1 << (n - 1)) - 1) << (c * n)
+        if opens >> (c * n) & ((1 << n) - 1):
+            open_top |= 1 << (c * n + n - 1)
+    fields = (opens, low, open_top)
+    tables = (on_implies, off_implies, units_of, cell_bit)
+
+    # An off fact that forces one on fact is implied back by it (off_implies comes from a
+    # bivalue cell or a unit with two places, whose other candidate, once on, rules this one
+    # out), so the two lead to the same facts: the on fact's closure serves both.
     found: dict[int, Closure] = {}
     for lit in lits:
-        found[lit] = _close(lit, n, cand, on_implies, off_implies, units_of)
-    return found
+        then = 0 if lit & 1 else off_implies[lit >> 1]
+        if then and not then & (then - 1):
+            on_lit = (then.bit_length() - 1) << 1 | 1
+            if on_lit not in found:
+                found[on_lit] = _close(on_lit, n, tables, fields)
+            found[lit] = found[on_lit]
+        elif lit not in found:
+            found[lit] = _close(lit, n, tables, fields)
+    return {lit: found[lit] for lit in lits}
 
 
-def _close(lit: int, n: int, cand: list[int], on_implies: dict[int, int],
-           off_implies: dict[int, int], units_of: dict[int, list[int]]) -> Closure:
+def _close(lit: int, n: int, tables: tuple[list[int], list[int], list[tuple[int, ...]],
+                                            list[int]],
+           fields: tuple[int, int, int]) -> Closure:
+    # Whether a cell or a unit is left empty does not depend on the order the off facts of
+    # one round are met, so each round checks the cells at once, and the last off fact of a
+    # unit to be met checks it (bit loops inlined: the static forcing chains' hot loop).
+    on_implies, off_implies, units_of, cell_bit = tables
+    opens, low, open_top = fields
     on = off = 0
     new_on, new_off = (1 << (lit >> 1), 0) if lit & 1 else (0, 1 << (lit >> 1))
-    offs: dict[int, int] = {}  # cell -> its candidates off
     off_cells = [0] * n  # digit -> the cells it is off in
     while new_on or new_off:
         on |= new_on
@@ -87,14 +116,20 @@ def _close(lit: int, n: int, cand: list[int], on_implies: dict[int, int],
         if on & off:
             return None
         more_off = more_on = 0
-        for i in bits(new_on):
-            more_off |= on_implies[i]
-        for i in bits(new_off):
-            c, d = divmod(i, n)
-            left = offs[c] = offs.get(c, 0) | 1 << d
-            if left == cand[c]:
-                return None  # no candidate left in the cell
-            gone = off_cells[d] = off_cells[d] | 1 << c
+        while new_on:
+            bit = new_on & -new_on
+            more_off |= on_implies[bit.bit_length() - 1]
+            new_on ^= bit
+        if new_off:
+            left = opens & ~off
+            if (((left & low) + low) | left) & open_top != open_top:
+                return None  # no candidate left in a cell
+        while new_off:
+            bit = new_off & -new_off
+            new_off ^= bit
+            i = bit.bit_length() - 1
+            d = i % n
+            gone = off_cells[d] = off_cells[d] | cell_bit[i]
             for places in units_of[i]:
                 if not places & ~gone:
                     return None  # no place left for the digit in a unit

@@ -221,8 +221,18 @@ def _weak(geometry: Geometry, constraints: tuple[Constraint, ...], cand: tuple[i
             continue
         for a, b in _pairs(geometry, link, tuple(cand[c] for c in cells),
                            tuple(placed >> c & 1 for c in cells)):
-            found.setdefault(a, {}).setdefault(b, name)
-            found.setdefault(b, {}).setdefault(a, name)
+            # setdefault(a, {}).setdefault(b, name) both ways, without an empty dict made
+            # per pair: thousands of pairs a position
+            near = found.get(a)
+            if near is None:
+                found[a] = {b: name}
+            elif b not in near:
+                near[b] = name
+            near = found.get(b)
+            if near is None:
+                found[b] = {a: name}
+            elif a not in near:
+                near[a] = name
     return found
 
 

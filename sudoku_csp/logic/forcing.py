@@ -33,7 +33,7 @@ true).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sudoku_csp.geometry import Candidate, bits
 from sudoku_csp.logic.board import Board
@@ -57,6 +57,14 @@ class Implications:
 
     facts: dict[Lit, tuple[Lit, ...]]
     conflict: tuple[Lit, ...] = ()
+    _conflict_length: int | None = field(default=None, repr=False, compare=False)
+
+    def conflict_length(self) -> int:
+        """:meth:`length` of the conflict, worked out once (a step is chosen by it, and
+        the contradictions carried on are sorted by it)."""
+        if self._conflict_length is None:
+            self._conflict_length = self.length(self.conflict)
+        return self._conflict_length
 
     def length(self, lits: tuple[Lit, ...] | list[Lit]) -> int:
         """How many facts the argument for ``lits`` rests on (their ancestors, themselves
@@ -94,11 +102,8 @@ class Reasoner:
         self.cell_offs: dict[int, tuple[Lit, ...]] = {}
         # The constraints' weak links as literals: on(c, d) ⇒ off of each (one digit's
         # only, for Nishio).
-        self.forbids: dict[Lit, list[Lit]] = {}
-        for (c, d), linked in weak_links(board).items():
-            offs = [(x * self.n + e) << 1 for x, e in linked if digit is None or e == digit]
-            if offs and (digit is None or d == digit):
-                self.forbids[self.lit(c, d, True)] = offs
+        self.forbids: dict[Lit, list[Lit]] = board.cached(
+            f"reasoner forbids {digit}", lambda: _forbids(board, digit))
         # Dynamic chains follow the constraints' links themselves: each link, and per cell
         # the links through it.
         self.links = ([link for _, link in named_links(board)]
@@ -167,13 +172,15 @@ class Reasoner:
             """Run link ``k`` on the facts about its cells: its removals are off facts that
             come from all of those; the conflict if it cannot be met."""
             cells = links[k].cells
-            masks = tuple(1 << ons[c] if c in ons else cand[c] & ~offs[c] for c in cells)
-            why = tuple(f for c in dict.fromkeys(cells) for f in about.get(c, ()))
+            masks = tuple([1 << ons[c] if c in ons else cand[c] & ~offs[c] for c in cells])
             out = links[k].narrow(masks)
             if out is None:
-                return why
+                return tuple(f for c in dict.fromkeys(cells) for f in about.get(c, ()))
+            why: tuple[Lit, ...] | None = None  # gathered at the first removal, if any
             for c, before, after in zip(cells, masks, out, strict=True):
                 for e in bits(before & ~after):
+                    if why is None:
+                        why = tuple(f for x in dict.fromkeys(cells) for f in about.get(x, ()))
                     conflict = derive((c * n + e) << 1, why)
                     if conflict:
                         return conflict
@@ -199,10 +206,16 @@ class Reasoner:
             if lit & 1:  # on
                 why = (lit,)
                 for off in implied.get(lit) or self._implies(lit):
-                    if off not in facts:
-                        conflict = derive(off, why)
-                        if conflict:
-                            return Implications(facts, conflict)
+                    if off not in facts:  # derive(off, why), inlined: the hottest call
+                        facts[off] = why
+                        if off ^ 1 in facts:
+                            return Implications(facts, (off, off ^ 1))
+                        c, d = divmod(off >> 1, n)
+                        offs[c] |= 1 << d
+                        off_cells[d] |= 1 << c
+                        if links_of:
+                            about.setdefault(c, []).append(off)
+                        queue.append(off)
                 continue
             # off: a single in the cell? (Its reasons are all the cell's off facts: the one
             # of the digit left is no fact, and counts in no argument.)
@@ -236,6 +249,17 @@ class Reasoner:
                     if conflict:
                         return Implications(facts, conflict)
         return Implications(facts)
+
+
+def _forbids(board: Board, digit: int | None) -> dict[Lit, list[Lit]]:
+    """The constraints' weak links as literals, on(c, d) ⇒ the off facts (one digit's only
+    when ``digit`` is given): made once per position for every reasoner of it."""
+    n, found = board.size, {}
+    for (c, d), linked in weak_links(board).items():
+        offs = [(x * n + e) << 1 for x, e in linked if digit is None or e == digit]
+        if offs and (digit is None or d == digit):
+            found[((c * n + d) << 1) | 1] = offs
+    return found
 
 
 def _candidates(board: Board) -> list[Candidate]:
@@ -311,7 +335,7 @@ def _contradictions(board: Board, technique: str, name: str,
     best: tuple[int, Lit, Implications] | None = None
     for lit, outcome in outcomes.items():
         if outcome.conflict:
-            length = outcome.length(outcome.conflict)
+            length = outcome.conflict_length()
             if best is None or length < best[0]:
                 best = (length, lit, outcome)
     if best is None:

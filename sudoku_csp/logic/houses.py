@@ -18,6 +18,8 @@ cells with no sum holds every digit, like a region). Then:
 - *cell forcing* (``rule_cell_forcing``): a candidate that a constraint's weak links rule
   out beside every candidate of one cell is false.
 
+Fish through the rules read two or three houses together (:mod:`sudoku_csp.logic.fish`).
+
 Weak links are the units', the grid's extra "must differ" pairs and the constraints'
 (:func:`~sudoku_csp.logic.constraints.weak_links`), as the chains use them.
 """
@@ -39,9 +41,9 @@ from sudoku_csp.native.rules import naked_sets
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
-__all__ = ["CELL_FORCING_RATING", "FISH_PLACES", "FISH_RATING", "POINTING_RATING",
-           "RULE_SINGLE_RATING", "House", "houses", "rule_cell_forcing", "rule_fish",
-           "rule_hidden_single", "rule_pointing", "rule_subset", "weak_reason"]
+__all__ = ["CELL_FORCING_RATING", "POINTING_RATING", "RULE_SINGLE_RATING", "House", "houses",
+           "rule_cell_forcing", "rule_hidden_single", "rule_pointing", "rule_subset",
+           "weak_reason"]
 
 RULE_SINGLE_RATING = 2.2
 """A hidden single among a constraint's cells: as weighing a constraint's combinations
@@ -51,13 +53,6 @@ POINTING_RATING = 2.9
 """Pointing through the rules: after claiming (2.8), the last of the locked candidates, as
 each place must be checked against a rule of the variant rather than one line; +0.1 for
 each place beyond two (at most +0.3)."""
-FISH_RATING = 3.3
-"""A fish through the rules: two houses read together, with a rule between their places;
-after the X-wing (3.2), the plain case of two lines (+0.1 for each place beyond four, at
-most +0.3)."""
-FISH_PLACES = 3
-"""The most places of the digit in each house of a fish through the rules (more make too
-many pairs to read by hand)."""
 CELL_FORCING_RATING = 2.9
 """Cell forcing through the rules: as pointing through the rules, with a cell's candidates
 for the places (+0.1 for each beyond two, at most +0.3)."""
@@ -335,97 +330,6 @@ def rule_cell_forcing(board: Board) -> Step | None:
                 eliminations=tuple(gone), cells=(c,), marks=tuple(sources),
                 links=_links(sources, gone), bonus=_size_bonus(len(sources)))
     return None
-
-
-def rule_fish(board: Board) -> Step | None:
-    """Two houses that must each hold a digit, with a few places each (at most
-    :data:`FISH_PLACES`), where some place of one rules out some place of the other: the
-    digit stands in them in one of the pairs left, and a candidate weakly linked to a place
-    of every such pair is false. An X-wing is the case of two lines whose places share
-    columns; this reads any two houses (lines, regions, cages) with every rule (a knight's
-    move between two places, a constraint's weak link). Only pairs with a place ruled out
-    beside another are read: without one, what every pair rules out is what pointing
-    through the rules finds in one house."""
-    if not board.constraints and board.layout.plain:
-        return None
-    extra = weak_links(board)
-    memo: dict[Candidate, int] = board.cached("weak sets", dict)
-    cand, placed, size = board.cand, board.state.placed, board.size
-    found = houses(board)
-    by_digit: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
-    for i, house in enumerate(found):
-        for d in digits_of(house.digits):
-            bit = 1 << d
-            places = tuple(c for c in house.cells if cand[c] & bit and not placed >> c & 1)
-            if 2 <= len(places) <= FISH_PLACES:
-                by_digit.setdefault(d, []).append((i, places))
-    for d, items in sorted(by_digit.items()):
-        seen: set[frozenset[tuple[int, ...]]] = set()
-        for a, (i, first) in enumerate(items):
-            board.check_time()
-            for j, second in items[a + 1:]:
-                key = frozenset((first, second))
-                if key in seen or set(first) & set(second):
-                    continue
-                seen.add(key)  # a house met twice (a unit and a cage on the same cells)
-                pairs = [(x, y) for x in first for y in second
-                         if not _linked(board, extra, (x, d), memo) >> (y * size + d) & 1]
-                if not pairs or len(pairs) == len(first) * len(second):
-                    continue
-                gone_set = -1  # every candidate, until the first pair narrows it
-                for x, y in pairs:
-                    gone_set &= (_linked(board, extra, (x, d), memo)
-                                 | _linked(board, extra, (y, d), memo))
-                    if not gone_set:
-                        break
-                if gone_set:
-                    step = _fish_step(board, extra, d, (found[i], first), (found[j], second),
-                                      pairs, board.unmask(gone_set))
-                    if step is not None:
-                        return step
-    return None
-
-
-def _fish_step(board: Board, extra: WeakLinks, d: int, first: tuple[House, tuple[int, ...]],
-               second: tuple[House, tuple[int, ...]], pairs: list[tuple[int, int]],
-               gone: list[Candidate]) -> Step | None:
-    """The step, or None when it reads nothing but rows, columns and boxes (a turbot fish
-    or a grouped chain of the plain grid, which the ladder rates as such)."""
-    g = board.geometry
-    sources = [(c, d) for c in (*first[1], *second[1])]
-    reasons: dict[str, None] = {}
-    others = set(board.layout.others)
-    plain = (all(h.unit is not None and h.unit not in others for h, _ in (first, second))
-             and not any(weak_reason(board, extra, (x, d), (y, d))
-                         for x in first[1] for y in second[1] if (x, y) not in pairs))
-    for x, y in pairs:
-        for z in gone:
-            for s in ((x, d), (y, d)):
-                why = weak_reason(board, extra, s, z)
-                if why:
-                    reasons[why] = None
-    if plain and not reasons:
-        return None
-    held = [f"{g.label(x)}+{g.label(y)}" for x, y in pairs]
-    said = " or ".join(held) if len(held) < 3 else f"{', '.join(held[:-1])} or {held[-1]}"
-
-    def where(house: House, places: tuple[int, ...]) -> str:
-        return f"{house.name} in {cell_list(g, places)}"
-
-    return Step(
-        "rule_fish", 0.0,
-        f"Fish through the rules: {board.sym(d)} must stand in {where(*first)} and in "
-        f"{where(*second)}, never in two places that rule each other out, so in "
-        f"{said}; whichever holds it rules out "
-        f"{_targets(g, gone)}{_via(list(reasons))} → eliminates "
-        f"{eliminated(g, gone)}",
-        eliminations=tuple(gone), cells=tuple(dict.fromkeys((*first[0].cells,
-                                                              *second[0].cells))),
-        marks=tuple(sources),
-        units=tuple(h.unit for h, _ in (first, second) if h.unit is not None),
-        links=tuple((s, y, False) for y in gone for s in sources
-                    if weak_reason(board, extra, s, y) is not None),
-        bonus=_size_bonus(len(first[1]) + len(second[1]) - 2))
 
 
 def rule_subset(k: int) -> Callable[[Board], Step | None]:

@@ -23,6 +23,7 @@ from sudoku_csp.logic import (
     chains,
     constraints,
     exact,
+    fish,
     forcing,
     houses,
     leftovers,
@@ -108,7 +109,7 @@ _LADDER = [
               houses.rule_subset(2)),
     Technique("x_wing", "X-wing", 3.2, basic.x_wing),
     Technique("rule_fish", "Fish through the variant rules (two houses, a rule between "
-              "their places)", houses.FISH_RATING, houses.rule_fish),
+              "their places)", fish.FISH_RATING, fish.rule_fish),
     Technique("constraint_overlap", "Overlapping variant constraints read together",
               exact.OVERLAP_RATING, exact.constraint_overlap),
     Technique("hidden_pair", "Hidden pair", 3.4, basic.hidden_pair),
@@ -116,6 +117,8 @@ _LADDER = [
     Technique("rule_naked_triple", "Naked triple through the variant rules", 3.7,
               houses.rule_subset(3)),
     Technique("swordfish", "Swordfish", 3.8, basic.swordfish),
+    Technique("rule_fish3", "Fish through the variant rules (three houses, rules between "
+              "their places)", fish.FISH3_RATING, fish.rule_fish3),
     Technique("hidden_triple", "Hidden triple", 4.0, basic.hidden_triple),
     Technique("turbot_fish", "Skyscraper / two-string kite / turbot fish", 4.0,
               chains.strong_links(2)),

@@ -81,7 +81,7 @@ def _carry(board: Board, reasoner: Reasoner, lits: list[Lit]) -> Step | None:
         return None
     (cell, digit), = step.eliminations or step.placements
     made = reasoner.lit(cell, digit, bool(step.eliminations))  # the supposition refuted
-    rest = sorted((outcome.length(outcome.conflict), lit) for lit, outcome in outcomes.items()
+    rest = sorted((outcome.conflict_length(), lit) for lit, outcome in outcomes.items()
                   if outcome.conflict and lit != made)
     board.carried[_KEY] = [lit for _, lit in rest[:CARRIED]]
     return step
@@ -98,8 +98,15 @@ def dynamic_forcing_chain(board: Board) -> Step | None:
         if step is not None:
             return step
     cands = _candidates(board)
-    results = {(c, d, on): outcome(board, c, d, on) for c, d in cands
-               for on in (True, False)}
+    results: dict[tuple[int, int, bool], list[int] | None] = {}
+    for c, d in cands:
+        results[(c, d, True)] = outcome(board, c, d, True)
+        results[(c, d, False)] = None  # its place in the order; set below
+    for c, d in cands:
+        # In a bivalue cell "not d" starts the very same trial as the other digit on.
+        rest = board.cand[c] & ~(1 << d)
+        results[(c, d, False)] = (results[(c, rest.bit_length() - 1, True)]
+                                  if not rest & (rest - 1) else outcome(board, c, d, False))
     lits = [reasoner.lit(c, d, on) for (c, d, on), cand in results.items() if cand is None]
     if lits:
         step = _carry(board, reasoner, lits)

@@ -53,9 +53,11 @@ def _fits(n: int, masks: Sequence[int]) -> list[int]:
             if union & w == w and all(m & w for m in masks)]
 
 
+@lru_cache(maxsize=1 << 14)
 def _runs(n: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """Each cell's digits that lie in a window the line can fill (:func:`_fits`); a digit of
-    every such window (the line holds it) that only one cell can hold placed there."""
+    every such window (the line holds it) that only one cell can hold placed there. Kept
+    per masks: the explainer's trials ask the same lines the same again and again."""
     fits = _fits(n, masks)
     if not fits:
         return None
@@ -80,6 +82,19 @@ def _runs(n: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 14)
+def _held(n: int, line: tuple[int, ...]) -> int | None:
+    """The digits of every window the line can fill (:func:`_fits`), None when none fits:
+    kept per masks, as :func:`_runs` is."""
+    fits = _fits(n, line)
+    if not fits:
+        return None
+    required = -1
+    for w in fits:
+        required &= w
+    return required
+
+
 def _pointing(n: int, length: int, units: tuple[tuple[int, tuple[int, ...]], ...],
               masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """A digit the line surely holds (one of every window it can fill), whose cells on the
@@ -87,12 +102,9 @@ def _pointing(n: int, length: int, units: tuple[tuple[int, tuple[int, ...]], ...
     then the other cells of ``units``, each given as (its line cells as a bit mask, the
     positions of its other cells in ``masks``)."""
     line = masks[:length]
-    fits = _fits(n, line)
-    if not fits:
+    required = _held(n, line)
+    if required is None:
         return None
-    required = -1
-    for w in fits:
-        required &= w
     out = list(masks)
     while required:
         bit = required & -required
