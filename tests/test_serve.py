@@ -80,6 +80,9 @@ def test_each_disabled_logic_name_stands_for_techniques_of_the_ladder():
         assert keys and set(keys) <= set(TECHNIQUES), name
     chains = {k for k, t in TECHNIQUES.items() if t.chained}
     assert chains <= set(DISABLED_LOGIC["aic"]) | set(DISABLED_LOGIC["contradictions"])
+    # Every fish, the ones through the variant rules too, goes with the "fishes" setting.
+    fishes = {k for k in TECHNIQUES if k.endswith(("fish", "fish3")) or k == "x_wing"}
+    assert fishes <= set(DISABLED_LOGIC["fishes"])
 
 
 # -- the request's puzzle -----------------------------------------------------------------------

@@ -91,7 +91,7 @@ DISABLED_LOGIC: dict[str, tuple[str, ...]] = {
                "rule_naked_triple", "rule_naked_quad"),
     "pointing": ("direct_pointing", "direct_claiming", "pointing", "claiming", "rule_pointing",
                  "rule_cell_forcing"),
-    "fishes": ("x_wing", "swordfish", "jellyfish", "turbot_fish"),
+    "fishes": ("x_wing", "swordfish", "jellyfish", "turbot_fish", "rule_fish", "rule_fish3"),
     "wings": ("xy_wing", "xyz_wing", "wxyz_wing", "vwxyz_wing", "uvwxyz_wing",
               "tuvwxyz_wing", "w_wing", "three_strong_links", "four_strong_links",
               "five_strong_links", "six_strong_links"),
