@@ -8,21 +8,27 @@ hold different values at most ``L - 1`` apart (``L`` cells). That is exact: ``L`
 values whose greatest and least are at most ``L - 1`` apart are exactly a run of ``L``
 consecutive values. Arc consistency natively, support or conflict clauses, tables in CP-SAT.
 Natively also what pairs cannot see: the run is one of the windows of ``L`` consecutive
-values that every cell can reach and the cells' candidates cover, so each cell keeps only
-values of such windows, and a value of every such window (the line surely holds it) that
-only one cell can hold is that cell's; and, joined with the grid's units
-(:meth:`Renban.joint_native`), such a value whose places on the line all lie in one unit
-leaves that unit's other cells. On "159" (zetamath: sixteen renbans and three dots, no
-givens) the native search took 26,000 nodes with pairs alone, 10,000 with the windows and
-165 (0.1 s) with the units too.
+values that the cells can take one each (Hall's condition, checked exactly by the sets of
+values the first cells can have taken), so each cell keeps exactly its values of some
+filling of some such window (generalised arc consistency: a value of every window that
+only one cell can hold is that cell's). Joined with the grid (:meth:`Renban.joint_native`):
+a value whose places in a unit all lie on the line is on the line, so only windows holding
+it are left; and a value every window left holds leaves each cell that sees all its places
+on the line (a peer of each: the rest of their unit, or a cell in the row of one and the
+column of another). On "159" (zetamath: sixteen renbans and three dots, no givens) the
+native search took 26,000 nodes with pairs alone, 10,000 with the windows, 165 with the
+units too and 31 with all of this. On the generated renbans of
+examples/kinds_few_givens.txt (two to eight givens) it cut the search three- to tenfold;
+two of the five still take over 30,000 nodes.
 Drawn as f-puzzles does: a thick pink-purple line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache, partial, reduce
+from operator import itemgetter, or_
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import Constraint
@@ -31,7 +37,7 @@ from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import digit_list, digits_of
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.geometry import Geometry, bits
 
 
 @lru_cache(maxsize=32)
@@ -43,71 +49,155 @@ def _within(length: int) -> Relation:
 
 
 def _fits(n: int, masks: Sequence[int]) -> list[int]:
-    """The windows of ``len(masks)`` consecutive digits (of ``n``) the line can fill: every
-    cell can reach one of its digits and the cells' candidates cover it."""
+    """The windows of ``len(masks)`` consecutive digits (of ``n``) the line can fill: its
+    cells can take the window's digits one each (:func:`_window_support`)."""
     length = len(masks)
     union = 0
     for m in masks:
         union |= m
+    cells = tuple(masks)
     return [w for w in ((1 << length) - 1 << s for s in range(n - length + 1))
-            if union & w == w and all(m & w for m in masks)]
+            if union & w == w and _window_support(cells, w) is not None]
+
+
+Gather = Callable[[Sequence[int]], tuple[int, ...]]
+
+
+def _gather(positions: Sequence[int]) -> Gather:
+    """The items of a sequence at ``positions`` (at least one), as a tuple, fetched in C."""
+    if len(positions) == 1:
+        return itemgetter(positions[0], positions[0])
+    return itemgetter(*positions)
 
 
 def _runs(n: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Each cell's digits that lie in a window the line can fill (:func:`_fits`); a digit of
-    every such window (the line holds it) that only one cell can hold placed there."""
-    fits = _fits(n, masks)
-    if not fits:
-        return None
-    keep, required = 0, -1
-    for w in fits:
-        keep |= w
-        required &= w
-    out = [m & keep for m in masks]
-    placed = 0  # the cells given a required digit here
-    while required:
-        bit = required & -required
-        required ^= bit
-        holders = [i for i, m in enumerate(out) if m & bit]
-        if not holders:  # the cells placed so far took its places
-            return None
-        if len(holders) == 1:
-            i = holders[0]
-            if placed >> i & 1:  # the only place of two digits
+    """Each cell's digits that some filling of a run the line can be gives it (:func:`_line`)."""
+    found = _line(n, masks)
+    return None if found is None else found[0]
+
+
+class _Joint:
+    """The line read with the grid's units, a link's narrowing: ``masks`` are the line's
+    cells, then every peer of one of them; ``units``: each full unit the line crosses, as
+    (its line cells, its other cells), each a :func:`_gather` of their positions; ``peers``:
+    per line cell, its peers' positions as a bit mask.
+
+    - A digit whose places in a unit all lie on the line is on the line: only runs holding
+      it are left (:func:`_line` with ``held``).
+    - A digit every run left holds is on the line, at one of its places there: a cell that
+      sees every such place (a peer of each, on the line or off it) does not hold it.
+    """
+
+    def __init__(self, n: int, length: int, units: tuple[tuple[Gather, Gather], ...],
+                 peers: tuple[int, ...]) -> None:
+        self.n, self.length, self.units, self.peers = n, length, units, peers
+        self.sights: dict[int, tuple[int, ...]] = {}  # the line cells -> who sees them all
+
+    def sight(self, holders: int) -> tuple[int, ...]:
+        """The positions of the cells that see every line cell of ``holders`` (a bit mask)."""
+        found = self.sights.get(holders)
+        if found is None:
+            sees = -1
+            for i, mask in enumerate(self.peers):
+                if holders >> i & 1:
+                    sees &= mask
+            found = self.sights[holders] = tuple(bits(sees))
+        return found
+
+    def __call__(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+        length = self.length
+        out = list(masks)
+        held = 0
+        while True:
+            found = _line(self.n, tuple(out[:length]), held)
+            if found is None:
                 return None
-            placed |= 1 << i
-            out[i] = bit
-    return tuple(out)
+            keep, required = found
+            out[:length] = keep
+            changed = False
+            while required:
+                bit = required & -required
+                required ^= bit
+                holders = 0
+                for i in range(length):
+                    if out[i] & bit:
+                        holders |= 1 << i
+                if not holders:  # taken from the line by a digit before it
+                    return None
+                for k in self.sight(holders):
+                    if out[k] & bit:
+                        out[k] &= ~bit
+                        if not out[k]:
+                            return None
+                        changed = True
+            for on_line, others in self.units:
+                near = reduce(or_, on_line(out)) & ~held
+                if near:
+                    near &= ~reduce(or_, others(out))
+                    if near:
+                        held |= near
+                        changed = True
+            if not changed:
+                return tuple(out)
 
 
-def _pointing(n: int, length: int, units: tuple[tuple[int, tuple[int, ...]], ...],
-              masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """A digit the line surely holds (one of every window it can fill), whose cells on the
-    line all lie in one unit, leaves the unit's other cells. ``masks``: the line's cells,
-    then the other cells of ``units``, each given as (its line cells as a bit mask, the
-    positions of its other cells in ``masks``)."""
-    line = masks[:length]
-    fits = _fits(n, line)
-    if not fits:
+@lru_cache(maxsize=1 << 15)
+def _window_support(masks: tuple[int, ...], window: int) -> tuple[int, ...] | None:
+    """Each cell's digits of ``window`` (as many digits as cells) that some one-to-one
+    filling of the window gives it, every cell taking one of its candidates; None when no
+    filling exists (Hall's condition fails). Sets of digits used so far, cell by cell:
+    forward the sets the first cells can have taken, backward those from which the rest can
+    finish."""
+    length = len(masks)
+    forward: list[set[int]] = [{0}]
+    for m in masks:
+        m &= window
+        layer = set()
+        for used in forward[-1]:
+            free = m & ~used
+            while free:
+                bit = free & -free
+                free ^= bit
+                layer.add(used | bit)
+        if not layer:
+            return None
+        forward.append(layer)
+    if window not in forward[-1]:
         return None
-    required = -1
-    for w in fits:
-        required &= w
-    out = list(masks)
-    while required:
-        bit = required & -required
-        required ^= bit
-        holders = 0
-        for i, m in enumerate(line):
-            if m & bit:
-                holders |= 1 << i
-        for on_line, others in units:
-            if holders and holders & ~on_line == 0:
-                for j in others:
-                    out[j] &= ~bit
-                    if not out[j]:
-                        return None
+    out = [0] * length
+    finishes = {window}
+    for i in range(length - 1, -1, -1):
+        m = masks[i] & window
+        before = set()
+        for used in forward[i]:
+            free = m & ~used
+            while free:
+                bit = free & -free
+                free ^= bit
+                if used | bit in finishes:
+                    out[i] |= bit
+                    before.add(used)
+        finishes = before
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 15)
+def _line(n: int, masks: tuple[int, ...], held: int = 0) -> tuple[tuple[int, ...], int] | None:
+    """Exactly what the line allows: each cell's digits that some filling of a run of
+    ``len(masks)`` consecutive digits (of ``n``) holding every digit of ``held`` gives it,
+    and the digits every such run holds; None when no run can be filled."""
+    keep = [0] * len(masks)
+    required = -1
+    for w in _fits(n, masks):
+        if held & ~w:
+            continue
+        support = _window_support(masks, w)
+        assert support is not None  # a window _fits gives can be filled
+        required &= w
+        keep = [a | b for a, b in zip(keep, support, strict=True)]
+    if required == -1:
+        return None
+    return tuple(keep), required
 
 
 @dataclass(frozen=True)
@@ -160,32 +250,36 @@ class Renban(LinePairs):
     @classmethod
     def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
                      ) -> list[Link]:
-        """Per renban, with the units: a digit the line surely holds, all of whose places on
-        the line lie in one unit, is not elsewhere in that unit (:func:`_pointing`)."""
+        """Per renban, the line read with the grid's units and peers (:class:`_Joint`): a
+        digit a unit can place only on the line is on it, and a digit every run holds
+        leaves the cells that see all its places on the line."""
         links = []
         for c in constraints:
             if not isinstance(c, Renban):
                 continue
+            length = len(c.cells)
             cells = list(c.cells)
             position = {cell: i for i, cell in enumerate(cells)}
-            units = []
-            for unit in geometry.units:
-                on_line = sum(1 << position[x] for x in unit.cells if x in position)
-                if not on_line:
-                    continue
-                others = []
-                for x in unit.cells:
+            for cell in c.cells:
+                for x in geometry.peers[cell]:
                     if x not in position:
                         position[x] = len(cells)
                         cells.append(x)
-                    if position[x] >= len(c.cells):
-                        others.append(position[x])
-                units.append((on_line, tuple(others)))
-            links.append(Link(tuple(cells), partial(_pointing, geometry.size, len(c.cells),
-                                                    tuple(units)),
-                              f"{c.describe(geometry)}: a digit every run it can be holds, "
-                              "all of whose places on the line lie in one unit, leaves the "
-                              "rest of that unit"))
+            line = set(c.cells)
+            # a full unit the line crosses; one it fills tells it nothing (it holds every
+            # digit anyway)
+            crossed = [unit.cells for unit in geometry.units
+                       if len(unit.cells) == geometry.size and line & set(unit.cells)
+                       and not line >= set(unit.cells)]
+            units = tuple((_gather([position[x] for x in unit if x in line]),
+                           _gather([position[x] for x in unit if x not in line]))
+                          for unit in crossed)
+            peers = tuple(sum(1 << position[x] for x in geometry.peers[cell])
+                          for cell in c.cells)
+            links.append(Link(tuple(cells), _Joint(geometry.size, length, units, peers),
+                              f"{c.describe(geometry)}: a digit its units can place only on "
+                              "it is on it, and a digit every run it can be holds leaves the "
+                              "cells that see all its places on the line"))
         return links
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
