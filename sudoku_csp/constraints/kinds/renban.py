@@ -15,11 +15,13 @@ only one cell can hold is that cell's). Joined with the grid (:meth:`Renban.join
 a value whose places in a unit all lie on the line is on the line, so only windows holding
 it are left; and a value every window left holds leaves each cell that sees all its places
 on the line (a peer of each: the rest of their unit, or a cell in the row of one and the
-column of another). On "159" (zetamath: sixteen renbans and three dots, no givens) the
-native search took 26,000 nodes with pairs alone, 10,000 with the windows, 165 with the
-units too and 31 with all of this. On the generated renbans of
-examples/kinds_few_givens.txt (two to eight givens) it cut the search three- to tenfold;
-two of the five still take over 30,000 nodes.
+column of another). Two renbans sharing cells are read together (:class:`_Overlap`): their
+runs overlap in the shared cells' values, and in no other value when every cell of one's own
+sees every cell of the other's. On "159" (zetamath: sixteen renbans and three dots, no
+givens) the native search took 26,000 nodes with pairs alone, 10,000 with the windows, 165
+with the units too and 31 with all of this. On the generated renbans of
+examples/kinds_few_givens.txt (two to eight givens): 47,000, over 85,000, over 120,000 and
+3,400 nodes before, 3,800, 4,100, 49 and 168 now; the fifth still takes over 30,000.
 Drawn as f-puzzles does: a thick pink-purple line.
 """
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
+from itertools import combinations
 from operator import itemgetter, or_
 from typing import ClassVar
 
@@ -48,16 +51,16 @@ def _within(length: int) -> Relation:
                     f"{{a}} and {{b}} differ, by at most {spread}")
 
 
-def _fits(n: int, masks: Sequence[int]) -> list[int]:
+@lru_cache(maxsize=1 << 15)
+def _fits(n: int, masks: tuple[int, ...]) -> tuple[int, ...]:
     """The windows of ``len(masks)`` consecutive digits (of ``n``) the line can fill: its
     cells can take the window's digits one each (:func:`_window_support`)."""
     length = len(masks)
     union = 0
     for m in masks:
         union |= m
-    cells = tuple(masks)
-    return [w for w in ((1 << length) - 1 << s for s in range(n - length + 1))
-            if union & w == w and _window_support(cells, w) is not None]
+    return tuple(w for w in ((1 << length) - 1 << s for s in range(n - length + 1))
+                 if union & w == w and _window_support(masks, w) is not None)
 
 
 Gather = Callable[[Sequence[int]], tuple[int, ...]]
@@ -91,17 +94,22 @@ class _Joint:
     def __init__(self, n: int, length: int, units: tuple[tuple[Gather, Gather], ...],
                  peers: tuple[int, ...]) -> None:
         self.n, self.length, self.units, self.peers = n, length, units, peers
-        self.sights: dict[int, tuple[int, ...]] = {}  # the line cells -> who sees them all
+        # the line cells (a bit mask) -> the positions of the cells that see them all, and
+        # their gather (None: no cell does)
+        self.sights: dict[int, tuple[tuple[int, ...], Gather | None]] = {}
 
-    def sight(self, holders: int) -> tuple[int, ...]:
-        """The positions of the cells that see every line cell of ``holders`` (a bit mask)."""
+    def sight(self, holders: int) -> tuple[tuple[int, ...], Gather | None]:
+        """The positions of the cells that see every line cell of ``holders`` (a bit mask),
+        and a :func:`_gather` of them (None when there are none)."""
         found = self.sights.get(holders)
         if found is None:
             sees = -1
             for i, mask in enumerate(self.peers):
                 if holders >> i & 1:
                     sees &= mask
-            found = self.sights[holders] = tuple(bits(sees))
+            positions = tuple(bits(sees))
+            found = self.sights[holders] = (positions,
+                                            _gather(positions) if positions else None)
         return found
 
     def __call__(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -124,7 +132,10 @@ class _Joint:
                         holders |= 1 << i
                 if not holders:  # taken from the line by a digit before it
                     return None
-                for k in self.sight(holders):
+                positions, gather = self.sight(holders)
+                if gather is None or not reduce(or_, gather(out)) & bit:
+                    continue
+                for k in positions:
                     if out[k] & bit:
                         out[k] &= ~bit
                         if not out[k]:
@@ -141,6 +152,65 @@ class _Joint:
                 return tuple(out)
 
 
+class _Overlap:
+    """Two renbans sharing cells, a link's narrowing over the cells of both: ``shared``,
+    ``first`` and ``second`` are the positions of the shared cells and of each line's own.
+    The lines' runs overlap in at least the shared cells' values: for each pair of windows
+    and each choice of those values, the shared cells fill that choice, and each line's own
+    cells the rest of its window, one each. When every cell of the first line's own sees
+    every cell of the second's (``apart``), no other value is in both runs (no cell pair
+    could hold it twice): the windows meet in exactly the shared values. Each cell keeps
+    the values some such filling gives it. Results are remembered per masks (at most
+    :data:`REMEMBERED`)."""
+
+    REMEMBERED = 1 << 14
+
+    def __init__(self, n: int, shared: tuple[int, ...], first: tuple[int, ...],
+                 second: tuple[int, ...], apart: bool) -> None:
+        self.n, self.shared, self.first, self.second = n, shared, first, second
+        self.apart = apart
+        self.memo: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+
+    def __call__(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+        if masks in self.memo:
+            return self.memo[masks]
+        shared = tuple(masks[i] for i in self.shared)
+        first = tuple(masks[i] for i in self.first)
+        second = tuple(masks[i] for i in self.second)
+        k = len(shared)
+        out = [0] * len(masks)
+        for w1 in _fits(self.n, shared + first):
+            for w2 in _fits(self.n, shared + second):
+                both = w1 & w2
+                extra = both.bit_count() - k
+                if extra < 0 or extra and self.apart:
+                    continue
+                for held in _subsets(both, k):
+                    on_both = _window_support(shared, held)
+                    if on_both is None:
+                        continue
+                    on_first = _window_support(first, w1 & ~held)
+                    if on_first is None:
+                        continue
+                    on_second = _window_support(second, w2 & ~held)
+                    if on_second is None:
+                        continue
+                    for positions, found in ((self.shared, on_both), (self.first, on_first),
+                                             (self.second, on_second)):
+                        for i, m in zip(positions, found, strict=True):
+                            out[i] |= m
+        result = tuple(out) if all(out) else None
+        if len(self.memo) >= self.REMEMBERED:
+            self.memo.clear()
+        self.memo[masks] = result
+        return result
+
+
+def _subsets(mask: int, k: int) -> list[int]:
+    """The subsets of ``k`` bits of ``mask``."""
+    return [sum(1 << d for d in chosen) for chosen in combinations(bits(mask), k)]
+
+
 @lru_cache(maxsize=1 << 15)
 def _window_support(masks: tuple[int, ...], window: int) -> tuple[int, ...] | None:
     """Each cell's digits of ``window`` (as many digits as cells) that some one-to-one
@@ -149,6 +219,20 @@ def _window_support(masks: tuple[int, ...], window: int) -> tuple[int, ...] | No
     forward the sets the first cells can have taken, backward those from which the rest can
     finish."""
     length = len(masks)
+    if length <= 2:  # most lines and overlaps' parts: directly
+        if not length:
+            return () if not window else None
+        if length == 1:
+            return (window,) if masks[0] & window == window else None
+        a, b = masks[0] & window, masks[1] & window
+        low = window & -window
+        high = window ^ low
+        up = a & low and b & high  # the first cell low, the second high
+        down = a & high and b & low
+        if not up and not down:
+            return None
+        return ((low if up else 0) | (high if down else 0),
+                (high if up else 0) | (low if down else 0))
     forward: list[set[int]] = [{0}]
     for m in masks:
         m &= window
@@ -238,7 +322,7 @@ class Renban(LinePairs):
         if len(link.cells) == 2:
             return super().why_link(geometry, candidates, link, gone)
         length = len(self.cells)
-        fits = _fits(geometry.size, [candidates[c] for c in self.cells])
+        fits = _fits(geometry.size, tuple(candidates[c] for c in self.cells))
         runs = " or ".join(f"{w.bit_length() - length + 1}..{w.bit_length()}" for w in fits)
         required = -1
         for w in fits:
@@ -280,6 +364,10 @@ class Renban(LinePairs):
                               f"{c.describe(geometry)}: a digit its units can place only on "
                               "it is on it, and a digit every run it can be holds leaves the "
                               "cells that see all its places on the line"))
+        lines = [c for c in constraints if isinstance(c, Renban)]
+        for i, one in enumerate(lines):
+            for other in lines[i + 1:]:
+                links += _overlap_links(geometry, one, other)
         return links
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
@@ -289,3 +377,21 @@ class Renban(LinePairs):
             return []
         shown = ", ".join(map(str, values))
         return [f"{self.describe(geometry)} holds {shown}: not a run of consecutive values"]
+
+
+def _overlap_links(geometry: Geometry, one: Renban, other: Renban) -> list[Link]:
+    """The link of two renbans that share cells (:class:`_Overlap`), if they do."""
+    shared = [x for x in one.cells if x in other.cells]
+    if not shared or set(one.cells) == set(other.cells):
+        return []
+    first = [x for x in one.cells if x not in shared]
+    second = [x for x in other.cells if x not in shared]
+    cells = shared + first + second
+    apart = all(geometry.are_peers(x, y) for x in first for y in second)
+    narrow = _Overlap(geometry.size, tuple(range(len(shared))),
+                      tuple(range(len(shared), len(shared) + len(first))),
+                      tuple(range(len(shared) + len(first), len(cells))), apart)
+    return [Link(tuple(cells), narrow,
+                 f"{one.describe(geometry)} and {other.describe(geometry)} share "
+                 f"{len(shared)} cell{'s' if len(shared) > 1 else ''}: their runs overlap in "
+                 "those cells' values")]
