@@ -16,12 +16,13 @@ a value whose places in a unit all lie on the line is on the line, so only windo
 it are left; and a value every window left holds leaves each cell that sees all its places
 on the line (a peer of each: the rest of their unit, or a cell in the row of one and the
 column of another). Two renbans sharing cells are read together (:class:`_Overlap`): their
-runs overlap in the shared cells' values, and in no other value when every cell of one's own
-sees every cell of the other's. On "159" (zetamath: sixteen renbans and three dots, no
-givens) the native search took 26,000 nodes with pairs alone, 10,000 with the windows, 165
-with the units too and 31 with all of this. On the generated renbans of
-examples/kinds_few_givens.txt (two to eight givens): 47,000, over 85,000, over 120,000 and
-3,400 nodes before, 3,800, 4,100, 49 and 168 now; the fifth still takes over 30,000.
+runs overlap in the shared cells' values, and in others only through pairs of cells (one of
+each line's own) that do not see each other. On "159" (zetamath: sixteen renbans and three
+dots, no givens) the native search took 26,000 nodes with pairs alone, 10,000 with the
+windows, 165 with the units too and 31 with all of this. On the five generated renbans of
+examples/kinds_few_givens.txt (two to eight givens): 47,000, over 85,000, over 120,000,
+3,400 and over 30,000 nodes before (four undecided after a minute); 3,600, 1,500, 49, 162
+and 10,600 now.
 Drawn as f-puzzles does: a thick pink-purple line.
 """
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
-from itertools import combinations
+from itertools import combinations, permutations
 from operator import itemgetter, or_
 from typing import ClassVar
 
@@ -154,21 +155,26 @@ class _Joint:
 
 class _Overlap:
     """Two renbans sharing cells, a link's narrowing over the cells of both: ``shared``,
-    ``first`` and ``second`` are the positions of the shared cells and of each line's own.
-    The lines' runs overlap in at least the shared cells' values: for each pair of windows
-    and each choice of those values, the shared cells fill that choice, and each line's own
-    cells the rest of its window, one each. When every cell of the first line's own sees
-    every cell of the second's (``apart``), no other value is in both runs (no cell pair
-    could hold it twice): the windows meet in exactly the shared values. Each cell keeps
-    the values some such filling gives it. Results are remembered per masks (at most
-    :data:`REMEMBERED`)."""
+    ``first`` and ``second`` are the positions of the shared cells and of each line's own;
+    ``seen``: the pairs (i, j) of the ``i``-th cell of ``first`` and the ``j``-th of
+    ``second`` that see each other. The lines' runs overlap in at least the shared cells'
+    values: for each pair of windows and each choice of those values, the shared cells fill
+    that choice, and each line's own cells the rest of its window, one each. A value of
+    both runs that no shared cell holds is in a cell of each line's own, two cells that
+    must not see each other: when every such pair does, the windows meet in exactly the
+    shared values; when each line has at most :data:`EXACT_MOST` cells of its own, the
+    fillings of the two are paired exactly. Each cell keeps the values some such filling
+    gives it. Results are remembered per masks (at most :data:`REMEMBERED`)."""
 
     REMEMBERED = 1 << 14
+    EXACT_MOST = 3
 
     def __init__(self, n: int, shared: tuple[int, ...], first: tuple[int, ...],
-                 second: tuple[int, ...], apart: bool) -> None:
+                 second: tuple[int, ...], seen: tuple[tuple[int, int], ...]) -> None:
         self.n, self.shared, self.first, self.second = n, shared, first, second
-        self.apart = apart
+        self.seen = seen
+        self.apart = len(seen) == len(first) * len(second)
+        self.exact = max(len(first), len(second)) <= self.EXACT_MOST
         self.memo: dict[tuple[int, ...], tuple[int, ...] | None] = {}
 
     def __call__(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -189,12 +195,17 @@ class _Overlap:
                     on_both = _window_support(shared, held)
                     if on_both is None:
                         continue
-                    on_first = _window_support(first, w1 & ~held)
-                    if on_first is None:
-                        continue
-                    on_second = _window_support(second, w2 & ~held)
-                    if on_second is None:
-                        continue
+                    if extra and self.exact:
+                        paired = self.paired(first, w1 & ~held, second, w2 & ~held)
+                        if paired is None:
+                            continue
+                        on_first, on_second = paired
+                    else:
+                        one = _window_support(first, w1 & ~held)
+                        other = _window_support(second, w2 & ~held)
+                        if one is None or other is None:
+                            continue
+                        on_first, on_second = one, other
                     for positions, found in ((self.shared, on_both), (self.first, on_first),
                                              (self.second, on_second)):
                         for i, m in zip(positions, found, strict=True):
@@ -204,6 +215,30 @@ class _Overlap:
             self.memo.clear()
         self.memo[masks] = result
         return result
+
+
+    def paired(self, first: tuple[int, ...], one: int, second: tuple[int, ...], other: int
+               ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """Each own cell's values in some filling of ``one`` by ``first`` and of ``other``
+        by ``second`` where no two cells that see each other hold the same value."""
+        on_first, on_second = [0] * len(first), [0] * len(second)
+        seconds = _fillings(second, other)
+        for p in _fillings(first, one):
+            for q in seconds:
+                if any(p[i] == q[j] for i, j in self.seen):
+                    continue
+                for i, d in enumerate(p):
+                    on_first[i] |= 1 << d
+                for j, d in enumerate(q):
+                    on_second[j] |= 1 << d
+        return (tuple(on_first), tuple(on_second)) if all(on_first) else None
+
+
+@lru_cache(maxsize=1 << 14)
+def _fillings(masks: tuple[int, ...], window: int) -> tuple[tuple[int, ...], ...]:
+    """The ways ``masks`` take the values of ``window`` one each (digit tuples)."""
+    return tuple(p for p in permutations(bits(window))
+                 if all(m >> d & 1 for m, d in zip(masks, p, strict=True)))
 
 
 def _subsets(mask: int, k: int) -> list[int]:
@@ -387,10 +422,11 @@ def _overlap_links(geometry: Geometry, one: Renban, other: Renban) -> list[Link]
     first = [x for x in one.cells if x not in shared]
     second = [x for x in other.cells if x not in shared]
     cells = shared + first + second
-    apart = all(geometry.are_peers(x, y) for x in first for y in second)
+    seen = tuple((i, j) for i, x in enumerate(first) for j, y in enumerate(second)
+                 if geometry.are_peers(x, y))
     narrow = _Overlap(geometry.size, tuple(range(len(shared))),
                       tuple(range(len(shared), len(shared) + len(first))),
-                      tuple(range(len(shared) + len(first), len(cells))), apart)
+                      tuple(range(len(shared) + len(first), len(cells))), seen)
     return [Link(tuple(cells), narrow,
                  f"{one.describe(geometry)} and {other.describe(geometry)} share "
                  f"{len(shared)} cell{'s' if len(shared) > 1 else ''}: their runs overlap in "
