@@ -8,21 +8,31 @@ hold different values at most ``L - 1`` apart (``L`` cells). That is exact: ``L`
 values whose greatest and least are at most ``L - 1`` apart are exactly a run of ``L``
 consecutive values. Arc consistency natively, support or conflict clauses, tables in CP-SAT.
 Natively also what pairs cannot see: the run is one of the windows of ``L`` consecutive
-values that every cell can reach and the cells' candidates cover, so each cell keeps only
-values of such windows, and a value of every such window (the line surely holds it) that
-only one cell can hold is that cell's; and, joined with the grid's units
-(:meth:`Renban.joint_native`), such a value whose places on the line all lie in one unit
-leaves that unit's other cells. On "159" (zetamath: sixteen renbans and three dots, no
-givens) the native search took 26,000 nodes with pairs alone, 10,000 with the windows and
-165 (0.1 s) with the units too.
+values that the cells can take one each (Hall's condition, checked exactly by the sets of
+values the first cells can have taken), so each cell keeps exactly its values of some
+filling of some such window (generalised arc consistency: a value of every window that
+only one cell can hold is that cell's). Joined with the grid (:meth:`Renban.joint_native`):
+a value whose places in a unit all lie on the line is on the line, so only windows holding
+it are left; and a value every window left holds leaves each cell that sees all its places
+on the line (a peer of each: the rest of their unit, or a cell in the row of one and the
+column of another). Two renbans sharing cells are read together (:class:`_Overlap`): their
+runs overlap in the shared cells' values, and in others only through pairs of cells (one of
+each line's own) that do not see each other. On "159" (zetamath: sixteen renbans and three
+dots, no givens) the native search took 26,000 nodes with pairs alone, 10,000 with the
+windows, 165 with the units too and 31 with all of this. On the five generated renbans of
+examples/kinds_few_givens.txt (two to eight givens): 47,000, over 85,000, over 120,000,
+3,400 and over 30,000 nodes before (four undecided after a minute); 3,600, 1,500, 49, 162
+and 10,600 now.
 Drawn as f-puzzles does: a thick pink-purple line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache, partial, reduce
+from itertools import combinations, permutations
+from operator import itemgetter, or_
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import Constraint
@@ -31,7 +41,7 @@ from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.constraints.translation import Link
 from sudoku_csp.constraints.wording import digit_list, digits_of
-from sudoku_csp.geometry import Geometry
+from sudoku_csp.geometry import Geometry, bits
 
 
 @lru_cache(maxsize=32)
@@ -42,84 +52,271 @@ def _within(length: int) -> Relation:
                     f"{{a}} and {{b}} differ, by at most {spread}")
 
 
-def _fits(n: int, masks: Sequence[int]) -> list[int]:
-    """The windows of ``len(masks)`` consecutive digits (of ``n``) the line can fill: every
-    cell can reach one of its digits and the cells' candidates cover it."""
+@lru_cache(maxsize=1 << 15)
+def _fits(n: int, masks: tuple[int, ...]) -> tuple[int, ...]:
+    """The windows of ``len(masks)`` consecutive digits (of ``n``) the line can fill: its
+    cells can take the window's digits one each (:func:`_window_support`)."""
     length = len(masks)
     union = 0
     for m in masks:
         union |= m
-    return [w for w in ((1 << length) - 1 << s for s in range(n - length + 1))
-            if union & w == w and all(m & w for m in masks)]
+    return tuple(w for w in ((1 << length) - 1 << s for s in range(n - length + 1))
+                 if union & w == w and _window_support(masks, w) is not None)
 
 
-@lru_cache(maxsize=1 << 14)
+Gather = Callable[[Sequence[int]], tuple[int, ...]]
+
+
+def _gather(positions: Sequence[int]) -> Gather:
+    """The items of a sequence at ``positions`` (at least one), as a tuple, fetched in C."""
+    if len(positions) == 1:
+        return itemgetter(positions[0], positions[0])
+    return itemgetter(*positions)
+
+
 def _runs(n: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Each cell's digits that lie in a window the line can fill (:func:`_fits`); a digit of
-    every such window (the line holds it) that only one cell can hold placed there. Kept
-    per masks: the explainer's trials ask the same lines the same again and again."""
-    fits = _fits(n, masks)
-    if not fits:
-        return None
-    keep, required = 0, -1
-    for w in fits:
-        keep |= w
-        required &= w
-    out = [m & keep for m in masks]
-    placed = 0  # the cells given a required digit here
-    while required:
-        bit = required & -required
-        required ^= bit
-        holders = [i for i, m in enumerate(out) if m & bit]
-        if not holders:  # the cells placed so far took its places
-            return None
-        if len(holders) == 1:
-            i = holders[0]
-            if placed >> i & 1:  # the only place of two digits
+    """Each cell's digits that some filling of a run the line can be gives it (:func:`_line`)."""
+    found = _line(n, masks)
+    return None if found is None else found[0]
+
+
+class _Joint:
+    """The line read with the grid's units, a link's narrowing: ``masks`` are the line's
+    cells, then every peer of one of them; ``units``: each full unit the line crosses, as
+    (its line cells, its other cells), each a :func:`_gather` of their positions; ``peers``:
+    per line cell, its peers' positions as a bit mask.
+
+    - A digit whose places in a unit all lie on the line is on the line: only runs holding
+      it are left (:func:`_line` with ``held``).
+    - A digit every run left holds is on the line, at one of its places there: a cell that
+      sees every such place (a peer of each, on the line or off it) does not hold it.
+    """
+
+    def __init__(self, n: int, length: int, units: tuple[tuple[Gather, Gather], ...],
+                 peers: tuple[int, ...]) -> None:
+        self.n, self.length, self.units, self.peers = n, length, units, peers
+        # the line cells (a bit mask) -> the positions of the cells that see them all, and
+        # their gather (None: no cell does)
+        self.sights: dict[int, tuple[tuple[int, ...], Gather | None]] = {}
+
+    def sight(self, holders: int) -> tuple[tuple[int, ...], Gather | None]:
+        """The positions of the cells that see every line cell of ``holders`` (a bit mask),
+        and a :func:`_gather` of them (None when there are none)."""
+        found = self.sights.get(holders)
+        if found is None:
+            sees = -1
+            for i, mask in enumerate(self.peers):
+                if holders >> i & 1:
+                    sees &= mask
+            positions = tuple(bits(sees))
+            found = self.sights[holders] = (positions,
+                                            _gather(positions) if positions else None)
+        return found
+
+    def __call__(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+        length = self.length
+        out = list(masks)
+        held = 0
+        while True:
+            found = _line(self.n, tuple(out[:length]), held)
+            if found is None:
                 return None
-            placed |= 1 << i
-            out[i] = bit
-    return tuple(out)
+            keep, required = found
+            out[:length] = keep
+            changed = False
+            while required:
+                bit = required & -required
+                required ^= bit
+                holders = 0
+                for i in range(length):
+                    if out[i] & bit:
+                        holders |= 1 << i
+                if not holders:  # taken from the line by a digit before it
+                    return None
+                positions, gather = self.sight(holders)
+                if gather is None or not reduce(or_, gather(out)) & bit:
+                    continue
+                for k in positions:
+                    if out[k] & bit:
+                        out[k] &= ~bit
+                        if not out[k]:
+                            return None
+                        changed = True
+            for on_line, others in self.units:
+                near = reduce(or_, on_line(out)) & ~held
+                if near:
+                    near &= ~reduce(or_, others(out))
+                    if near:
+                        held |= near
+                        changed = True
+            if not changed:
+                return tuple(out)
+
+
+class _Overlap:
+    """Two renbans sharing cells, a link's narrowing over the cells of both: ``shared``,
+    ``first`` and ``second`` are the positions of the shared cells and of each line's own;
+    ``seen``: the pairs (i, j) of the ``i``-th cell of ``first`` and the ``j``-th of
+    ``second`` that see each other. The lines' runs overlap in at least the shared cells'
+    values: for each pair of windows and each choice of those values, the shared cells fill
+    that choice, and each line's own cells the rest of its window, one each. A value of
+    both runs that no shared cell holds is in a cell of each line's own, two cells that
+    must not see each other: when every such pair does, the windows meet in exactly the
+    shared values; when each line has at most :data:`EXACT_MOST` cells of its own, the
+    fillings of the two are paired exactly. Each cell keeps the values some such filling
+    gives it. Results are remembered per masks (at most :data:`REMEMBERED`)."""
+
+    REMEMBERED = 1 << 14
+    EXACT_MOST = 3
+
+    def __init__(self, n: int, shared: tuple[int, ...], first: tuple[int, ...],
+                 second: tuple[int, ...], seen: tuple[tuple[int, int], ...]) -> None:
+        self.n, self.shared, self.first, self.second = n, shared, first, second
+        self.seen = seen
+        self.apart = len(seen) == len(first) * len(second)
+        self.exact = max(len(first), len(second)) <= self.EXACT_MOST
+        self.memo: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+
+    def __call__(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+        if masks in self.memo:
+            return self.memo[masks]
+        shared = tuple(masks[i] for i in self.shared)
+        first = tuple(masks[i] for i in self.first)
+        second = tuple(masks[i] for i in self.second)
+        k = len(shared)
+        out = [0] * len(masks)
+        for w1 in _fits(self.n, shared + first):
+            for w2 in _fits(self.n, shared + second):
+                both = w1 & w2
+                extra = both.bit_count() - k
+                if extra < 0 or extra and self.apart:
+                    continue
+                for held in _subsets(both, k):
+                    on_both = _window_support(shared, held)
+                    if on_both is None:
+                        continue
+                    if extra and self.exact:
+                        paired = self.paired(first, w1 & ~held, second, w2 & ~held)
+                        if paired is None:
+                            continue
+                        on_first, on_second = paired
+                    else:
+                        one = _window_support(first, w1 & ~held)
+                        other = _window_support(second, w2 & ~held)
+                        if one is None or other is None:
+                            continue
+                        on_first, on_second = one, other
+                    for positions, found in ((self.shared, on_both), (self.first, on_first),
+                                             (self.second, on_second)):
+                        for i, m in zip(positions, found, strict=True):
+                            out[i] |= m
+        result = tuple(out) if all(out) else None
+        if len(self.memo) >= self.REMEMBERED:
+            self.memo.clear()
+        self.memo[masks] = result
+        return result
+
+
+    def paired(self, first: tuple[int, ...], one: int, second: tuple[int, ...], other: int
+               ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """Each own cell's values in some filling of ``one`` by ``first`` and of ``other``
+        by ``second`` where no two cells that see each other hold the same value."""
+        on_first, on_second = [0] * len(first), [0] * len(second)
+        seconds = _fillings(second, other)
+        for p in _fillings(first, one):
+            for q in seconds:
+                if any(p[i] == q[j] for i, j in self.seen):
+                    continue
+                for i, d in enumerate(p):
+                    on_first[i] |= 1 << d
+                for j, d in enumerate(q):
+                    on_second[j] |= 1 << d
+        return (tuple(on_first), tuple(on_second)) if all(on_first) else None
 
 
 @lru_cache(maxsize=1 << 14)
-def _held(n: int, line: tuple[int, ...]) -> int | None:
-    """The digits of every window the line can fill (:func:`_fits`), None when none fits:
-    kept per masks, as :func:`_runs` is."""
-    fits = _fits(n, line)
-    if not fits:
-        return None
-    required = -1
-    for w in fits:
-        required &= w
-    return required
+def _fillings(masks: tuple[int, ...], window: int) -> tuple[tuple[int, ...], ...]:
+    """The ways ``masks`` take the values of ``window`` one each (digit tuples)."""
+    return tuple(p for p in permutations(bits(window))
+                 if all(m >> d & 1 for m, d in zip(masks, p, strict=True)))
 
 
-def _pointing(n: int, length: int, units: tuple[tuple[int, tuple[int, ...]], ...],
-              masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """A digit the line surely holds (one of every window it can fill), whose cells on the
-    line all lie in one unit, leaves the unit's other cells. ``masks``: the line's cells,
-    then the other cells of ``units``, each given as (its line cells as a bit mask, the
-    positions of its other cells in ``masks``)."""
-    line = masks[:length]
-    required = _held(n, line)
-    if required is None:
+def _subsets(mask: int, k: int) -> list[int]:
+    """The subsets of ``k`` bits of ``mask``."""
+    return [sum(1 << d for d in chosen) for chosen in combinations(bits(mask), k)]
+
+
+@lru_cache(maxsize=1 << 15)
+def _window_support(masks: tuple[int, ...], window: int) -> tuple[int, ...] | None:
+    """Each cell's digits of ``window`` (as many digits as cells) that some one-to-one
+    filling of the window gives it, every cell taking one of its candidates; None when no
+    filling exists (Hall's condition fails). Sets of digits used so far, cell by cell:
+    forward the sets the first cells can have taken, backward those from which the rest can
+    finish."""
+    length = len(masks)
+    if length <= 2:  # most lines and overlaps' parts: directly
+        if not length:
+            return () if not window else None
+        if length == 1:
+            return (window,) if masks[0] & window == window else None
+        a, b = masks[0] & window, masks[1] & window
+        low = window & -window
+        high = window ^ low
+        up = a & low and b & high  # the first cell low, the second high
+        down = a & high and b & low
+        if not up and not down:
+            return None
+        return ((low if up else 0) | (high if down else 0),
+                (high if up else 0) | (low if down else 0))
+    forward: list[set[int]] = [{0}]
+    for m in masks:
+        m &= window
+        layer = set()
+        for used in forward[-1]:
+            free = m & ~used
+            while free:
+                bit = free & -free
+                free ^= bit
+                layer.add(used | bit)
+        if not layer:
+            return None
+        forward.append(layer)
+    if window not in forward[-1]:
         return None
-    out = list(masks)
-    while required:
-        bit = required & -required
-        required ^= bit
-        holders = 0
-        for i, m in enumerate(line):
-            if m & bit:
-                holders |= 1 << i
-        for on_line, others in units:
-            if holders and holders & ~on_line == 0:
-                for j in others:
-                    out[j] &= ~bit
-                    if not out[j]:
-                        return None
+    out = [0] * length
+    finishes = {window}
+    for i in range(length - 1, -1, -1):
+        m = masks[i] & window
+        before = set()
+        for used in forward[i]:
+            free = m & ~used
+            while free:
+                bit = free & -free
+                free ^= bit
+                if used | bit in finishes:
+                    out[i] |= bit
+                    before.add(used)
+        finishes = before
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 15)
+def _line(n: int, masks: tuple[int, ...], held: int = 0) -> tuple[tuple[int, ...], int] | None:
+    """Exactly what the line allows: each cell's digits that some filling of a run of
+    ``len(masks)`` consecutive digits (of ``n``) holding every digit of ``held`` gives it,
+    and the digits every such run holds; None when no run can be filled."""
+    keep = [0] * len(masks)
+    required = -1
+    for w in _fits(n, masks):
+        if held & ~w:
+            continue
+        support = _window_support(masks, w)
+        assert support is not None  # a window _fits gives can be filled
+        required &= w
+        keep = [a | b for a, b in zip(keep, support, strict=True)]
+    if required == -1:
+        return None
+    return tuple(keep), required
 
 
 @dataclass(frozen=True)
@@ -160,7 +357,7 @@ class Renban(LinePairs):
         if len(link.cells) == 2:
             return super().why_link(geometry, candidates, link, gone)
         length = len(self.cells)
-        fits = _fits(geometry.size, [candidates[c] for c in self.cells])
+        fits = _fits(geometry.size, tuple(candidates[c] for c in self.cells))
         runs = " or ".join(f"{w.bit_length() - length + 1}..{w.bit_length()}" for w in fits)
         required = -1
         for w in fits:
@@ -172,32 +369,40 @@ class Renban(LinePairs):
     @classmethod
     def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
                      ) -> list[Link]:
-        """Per renban, with the units: a digit the line surely holds, all of whose places on
-        the line lie in one unit, is not elsewhere in that unit (:func:`_pointing`)."""
+        """Per renban, the line read with the grid's units and peers (:class:`_Joint`): a
+        digit a unit can place only on the line is on it, and a digit every run holds
+        leaves the cells that see all its places on the line."""
         links = []
         for c in constraints:
             if not isinstance(c, Renban):
                 continue
+            length = len(c.cells)
             cells = list(c.cells)
             position = {cell: i for i, cell in enumerate(cells)}
-            units = []
-            for unit in geometry.units:
-                on_line = sum(1 << position[x] for x in unit.cells if x in position)
-                if not on_line:
-                    continue
-                others = []
-                for x in unit.cells:
+            for cell in c.cells:
+                for x in geometry.peers[cell]:
                     if x not in position:
                         position[x] = len(cells)
                         cells.append(x)
-                    if position[x] >= len(c.cells):
-                        others.append(position[x])
-                units.append((on_line, tuple(others)))
-            links.append(Link(tuple(cells), partial(_pointing, geometry.size, len(c.cells),
-                                                    tuple(units)),
-                              f"{c.describe(geometry)}: a digit every run it can be holds, "
-                              "all of whose places on the line lie in one unit, leaves the "
-                              "rest of that unit"))
+            line = set(c.cells)
+            # a full unit the line crosses; one it fills tells it nothing (it holds every
+            # digit anyway)
+            crossed = [unit.cells for unit in geometry.units
+                       if len(unit.cells) == geometry.size and line & set(unit.cells)
+                       and not line >= set(unit.cells)]
+            units = tuple((_gather([position[x] for x in unit if x in line]),
+                           _gather([position[x] for x in unit if x not in line]))
+                          for unit in crossed)
+            peers = tuple(sum(1 << position[x] for x in geometry.peers[cell])
+                          for cell in c.cells)
+            links.append(Link(tuple(cells), _Joint(geometry.size, length, units, peers),
+                              f"{c.describe(geometry)}: a digit its units can place only on "
+                              "it is on it, and a digit every run it can be holds leaves the "
+                              "cells that see all its places on the line"))
+        lines = [c for c in constraints if isinstance(c, Renban)]
+        for i, one in enumerate(lines):
+            for other in lines[i + 1:]:
+                links += _overlap_links(geometry, one, other)
         return links
 
     def violations(self, geometry: Geometry, grid: Sequence[int]) -> list[str]:
@@ -207,3 +412,22 @@ class Renban(LinePairs):
             return []
         shown = ", ".join(map(str, values))
         return [f"{self.describe(geometry)} holds {shown}: not a run of consecutive values"]
+
+
+def _overlap_links(geometry: Geometry, one: Renban, other: Renban) -> list[Link]:
+    """The link of two renbans that share cells (:class:`_Overlap`), if they do."""
+    shared = [x for x in one.cells if x in other.cells]
+    if not shared or set(one.cells) == set(other.cells):
+        return []
+    first = [x for x in one.cells if x not in shared]
+    second = [x for x in other.cells if x not in shared]
+    cells = shared + first + second
+    seen = tuple((i, j) for i, x in enumerate(first) for j, y in enumerate(second)
+                 if geometry.are_peers(x, y))
+    narrow = _Overlap(geometry.size, tuple(range(len(shared))),
+                      tuple(range(len(shared), len(shared) + len(first))),
+                      tuple(range(len(shared) + len(first), len(cells))), seen)
+    return [Link(tuple(cells), narrow,
+                 f"{one.describe(geometry)} and {other.describe(geometry)} share "
+                 f"{len(shared)} cell{'s' if len(shared) > 1 else ''}: their runs overlap in "
+                 "those cells' values")]
