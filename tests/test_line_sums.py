@@ -148,6 +148,69 @@ def test_a_sandwich_reading_needs_every_cell_outside_its_crusts_free_of_them():
     assert link.narrow((1, 8, 2, 4)) == (1, 8, 2, 4)
 
 
+def _line_supports(masks: tuple[int, ...], holds) -> tuple[int, ...] | None:  # noqa: ANN001
+    """Brute force: each cell's digits over the orderings of the line's digits (the line a
+    unit: every digit once) within ``masks`` whose values ``holds`` accepts."""
+    n = len(masks)
+    found = [0] * n
+    values: list[int] = []
+
+    def place(i: int, used: int) -> None:
+        if i == n:
+            if holds(values):
+                for k, v in enumerate(values):
+                    found[k] |= 1 << (v - 1)
+            return
+        for d in range(n):
+            if masks[i] >> d & 1 and not used >> d & 1:
+                values.append(d + 1)
+                place(i + 1, used | 1 << d)
+                values.pop()
+
+    place(0, 0)
+    return tuple(found) if all(found) else None
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["sandwich", "X-sum"]), st.sampled_from([4, 6, 9]),
+       st.integers(0, 10**9))
+def test_a_line_sum_on_a_unit_keeps_exactly_what_some_ordering_of_the_line_gives(
+        name, size, seed):
+    # A sandwich or an X-sum on a row holds every digit once: its joint link (the rule with
+    # the units) keeps exactly each cell's digits in some ordering of the row that shows
+    # the clue, never a digit of a real one (the clue read off a random ordering,
+    # candidates around it). Main had no such link; its own link kept more.
+    rng = random.Random(seed)
+    kind = _kind(name)
+    line = list(range(1, size + 1))
+    rng.shuffle(line)
+    total = kind.clue_of(line, size)
+    if total is None:
+        return
+    clue = kind(tuple(range(size)), "right", total)
+    (link,) = kind.joint_native(make_geometry(size), [clue])
+    masks = tuple(1 << (v - 1) | (rng.randrange(1 << size) if rng.random() < 0.7 else 0)
+                  for v in line)
+    expected = _line_supports(masks, lambda values: kind.clue_of(values, size) == total)
+    assert expected is not None
+    assert link.narrow(masks) == expected, (name, line, total, masks)
+
+
+def test_a_sandwich_outside_its_crusts_holds_the_digits_left_over():
+    # Row A of a 9x9 under a sandwich of 5, the 1 in A1: the 9 in A3 (A2 holds 5) or in A4
+    # (A2 and A3 hold 2 and 3). A9 holds 5, which the reading with the 9 in A3 needs
+    # between its crusts: read as a unit, the row outside the crusts holds the digits left
+    # over, so that reading dies and A2..A4 are 2, 3, 9, as brute force over the row's
+    # orderings finds. Main's link kept both readings (each filling fits between).
+    rest = 0b111111110
+    masks = (1, 0b10110, 0b100010100, 0b100000110, *[rest & ~0b10000] * 4, 0b10000)
+    clue = Sandwich(tuple(range(9)), "right", 5)
+    (link,) = Sandwich.joint_native(make_geometry(9), [clue])
+    out = link.narrow(masks)
+    assert out == _line_supports(masks, lambda values: Sandwich.clue_of(values, 9) == 5)
+    assert out is not None and out[1:4] == (0b10, 0b100, 1 << 8)
+
+
 @pytest.mark.parametrize("name", SUMMING)
 def test_restarts_count_each_solution_once(name, monkeypatch):
     # A budget of one node: the restarts branching restarts many times, meeting the same

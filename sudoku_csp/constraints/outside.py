@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
@@ -42,6 +43,7 @@ from sudoku_csp.constraints.fields import (
     parse_number,
     parse_outside,
 )
+from sudoku_csp.constraints.translation import Link, Narrow
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.geometry import Geometry, Grid, row_label
 
@@ -132,6 +134,42 @@ class OutsideClue(AutomatonRule):
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
+
+    def reads_a_unit(self, geometry: Geometry) -> bool:
+        """Whether ``cells`` are a unit of ``geometry`` (its digits once each): a row or a
+        column of the grids made so far, but a kind leans on it only when it holds."""
+        line = set(self.cells)
+        return any(line == set(u.cells) for u in geometry.units)
+
+    def unit_narrow(self, geometry: Geometry) -> Narrow | None:
+        """The kind's rule read with its line a unit (every digit once), as a narrowing of
+        the line's candidates, for :meth:`joint_native`; ``None`` (the default) when the
+        kind has none."""
+        return None
+
+    def why_unit(self, geometry: Geometry, candidates: Sequence[int],
+                 gone: Sequence[tuple[int, int]]) -> str:
+        """The words of the :meth:`unit_narrow` link: the kind's own
+        (:meth:`~sudoku_csp.constraints.base.Constraint.why_link`), and that its line holds
+        every digit once."""
+        link = Link(self.cells, lambda masks: masks)
+        said = self.why_link(geometry, candidates, link, gone)
+        unit = f"{at(geometry, self.cells[:1])}..{at(geometry, self.cells[-1:])}"
+        return f"{said}; {unit} hold every digit once" if said else \
+            f"{unit} hold every digit once"
+
+    @classmethod
+    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
+                     ) -> list[Link]:
+        """For each clue whose line is a unit of the grid, its :meth:`unit_narrow`: a
+        sandwich's cells outside the crusts then hold the digits its filling leaves over."""
+        links = []
+        for clue in constraints:
+            if isinstance(clue, OutsideClue) and clue.reads_a_unit(geometry):
+                narrow = clue.unit_narrow(geometry)
+                if narrow is not None:
+                    links.append(Link(clue.cells, narrow, partial(clue.why_unit, geometry)))
+        return links
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if not self.cells or self.direction not in DIRECTIONS:

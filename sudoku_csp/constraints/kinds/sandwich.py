@@ -11,7 +11,10 @@ the whole line, its state the phase (before the first crust; between the crusts,
 which one came first, with the sum so far; after the second) -- at most ``2 * clue + 2``
 states a layer:
 
-- native: the automaton's link (generalised arc consistency for the whole line);
+- native: the combination rule (:func:`_narrow`): per place of the crusts, the fillings
+  held against the cells between; with the units (:meth:`~sudoku_csp.constraints.outside.
+  OutsideClue.joint_native`), the line being one, also the digits left over against the
+  cells outside (generalised arc consistency for the line and its unit together);
 - CNF: the automaton's clauses;
 - CP-SAT: ``add_automaton``. A hand formulation (per cell, Booleans for "holds 1" and
   "holds N", "between the crusts" from the running count of crusts, and the sum of the
@@ -37,7 +40,7 @@ from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, set_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -66,32 +69,47 @@ def _fillings(k: int, total: int, n: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=50_000)
-def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """A sandwich's combination rule over its whole line: for each two places the 1 and the
     N may still take, the cells between must hold one set of different values of 2..N-1
     adding up to the clue (each set held against the cells); every cell keeps what some
-    such reading gives it (the crusts their digit, the cells between their set's digits,
-    the others anything but 1 and N)."""
+    such reading gives it (the crusts their digit, the cells between their set's digits).
+    With ``unit`` (the line is a unit of the grid: its ``n`` cells hold every digit once)
+    the cells outside the crusts hold the other digits, the set's complement, held against
+    them as well: a set they cannot hold is no reading, and they lose its digits. Else they
+    keep anything but 1 and N."""
     one, top = 1, 1 << (n - 1)
     crusts = one | top
+    rest = ((1 << n) - 1) & ~crusts
+    free = [m & ~crusts for m in masks]  # what each cell holds when no crust
+    bound = [k for k, m in enumerate(free) if not m]  # cells that can only be crusts
+    if len(bound) > 2:
+        return None
     ones = [i for i, m in enumerate(masks) if m & one]
     tops = [i for i, m in enumerate(masks) if m & top]
     out = [0] * len(masks)
     found = False
     for i in ones:
         for j in tops:
-            if i == j:
-                continue
-            low, high = sorted((i, j))
-            outside = (*range(low), *range(high + 1, len(masks)))
-            if any(not masks[k] & ~crusts for k in outside):
+            if i == j or any(k != i and k != j for k in bound):
                 continue  # a 1 or an N outside the crusts: not this reading
-            between = masks[low + 1:high]
-            fits = None
-            for combo in _fillings(high - low - 1, total, n):
+            low, high = (i, j) if i < j else (j, i)
+            combos = _fillings(high - low - 1, total, n)
+            if not combos:
+                continue
+            between = tuple(free[low + 1:high])
+            around = (*free[:low], *free[high + 1:])
+            fits = beyond = None
+            for combo in combos:
                 support = set_supports(combo, between) if between else ()
                 if support is None:
                     continue
+                if unit and around:
+                    others = set_supports(rest & ~combo, around)
+                    if others is None:
+                        continue
+                    beyond = others if beyond is None else tuple(
+                        a | b for a, b in zip(beyond, others, strict=True))
                 fits = support if fits is None else tuple(
                     a | b for a, b in zip(fits, support, strict=True))
             if fits is None:
@@ -101,8 +119,12 @@ def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | Non
             out[j] |= top
             for k, m in enumerate(fits, start=low + 1):
                 out[k] |= m
-            for k in outside:
-                out[k] |= masks[k] & ~crusts
+            if beyond is None:
+                beyond = around
+            for k, m in enumerate(beyond[:low]):
+                out[k] |= m
+            for k, m in enumerate(beyond[low:], start=high + 1):
+                out[k] |= m
     if not found or not all(out):
         return None
     return tuple(out)
@@ -195,9 +217,15 @@ class Sandwich(OutsideClue):
     def native(self, geometry: Geometry) -> list[Link]:
         """The combination rule over the line (:func:`_narrow`): the fillings are different
         values (the line is a unit), which the automaton, adding values one by one, does
-        not see. Complete on singles: given one digit per cell it accepts exactly the lines
-        whose sandwich adds up to the clue."""
-        return [Link(self.cells, partial(_narrow, geometry.size, self.total))]
+        not see. Complete on singles: given
+        one digit per cell it accepts exactly the lines whose sandwich adds up to the
+        clue."""
+        return [Link(self.cells, partial(_narrow, geometry.size, self.total, False))]
+
+    def unit_narrow(self, geometry: Geometry) -> Narrow:
+        """:func:`_narrow` with the line a unit (:meth:`~sudoku_csp.constraints.outside.
+        OutsideClue.joint_native`)."""
+        return partial(_narrow, geometry.size, self.total, True)
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:

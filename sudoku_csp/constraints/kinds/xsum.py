@@ -8,7 +8,10 @@ Translations: one automaton (:class:`~sudoku_csp.constraints.automaton.Automaton
 the whole line (X may be N), its state the cells still to add and the sum still missing
 (X and the running sum folded into what is left; one state once the X cells are added):
 
-- native: the automaton's link (generalised arc consistency for the whole line);
+- native: the combination rule (:func:`_narrow`): per X, the sets of X values held against
+  the first X cells; with the units (:meth:`~sudoku_csp.constraints.outside.OutsideClue.
+  joint_native`), the line being one, also the digits left over against the others
+  (generalised arc consistency for the line and its unit together);
 - CNF: the automaton's clauses;
 - CP-SAT: by hand: per later cell ``i`` a Boolean "X > i" reified on the first cell's value,
   and the sum of the first value and, where the Boolean holds, the others'. With presolve
@@ -35,7 +38,7 @@ from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, set_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -59,12 +62,15 @@ def _totals(n: int) -> int:
 
 
 @lru_cache(maxsize=50_000)
-def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """An X-sum's combination rule: for each X the first cell may still hold, the first X
     cells hold one set of X different values (the line is a unit) with X among them, adding
     up to the clue (each set held against the cells); every cell keeps what some such
-    reading gives it (the cells beyond the first X anything)."""
+    reading gives it. With ``unit`` (the line is a unit of the grid: its ``n`` cells hold
+    every digit once) the cells beyond the first X hold the other digits, the set's
+    complement, held against them as well; else they keep anything."""
     first = masks[0]
+    full = (1 << n) - 1
     out = [0] * len(masks)
     found = False
     for d in range(min(n, len(masks))):
@@ -73,20 +79,28 @@ def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | Non
             continue
         x = d + 1
         here = (bit, *masks[1:x])
-        fits = None
+        rest = masks[x:]
+        fits = beyond = None
         for combo in group_sets(x, n).get(total, ()):
             if combo & bit:
                 support = set_supports(combo, here)
-                if support is not None:
-                    fits = support if fits is None else tuple(
-                        a | b for a, b in zip(fits, support, strict=True))
+                if support is None:
+                    continue
+                if unit and rest:
+                    others = set_supports(full & ~combo, rest)
+                    if others is None:
+                        continue
+                    beyond = others if beyond is None else tuple(
+                        a | b for a, b in zip(beyond, others, strict=True))
+                fits = support if fits is None else tuple(
+                    a | b for a, b in zip(fits, support, strict=True))
         if fits is None:
             continue
         found = True
         for k, m in enumerate(fits):
             out[k] |= m
-        for k in range(x, len(masks)):
-            out[k] |= masks[k]
+        for k, m in enumerate(rest if beyond is None else beyond, start=x):
+            out[k] |= m
     if not found or not all(out):
         return None
     return tuple(out)
@@ -172,7 +186,12 @@ class XSum(OutsideClue):
         """The combination rule over the line (:func:`_narrow`): the first X cells hold
         different values (the line is a unit), which the automaton, adding values one by one,
         does not see. Complete on singles."""
-        return [Link(self.cells, partial(_narrow, geometry.size, self.total))]
+        return [Link(self.cells, partial(_narrow, geometry.size, self.total, False))]
+
+    def unit_narrow(self, geometry: Geometry) -> Narrow:
+        """:func:`_narrow` with the line a unit (:meth:`~sudoku_csp.constraints.outside.
+        OutsideClue.joint_native`)."""
+        return partial(_narrow, geometry.size, self.total, True)
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:
