@@ -22,12 +22,14 @@ from itertools import product
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pysat.solvers import Solver
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints import KINDS, Sandwich, native_links
+from sudoku_csp.constraints import KINDS, Sandwich, cnf_clauses, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
 from sudoku_csp.geometry import EMPTY
+from sudoku_csp.modeling.variables import variables
 from sudoku_csp.native import search
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
@@ -209,6 +211,34 @@ def test_a_sandwich_outside_its_crusts_holds_the_digits_left_over():
     out = link.narrow(masks)
     assert out == _line_supports(masks, lambda values: Sandwich.clue_of(values, 9) == 5)
     assert out is not None and out[1:4] == (0b10, 0b100, 1 << 8)
+
+
+def test_a_sandwich_on_a_row_propagates_its_filling_as_a_set_in_cnf():
+    # Row A under a sandwich of 17, candidates A1 3/6, A2 5/7, A3 1, A5 1/6, A7 4,
+    # A9 2/4/7/8/9, the rest free (the row 3 7 1 2 6 5 4 9 8 holds them). Unit
+    # propagation over the row's unit clauses and the sandwich's reaches A2 = 7 and A9 = 8,
+    # which brute force over the row's orderings confirms; main's automaton clauses reached
+    # neither.
+    geometry = make_geometry(9)
+    x = variables(geometry).x
+    cells = tuple(range(9))
+    masks = (0b100100, 0b1010000, 1, 0b111111111, 0b100001, 0b111111111, 0b1000, 0b111111111,
+             0b111001010)
+    rules = []
+    for c in cells:
+        rules.append([x(c, d) for d in range(9)])
+        rules += [[-x(c, a), -x(c, b)] for a in range(9) for b in range(a + 1, 9)]
+    for d in range(9):
+        rules.append([x(c, d) for c in cells])
+        rules += [[-x(a, d), -x(b, d)] for i, a in enumerate(cells) for b in cells[i + 1:]]
+    clauses, _ = cnf_clauses(geometry, [Sandwich(cells, "right", 17)], start=1000)
+    with Solver("minisat22", bootstrap_with=rules + [list(c) for c in clauses]) as solver:
+        ok, implied = solver.propagate(assumptions=[
+            -x(c, d) for c, m in zip(cells, masks, strict=True) for d in range(9)
+            if not m >> d & 1])
+    assert ok and {x(1, 6), x(8, 7)} <= set(implied)
+    truth = _line_supports(masks, lambda values: Sandwich.clue_of(values, 9) == 17)
+    assert truth is not None and truth[1] == 1 << 6 and truth[8] == 1 << 7
 
 
 @pytest.mark.parametrize("name", SUMMING)
