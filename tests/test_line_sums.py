@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints import KINDS, Sandwich, cnf_clauses, native_links
+from sudoku_csp.constraints import KINDS, Sandwich, XSum, cnf_clauses, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
 from sudoku_csp.geometry import EMPTY
@@ -213,17 +213,13 @@ def test_a_sandwich_outside_its_crusts_holds_the_digits_left_over():
     assert out is not None and out[1:4] == (0b10, 0b100, 1 << 8)
 
 
-def test_a_sandwich_on_a_row_propagates_its_filling_as_a_set_in_cnf():
-    # Row A under a sandwich of 17, candidates A1 3/6, A2 5/7, A3 1, A5 1/6, A7 4,
-    # A9 2/4/7/8/9, the rest free (the row 3 7 1 2 6 5 4 9 8 holds them). Unit
-    # propagation over the row's unit clauses and the sandwich's reaches A2 = 7 and A9 = 8,
-    # which brute force over the row's orderings confirms; main's automaton clauses reached
-    # neither.
+def _row_propagation(clue, masks: tuple[int, ...]) -> list[int] | None:  # noqa: ANN001
+    """What unit propagation reaches over row A of a 9x9 (each cell one digit, each digit
+    once) and ``clue``'s clauses, given the candidates ``masks``: the literals implied, or
+    ``None`` on a conflict."""
     geometry = make_geometry(9)
     x = variables(geometry).x
     cells = tuple(range(9))
-    masks = (0b100100, 0b1010000, 1, 0b111111111, 0b100001, 0b111111111, 0b1000, 0b111111111,
-             0b111001010)
     rules = []
     for c in cells:
         rules.append([x(c, d) for d in range(9)])
@@ -231,14 +227,41 @@ def test_a_sandwich_on_a_row_propagates_its_filling_as_a_set_in_cnf():
     for d in range(9):
         rules.append([x(c, d) for c in cells])
         rules += [[-x(a, d), -x(b, d)] for i, a in enumerate(cells) for b in cells[i + 1:]]
-    clauses, _ = cnf_clauses(geometry, [Sandwich(cells, "right", 17)], start=1000)
+    clauses, _ = cnf_clauses(geometry, [clue], start=1000)
     with Solver("minisat22", bootstrap_with=rules + [list(c) for c in clauses]) as solver:
         ok, implied = solver.propagate(assumptions=[
             -x(c, d) for c, m in zip(cells, masks, strict=True) for d in range(9)
             if not m >> d & 1])
-    assert ok and {x(1, 6), x(8, 7)} <= set(implied)
+    return implied if ok else None
+
+
+def test_a_sandwich_on_a_row_propagates_its_filling_as_a_set_in_cnf():
+    # Row A under a sandwich of 17, candidates A1 3/6, A2 5/7, A3 1, A5 1/6, A7 4,
+    # A9 2/4/7/8/9, the rest free (the row 3 7 1 2 6 5 4 9 8 holds them). Unit
+    # propagation over the row's unit clauses and the sandwich's reaches A2 = 7 and A9 = 8,
+    # which brute force over the row's orderings confirms; main's automaton clauses reached
+    # neither.
+    masks = (0b100100, 0b1010000, 1, 0b111111111, 0b100001, 0b111111111, 0b1000, 0b111111111,
+             0b111001010)
+    implied = _row_propagation(Sandwich(tuple(range(9)), "right", 17), masks)
+    x = variables(make_geometry(9)).x
+    assert implied is not None and {x(1, 6), x(8, 7)} <= set(implied)
     truth = _line_supports(masks, lambda values: Sandwich.clue_of(values, 9) == 17)
     assert truth is not None and truth[1] == 1 << 6 and truth[8] == 1 << 7
+
+
+def test_an_x_sum_on_a_row_propagates_its_first_values_as_a_set_in_cnf():
+    # Row A under an X-sum of 37, candidates A4 2/5, A5 5/6/8, A7 1/3, A8 4/8, the rest
+    # free (the row 6 7 9 2 8 5 1 4 3 holds them). Unit propagation over the row's unit
+    # clauses and the X-sum's reaches A1 = 6 and A8 = 4, which brute force over the row's
+    # orderings confirms; main's automaton clauses reached neither.
+    masks = (0b111111111, 0b111111111, 0b111111111, 0b10010, 0b10110000, 0b111111111, 0b101,
+             0b10001000, 0b111111111)
+    implied = _row_propagation(XSum(tuple(range(9)), "right", 37), masks)
+    x = variables(make_geometry(9)).x
+    assert implied is not None and {x(0, 5), x(7, 3)} <= set(implied)
+    truth = _line_supports(masks, lambda values: XSum.clue_of(values, 9) == 37)
+    assert truth is not None and truth[0] == 1 << 5 and truth[7] == 1 << 3
 
 
 @pytest.mark.parametrize("name", SUMMING)

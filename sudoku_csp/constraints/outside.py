@@ -43,12 +43,12 @@ from sudoku_csp.constraints.fields import (
     parse_number,
     parse_outside,
 )
-from sudoku_csp.constraints.translation import Link, Narrow
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.geometry import Geometry, Grid, row_label
 
-__all__ = ["DIAGONAL", "DIRECTIONS", "STRAIGHT", "OutsideClue", "clue_place", "inside",
-           "ray", "starts", "where"]
+__all__ = ["DIAGONAL", "DIRECTIONS", "STRAIGHT", "OutsideClue", "clue_place",
+           "held_set_clauses", "inside", "ray", "starts", "where"]
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
     "down": (1, 0), "up": (-1, 0), "right": (0, 1), "left": (0, -1),
@@ -113,6 +113,37 @@ def starts(n: int, directions: Sequence[str]) -> list[tuple[tuple[int, ...], str
             if not inside(n, row - dr, col - dc):
                 found.append((ray(n, row - dr, col - dc, direction), direction))
     return found
+
+
+def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int | None],
+                     digits: int, sets: Sequence[int]) -> tuple[list[Clause], list[int]]:
+    """Clauses of "the ``digits`` (a mask) that the part of a line marked by ``inside``
+    holds make one of ``sets``", the line a unit (each digit on it once): per cell its
+    literal "in the part" (``0``: always, ``None``: never); per digit of ``digits`` a
+    variable "held in the part" (a cell in the part holding it says yes, a cell outside
+    no); one selector per set, which fixes those variables, at least one set, and each
+    variable's value calls for a set that agrees. Returns the clauses and the selectors,
+    in the order of ``sets``, for the caller to tie to its places."""
+    x = ctx.x
+    clauses: list[Clause] = []
+    held = {d: ctx.new_var() for d in range(ctx.geometry.size) if digits >> d & 1}
+    for d, h in held.items():
+        for cell, lit in zip(cells, inside, strict=True):
+            if lit is None:
+                clauses.append((-x(cell, d), -h))
+            elif lit == 0:
+                clauses.append((-x(cell, d), h))
+            else:
+                clauses += [(-lit, -x(cell, d), h), (lit, -x(cell, d), -h)]
+    chosen = [ctx.new_var() for _ in sets]
+    clauses.append(tuple(chosen))
+    for s, c in zip(chosen, sets, strict=True):
+        clauses += [(-s, h if c >> d & 1 else -h) for d, h in held.items()]
+    for d, h in held.items():
+        clauses.append((-h, *(s for s, c in zip(chosen, sets, strict=True) if c >> d & 1)))
+        clauses.append((h, *(s for s, c in zip(chosen, sets, strict=True)
+                             if not c >> d & 1)))
+    return clauses, chosen
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, set_supports
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.outside import OutsideClue, held_set_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
@@ -226,27 +226,14 @@ class Sandwich(OutsideClue):
         clauses: list[Clause] = []
         before = running(range(len(cells)))
         after = running(range(last, -1, -1))
-        inside = {}
+        inside: list[int | None] = [None] * len(cells)
         for m in range(1, last):
             lit = inside[m] = ctx.new_var()
             clauses += [(-lit, before[m]), (-lit, after[m]), (lit, -before[m], -after[m])]
         fillings = [c for k in range(len(cells) - 1) for c in _fillings(k, self.total, n)]
-        held = {d: ctx.new_var() for d in range(1, top)}
-        for d, h in held.items():
-            for m, cell in enumerate(cells):
-                if m in inside:
-                    clauses += [(-inside[m], -x(cell, d), h), (inside[m], -x(cell, d), -h)]
-                else:
-                    clauses.append((-x(cell, d), -h))
-        chosen = [ctx.new_var() for _ in fillings]
-        clauses.append(tuple(chosen))
-        for s, c in zip(chosen, fillings, strict=True):
-            clauses += [(-s, h if c >> d & 1 else -h) for d, h in held.items()]
-        for d, h in held.items():
-            clauses.append((-h, *(s for s, c in zip(chosen, fillings, strict=True)
-                                  if c >> d & 1)))
-            clauses.append((h, *(s for s, c in zip(chosen, fillings, strict=True)
-                                 if not c >> d & 1)))
+        held, chosen = held_set_clauses(ctx, cells, inside, ((1 << n) - 1) & ~(1 | 1 << top),
+                                        fillings)
+        clauses += held
         for i, a in enumerate(cells):
             for j, b in enumerate(cells):
                 if i != j:
