@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints import KINDS, Sandwich, XSum, cnf_clauses, native_links
+from sudoku_csp.constraints import KINDS, Arrow, Sandwich, XSum, cnf_clauses, native_links
 from sudoku_csp.constraints.cage_sums import LinearSum
 from sudoku_csp.constraints.group_sums import EXACT_MOST, set_supports
+from sudoku_csp.constraints.sum_tables import sum_table
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.modeling.variables import variables
 from sudoku_csp.native import search
@@ -262,6 +263,36 @@ def test_an_x_sum_on_a_row_propagates_its_first_values_as_a_set_in_cnf():
     assert implied is not None and {x(0, 5), x(7, 3)} <= set(implied)
     truth = _line_supports(masks, lambda values: XSum.clue_of(values, 9) == 37)
     assert truth is not None and truth[0] == 1 << 5 and truth[7] == 1 << 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 80), min_size=2, max_size=4, unique=True), st.booleans())
+def test_an_arrow_table_holds_exactly_the_fillings_of_its_rule(cells, apart):
+    # cells: a shaft, then the circle (any cells: the table reads only sums and peers);
+    # apart: cells that see each other differ too.
+    geometry = make_geometry(9)
+    cells = tuple(cells)
+    expected = tuple(
+        digits for digits in product(range(9), repeat=len(cells))
+        if sum(d + 1 for d in digits[:-1]) == digits[-1] + 1
+        and not (apart and any(digits[i] == digits[j] for i in range(len(cells))
+                               for j in range(i) if geometry.are_peers(cells[i], cells[j]))))
+    assert sum_table(geometry, cells, apart) == expected
+
+
+def test_an_arrow_in_cnf_keeps_its_shaft_digits_apart_where_they_see_each_other():
+    # A1 = A2 + A3, all in row A, A1 a 4: 1+3 or 3+1, never 2+2 (the row). Unit
+    # propagation over the arrow's clauses alone (and one digit per cell) takes the 2 out
+    # of A2; main's automaton clauses, adding values one by one, kept it.
+    geometry = make_geometry(9)
+    x = variables(geometry).x
+    rules = [[x(c, d) for d in range(9)] for c in (0, 1, 2)]
+    rules += [[-x(c, a), -x(c, b)] for c in (0, 1, 2) for a in range(9) for b in range(a)]
+    clauses, _ = cnf_clauses(geometry, [Arrow((0,), ((0, 1, 2),))], start=1000)
+    with Solver("minisat22", bootstrap_with=rules + [list(c) for c in clauses]) as solver:
+        ok, implied = solver.propagate(assumptions=[x(0, 3)])
+    assert ok and -x(1, 1) in implied and -x(2, 1) in implied
+    assert {a for a in range(1, 10) for b in range(1, 10) if a + b == 4 and a != b} == {1, 3}
 
 
 @pytest.mark.parametrize("name", SUMMING)

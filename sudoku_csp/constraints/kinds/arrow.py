@@ -15,17 +15,27 @@ in the same shape, cell labels.
 
 Translations, one per arrow (shaft and circle):
 
-- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading the shaft,
-  then the circle's cells from the last (least significant) to the first, its state the sum
-  still to account for and the place value of the next circle cell: exact for any grid size
-  and pill, generalised arc consistency natively (so a circle keeps only values some shaft
-  reaches, and a shaft cell only values that fit);
-- CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most 9 values (the
-  automaton's ``add_automaton`` on larger grids with a pill, where a value's own number of
-  digits decides its place). Measured against the automaton (:data:`CPSAT_LINEAR`) on the
-  dev corpus, uniqueness (two solutions sought): "Knight Moves" (24 arrows, anti-knight)
-  12 ms against 23 on the integer model, 19 against 51 on the Boolean one; "Eddies" 23
-  against 31 and 85 against 107; "Clipped" 5 against 8.
+- native, and CNF for a pill: an automaton (:mod:`sudoku_csp.constraints.automaton`)
+  reading the shaft, then the circle's cells from the last (least significant) to the
+  first, its state the sum still to account for and the place value of the next circle
+  cell: exact for any grid size and pill, generalised arc consistency natively (so a circle
+  keeps only values some shaft reaches, and a shaft cell only values that fit);
+- CNF for a circle of one cell: the table of the shaft's and circle's digits as support
+  clauses (:mod:`sudoku_csp.constraints.sum_tables`: generalised arc consistency by unit
+  propagation; the automaton when the table is too long);
+- with the units (:meth:`Arrow.joint_cnf`, :meth:`Arrow.joint_cpsat`): per shaft with
+  cells that see each other, the table with those cells apart, as support clauses and, on
+  CP-SAT's integer model, as ``add_allowed_assignments``. On the five generated arrows of
+  few givens and the eight published arrow puzzles of the dev corpus (one run each, a busy
+  machine): sat median 110-160 -> 56-71 ms and 28 -> 23 ms (conflicts on the five: 9,940
+  with the automaton, 3,578 with the rule's table, 2,988 with both tables); CP-SAT p90
+  145-192 -> 64-99 ms and 169-198 -> 89-117 ms, medians within noise;
+- otherwise CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most
+  9 values (the automaton's ``add_automaton`` on larger grids with a pill, where a value's
+  own number of digits decides its place). Measured against the automaton
+  (:data:`CPSAT_LINEAR`) on the dev corpus, uniqueness (two solutions sought): "Knight
+  Moves" (24 arrows, anti-knight) 12 ms against 23 on the integer model, 19 against 51 on
+  the Boolean one; "Eddies" 23 against 31 and 85 against 107; "Clipped" 5 against 8.
 
 Drawn as f-puzzles draws it: a grey circle (a rounded outline around a pill) and from it a
 thin grey line ending in an arrowhead.
@@ -63,6 +73,7 @@ from sudoku_csp.constraints.line_kinds import (
     random_path,
 )
 from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.sum_tables import sum_table, table_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
@@ -73,6 +84,15 @@ if TYPE_CHECKING:
 CPSAT_LINEAR = True
 """Whether CP-SAT gets an arrow as a linear equality (grids up to 9 values) rather than as its
 automaton: measured faster (see the module docstring)."""
+CPSAT_TABLE = True
+"""Whether CP-SAT's integer model also gets each shaft of one circle cell with cells that
+see each other as its table (:meth:`Arrow.joint_cpsat`; see the module docstring)."""
+CNF_TABLE = True
+"""Whether CNF also gets each shaft of one circle cell with cells that see each other as
+its table's support clauses (:meth:`Arrow.joint_cnf`; see the module docstring)."""
+CNF_RULE_TABLE = True
+"""Whether CNF gets a shaft of one circle cell as its rule's table (any digits, repeats
+too) rather than its automaton (see the module docstring)."""
 
 
 def pill_value(values: Sequence[int]) -> int:
@@ -225,13 +245,58 @@ class Arrow(Constraint):
                                   geometry.size))
         return found
 
+    def tables(self, geometry: Geometry) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...],
+                                                                              ...]]]:
+        """Per shaft with cells that see each other (the circle among them), its cells then
+        the circle's and their table with those cells apart (:func:`sum_table`), when the
+        circle is one cell and the table not too long."""
+        found = []
+        if len(self.circle) == 1:
+            for cells, _ in self.readings(geometry):
+                table = sum_table(geometry, cells)
+                if table is not None and any(geometry.are_peers(a, b) for i, a in enumerate(
+                        cells) for b in cells[:i]):
+                    found.append((cells, table))
+        return found
+
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
         if ctx.option(LINE_SUMS) == "groups" and len(self.circle) == 1:
             for grouped in self.grouped(ctx.geometry):
                 yield from grouped.clauses(ctx)
             return
         for cells, automaton in self.automata(ctx.geometry):
-            yield from automaton.clauses(ctx, cells)
+            table = sum_table(ctx.geometry, cells, apart=False) if (
+                CNF_RULE_TABLE and len(self.circle) == 1) else None
+            if table is None:
+                yield from automaton.clauses(ctx, cells)
+            else:
+                yield from table_clauses(ctx, cells, table)
+
+    @classmethod
+    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
+        """Per shaft with cells that see each other, its table with those cells apart
+        (:meth:`tables`) as support clauses (:func:`table_clauses`), beside the rule's
+        (``line_sums=cells``; :data:`CNF_TABLE`)."""
+        if not CNF_TABLE or ctx.option(LINE_SUMS) != "cells":
+            return
+        for arrow in constraints:
+            if isinstance(arrow, Arrow):
+                for cells, table in arrow.tables(ctx.geometry):
+                    yield from table_clauses(ctx, cells, table)
+
+    @classmethod
+    def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
+        """On the integer model, per shaft with cells that see each other, its table with
+        those cells apart (:meth:`tables`) as ``add_allowed_assignments``, beside the
+        rule's linear sum (:data:`CPSAT_TABLE`)."""
+        if not CPSAT_TABLE or model.kind != "alldiff":
+            return
+        for arrow in constraints:
+            if isinstance(arrow, Arrow):
+                for cells, table in arrow.tables(model.geometry):
+                    model.model.add_allowed_assignments(
+                        [model.value(c) for c in cells],
+                        [tuple(d + 1 for d in row) for row in table])
 
     def cpsat(self, model: CpSatModel) -> None:
         if CPSAT_LINEAR and (model.geometry.size <= 9 or len(self.circle) == 1):
