@@ -295,6 +295,29 @@ def test_an_arrow_in_cnf_keeps_its_shaft_digits_apart_where_they_see_each_other(
     assert {a for a in range(1, 10) for b in range(1, 10) if a + b == 4 and a != b} == {1, 3}
 
 
+def test_an_arrow_reads_its_shafts_together_natively():
+    # A1 = A2 + A3 = B1 + B2, all five in box 1, A1 a 3 or a 6. Each shaft alone makes 3 as
+    # 1 + 2; together they would need 1 and 2 twice in one box, so A1 is 6, as brute force
+    # over the five cells finds. Main's links, run to a fixpoint, kept the 3.
+    geometry = make_geometry(9)
+    arrow = Arrow((0,), ((0, 1, 2), (0, 9, 10)))
+    masks = {0: 0b100100, 1: 0x1FF, 2: 0x1FF, 9: 0x1FF, 10: 0x1FF}
+    links = native_links(geometry, (arrow,))
+    changed = True
+    while changed:
+        changed = False
+        for link in links:
+            out = link.narrow(tuple(masks[c] for c in link.cells))
+            assert out is not None
+            for cell, mask in zip(link.cells, out, strict=True):
+                changed |= mask != masks[cell]
+                masks[cell] = mask
+    circles = {a for a, b, c, d, e in product(range(1, 10), repeat=5)
+               if a == b + c == d + e and len({a, b, c, d, e}) == 5
+               and a in (3, 6)}
+    assert circles == {6} and masks[0] == 1 << 5
+
+
 @pytest.mark.parametrize("name", SUMMING)
 def test_restarts_count_each_solution_once(name, monkeypatch):
     # A budget of one node: the restarts branching restarts many times, meeting the same

@@ -23,13 +23,13 @@ Translations, one per arrow (shaft and circle):
 - CNF for a circle of one cell: the table of the shaft's and circle's digits as support
   clauses (:mod:`sudoku_csp.constraints.sum_tables`: generalised arc consistency by unit
   propagation; the automaton when the table is too long);
-- with the units (:meth:`Arrow.joint_cnf`, :meth:`Arrow.joint_cpsat`): per shaft with
-  cells that see each other, the table with those cells apart, as support clauses and, on
-  CP-SAT's integer model, as ``add_allowed_assignments``. On the five generated arrows of
-  few givens and the eight published arrow puzzles of the dev corpus (one run each, a busy
-  machine): sat median 110-160 -> 56-71 ms and 28 -> 23 ms (conflicts on the five: 9,940
-  with the automaton, 3,578 with the rule's table, 2,988 with both tables); CP-SAT p90
-  145-192 -> 64-99 ms and 169-198 -> 89-117 ms, medians within noise;
+- with the units (:meth:`Arrow.joint_cnf`, :meth:`Arrow.joint_cpsat`, and natively
+  for several shafts :meth:`Arrow.joint_native`): the tables with cells that see each
+  other apart (:func:`~sudoku_csp.constraints.sum_tables.shaft_tables`), as support
+  clauses and on CP-SAT's integer model as ``add_allowed_assignments``. On five generated
+  arrows of few givens and eight published ones (one run each, busy machine): sat median
+  110-160 -> 56-71 ms and 28 -> 23 ms (9,940 conflicts with the automaton, 2,988 with the
+  tables); CP-SAT p90 145-192 -> 64-99 ms;
 - otherwise CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most
   9 values (the automaton's ``add_automaton`` on larger grids with a pill, where a value's
   own number of digits decides its place). Measured against the automaton
@@ -73,7 +73,12 @@ from sudoku_csp.constraints.line_kinds import (
     random_path,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.sum_tables import sum_table, table_clauses
+from sudoku_csp.constraints.sum_tables import (
+    TableNarrow,
+    shaft_tables,
+    sum_table,
+    table_clauses,
+)
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
@@ -84,15 +89,10 @@ if TYPE_CHECKING:
 CPSAT_LINEAR = True
 """Whether CP-SAT gets an arrow as a linear equality (grids up to 9 values) rather than as its
 automaton: measured faster (see the module docstring)."""
-CPSAT_TABLE = True
-"""Whether CP-SAT's integer model also gets each shaft of one circle cell with cells that
-see each other as its table (:meth:`Arrow.joint_cpsat`; see the module docstring)."""
-CNF_TABLE = True
-"""Whether CNF also gets each shaft of one circle cell with cells that see each other as
-its table's support clauses (:meth:`Arrow.joint_cnf`; see the module docstring)."""
-CNF_RULE_TABLE = True
-"""Whether CNF gets a shaft of one circle cell as its rule's table (any digits, repeats
-too) rather than its automaton (see the module docstring)."""
+CPSAT_TABLE = CNF_TABLE = CNF_RULE_TABLE = NATIVE_TABLE = True
+"""Switches of the tables (see the module docstring): CP-SAT's and CNF's joint tables with
+cells apart (:meth:`Arrow.joint_cpsat`, :meth:`Arrow.joint_cnf`); CNF's table of the rule
+instead of its automaton; the native table over several shafts (:meth:`Arrow.joint_native`)."""
 
 
 def pill_value(values: Sequence[int]) -> int:
@@ -224,7 +224,8 @@ class Arrow(Constraint):
                      ) -> list[Link]:
         """For each shaft and circle with cells that see each other, the sum read with those
         cells kept apart (:func:`~sudoku_csp.constraints.line_kinds.distinct`): two cells of
-        a row under an 8 never hold 4 and 4, so a shaft cell there loses 4."""
+        a row under an 8 never hold 4 and 4, so a shaft cell there loses 4. For several
+        shafts, also their table together (:func:`shaft_tables`, :data:`NATIVE_TABLE`)."""
         links = []
         for arrow in constraints:
             if isinstance(arrow, Arrow):
@@ -233,6 +234,11 @@ class Arrow(Constraint):
                     if automaton is not None:
                         links.append(Link(cells, automaton.narrow,
                                           partial(arrow.why_apart, geometry, cells)))
+                if NATIVE_TABLE and len(arrow.lines) > 1:
+                    for cells, table in shaft_tables(geometry, arrow.shafts(), arrow.circle):
+                        if len(cells) > len(arrow.shafts()[0]) + 1:  # the shafts together
+                            links.append(Link(cells, TableNarrow(table).narrow, partial(
+                                arrow.why_together, geometry, cells)))
         return links
 
     def grouped(self, geometry: Geometry) -> list[GroupSum]:
@@ -243,20 +249,6 @@ class Arrow(Constraint):
             groups = exclusion_groups(geometry, shaft)
             found.append(GroupSum((*groups, self.circle), (1,) * len(groups) + (-1,), 0,
                                   geometry.size))
-        return found
-
-    def tables(self, geometry: Geometry) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...],
-                                                                              ...]]]:
-        """Per shaft with cells that see each other (the circle among them), its cells then
-        the circle's and their table with those cells apart (:func:`sum_table`), when the
-        circle is one cell and the table not too long."""
-        found = []
-        if len(self.circle) == 1:
-            for cells, _ in self.readings(geometry):
-                table = sum_table(geometry, cells)
-                if table is not None and any(geometry.are_peers(a, b) for i, a in enumerate(
-                        cells) for b in cells[:i]):
-                    found.append((cells, table))
         return found
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
@@ -274,26 +266,26 @@ class Arrow(Constraint):
 
     @classmethod
     def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
-        """Per shaft with cells that see each other, its table with those cells apart
-        (:meth:`tables`) as support clauses (:func:`table_clauses`), beside the rule's
-        (``line_sums=cells``; :data:`CNF_TABLE`)."""
+        """The tables of shafts with cells that see each other, those cells apart
+        (:func:`shaft_tables`), as support clauses (:func:`table_clauses`), beside the
+        rule's (``line_sums=cells``; :data:`CNF_TABLE`)."""
         if not CNF_TABLE or ctx.option(LINE_SUMS) != "cells":
             return
         for arrow in constraints:
             if isinstance(arrow, Arrow):
-                for cells, table in arrow.tables(ctx.geometry):
+                for cells, table in shaft_tables(ctx.geometry, arrow.shafts(), arrow.circle):
                     yield from table_clauses(ctx, cells, table)
 
     @classmethod
     def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
-        """On the integer model, per shaft with cells that see each other, its table with
-        those cells apart (:meth:`tables`) as ``add_allowed_assignments``, beside the
+        """On the integer model, the tables of shafts with cells that see each other, those
+        cells apart (:func:`shaft_tables`), as ``add_allowed_assignments``, beside the
         rule's linear sum (:data:`CPSAT_TABLE`)."""
         if not CPSAT_TABLE or model.kind != "alldiff":
             return
         for arrow in constraints:
             if isinstance(arrow, Arrow):
-                for cells, table in arrow.tables(model.geometry):
+                for cells, table in shaft_tables(model.geometry, arrow.shafts(), arrow.circle):
                     model.model.add_allowed_assignments(
                         [model.value(c) for c in cells],
                         [tuple(d + 1 for d in row) for row in table])
@@ -321,6 +313,13 @@ class Arrow(Constraint):
         circle = ", ".join(geometry.label(c) for c in self.circle)
         return (f"{plus(geometry, shaft)} = the number {circle} read as digits: "
                 + kept(geometry, link.cells, candidates, gone))
+
+    def why_together(self, geometry: Geometry, cells: tuple[int, ...],
+                     candidates: Sequence[int], gone: Sequence[tuple[int, int]]) -> str:
+        """The words of the joint link reading every shaft with the circle: each shaft adds
+        up to the circle, and cells that see each other differ, across shafts too."""
+        return (f"{seeing(geometry, self.describe(geometry), cells)}: each shaft adds up to "
+                f"the circle, " + kept(geometry, cells, candidates, gone))
 
     def why_apart(self, geometry: Geometry, cells: tuple[int, ...], candidates: Sequence[int],
                   gone: Sequence[tuple[int, int]]) -> str:
