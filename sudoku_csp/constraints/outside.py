@@ -27,10 +27,10 @@ direction is inside the grid is refused: a clue stands outside it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import AutomatonRule
@@ -46,6 +46,9 @@ from sudoku_csp.constraints.fields import (
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.geometry import Geometry, Grid, row_label
+
+if TYPE_CHECKING:
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 __all__ = ["DIAGONAL", "DIRECTIONS", "STRAIGHT", "OutsideClue", "clue_place",
            "held_set_clauses", "inside", "ray", "starts", "where"]
@@ -144,6 +147,41 @@ def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int
         clauses.append((h, *(s for s, c in zip(chosen, sets, strict=True)
                              if not c >> d & 1)))
     return clauses, chosen
+
+
+def clauses_to_cpsat(model: CpSatModel, make: Callable[[CnfContext], Iterable[Clause]]
+                     ) -> None:
+    """Add to a CP-SAT model the clauses ``make`` writes (over the CNF variable map: a
+    cell-digit variable becomes the model's "cell holds digit" literal, on the integer
+    model reified once per cell and digit here; an auxiliary a new Boolean), each as a
+    ``bool_or``: the same unit propagation in CP-SAT's SAT core."""
+    from sudoku_csp.modeling.variables import variables
+
+    numbering = variables(model.geometry)
+    ctx = CnfContext(numbering, start=numbering.x_count + 1)
+    clauses = list(make(ctx))
+    m = model.model
+    found: dict[int, Any] = {}
+    boolean = getattr(model, "literals", None)
+
+    def literal(var: int) -> Any:
+        lit = found.get(abs(var))
+        if lit is None:
+            if abs(var) > numbering.x_count:
+                lit = m.new_bool_var("")
+            else:
+                cell, d = numbering.cell_digit(abs(var))
+                if boolean is not None:
+                    lit = boolean[cell][d]
+                else:
+                    lit = m.new_bool_var("")
+                    m.add(model.value(cell) == d + 1).only_enforce_if(lit)
+                    m.add(model.value(cell) != d + 1).only_enforce_if(~lit)
+            found[abs(var)] = lit
+        return lit if var > 0 else ~lit
+
+    for clause in clauses:
+        m.add_bool_or([literal(v) for v in clause])
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,16 @@ states a layer:
   (:meth:`Sandwich._set_clauses`: "between" per cell from running ORs of the crusts, "held
   between" per digit, a selector per filling of any length), else the automaton's clauses;
   and per place of the crusts, the digits the fillings of that length allow between;
-- CP-SAT: ``add_automaton``. A hand formulation (per cell, Booleans for "holds 1" and
-  "holds N", "between the crusts" from the running count of crusts, and the sum of the
-  values where it holds) measured slower on the sandwich puzzles of the dev corpus
-  ("Sandwich Sudoku": 57 ms against 30 ms with the integer model, 620 ms against 100 ms
-  with the Boolean one; "MiniMax Sandwich": 30 against 24 ms, 100 against 26 ms).
+- CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses
+  (:data:`CPSAT_SETS`, :func:`~sudoku_csp.constraints.outside.clauses_to_cpsat`; five
+  generated sandwiches of few givens 47-81 -> 20 ms median, the two of the dev corpus
+  34-39 -> 21 ms; on the integer model, literals reified per cell and digit measured no
+  faster than the automaton); else ``add_automaton``. A hand formulation (per cell,
+  Booleans for "holds 1" and "holds N", "between the crusts" from the running count of
+  crusts, and the sum of the values where it holds) measured slower on the sandwich
+  puzzles of the dev corpus ("Sandwich Sudoku": 57 ms against 30 ms with the integer model,
+  620 ms against 100 ms with the Boolean one; "MiniMax Sandwich": 30 against 24 ms, 100
+  against 26 ms).
 
 f-puzzles: ``sandwichsum`` entries ``{"cell": "R0C3", "value": "8"}``; an entry without a
 value is skipped. Own JSON: ``{"sandwiches": [{"from": "A3", "direction": "down",
@@ -42,7 +47,7 @@ from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, set_supports
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.outside import OutsideClue, held_set_clauses
+from sudoku_csp.constraints.outside import OutsideClue, clauses_to_cpsat, held_set_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
@@ -51,6 +56,9 @@ if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 
+CPSAT_SETS = True
+"""Whether CP-SAT's Boolean model gets a sandwich whose line is a unit as its CNF clauses
+(see the module docstring)."""
 CNF_SETS = True
 """Whether a sandwich whose line is a unit goes to CNF as the set of digits between its
 crusts (:meth:`Sandwich._set_clauses`) rather than as its automaton: measured on the five
@@ -266,7 +274,10 @@ class Sandwich(OutsideClue):
                             yield (-x(a, 0), -x(b, n - 1), -x(m, d))
 
     def cpsat(self, model: CpSatModel) -> None:
-        super().cpsat(model)
+        if CPSAT_SETS and model.kind == "boolean" and self.reads_a_unit(model.geometry):
+            clauses_to_cpsat(model, self.cnf)
+        else:
+            super().cpsat(model)
         n, cells = model.geometry.size, self.cells
         for i, a in enumerate(cells):
             for j, b in enumerate(cells):
