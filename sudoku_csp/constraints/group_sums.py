@@ -38,7 +38,7 @@ from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOptio
 from sudoku_csp.geometry import Geometry
 
 __all__ = ["EXACT_MOST", "LINE_SUMS", "GroupSum", "exclusion_groups", "group_sets",
-           "set_supports"]
+           "set_supports", "split_supports"]
 
 LINE_SUMS = EncodingOption(
     "line_sums", "cells", "sums along lines and diagonals (arrows, little killers): cells "
@@ -97,6 +97,29 @@ def set_supports(combo: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     ``masks`` (one digit each, all different; as many cells as the set has digits), or
     ``None`` when there is none."""
     return _supports(combo, tuple(m & combo for m in masks))
+
+
+def split_supports(combos: Sequence[int], inner: tuple[int, ...], outer: tuple[int, ...],
+                   digits: int) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """A line of a unit cut in two: the ``inner`` cells hold one of the digit sets
+    ``combos``, the ``outer`` cells the rest of ``digits`` (none: no outer cells read).
+    Each cell's digits over the sets both parts can hold (:func:`set_supports`), inner and
+    outer; ``None`` for the inner ones when no set fits (the outer then ``None`` too, or
+    when there are no outer cells)."""
+    fits = beyond = None
+    for combo in combos:
+        support = set_supports(combo, inner) if inner else ()
+        if support is None:
+            continue
+        if outer:
+            others = set_supports(digits & ~combo, outer)
+            if others is None:
+                continue
+            beyond = others if beyond is None else tuple(
+                a | b for a, b in zip(beyond, others, strict=True))
+        fits = support if fits is None else tuple(
+            a | b for a, b in zip(fits, support, strict=True))
+    return fits, beyond
 
 
 @lru_cache(maxsize=1 << 16)

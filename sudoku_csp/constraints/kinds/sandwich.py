@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
-from sudoku_csp.constraints.group_sums import group_sets, set_supports
+from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue, clauses_to_cpsat, held_set_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
@@ -117,19 +117,7 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
                 continue
             between = tuple(free[low + 1:high])
             around = (*free[:low], *free[high + 1:])
-            fits = beyond = None
-            for combo in combos:
-                support = set_supports(combo, between) if between else ()
-                if support is None:
-                    continue
-                if unit and around:
-                    others = set_supports(rest & ~combo, around)
-                    if others is None:
-                        continue
-                    beyond = others if beyond is None else tuple(
-                        a | b for a, b in zip(beyond, others, strict=True))
-                fits = support if fits is None else tuple(
-                    a | b for a, b in zip(fits, support, strict=True))
+            fits, beyond = split_supports(combos, between, around if unit else (), rest)
             if fits is None:
                 continue
             found = True

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
-from sudoku_csp.constraints.group_sums import group_sets, set_supports
+from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue, clauses_to_cpsat, held_set_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
@@ -93,20 +93,8 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
         x = d + 1
         here = (bit, *masks[1:x])
         rest = masks[x:]
-        fits = beyond = None
-        for combo in group_sets(x, n).get(total, ()):
-            if combo & bit:
-                support = set_supports(combo, here)
-                if support is None:
-                    continue
-                if unit and rest:
-                    others = set_supports(full & ~combo, rest)
-                    if others is None:
-                        continue
-                    beyond = others if beyond is None else tuple(
-                        a | b for a, b in zip(beyond, others, strict=True))
-                fits = support if fits is None else tuple(
-                    a | b for a, b in zip(fits, support, strict=True))
+        combos = [c for c in group_sets(x, n).get(total, ()) if c & bit]
+        fits, beyond = split_supports(combos, here, rest if unit else (), full)
         if fits is None:
             continue
         found = True
