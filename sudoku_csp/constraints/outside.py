@@ -43,7 +43,15 @@ from sudoku_csp.constraints.fields import (
     parse_number,
     parse_outside,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
+from sudoku_csp.constraints.translation import (
+    Clause,
+    ClauseTemplate,
+    CnfContext,
+    Link,
+    Narrow,
+    compile_clauses,
+    fill,
+)
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.geometry import Geometry, Grid, row_label
 
@@ -51,7 +59,7 @@ if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 __all__ = ["DIAGONAL", "DIRECTIONS", "STRAIGHT", "OutsideClue", "clue_place",
-           "held_set_clauses", "inside", "ray", "starts", "where"]
+           "held_set_clauses", "inside", "ray", "starts", "templated", "where"]
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
     "down": (1, 0), "up": (-1, 0), "right": (0, 1), "left": (0, -1),
@@ -147,6 +155,31 @@ def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int
         clauses.append((h, *(s for s, c in zip(chosen, sets, strict=True)
                              if not c >> d & 1)))
     return clauses, chosen
+
+
+_TEMPLATES: dict[tuple[Any, int, int], tuple[ClauseTemplate, int]] = {}
+
+
+def templated(ctx: CnfContext, cells: Sequence[int], key: Any,
+              make: Callable[[CnfContext, tuple[int, ...]], Iterable[Clause]]) -> list[Clause]:
+    """The clauses ``make`` writes for ``cells``, built once per ``key`` (what besides the
+    cells they depend on: the kind and its clue), grid size and number of cells: ``make``
+    writes them over the cells ``0, 1, ...`` (whose variables are the template's slots), the
+    template is kept (:func:`~sudoku_csp.constraints.translation.compile_clauses`), and
+    filled with ``cells``' variables and fresh auxiliaries."""
+    n, count = ctx.geometry.size, len(cells)
+    found = _TEMPLATES.get((key, n, count))
+    if found is None:
+        slots = CnfContext(ctx.vars, start=count * n + 1)
+        clauses = list(make(slots, tuple(range(count))))
+        if any(not clause for clause in clauses):
+            return [()]  # no reading at all
+        found = compile_clauses(clauses), slots.top - count * n
+        if len(_TEMPLATES) >= 4096:
+            _TEMPLATES.clear()
+        _TEMPLATES[key, n, count] = found
+    template, aux = found
+    return fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
 
 
 def clauses_to_cpsat(model: CpSatModel, make: Callable[[CnfContext], Iterable[Clause]]

@@ -17,7 +17,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sudoku_csp.constraints.translation import Clause, CnfContext
+from sudoku_csp.constraints.translation import (
+    Clause,
+    ClauseTemplate,
+    CnfContext,
+    compile_clauses,
+    fill,
+)
 from sudoku_csp.geometry import Geometry
 
 __all__ = ["TABLE_MOST", "Table", "TableNarrow", "shaft_tables", "sum_table", "table_clauses"]
@@ -150,21 +156,32 @@ class TableNarrow:
         return found
 
 
-def table_clauses(ctx: CnfContext, cells: tuple[int, ...], table: Sequence[tuple[int, ...]]
-                  ) -> list[Clause]:
+def table_clauses(ctx: CnfContext, cells: tuple[int, ...], table: Table) -> list[Clause]:
     """The support encoding of "``cells`` take the digits of one row of ``table``": a
     selector per row, at least one, each fixing its digits; a digit of a cell needs a row
     with it there (none: the digit is out). Unit propagation keeps exactly the digits some
-    row still allowed gives (generalised arc consistency on the table)."""
-    x = ctx.x
-    chosen = [ctx.new_var() for _ in table]
+    row still allowed gives (generalised arc consistency on the table). Built once per
+    table and grid size as a template (:func:`_table_template`)."""
+    if not table:
+        return [()]  # no filling at all
+    n = ctx.geometry.size
+    template, aux = _table_template(table, len(cells), n)
+    return fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
+
+
+@lru_cache(maxsize=512)
+def _table_template(table: Table, count: int, n: int) -> tuple[ClauseTemplate, int]:
+    """:func:`table_clauses` over slots (cell ``i``'s digit ``d``: slot ``i·n + d + 1``,
+    then a selector per row), and the number of selectors."""
+    top = count * n
+    chosen = list(range(top + 1, top + 1 + len(table)))
     clauses: list[Clause] = [tuple(chosen)]
-    rows: list[dict[int, list[int]]] = [{} for _ in cells]
+    rows: list[dict[int, list[int]]] = [{} for _ in range(count)]
     for s, row in zip(chosen, table, strict=True):
         for i, d in enumerate(row):
-            clauses.append((-s, x(cells[i], d)))
+            clauses.append((-s, i * n + d + 1))
             rows[i].setdefault(d, []).append(s)
-    for i, cell in enumerate(cells):
-        for d in range(ctx.geometry.size):
-            clauses.append((-x(cell, d), *rows[i].get(d, ())))
-    return clauses
+    for i in range(count):
+        for d in range(n):
+            clauses.append((-(i * n + d + 1), *rows[i].get(d, ())))
+    return compile_clauses(clauses), len(chosen)

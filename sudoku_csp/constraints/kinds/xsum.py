@@ -34,7 +34,7 @@ the sum in the clue's place outside the grid.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,12 @@ from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.outside import OutsideClue, clauses_to_cpsat, held_set_clauses
+from sudoku_csp.constraints.outside import (
+    OutsideClue,
+    clauses_to_cpsat,
+    held_set_clauses,
+    templated,
+)
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
@@ -169,9 +174,21 @@ class XSum(OutsideClue):
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
         if CNF_SETS and self.reads_a_unit(ctx.geometry):
-            yield from self._set_clauses(ctx)
+            yield from templated(ctx, self.cells, ("X-sum", self.total), self._unit_clauses)
         else:
             yield from super().cnf(ctx)
+            yield from self._reading_clauses(ctx)
+
+    def _unit_clauses(self, ctx: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
+        """The clauses of the rule on a line that is a unit, over ``cells`` in place of the
+        clue's (:func:`~sudoku_csp.constraints.outside.templated`)."""
+        clue = replace(self, cells=cells)
+        yield from clue._set_clauses(ctx)
+        yield from clue._reading_clauses(ctx)
+
+    def _reading_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+        """Per X, the digits its sets allow in the first X cells, and those every set
+        holds somewhere there (:meth:`readings`)."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
         for d, union, common in self.readings(n):
             first = x(cells[0], d)
