@@ -245,8 +245,8 @@ class OutsideClue(AutomatonRule):
 
     def unit_narrow(self, geometry: Geometry) -> Narrow | None:
         """The kind's rule read with its line a unit (every digit once), as a narrowing of
-        the line's candidates, for :meth:`joint_native`; ``None`` (the default) when the
-        kind has none."""
+        the line's candidates, for :meth:`unit_links`; ``None`` (the default) when the kind
+        has none."""
         return None
 
     def why_unit(self, geometry: Geometry, candidates: Sequence[int],
@@ -261,10 +261,11 @@ class OutsideClue(AutomatonRule):
             f"{unit} hold every digit once"
 
     @classmethod
-    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
-                     ) -> list[Link]:
+    def unit_links(cls, geometry: Geometry, constraints: Sequence[Constraint]
+                   ) -> list[Link]:
         """For each clue whose line is a unit of the grid, its :meth:`unit_narrow`: a
-        sandwich's cells outside the crusts then hold the digits its filling leaves over."""
+        sandwich's cells outside the crusts then hold the digits its filling leaves over.
+        A kind that has such a reading makes these its joint links."""
         links = []
         for clue in constraints:
             if isinstance(clue, OutsideClue) and clue.reads_a_unit(geometry):

@@ -12,9 +12,9 @@ which one came first, with the sum so far; after the second) -- at most ``2 * cl
 states a layer:
 
 - native: the combination rule (:func:`_narrow`): per place of the crusts, the fillings
-  held against the cells between; with the units (:meth:`~sudoku_csp.constraints.outside.
-  OutsideClue.joint_native`), the line being one, also the digits left over against the
-  cells outside (generalised arc consistency for the line and its unit together);
+  held against the cells between; with the units (:meth:`Sandwich.joint_native`), the
+  line being one, also the digits left over against the cells outside (generalised arc
+  consistency for the line and its unit together);
 - CNF: on a line that is a unit (:data:`CNF_SETS`), the set of digits between the crusts
   (:meth:`Sandwich._set_clauses`: "between" per cell from running ORs of the crusts, "held
   between" per digit, a selector per filling of any length), else the automaton's clauses;
@@ -44,6 +44,7 @@ from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
+from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
@@ -292,9 +293,15 @@ class Sandwich(OutsideClue):
         clue."""
         return [Link(self.cells, partial(_narrow, geometry.size, self.total, False))]
 
+    @classmethod
+    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
+                     ) -> list[Link]:
+        """The rule with the line a unit (:meth:`~sudoku_csp.constraints.outside.
+        OutsideClue.unit_links`)."""
+        return cls.unit_links(geometry, constraints)
+
     def unit_narrow(self, geometry: Geometry) -> Narrow:
-        """:func:`_narrow` with the line a unit (:meth:`~sudoku_csp.constraints.outside.
-        OutsideClue.joint_native`)."""
+        """:func:`_narrow` with the line a unit (:meth:`joint_native`)."""
         return partial(_narrow, geometry.size, self.total, True)
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,

@@ -9,9 +9,9 @@ the whole line (X may be N), its state the cells still to add and the sum still 
 (X and the running sum folded into what is left; one state once the X cells are added):
 
 - native: the combination rule (:func:`_narrow`): per X, the sets of X values held against
-  the first X cells; with the units (:meth:`~sudoku_csp.constraints.outside.OutsideClue.
-  joint_native`), the line being one, also the digits left over against the others
-  (generalised arc consistency for the line and its unit together);
+  the first X cells; with the units (:meth:`XSum.joint_native`), the line being one, also
+  the digits left over against the others (generalised arc consistency for the line and
+  its unit together);
 - CNF: on a line that is a unit (:data:`CNF_SETS`), the set of the first X values
   (:meth:`XSum._set_clauses`; on five generated X-sums of few givens sat's median went
   121-141 ms with the automaton to 10-13 ms, one run on a busy machine), else the
@@ -39,6 +39,7 @@ from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
+from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
@@ -239,9 +240,15 @@ class XSum(OutsideClue):
         does not see. Complete on singles."""
         return [Link(self.cells, partial(_narrow, geometry.size, self.total, False))]
 
+    @classmethod
+    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
+                     ) -> list[Link]:
+        """The rule with the line a unit (:meth:`~sudoku_csp.constraints.outside.
+        OutsideClue.unit_links`)."""
+        return cls.unit_links(geometry, constraints)
+
     def unit_narrow(self, geometry: Geometry) -> Narrow:
-        """:func:`_narrow` with the line a unit (:meth:`~sudoku_csp.constraints.outside.
-        OutsideClue.joint_native`)."""
+        """:func:`_narrow` with the line a unit (:meth:`joint_native`)."""
         return partial(_narrow, geometry.size, self.total, True)
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
