@@ -27,10 +27,9 @@ direction is inside the grid is refused: a clue stands outside it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
 from sudoku_csp.constraints.automaton import AutomatonRule
@@ -43,23 +42,11 @@ from sudoku_csp.constraints.fields import (
     parse_number,
     parse_outside,
 )
-from sudoku_csp.constraints.translation import (
-    Clause,
-    ClauseTemplate,
-    CnfContext,
-    Link,
-    Narrow,
-    compile_clauses,
-    fill,
-)
 from sudoku_csp.constraints.wording import counted
 from sudoku_csp.geometry import Geometry, Grid, row_label
 
-if TYPE_CHECKING:
-    from sudoku_csp.modeling.cpsat_model import CpSatModel
-
-__all__ = ["DIAGONAL", "DIRECTIONS", "STRAIGHT", "OutsideClue", "clue_place",
-           "held_set_clauses", "inside", "ray", "starts", "templated", "where"]
+__all__ = ["DIAGONAL", "DIRECTIONS", "STRAIGHT", "OutsideClue", "clue_place", "inside",
+           "ray", "starts", "where"]
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
     "down": (1, 0), "up": (-1, 0), "right": (0, 1), "left": (0, -1),
@@ -126,97 +113,6 @@ def starts(n: int, directions: Sequence[str]) -> list[tuple[tuple[int, ...], str
     return found
 
 
-def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int | None],
-                     digits: int, sets: Sequence[int]) -> tuple[list[Clause], list[int]]:
-    """Clauses of "the ``digits`` (a mask) that the part of a line marked by ``inside``
-    holds make one of ``sets``", the line a unit (each digit on it once): per cell its
-    literal "in the part" (``0``: always, ``None``: never); per digit of ``digits`` a
-    variable "held in the part" (a cell in the part holding it says yes, a cell outside
-    no); one selector per set, which fixes those variables, at least one set, and each
-    variable's value calls for a set that agrees. Returns the clauses and the selectors,
-    in the order of ``sets``, for the caller to tie to its places."""
-    x = ctx.x
-    clauses: list[Clause] = []
-    held = {d: ctx.new_var() for d in range(ctx.geometry.size) if digits >> d & 1}
-    for d, h in held.items():
-        for cell, lit in zip(cells, inside, strict=True):
-            if lit is None:
-                clauses.append((-x(cell, d), -h))
-            elif lit == 0:
-                clauses.append((-x(cell, d), h))
-            else:
-                clauses += [(-lit, -x(cell, d), h), (lit, -x(cell, d), -h)]
-    chosen = [ctx.new_var() for _ in sets]
-    clauses.append(tuple(chosen))
-    for s, c in zip(chosen, sets, strict=True):
-        clauses += [(-s, h if c >> d & 1 else -h) for d, h in held.items()]
-    for d, h in held.items():
-        clauses.append((-h, *(s for s, c in zip(chosen, sets, strict=True) if c >> d & 1)))
-        clauses.append((h, *(s for s, c in zip(chosen, sets, strict=True)
-                             if not c >> d & 1)))
-    return clauses, chosen
-
-
-_TEMPLATES: dict[tuple[Any, int, int], tuple[ClauseTemplate, int]] = {}
-
-
-def templated(ctx: CnfContext, cells: Sequence[int], key: Any,
-              make: Callable[[CnfContext, tuple[int, ...]], Iterable[Clause]]) -> list[Clause]:
-    """The clauses ``make`` writes for ``cells``, built once per ``key`` (what besides the
-    cells they depend on: the kind and its clue), grid size and number of cells: ``make``
-    writes them over the cells ``0, 1, ...`` (whose variables are the template's slots), the
-    template is kept (:func:`~sudoku_csp.constraints.translation.compile_clauses`), and
-    filled with ``cells``' variables and fresh auxiliaries."""
-    n, count = ctx.geometry.size, len(cells)
-    found = _TEMPLATES.get((key, n, count))
-    if found is None:
-        slots = CnfContext(ctx.vars, start=count * n + 1)
-        clauses = list(make(slots, tuple(range(count))))
-        if any(not clause for clause in clauses):
-            return [()]  # no reading at all
-        found = compile_clauses(clauses), slots.top - count * n
-        if len(_TEMPLATES) >= 4096:
-            _TEMPLATES.clear()
-        _TEMPLATES[key, n, count] = found
-    template, aux = found
-    return fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
-
-
-def clauses_to_cpsat(model: CpSatModel, make: Callable[[CnfContext], Iterable[Clause]]
-                     ) -> None:
-    """Add to a CP-SAT model the clauses ``make`` writes (over the CNF variable map: a
-    cell-digit variable becomes the model's "cell holds digit" literal, on the integer
-    model reified once per cell and digit here; an auxiliary a new Boolean), each as a
-    ``bool_or``: the same unit propagation in CP-SAT's SAT core."""
-    from sudoku_csp.modeling.variables import variables
-
-    numbering = variables(model.geometry)
-    ctx = CnfContext(numbering, start=numbering.x_count + 1)
-    clauses = list(make(ctx))
-    m = model.model
-    found: dict[int, Any] = {}
-    boolean = getattr(model, "literals", None)
-
-    def literal(var: int) -> Any:
-        lit = found.get(abs(var))
-        if lit is None:
-            if abs(var) > numbering.x_count:
-                lit = m.new_bool_var("")
-            else:
-                cell, d = numbering.cell_digit(abs(var))
-                if boolean is not None:
-                    lit = boolean[cell][d]
-                else:
-                    lit = m.new_bool_var("")
-                    m.add(model.value(cell) == d + 1).only_enforce_if(lit)
-                    m.add(model.value(cell) != d + 1).only_enforce_if(~lit)
-            found[abs(var)] = lit
-        return lit if var > 0 else ~lit
-
-    for clause in clauses:
-        m.add_bool_or([literal(v) for v in clause])
-
-
 @dataclass(frozen=True)
 class OutsideClue(AutomatonRule):
     """A clue outside the grid, read along ``cells`` (in order, from the edge beside it) in
@@ -242,37 +138,6 @@ class OutsideClue(AutomatonRule):
         column of the grids made so far, but a kind leans on it only when it holds."""
         line = set(self.cells)
         return any(line == set(u.cells) for u in geometry.units)
-
-    def unit_narrow(self, geometry: Geometry) -> Narrow | None:
-        """The kind's rule read with its line a unit (every digit once), as a narrowing of
-        the line's candidates, for :meth:`unit_links`; ``None`` (the default) when the kind
-        has none."""
-        return None
-
-    def why_unit(self, geometry: Geometry, candidates: Sequence[int],
-                 gone: Sequence[tuple[int, int]]) -> str:
-        """The words of the :meth:`unit_narrow` link: the kind's own
-        (:meth:`~sudoku_csp.constraints.base.Constraint.why_link`), and that its line holds
-        every digit once."""
-        link = Link(self.cells, lambda masks: masks)
-        said = self.why_link(geometry, candidates, link, gone)
-        unit = f"{at(geometry, self.cells[:1])}..{at(geometry, self.cells[-1:])}"
-        return f"{said}; {unit} hold every digit once" if said else \
-            f"{unit} hold every digit once"
-
-    @classmethod
-    def unit_links(cls, geometry: Geometry, constraints: Sequence[Constraint]
-                   ) -> list[Link]:
-        """For each clue whose line is a unit of the grid, its :meth:`unit_narrow`: a
-        sandwich's cells outside the crusts then hold the digits its filling leaves over.
-        A kind that has such a reading makes these its joint links."""
-        links = []
-        for clue in constraints:
-            if isinstance(clue, OutsideClue) and clue.reads_a_unit(geometry):
-                narrow = clue.unit_narrow(geometry)
-                if narrow is not None:
-                    links.append(Link(clue.cells, narrow, partial(clue.why_unit, geometry)))
-        return links
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if not self.cells or self.direction not in DIRECTIONS:

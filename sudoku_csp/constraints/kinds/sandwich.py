@@ -12,15 +12,16 @@ which one came first, with the sum so far; after the second) -- at most ``2 * cl
 states a layer:
 
 - native: the combination rule (:func:`_narrow`): per place of the crusts, the fillings
-  held against the cells between; with the units (:meth:`Sandwich.joint_native`), the
-  line being one, also the digits left over against the cells outside (generalised arc
-  consistency for the line and its unit together);
-- CNF: on a line that is a unit (:data:`CNF_SETS`), the set of digits between the crusts
-  (:meth:`Sandwich._set_clauses`: "between" per cell from running ORs of the crusts, "held
+  held against the cells between; with the units (the joint links of
+  :class:`~sudoku_csp.constraints.set_clues.SetClue`), the line being one, also the digits
+  left over against the cells outside (generalised arc consistency for the line and its
+  unit together);
+- CNF: on a line that is a unit, the set of digits between the crusts
+  (:meth:`Sandwich.set_clauses`: "between" per cell from running ORs of the crusts, "held
   between" per digit, a selector per filling of any length), else the automaton's clauses;
   and per place of the crusts, the digits the fillings of that length allow between;
 - CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses
-  (:data:`CPSAT_SETS`, :func:`~sudoku_csp.constraints.outside.clauses_to_cpsat`; five
+  (:func:`~sudoku_csp.constraints.set_clues.clauses_to_cpsat`; five
   generated sandwiches of few givens 47-81 -> 20 ms median, the two of the dev corpus
   34-39 -> 21 ms; on the integer model, literals reified per cell and digit measured no
   faster than the automaton); else ``add_automaton``. A hand formulation (per cell,
@@ -39,37 +40,24 @@ f-puzzles does: the sum in the clue's place outside the grid.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
-from functools import cache, lru_cache, partial
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.outside import (
-    OutsideClue,
-    clauses_to_cpsat,
+from sudoku_csp.constraints.set_clues import (
+    SetClue,
     held_set_clauses,
-    templated,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
-
-
-CPSAT_SETS = True
-"""Whether CP-SAT's Boolean model gets a sandwich whose line is a unit as its CNF clauses
-(see the module docstring)."""
-CNF_SETS = True
-"""Whether a sandwich whose line is a unit goes to CNF as the set of digits between its
-crusts (:meth:`Sandwich._set_clauses`) rather than as its automaton: measured on the five
-generated sandwiches of few givens (examples/kinds_few_givens.txt), sat median 103 ms with
-the automaton, 8-25 ms with the sets, 87 ms with both (one run, busy machine)."""
 
 
 @cache
@@ -143,7 +131,7 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
 
 
 @dataclass(frozen=True)
-class Sandwich(OutsideClue):
+class Sandwich(SetClue):
     """A sandwich sum: the values of ``cells`` (a whole row or column, read ``direction``
     from the clue) strictly between the 1 and the N add up to ``total``.
 
@@ -156,6 +144,7 @@ class Sandwich(OutsideClue):
 
     names = Names("sandwich", json=("sandwiches",), fpuzzles=("sandwichsum",),
                   noun="sandwich sum")
+    narrowing = staticmethod(_narrow)
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:
@@ -192,21 +181,7 @@ class Sandwich(OutsideClue):
         return build(("sandwich", total), len(self.cells), n, "before", step,
                      lambda state: state == "after")
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        if CNF_SETS and self.reads_a_unit(ctx.geometry):
-            yield from templated(ctx, self.cells, ("sandwich", self.total), self._unit_clauses)
-        else:
-            yield from super().cnf(ctx)
-            yield from self._distance_clauses(ctx)
-
-    def _unit_clauses(self, ctx: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
-        """The clauses of the rule on a line that is a unit, over ``cells`` in place of the
-        clue's (:func:`~sudoku_csp.constraints.outside.templated`)."""
-        clue = replace(self, cells=cells)
-        yield from clue._set_clauses(ctx)
-        yield from clue._distance_clauses(ctx)
-
-    def _set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+    def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """The rule with the line a unit, as the set of digits between the crusts: per
         cell "a crust before it" and "a crust after it" (running ORs both ways), "between"
         when both; per digit of 2..N-1 "between the crusts" (a cell between holding it says
@@ -252,7 +227,7 @@ class Sandwich(OutsideClue):
                         if c.bit_count() == k)))
         yield from clauses
 
-    def _distance_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+    def more_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """For the 1 and the N at two places, the cells between hold only values of the
         fillings of that length (none: the two places are refused)."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
@@ -275,34 +250,13 @@ class Sandwich(OutsideClue):
                             yield (-x(a, 0), -x(b, n - 1), -x(m, d))
 
     def cpsat(self, model: CpSatModel) -> None:
-        if CPSAT_SETS and model.kind == "boolean" and self.reads_a_unit(model.geometry):
-            clauses_to_cpsat(model, self.cnf)
-        else:
+        if not self.cpsat_by_sets(model):
             super().cpsat(model)
         n, cells = model.geometry.size, self.cells
         for i, a in enumerate(cells):
             for j, b in enumerate(cells):
                 if i != j and not _fillings(abs(j - i) - 1, self.total, n):
                     model.forbid_pairs(a, b, [(0, n - 1)])
-
-    def native(self, geometry: Geometry) -> list[Link]:
-        """The combination rule over the line (:func:`_narrow`): the fillings are different
-        values (the line is a unit), which the automaton, adding values one by one, does
-        not see. Complete on singles: given
-        one digit per cell it accepts exactly the lines whose sandwich adds up to the
-        clue."""
-        return [Link(self.cells, partial(_narrow, geometry.size, self.total, False))]
-
-    @classmethod
-    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
-                     ) -> list[Link]:
-        """The rule with the line a unit (:meth:`~sudoku_csp.constraints.outside.
-        OutsideClue.unit_links`)."""
-        return cls.unit_links(geometry, constraints)
-
-    def unit_narrow(self, geometry: Geometry) -> Narrow:
-        """:func:`_narrow` with the line a unit (:meth:`joint_native`)."""
-        return partial(_narrow, geometry.size, self.total, True)
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:

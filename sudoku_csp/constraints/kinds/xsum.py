@@ -9,15 +9,16 @@ the whole line (X may be N), its state the cells still to add and the sum still 
 (X and the running sum folded into what is left; one state once the X cells are added):
 
 - native: the combination rule (:func:`_narrow`): per X, the sets of X values held against
-  the first X cells; with the units (:meth:`XSum.joint_native`), the line being one, also
-  the digits left over against the others (generalised arc consistency for the line and
-  its unit together);
-- CNF: on a line that is a unit (:data:`CNF_SETS`), the set of the first X values
-  (:meth:`XSum._set_clauses`; on five generated X-sums of few givens sat's median went
+  the first X cells; with the units (the joint links of
+  :class:`~sudoku_csp.constraints.set_clues.SetClue`), the line being one, also the digits
+  left over against the others (generalised arc consistency for the line and its unit
+  together);
+- CNF: on a line that is a unit, the set of the first X values
+  (:meth:`XSum.set_clauses`; on five generated X-sums of few givens sat's median went
   121-141 ms with the automaton to 10-13 ms, one run on a busy machine), else the
   automaton's clauses; and per X, the digits its sets allow in the first X cells;
-- CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses
-  (:data:`CPSAT_SETS`; five generated X-sums of few givens 32 -> 13 ms median); else by
+- CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses (five generated
+  X-sums of few givens 32 -> 13 ms median); else by
   hand: per later cell ``i`` a Boolean "X > i" reified on the first cell's value,
   and the sum of the first value and, where the Boolean holds, the others'. With presolve
   off (the backend's choice for puzzles with typed constraints) ``add_automaton`` measured
@@ -34,35 +35,24 @@ the sum in the clue's place outside the grid.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
-from functools import cache, lru_cache, partial
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.outside import (
-    OutsideClue,
-    clauses_to_cpsat,
+from sudoku_csp.constraints.set_clues import (
+    SetClue,
     held_set_clauses,
-    templated,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, Narrow
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
-
-
-CPSAT_SETS = True
-"""Whether CP-SAT's Boolean model gets an X-sum whose line is a unit as its CNF clauses."""
-CNF_SETS = True
-"""Whether an X-sum whose line is a unit goes to CNF as the set of its first X values
-(:meth:`XSum._set_clauses`) rather than as its automaton (measured: see the module
-docstring)."""
 
 
 @cache
@@ -114,7 +104,7 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
 
 
 @dataclass(frozen=True)
-class XSum(OutsideClue):
+class XSum(SetClue):
     """An X-sum: the first X values of ``cells`` (a whole row or column, read ``direction``
     from the clue), X the first of them, add up to ``total``.
 
@@ -128,6 +118,7 @@ class XSum(OutsideClue):
     """
 
     names = Names("X-sum", json=("x_sums",), fpuzzles=("xsum",))
+    narrowing = staticmethod(_narrow)
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:
@@ -173,21 +164,7 @@ class XSum(OutsideClue):
             found.append((d, union, common & ~(1 << d)))
         return found
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        if CNF_SETS and self.reads_a_unit(ctx.geometry):
-            yield from templated(ctx, self.cells, ("X-sum", self.total), self._unit_clauses)
-        else:
-            yield from super().cnf(ctx)
-            yield from self._reading_clauses(ctx)
-
-    def _unit_clauses(self, ctx: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
-        """The clauses of the rule on a line that is a unit, over ``cells`` in place of the
-        clue's (:func:`~sudoku_csp.constraints.outside.templated`)."""
-        clue = replace(self, cells=cells)
-        yield from clue._set_clauses(ctx)
-        yield from clue._reading_clauses(ctx)
-
-    def _reading_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+    def more_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """Per X, the digits its sets allow in the first X cells, and those every set
         holds somewhere there (:meth:`readings`)."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
@@ -204,10 +181,10 @@ class XSum(OutsideClue):
                 if common >> e & 1:
                     yield (-first, *(x(c, e) for c in cells[1:d + 1]))
 
-    def _set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+    def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """The rule with the line a unit, as the set of the first X values: per later cell
         "among the first X" (the first cell's value above its place), the digits held
-        there (:func:`~sudoku_csp.constraints.outside.held_set_clauses`) one of the sets of
+        there (:func:`~sudoku_csp.constraints.set_clues.held_set_clauses`) one of the sets of
         X values with X among them adding up to the clue, its selector tied both ways to
         the first cell holding X."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
@@ -234,23 +211,6 @@ class XSum(OutsideClue):
         clauses += [(-s, x(first, d)) for s, (d, _) in zip(chosen, sets, strict=True)]
         yield from clauses
 
-    def native(self, geometry: Geometry) -> list[Link]:
-        """The combination rule over the line (:func:`_narrow`): the first X cells hold
-        different values (the line is a unit), which the automaton, adding values one by one,
-        does not see. Complete on singles."""
-        return [Link(self.cells, partial(_narrow, geometry.size, self.total, False))]
-
-    @classmethod
-    def joint_native(cls, geometry: Geometry, constraints: Sequence[Constraint]
-                     ) -> list[Link]:
-        """The rule with the line a unit (:meth:`~sudoku_csp.constraints.outside.
-        OutsideClue.unit_links`)."""
-        return cls.unit_links(geometry, constraints)
-
-    def unit_narrow(self, geometry: Geometry) -> Narrow:
-        """:func:`_narrow` with the line a unit (:meth:`joint_native`)."""
-        return partial(_narrow, geometry.size, self.total, True)
-
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:
         """The sums that fit: for each X the first cell can still hold, the sets of X-1
@@ -272,8 +232,7 @@ class XSum(OutsideClue):
         return f"the first X cells add up to {total}, X the first of them: {fits}"
 
     def cpsat(self, model: CpSatModel) -> None:
-        if CPSAT_SETS and model.kind == "boolean" and self.reads_a_unit(model.geometry):
-            clauses_to_cpsat(model, self.cnf)
+        if self.cpsat_by_sets(model):
             return
         m, n = model.model, model.geometry.size
         values = [model.value(c) for c in self.cells]
