@@ -10,12 +10,20 @@ still allowed gives (generalised arc consistency): CNF by support clauses, CP-SA
 each other apart (a row, a box), it holds what the sum and the units say together, which a
 sum read value by value misses; read over every shaft of one circle, what the shafts say
 together (two shafts in one box hold different digits).
+
+Arrows (:mod:`sudoku_csp.constraints.kinds.arrow`) measured, one run each on a busy
+machine, five generated arrow puzzles of few givens and eight published ones: sat median
+110-160 -> 56-71 ms and 28 -> 23 ms with the tables (conflicts on the five 9,940 with the
+automaton, 3,578 with the rule's table, 2,988 adding those with cells apart); CP-SAT p90
+145-192 -> 64-99 ms with the tables beside the linear sum; over every shaft of one circle,
+the native search 4,846 -> 2,680 nodes and sat's conflicts about 15% fewer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from sudoku_csp.constraints.translation import (
     Clause,
@@ -26,7 +34,11 @@ from sudoku_csp.constraints.translation import (
 )
 from sudoku_csp.geometry import Geometry
 
-__all__ = ["TABLE_MOST", "Table", "TableNarrow", "shaft_tables", "sum_table", "table_clauses"]
+if TYPE_CHECKING:
+    from sudoku_csp.modeling.cpsat_model import CpSatModel
+
+__all__ = ["TABLE_MOST", "Table", "TableNarrow", "add_table", "shaft_tables", "sum_table",
+           "table_clauses"]
 
 TABLE_MOST = 3000
 """The most rows a table (:func:`sum_table`) may have for a kind to take it (0: never); a
@@ -154,6 +166,13 @@ class TableNarrow:
         found = tuple(out) if out and out[0] else None
         memo[masks] = found
         return found
+
+
+def add_table(model: CpSatModel, cells: tuple[int, ...], table: Table) -> None:
+    """On CP-SAT's integer model, "``cells`` take one row of ``table``" as
+    ``add_allowed_assignments`` over their values (digit + 1)."""
+    model.model.add_allowed_assignments([model.value(c) for c in cells],
+                                        [tuple(d + 1 for d in row) for row in table])
 
 
 def table_clauses(ctx: CnfContext, cells: tuple[int, ...], table: Table) -> list[Clause]:

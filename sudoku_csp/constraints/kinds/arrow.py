@@ -20,16 +20,10 @@ Translations, one per arrow (shaft and circle):
   first, its state the sum still to account for and the place value of the next circle
   cell: exact for any grid size and pill, generalised arc consistency natively (so a circle
   keeps only values some shaft reaches, and a shaft cell only values that fit);
-- CNF for a circle of one cell: the table of the shaft's and circle's digits as support
-  clauses (:mod:`sudoku_csp.constraints.sum_tables`: generalised arc consistency by unit
-  propagation; the automaton when the table is too long);
-- with the units (:meth:`Arrow.joint_cnf`, :meth:`Arrow.joint_cpsat`, and natively
-  for several shafts :meth:`Arrow.joint_native`): the tables with cells that see each
-  other apart (:func:`~sudoku_csp.constraints.sum_tables.shaft_tables`), as support
-  clauses and on CP-SAT's integer model as ``add_allowed_assignments``. On five generated
-  arrows of few givens and eight published ones (one run each, busy machine): sat median
-  110-160 -> 56-71 ms and 28 -> 23 ms (9,940 conflicts with the automaton, 2,988 with the
-  tables); CP-SAT p90 145-192 -> 64-99 ms;
+- CNF for a circle of one cell: its table (all fillings) as support clauses; with the
+  units (the joint translations, and natively for several shafts), the tables with cells
+  that see each other apart (:mod:`sudoku_csp.constraints.sum_tables`, which says what
+  they measured), as support clauses and on CP-SAT's integer model as a table;
 - otherwise CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most
   9 values (the automaton's ``add_automaton`` on larger grids with a pill, where a value's
   own number of digits decides its place). Measured against the automaton
@@ -51,6 +45,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
+from sudoku_csp.constraints import sum_tables as tables
 from sudoku_csp.constraints.automaton import Automaton
 from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, at
 from sudoku_csp.constraints.cage_sums import LinearSum, pairwise_peers
@@ -73,12 +68,6 @@ from sudoku_csp.constraints.line_kinds import (
     random_path,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.sum_tables import (
-    TableNarrow,
-    shaft_tables,
-    sum_table,
-    table_clauses,
-)
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
@@ -90,9 +79,8 @@ CPSAT_LINEAR = True
 """Whether CP-SAT gets an arrow as a linear equality (grids up to 9 values) rather than as its
 automaton: measured faster (see the module docstring)."""
 CPSAT_TABLE = CNF_TABLE = CNF_RULE_TABLE = NATIVE_TABLE = True
-"""Switches of the tables (see the module docstring): CP-SAT's and CNF's joint tables with
-cells apart (:meth:`Arrow.joint_cpsat`, :meth:`Arrow.joint_cnf`); CNF's table of the rule
-instead of its automaton; the native table over several shafts (:meth:`Arrow.joint_native`)."""
+"""Switches of the tables: CP-SAT's and CNF's joint ones, CNF's of the rule (else its
+automaton), the native one over several shafts (:mod:`sudoku_csp.constraints.sum_tables`)."""
 
 
 def pill_value(values: Sequence[int]) -> int:
@@ -225,7 +213,7 @@ class Arrow(Constraint):
         """For each shaft and circle with cells that see each other, the sum read with those
         cells kept apart (:func:`~sudoku_csp.constraints.line_kinds.distinct`): two cells of
         a row under an 8 never hold 4 and 4, so a shaft cell there loses 4. For several
-        shafts, also their table together (:func:`shaft_tables`, :data:`NATIVE_TABLE`)."""
+        shafts, also their table together (:meth:`apart`, :data:`NATIVE_TABLE`)."""
         links = []
         for arrow in constraints:
             if isinstance(arrow, Arrow):
@@ -235,11 +223,16 @@ class Arrow(Constraint):
                         links.append(Link(cells, automaton.narrow,
                                           partial(arrow.why_apart, geometry, cells)))
                 if NATIVE_TABLE and len(arrow.lines) > 1:
-                    for cells, table in shaft_tables(geometry, arrow.shafts(), arrow.circle):
+                    for cells, table in arrow.apart(geometry):
                         if len(cells) > len(arrow.shafts()[0]) + 1:  # the shafts together
-                            links.append(Link(cells, TableNarrow(table).narrow, partial(
+                            links.append(Link(cells, tables.TableNarrow(table).narrow, partial(
                                 arrow.why_together, geometry, cells)))
         return links
+
+    def apart(self, geometry: Geometry) -> list[tuple[tuple[int, ...], tables.Table]]:
+        """Its tables with cells that see each other apart (:func:`~sudoku_csp.constraints.
+        sum_tables.shaft_tables`): their cells (shafts, then the circle) and rows."""
+        return tables.shaft_tables(geometry, self.shafts(), self.circle)
 
     def grouped(self, geometry: Geometry) -> list[GroupSum]:
         """Per shaft, its sum less the circle's (one cell) read by groups of cells that see
@@ -257,38 +250,30 @@ class Arrow(Constraint):
                 yield from grouped.clauses(ctx)
             return
         for cells, automaton in self.automata(ctx.geometry):
-            table = sum_table(ctx.geometry, cells, apart=False) if (
+            table = tables.sum_table(ctx.geometry, cells, apart=False) if (
                 CNF_RULE_TABLE and len(self.circle) == 1) else None
             if table is None:
                 yield from automaton.clauses(ctx, cells)
             else:
-                yield from table_clauses(ctx, cells, table)
+                yield from tables.table_clauses(ctx, cells, table)
 
     @classmethod
     def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
-        """The tables of shafts with cells that see each other, those cells apart
-        (:func:`shaft_tables`), as support clauses (:func:`table_clauses`), beside the
-        rule's (``line_sums=cells``; :data:`CNF_TABLE`)."""
-        if not CNF_TABLE or ctx.option(LINE_SUMS) != "cells":
-            return
-        for arrow in constraints:
-            if isinstance(arrow, Arrow):
-                for cells, table in shaft_tables(ctx.geometry, arrow.shafts(), arrow.circle):
-                    yield from table_clauses(ctx, cells, table)
+        """Its tables with cells apart (:meth:`apart`) as support clauses, beside the rule's
+        (``line_sums=cells``; :data:`CNF_TABLE`)."""
+        if CNF_TABLE and ctx.option(LINE_SUMS) == "cells":
+            for arrow in constraints:
+                for cells, table in arrow.apart(ctx.geometry) if isinstance(arrow, Arrow) else ():
+                    yield from tables.table_clauses(ctx, cells, table)
 
     @classmethod
     def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
-        """On the integer model, the tables of shafts with cells that see each other, those
-        cells apart (:func:`shaft_tables`), as ``add_allowed_assignments``, beside the
+        """On the integer model, its tables with cells apart (:meth:`apart`), beside the
         rule's linear sum (:data:`CPSAT_TABLE`)."""
-        if not CPSAT_TABLE or model.kind != "alldiff":
-            return
-        for arrow in constraints:
-            if isinstance(arrow, Arrow):
-                for cells, table in shaft_tables(model.geometry, arrow.shafts(), arrow.circle):
-                    model.model.add_allowed_assignments(
-                        [model.value(c) for c in cells],
-                        [tuple(d + 1 for d in row) for row in table])
+        if CPSAT_TABLE and model.kind == "alldiff":
+            for arrow in constraints:
+                for cells, table in arrow.apart(model.geometry) if isinstance(arrow, Arrow) else ():
+                    tables.add_table(model, cells, table)
 
     def cpsat(self, model: CpSatModel) -> None:
         if CPSAT_LINEAR and (model.geometry.size <= 9 or len(self.circle) == 1):
