@@ -21,9 +21,9 @@ Translations, one per arrow (shaft and circle):
   cell: exact for any grid size and pill, generalised arc consistency natively (so a circle
   keeps only values some shaft reaches, and a shaft cell only values that fit);
 - CNF for a circle of one cell: its table (all fillings) as support clauses; with the
-  units (the joint translations, and natively for several shafts), the tables with cells
-  that see each other apart (:mod:`sudoku_csp.constraints.sum_tables`, which says what
-  they measured), as support clauses and on CP-SAT's integer model as a table;
+  units (CP-SAT's joint translation, and natively for several shafts), the tables with
+  cells that see each other apart (:mod:`sudoku_csp.constraints.sum_tables`, which says
+  what they measured), on CP-SAT's integer model as a table;
 - otherwise CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most
   9 values (the automaton's ``add_automaton`` on larger grids with a pill, where a value's
   own number of digits decides its place). Measured against the automaton
@@ -78,9 +78,11 @@ if TYPE_CHECKING:
 CPSAT_LINEAR = True
 """Whether CP-SAT gets an arrow as a linear equality (grids up to 9 values) rather than as its
 automaton: measured faster (see the module docstring)."""
-CPSAT_TABLE = CNF_TABLE = CNF_RULE_TABLE = NATIVE_TABLE = True
+CPSAT_TABLE = CNF_RULE_TABLE = NATIVE_TABLE = True
+CNF_TABLE = False
 """Switches of the tables: CP-SAT's and CNF's joint ones, CNF's of the rule (else its
-automaton), the native one over several shafts (:mod:`sudoku_csp.constraints.sum_tables`)."""
+automaton), the native one over several shafts (:mod:`sudoku_csp.constraints.sum_tables`:
+CNF's joint ones cost more time than their fewer conflicts saved)."""
 
 
 def pill_value(values: Sequence[int]) -> int:
