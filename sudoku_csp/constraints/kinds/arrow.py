@@ -78,11 +78,9 @@ if TYPE_CHECKING:
 CPSAT_LINEAR = True
 """Whether CP-SAT gets an arrow as a linear equality (grids up to 9 values) rather than as its
 automaton: measured faster (see the module docstring)."""
-CPSAT_TABLE = CNF_RULE_TABLE = NATIVE_TABLE = True
-CNF_TABLE = False
-"""Switches of the tables: CP-SAT's and CNF's joint ones, CNF's of the rule (else its
-automaton), the native one over several shafts (:mod:`sudoku_csp.constraints.sum_tables`:
-CNF's joint ones cost more time than their fewer conflicts saved)."""
+CPSAT_TABLE, CNF_TABLE, CNF_RULE_TABLE, NATIVE_TABLE = True, False, True, True
+"""Switches of the tables (CP-SAT's and CNF's joint ones, CNF's of the rule, the native
+one over several shafts), by measurement (:mod:`sudoku_csp.constraints.sum_tables`)."""
 
 
 def pill_value(values: Sequence[int]) -> int:
@@ -303,8 +301,7 @@ class Arrow(Constraint):
 
     def why_together(self, geometry: Geometry, cells: tuple[int, ...],
                      candidates: Sequence[int], gone: Sequence[tuple[int, int]]) -> str:
-        """The words of the joint link reading every shaft with the circle: each shaft adds
-        up to the circle, and cells that see each other differ, across shafts too."""
+        """The words of the joint link reading every shaft with the circle."""
         return (f"{seeing(geometry, self.describe(geometry), cells)}: each shaft adds up to "
                 f"the circle, " + kept(geometry, cells, candidates, gone))
 
