@@ -34,6 +34,7 @@ from sudoku_csp.constraints import (
     cnf_clauses,
 )
 from sudoku_csp.constraints.kinds.regionsum import segments
+from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.geometry import EMPTY, Geometry
 from sudoku_csp.io.fpuzzles import fpuzzles_document
 from sudoku_csp.io.options import ReadOptions
@@ -52,14 +53,26 @@ def _grid(geometry: Geometry, cells: tuple[int, ...], values: tuple[int, ...]) -
     return grid
 
 
-def _cnf_accepts(geometry: Geometry, constraint: Constraint, grid: list[int]) -> bool:
-    clauses, _ = cnf_clauses(geometry, [constraint],
-                             start=geometry.ncells * geometry.size + 1)
+def _cnf_accepts(geometry: Geometry, constraint: Constraint, grid: list[int],
+                 joint: bool = True) -> bool:
+    """Whether the constraint's clauses, with its kind's joint clauses or (``joint``
+    false) alone, accept ``grid`` on the cells it touches."""
+    start = geometry.ncells * geometry.size + 1
+    if joint:
+        clauses, _ = cnf_clauses(geometry, [constraint], start=start)
+    else:
+        ctx = CnfContext(variables(geometry), start=start)
+        clauses = [list(c) for c in constraint.cnf(ctx)]
     x = variables(geometry).x
     units = [x(c, d) if grid[c] == d else -x(c, d)
              for c in constraint.touched() for d in range(geometry.size)]
     with Solver(name="cadical153", bootstrap_with=clauses) as solver:
         return solver.solve(assumptions=units)
+
+
+def _has_joint_cnf(geometry: Geometry, constraint: Constraint) -> bool:
+    ctx = CnfContext(variables(geometry), start=geometry.ncells * geometry.size + 1)
+    return any(True for _ in type(constraint).joint_cnf(ctx, [constraint]))
 
 
 def _native_accepts(geometry: Geometry, constraint: Constraint, grid: list[int]) -> bool:
@@ -105,7 +118,10 @@ def test_links_and_clauses_say_what_the_rule_says_on_every_assignment(geometry, 
         assert all(link.narrow(tuple(1 << grid[c] for c in link.cells)) is not None
                    for link in joint) == (holds and apart or not joint), values
         if rng.random() < 0.08:  # CNF on a sample: one solver call each
-            assert _cnf_accepts(geometry, constraint, grid) == holds, values
+            assert _cnf_accepts(geometry, constraint, grid, joint=False) == holds, values
+            # with the joint clauses (an arrow's table: cells that see each other apart)
+            assert _cnf_accepts(geometry, constraint, grid) == (
+                holds and (apart or not _has_joint_cnf(geometry, constraint))), values
     assert held  # the rule is not empty
 
 

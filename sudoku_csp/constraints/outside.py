@@ -133,6 +133,12 @@ class OutsideClue(AutomatonRule):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
+    def reads_a_unit(self, geometry: Geometry) -> bool:
+        """Whether ``cells`` are a unit of ``geometry`` (its digits once each): a row or a
+        column of the grids made so far, but a kind leans on it only when it holds."""
+        line = set(self.cells)
+        return any(line == set(u.cells) for u in geometry.units)
+
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if not self.cells or self.direction not in DIRECTIONS:
             return self.kind

@@ -15,17 +15,21 @@ in the same shape, cell labels.
 
 Translations, one per arrow (shaft and circle):
 
-- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading the shaft,
-  then the circle's cells from the last (least significant) to the first, its state the sum
-  still to account for and the place value of the next circle cell: exact for any grid size
-  and pill, generalised arc consistency natively (so a circle keeps only values some shaft
-  reaches, and a shaft cell only values that fit);
-- CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most 9 values (the
-  automaton's ``add_automaton`` on larger grids with a pill, where a value's own number of
-  digits decides its place). Measured against the automaton (:data:`CPSAT_LINEAR`) on the
-  dev corpus, uniqueness (two solutions sought): "Knight Moves" (24 arrows, anti-knight)
-  12 ms against 23 on the integer model, 19 against 51 on the Boolean one; "Eddies" 23
-  against 31 and 85 against 107; "Clipped" 5 against 8.
+- native, and CNF for a pill: an automaton (:mod:`sudoku_csp.constraints.automaton`)
+  reading the shaft, then the circle's cells from the last (least significant) to the
+  first, its state the sum still to account for and the place value of the next circle
+  cell: exact for any grid size and pill, generalised arc consistency natively (so a circle
+  keeps only values some shaft reaches, and a shaft cell only values that fit);
+- CNF for a circle of one cell: its table (all fillings) as support clauses; with the
+  units (CP-SAT's joint translation, and natively for several shafts), the tables with
+  cells that see each other apart (:mod:`sudoku_csp.constraints.sum_tables`, which says
+  what they measured), on CP-SAT's integer model as a table;
+- otherwise CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most
+  9 values (the automaton's ``add_automaton`` on larger grids with a pill, where a value's
+  own number of digits decides its place). Measured against the automaton
+  (:data:`CPSAT_LINEAR`) on the dev corpus, uniqueness (two solutions sought): "Knight
+  Moves" (24 arrows, anti-knight) 12 ms against 23 on the integer model, 19 against 51 on
+  the Boolean one; "Eddies" 23 against 31 and 85 against 107; "Clipped" 5 against 8.
 
 Drawn as f-puzzles draws it: a grey circle (a rounded outline around a pill) and from it a
 thin grey line ending in an arrowhead.
@@ -41,6 +45,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas, Layer
+from sudoku_csp.constraints import sum_tables as tables
 from sudoku_csp.constraints.automaton import Automaton
 from sudoku_csp.constraints.base import (
     CellName,
@@ -79,6 +84,9 @@ if TYPE_CHECKING:
 CPSAT_LINEAR = True
 """Whether CP-SAT gets an arrow as a linear equality (grids up to 9 values) rather than as its
 automaton: measured faster (see the module docstring)."""
+CPSAT_TABLE, CNF_TABLE, CNF_RULE_TABLE, NATIVE_TABLE = True, False, True, True
+"""Switches of the tables (CP-SAT's and CNF's joint ones, CNF's of the rule, the native
+one over several shafts), by measurement (:mod:`sudoku_csp.constraints.sum_tables`)."""
 
 
 def pill_value(values: Sequence[int]) -> int:
@@ -220,7 +228,8 @@ class Arrow(Constraint):
                      ) -> list[Link]:
         """For each shaft and circle with cells that see each other, the sum read with those
         cells kept apart (:func:`~sudoku_csp.constraints.line_kinds.distinct`): two cells of
-        a row under an 8 never hold 4 and 4, so a shaft cell there loses 4."""
+        a row under an 8 never hold 4 and 4, so a shaft cell there loses 4. For several
+        shafts, also their table together (:meth:`apart`, :data:`NATIVE_TABLE`)."""
         links = []
         for arrow in constraints:
             if isinstance(arrow, Arrow):
@@ -229,7 +238,17 @@ class Arrow(Constraint):
                     if automaton is not None:
                         links.append(Link(cells, automaton.narrow,
                                           partial(arrow.why_apart, geometry, cells)))
+                if NATIVE_TABLE and len(arrow.lines) > 1:
+                    for cells, table in arrow.apart(geometry):
+                        if len(cells) > len(arrow.shafts()[0]) + 1:  # the shafts together
+                            links.append(Link(cells, tables.TableNarrow(table).narrow, partial(
+                                arrow.why_together, geometry, cells)))
         return links
+
+    def apart(self, geometry: Geometry) -> list[tuple[tuple[int, ...], tables.Table]]:
+        """Its tables with cells that see each other apart (:func:`~sudoku_csp.constraints.
+        sum_tables.shaft_tables`): their cells (shafts, then the circle) and rows."""
+        return tables.shaft_tables(geometry, self.shafts(), self.circle)
 
     def grouped(self, geometry: Geometry) -> list[GroupSum]:
         """Per shaft, its sum less the circle's (one cell) read by groups of cells that see
@@ -247,7 +266,30 @@ class Arrow(Constraint):
                 yield from grouped.clauses(ctx)
             return
         for cells, automaton in self.automata(ctx.geometry):
-            yield from automaton.clauses(ctx, cells)
+            table = tables.sum_table(ctx.geometry, cells, apart=False) if (
+                CNF_RULE_TABLE and len(self.circle) == 1) else None
+            if table is None:
+                yield from automaton.clauses(ctx, cells)
+            else:
+                yield from tables.table_clauses(ctx, cells, table)
+
+    @classmethod
+    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
+        """Its tables with cells apart (:meth:`apart`) as support clauses, beside the rule's
+        (``line_sums=cells``; :data:`CNF_TABLE`)."""
+        if CNF_TABLE and ctx.option(LINE_SUMS) == "cells":
+            for arrow in constraints:
+                for cells, table in arrow.apart(ctx.geometry) if isinstance(arrow, Arrow) else ():
+                    yield from tables.table_clauses(ctx, cells, table)
+
+    @classmethod
+    def joint_cpsat(cls, model: CpSatModel, constraints: Sequence[Constraint]) -> None:
+        """On the integer model, its tables with cells apart (:meth:`apart`), beside the
+        rule's linear sum (:data:`CPSAT_TABLE`)."""
+        if CPSAT_TABLE and model.kind == "alldiff":
+            for arrow in constraints:
+                for cells, table in arrow.apart(model.geometry) if isinstance(arrow, Arrow) else ():
+                    tables.add_table(model, cells, table)
 
     def cpsat(self, model: CpSatModel) -> None:
         if CPSAT_LINEAR and (model.geometry.size <= 9 or len(self.circle) == 1):
@@ -272,6 +314,12 @@ class Arrow(Constraint):
         circle = ", ".join(geometry.label(c) for c in self.circle)
         return (f"{plus(geometry, shaft)} = the number {circle} read as digits: "
                 + kept(geometry, link.cells, candidates, gone))
+
+    def why_together(self, geometry: Geometry, cells: tuple[int, ...],
+                     candidates: Sequence[int], gone: Sequence[tuple[int, int]]) -> str:
+        """The words of the joint link reading every shaft with the circle."""
+        return (f"{seeing(geometry, self.describe(geometry), cells)}: each shaft adds up to "
+                f"the circle, " + kept(geometry, cells, candidates, gone))
 
     def why_apart(self, geometry: Geometry, cells: tuple[int, ...], candidates: Sequence[int],
                   gone: Sequence[tuple[int, int]]) -> str:

@@ -11,13 +11,25 @@ the whole line, its state the phase (before the first crust; between the crusts,
 which one came first, with the sum so far; after the second) -- at most ``2 * clue + 2``
 states a layer:
 
-- native: the automaton's link (generalised arc consistency for the whole line);
-- CNF: the automaton's clauses;
-- CP-SAT: ``add_automaton``. A hand formulation (per cell, Booleans for "holds 1" and
-  "holds N", "between the crusts" from the running count of crusts, and the sum of the
-  values where it holds) measured slower on the sandwich puzzles of the dev corpus
-  ("Sandwich Sudoku": 57 ms against 30 ms with the integer model, 620 ms against 100 ms
-  with the Boolean one; "MiniMax Sandwich": 30 against 24 ms, 100 against 26 ms).
+- native: the combination rule (:func:`_narrow`): per place of the crusts, the fillings
+  held against the cells between; with the units (the joint links of
+  :class:`~sudoku_csp.constraints.set_clues.SetClue`), the line being one, also the digits
+  left over against the cells outside (generalised arc consistency for the line and its
+  unit together);
+- CNF: on a line that is a unit, the set of digits between the crusts
+  (:meth:`Sandwich.set_clauses`: "between" per cell from running ORs of the crusts, "held
+  between" per digit, a selector per filling of any length), else the automaton's clauses;
+  and per place of the crusts, the digits the fillings of that length allow between;
+- CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses
+  (:func:`~sudoku_csp.constraints.set_clues.clauses_to_cpsat`; five
+  generated sandwiches of few givens 47-81 -> 20 ms median, the two of the dev corpus
+  34-39 -> 21 ms; on the integer model, literals reified per cell and digit measured no
+  faster than the automaton); else ``add_automaton``. A hand formulation (per cell,
+  Booleans for "holds 1" and "holds N", "between the crusts" from the running count of
+  crusts, and the sum of the values where it holds) measured slower on the sandwich
+  puzzles of the dev corpus ("Sandwich Sudoku": 57 ms against 30 ms with the integer model,
+  620 ms against 100 ms with the Boolean one; "MiniMax Sandwich": 30 against 24 ms, 100
+  against 26 ms).
 
 f-puzzles: ``sandwichsum`` entries ``{"cell": "R0C3", "value": "8"}``; an entry without a
 value is skipped. Own JSON: ``{"sandwiches": [{"from": "A3", "direction": "down",
@@ -29,14 +41,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
-from sudoku_csp.constraints.group_sums import group_sets, set_supports
+from sudoku_csp.constraints.group_sums import group_sets, split_supports
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.outside import OutsideClue
+from sudoku_csp.constraints.set_clues import (
+    SetClue,
+    held_set_clauses,
+)
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
@@ -66,34 +81,37 @@ def _fillings(k: int, total: int, n: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=50_000)
-def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """A sandwich's combination rule over its whole line: for each two places the 1 and the
     N may still take, the cells between must hold one set of different values of 2..N-1
     adding up to the clue (each set held against the cells); every cell keeps what some
-    such reading gives it (the crusts their digit, the cells between their set's digits,
-    the others anything but 1 and N)."""
+    such reading gives it (the crusts their digit, the cells between their set's digits).
+    With ``unit`` (the line is a unit of the grid: its ``n`` cells hold every digit once)
+    the cells outside the crusts hold the other digits, the set's complement, held against
+    them as well: a set they cannot hold is no reading, and they lose its digits. Else they
+    keep anything but 1 and N."""
     one, top = 1, 1 << (n - 1)
     crusts = one | top
+    rest = ((1 << n) - 1) & ~crusts
+    free = [m & ~crusts for m in masks]  # what each cell holds when no crust
+    bound = [k for k, m in enumerate(free) if not m]  # cells that can only be crusts
+    if len(bound) > 2:
+        return None
     ones = [i for i, m in enumerate(masks) if m & one]
     tops = [i for i, m in enumerate(masks) if m & top]
     out = [0] * len(masks)
     found = False
     for i in ones:
         for j in tops:
-            if i == j:
-                continue
-            low, high = sorted((i, j))
-            outside = (*range(low), *range(high + 1, len(masks)))
-            if any(not masks[k] & ~crusts for k in outside):
+            if i == j or any(k != i and k != j for k in bound):
                 continue  # a 1 or an N outside the crusts: not this reading
-            between = masks[low + 1:high]
-            fits = None
-            for combo in _fillings(high - low - 1, total, n):
-                support = set_supports(combo, between) if between else ()
-                if support is None:
-                    continue
-                fits = support if fits is None else tuple(
-                    a | b for a, b in zip(fits, support, strict=True))
+            low, high = (i, j) if i < j else (j, i)
+            combos = _fillings(high - low - 1, total, n)
+            if not combos:
+                continue
+            between = tuple(free[low + 1:high])
+            around = (*free[:low], *free[high + 1:])
+            fits, beyond = split_supports(combos, between, around if unit else (), rest)
             if fits is None:
                 continue
             found = True
@@ -101,15 +119,19 @@ def _narrow(n: int, total: int, masks: tuple[int, ...]) -> tuple[int, ...] | Non
             out[j] |= top
             for k, m in enumerate(fits, start=low + 1):
                 out[k] |= m
-            for k in outside:
-                out[k] |= masks[k] & ~crusts
+            if beyond is None:
+                beyond = around
+            for k, m in enumerate(beyond[:low]):
+                out[k] |= m
+            for k, m in enumerate(beyond[low:], start=high + 1):
+                out[k] |= m
     if not found or not all(out):
         return None
     return tuple(out)
 
 
 @dataclass(frozen=True)
-class Sandwich(OutsideClue):
+class Sandwich(SetClue):
     """A sandwich sum: the values of ``cells`` (a whole row or column, read ``direction``
     from the clue) strictly between the 1 and the N add up to ``total``.
 
@@ -122,6 +144,7 @@ class Sandwich(OutsideClue):
 
     names = Names("sandwich", json=("sandwiches",), fpuzzles=("sandwichsum",),
                   noun="sandwich sum")
+    narrowing = staticmethod(_narrow)
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:
@@ -158,11 +181,53 @@ class Sandwich(OutsideClue):
         return build(("sandwich", total), len(self.cells), n, "before", step,
                      lambda state: state == "after")
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        yield from super().cnf(ctx)
-        yield from self._distance_clauses(ctx)
+    def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+        """The rule with the line a unit, as the set of digits between the crusts: per
+        cell "a crust before it" and "a crust after it" (running ORs both ways), "between"
+        when both; per digit of 2..N-1 "between the crusts" (a cell between holding it says
+        yes, a cell outside no: the unit places it once); one selector per filling of the
+        clue, of any length, fixing those digits; and for the 1 and the N at two places,
+        some filling of their distance."""
+        n, x, cells = ctx.geometry.size, ctx.x, self.cells
+        last = len(cells) - 1
+        top = n - 1
 
-    def _distance_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+        def running(order: Sequence[int]) -> dict[int, int]:
+            # seen[m]: a crust among the cells read before cells[m] in this order.
+            seen: dict[int, int] = {}
+            prev = 0
+            for a, b in zip(order, order[1:], strict=False):
+                lit = ctx.new_var()
+                seen[b] = lit
+                clauses.append((-lit, x(cells[a], 0), x(cells[a], top), *((prev,) if prev
+                                                                          else ())))
+                clauses.extend(((-x(cells[a], 0), lit), (-x(cells[a], top), lit)))
+                if prev:
+                    clauses.append((-prev, lit))
+                prev = lit
+            return seen
+
+        clauses: list[Clause] = []
+        before = running(range(len(cells)))
+        after = running(range(last, -1, -1))
+        inside: list[int | None] = [None] * len(cells)
+        for m in range(1, last):
+            lit = inside[m] = ctx.new_var()
+            clauses += [(-lit, before[m]), (-lit, after[m]), (lit, -before[m], -after[m])]
+        fillings = [c for k in range(len(cells) - 1) for c in _fillings(k, self.total, n)]
+        held, chosen = held_set_clauses(ctx, cells, inside, ((1 << n) - 1) & ~(1 | 1 << top),
+                                        fillings)
+        clauses += held
+        for i, a in enumerate(cells):
+            for j, b in enumerate(cells):
+                if i != j:
+                    k = abs(i - j) - 1
+                    clauses.append((-x(a, 0), -x(b, top), *(
+                        s for s, c in zip(chosen, fillings, strict=True)
+                        if c.bit_count() == k)))
+        yield from clauses
+
+    def more_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """For the 1 and the N at two places, the cells between hold only values of the
         fillings of that length (none: the two places are refused)."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
@@ -185,19 +250,13 @@ class Sandwich(OutsideClue):
                             yield (-x(a, 0), -x(b, n - 1), -x(m, d))
 
     def cpsat(self, model: CpSatModel) -> None:
-        super().cpsat(model)
+        if not self.cpsat_by_sets(model):
+            super().cpsat(model)
         n, cells = model.geometry.size, self.cells
         for i, a in enumerate(cells):
             for j, b in enumerate(cells):
                 if i != j and not _fillings(abs(j - i) - 1, self.total, n):
                     model.forbid_pairs(a, b, [(0, n - 1)])
-
-    def native(self, geometry: Geometry) -> list[Link]:
-        """The combination rule over the line (:func:`_narrow`): the fillings are different
-        values (the line is a unit), which the automaton, adding values one by one, does
-        not see. Complete on singles: given one digit per cell it accepts exactly the lines
-        whose sandwich adds up to the clue."""
-        return [Link(self.cells, partial(_narrow, geometry.size, self.total))]
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:
