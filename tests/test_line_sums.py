@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
+import sudoku_csp.constraints.group_sums as group_sums
 import sudoku_csp.constraints.kinds.arrow as arrow_module
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints import KINDS, Arrow, Sandwich, XSum, cnf_clauses, native_links
@@ -128,6 +129,33 @@ def test_set_supports_are_the_placements_digits(k, seed):
     elif all(support):
         assert out is not None and all(o & s == s for o, s in zip(out, support, strict=True))
 
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 10**9))
+def test_set_supports_on_the_digits_of_a_large_grid(k, seed):
+    rng = random.Random(seed)
+    combo = sum(1 << d for d in rng.sample(range(25), k))
+    masks = tuple(rng.randrange(1, 1 << 25) | (combo if rng.random() < 0.5 else 0)
+                  for _ in range(k))
+    support = [0] * k
+    for digits in product(*([d for d in range(25) if m >> d & 1 and combo >> d & 1]
+                            for m in masks)):
+        if len(set(digits)) == k:
+            for i, d in enumerate(digits):
+                support[i] |= 1 << d
+    assert set_supports(combo, masks) == (tuple(support) if all(support) else None)
+
+
+def test_set_supports_reads_tables_as_large_as_the_set_not_the_grid(monkeypatch):
+    # A 25x25 grid's digit 25 made tables of 2**25 bits (about 250 MB, 0.2 s a call).
+    asked: list[int] = []
+    real = group_sums._set_tables
+    monkeypatch.setattr(group_sums, "_set_tables", lambda n: asked.append(n) or real(n))
+    combo = 1 << 24 | 1 << 20 | 1 << 3
+    both = 1 << 24 | 1 << 3
+    assert set_supports(combo, (combo, both, 1 << 20)) == (both, both, 1 << 20)
+    assert asked == [3]
 
 SPECS = ["sat:line_sums=cells", "sat:line_sums=groups", "sat:hidden=off,leftovers=off",
          "sat:required=off", "native:hidden=off", "native:leftovers=off,required=off",

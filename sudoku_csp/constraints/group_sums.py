@@ -94,11 +94,19 @@ def group_sets(size: int, n: int) -> dict[int, tuple[int, ...]]:
 
 
 @lru_cache(maxsize=1 << 16)
-def set_supports(combo: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+def set_supports(combo: int, masks: tuple[int, ...], exact: int = EXACT_MOST
+                 ) -> tuple[int, ...] | None:
     """Each cell's digits in some placement of the set ``combo`` over cells of candidates
     ``masks`` (one digit each, all different; as many cells as the set has digits), or
-    ``None`` when there is none."""
-    return _supports(combo, tuple(m & combo for m in masks))
+    ``None`` when there is none: exactly up to ``exact`` cells, beyond as a cage narrows
+    (sound, not complete). Sandwiches, X-sums and renban lines read their digit sets here.
+
+    >>> [bin(m) for m in set_supports(0b111, (0b011, 0b011, 0b111))]   # 3 goes last
+    ['0b11', '0b11', '0b100']
+    >>> set_supports(0b111, (0b001, 0b001, 0b111)) is None             # 1 twice
+    True
+    """
+    return _supports(combo, tuple(m & combo for m in masks), exact)
 
 
 def split_supports(combos: Sequence[int], inner: tuple[int, ...], outer: tuple[int, ...],
@@ -125,12 +133,15 @@ def split_supports(combos: Sequence[int], inner: tuple[int, ...], outer: tuple[i
 
 
 @lru_cache(maxsize=1 << 16)
-def _supports(combo: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """:func:`set_supports` on candidates already within ``combo``, exact up to
-    :data:`EXACT_MOST` cells: the sets of digits the first cells can take, forward, then
+def _supports(combo: int, masks: tuple[int, ...], exact: int) -> tuple[int, ...] | None:
+    """:func:`set_supports` on candidates already within ``combo``, exact up to ``exact``
+    cells: the sets of digits the first cells can take, forward, then
     back from the whole set, each cell keeping the digits of the steps that lead there.
     A layer of sets is one integer, bit ``s`` for the set of digit mask ``s``
-    (:func:`_set_tables`), so a cell's step is a shift per digit."""
+    (:func:`_set_tables`), so a cell's step is a shift per digit. The digits are first
+    renumbered by their rank in ``combo``: the layers then have ``2**k`` bits for a set of
+    ``k`` digits, whatever the grid's size (a 25-digit grid's masks would otherwise make
+    layers of ``2**25`` bits, tables of hundreds of megabytes)."""
     union = 0
     for m in masks:
         if not m:
@@ -138,12 +149,16 @@ def _supports(combo: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
         union |= m
     if union != combo:
         return None
-    if len(masks) > EXACT_MOST:
+    if len(masks) > exact:
         return masks
-    without, within = _set_tables(combo.bit_length())
+    digits = [1 << d for d in range(combo.bit_length()) if combo >> d & 1]
+    if len(digits) != len(masks):
+        return None  # one digit a cell, all different: as many cells as digits
+    ranked = tuple(sum(1 << r for r, bit in enumerate(digits) if m & bit) for m in masks)
+    without, within = _set_tables(len(digits))
     layer = 1  # the empty set
     layers = [layer]
-    for m in masks:
+    for m in ranked:
         reached = 0
         while m:
             bit = m & -m
@@ -153,18 +168,19 @@ def _supports(combo: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
             return None
         layer = reached
         layers.append(layer)
-    if not layer >> combo & 1:
+    whole = (1 << len(digits)) - 1
+    if not layer >> whole & 1:
         return None
     found = [0] * len(masks)
-    alive = 1 << combo
+    alive = 1 << whole
     for i in range(len(masks) - 1, -1, -1):
-        m, before, back = masks[i], layers[i], 0
+        m, before, back = ranked[i], layers[i], 0
         while m:
             bit = m & -m
             m ^= bit
             came = (alive & within[bit.bit_length() - 1]) >> bit & before
             if came:
-                found[i] |= bit
+                found[i] |= digits[bit.bit_length() - 1]
                 back |= came
         alive = back
     return tuple(found)
