@@ -9,7 +9,9 @@ values whose greatest and least are at most ``L - 1`` apart are exactly a run of
 consecutive values. Arc consistency natively, support or conflict clauses, tables in CP-SAT.
 Natively also what pairs cannot see: the run is one of the windows of ``L`` consecutive
 values that the cells can take one each (Hall's condition, checked exactly by the sets of
-values the first cells can have taken), so each cell keeps exactly its values of some
+values the first cells can have taken, as sandwiches and X-sums hold their digit sets:
+:func:`~sudoku_csp.constraints.group_sums.set_supports`, up to :data:`WINDOW_EXACT`
+cells), so each cell keeps exactly its values of some
 filling of some such window (generalised arc consistency: a value of every window that
 only one cell can hold is that cell's). Joined with the grid (:meth:`Renban.joint_native`):
 a value whose places in a unit all lie on the line is on the line, so only windows holding
@@ -36,6 +38,7 @@ from operator import itemgetter, or_
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.group_sums import set_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
@@ -246,58 +249,18 @@ def _subsets(mask: int, k: int) -> list[int]:
     return [sum(1 << d for d in chosen) for chosen in combinations(bits(mask), k)]
 
 
-@lru_cache(maxsize=1 << 15)
+WINDOW_EXACT = 16
+"""Lines of up to so many cells are read exactly against a window
+(:func:`~sudoku_csp.constraints.group_sums.set_supports`: tables of ``2**k`` bits for
+``k`` cells); a longer one, only on grids of 17 digits or more, as a cage narrows."""
+
+
 def _window_support(masks: tuple[int, ...], window: int) -> tuple[int, ...] | None:
     """Each cell's digits of ``window`` (as many digits as cells) that some one-to-one
     filling of the window gives it, every cell taking one of its candidates; None when no
-    filling exists (Hall's condition fails). Sets of digits used so far, cell by cell:
-    forward the sets the first cells can have taken, backward those from which the rest can
-    finish."""
-    length = len(masks)
-    if length <= 2:  # most lines and overlaps' parts: directly
-        if not length:
-            return () if not window else None
-        if length == 1:
-            return (window,) if masks[0] & window == window else None
-        a, b = masks[0] & window, masks[1] & window
-        low = window & -window
-        high = window ^ low
-        up = a & low and b & high  # the first cell low, the second high
-        down = a & high and b & low
-        if not up and not down:
-            return None
-        return ((low if up else 0) | (high if down else 0),
-                (high if up else 0) | (low if down else 0))
-    forward: list[set[int]] = [{0}]
-    for m in masks:
-        m &= window
-        layer = set()
-        for used in forward[-1]:
-            free = m & ~used
-            while free:
-                bit = free & -free
-                free ^= bit
-                layer.add(used | bit)
-        if not layer:
-            return None
-        forward.append(layer)
-    if window not in forward[-1]:
-        return None
-    out = [0] * length
-    finishes = {window}
-    for i in range(length - 1, -1, -1):
-        m = masks[i] & window
-        before = set()
-        for used in forward[i]:
-            free = m & ~used
-            while free:
-                bit = free & -free
-                free ^= bit
-                if used | bit in finishes:
-                    out[i] |= bit
-                    before.add(used)
-        finishes = before
-    return tuple(out)
+    filling exists (Hall's condition fails): a digit set held against cells, as sandwiches
+    and X-sums read theirs."""
+    return set_supports(window, masks, WINDOW_EXACT)
 
 
 @lru_cache(maxsize=1 << 15)
