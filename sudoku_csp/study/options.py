@@ -10,7 +10,8 @@ on every puzzle (deciding uniqueness, as ``count`` does): the same translation e
 solves with, not a copy of it. By default (:func:`option_specs`) each backend comes first as
 it stands, then with each option the puzzles' kinds offer switched, then with every family
 of implied constraints off together; each row's ``effect`` compares it with its backend's
-first row. Each spec runs every puzzle twice, on two backends, and the second is measured:
+first row. Each spec runs every puzzle twice, on two backends made from it, and the second is
+measured:
 what is built on first use and kept for the process (a cage shape's digit sets, a puzzle's
 native links) is there for every row alike, and the counters are a new backend's.
 
