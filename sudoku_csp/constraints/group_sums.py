@@ -115,7 +115,13 @@ def split_supports(combos: Sequence[int], inner: tuple[int, ...], outer: tuple[i
     ``combos``, the ``outer`` cells the rest of ``digits`` (none: no outer cells read).
     Each cell's digits over the sets both parts can hold (:func:`set_supports`), inner and
     outer; ``None`` for the inner ones when no set fits (the outer then ``None`` too, or
-    when there are no outer cells)."""
+    when there are no outer cells).
+
+    >>> inner, outer = (0b0011, 0b1111), (0b1111, 0b0100)   # the outer 3 rules out 1+3
+    >>> [[bin(m) for m in part] for part in split_supports((0b0011, 0b0101), inner, outer,
+    ...                                                    0b1111)]
+    [['0b11', '0b11'], ['0b1000', '0b100']]
+    """
     fits = beyond = None
     for combo in combos:
         support = set_supports(combo, inner) if inner else ()

@@ -43,7 +43,17 @@ def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int
     variable "held in the part" (a cell in the part holding it says yes, a cell outside
     no); one selector per set, which fixes those variables, at least one set, and each
     variable's value calls for a set that agrees. Returns the clauses and the selectors,
-    in the order of ``sets``, for the caller to tie to its places."""
+    in the order of ``sets``, for the caller to tie to its places.
+
+    >>> from pysat.solvers import Solver
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> from sudoku_csp.variants import make_geometry
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=100)
+    >>> clauses, chosen = held_set_clauses(ctx, (0, 1), (0, 0), 0b1111, (0b0011, 0b0101))
+    >>> with Solver(bootstrap_with=clauses) as s:   # A1, A2 hold 1+2 or 1+3: never a 4
+    ...     s.solve([ctx.x(0, 3)]), s.solve([ctx.x(0, 0), ctx.x(1, 2)])
+    (False, True)
+    """
     x = ctx.x
     clauses: list[Clause] = []
     held = {d: ctx.new_var() for d in range(ctx.geometry.size) if digits >> d & 1}
