@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
-from sudoku_csp.constraints.group_sums import group_sets, split_supports
+from sudoku_csp.constraints.group_sums import sets_adding_to, split_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.set_clues import (
     SetClue,
@@ -70,14 +70,14 @@ def _totals(n: int) -> int:
     return sums
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _fillings(k: int, total: int, n: int) -> tuple[int, ...]:
     """The sets of ``k`` different values of ``2..n-1`` adding up to ``total``, as digit
     bitmasks (the empty set for ``k = 0`` and a total of 0)."""
     if k == 0:
         return (0,) if total == 0 else ()
     crusts = 1 | 1 << (n - 1)
-    return tuple(m for m in group_sets(k, n).get(total, ()) if not m & crusts)
+    return tuple(m for m in sets_adding_to(k, total, n) if not m & crusts)
 
 
 @lru_cache(maxsize=50_000)

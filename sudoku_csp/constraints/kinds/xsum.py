@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
-from sudoku_csp.constraints.group_sums import group_sets, split_supports
+from sudoku_csp.constraints.group_sums import sets_adding_to, split_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.set_clues import (
     SetClue,
@@ -89,7 +89,7 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
         x = d + 1
         here = (bit, *masks[1:x])
         rest = masks[x:]
-        combos = [c for c in group_sets(x, n).get(total, ()) if c & bit]
+        combos = [c for c in sets_adding_to(x, total, n) if c & bit]
         fits, beyond = split_supports(combos, here, rest if unit else (), full)
         if fits is None:
             continue
@@ -156,7 +156,7 @@ class XSum(SetClue):
         among them adding up to the clue holds (0, 0 when no set does)."""
         found = []
         for d in range(min(n, len(self.cells))):
-            sets = [m for m in group_sets(d + 1, n).get(self.total, ()) if m >> d & 1]
+            sets = [m for m in sets_adding_to(d + 1, self.total, n) if m >> d & 1]
             union, common = 0, (-1 if sets else 0)
             for m in sets:
                 union |= m
@@ -201,7 +201,7 @@ class XSum(SetClue):
             inside.append(lit)
             prev = lit
         sets = [(d, c) for d in range(min(n, len(cells)))
-                for c in group_sets(d + 1, n).get(self.total, ()) if c >> d & 1]
+                for c in sets_adding_to(d + 1, self.total, n) if c >> d & 1]
         held, chosen = held_set_clauses(ctx, cells, inside, (1 << n) - 1,
                                         [c for _, c in sets])
         clauses += held
