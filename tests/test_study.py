@@ -330,13 +330,26 @@ def test_the_options_study_measures_each_spec_and_its_effect():
     assert rows[f"native:{families}"].conflicts_mean > rows["native"].conflicts_mean
     # Propagation alone decides the two 4x4 killers, not the 9x9 one
     assert on.propagation_pct == rows["native"].propagation_pct == pytest.approx(200 / 3)
-    assert rows["native"].clauses is None and rows["cpsat:hidden=off"].propagation_pct == 0
+    # CP-SAT has no propagation alone to ask: not read, never said to be 0 %
+    assert rows["native"].clauses is None and rows["cpsat:hidden=off"].propagation_pct is None
     # Each row against its backend's first: the first says so; cpsat's only row is its first.
     assert on.effect == rows["native"].effect == rows["cpsat:hidden=off"].effect \
         == "(the backend's first row)"
     ratio = off.clauses / on.clauses
     assert f"clauses x{ratio:.2f}" in off.effect and off.effect.startswith("time x")
 
+
+
+def test_the_options_study_measures_a_sat_solver_that_cannot_propagate_alone():
+    # The UP column asks the spec with search=off, which such a solver refuses: the row is
+    # measured all the same, its UP share not read (it was a refusal of the whole study).
+    from sudoku_csp.satsolver import propagating_solvers
+    from sudoku_csp.study import run_options_study
+
+    assert "lingeling" not in propagating_solvers()
+    study = run_options_study(_killers()[:1], specs=["sat:solver=lingeling"])
+    (row,) = study.rows
+    assert row.not_unique == 0 and row.propagation_pct is None and row.conflicts_mean is not None
 
 def test_study_of_puzzles_with_typed_constraints_studies_the_kinds_options(tmp_path):
     # Before issue 34's study of the options: refused, "study cannot honour typed

@@ -69,6 +69,7 @@ class Tally:
     not_unique: int = 0
     sizes: list[tuple[int, int, int]] = field(default_factory=list)
     complete: bool = True  # False: the time limit cut it (its figures are partial)
+    propagation_read: bool = True  # False: no way to ask the method's propagation alone
 
 
 def out_of_time(deadline: float | None) -> bool:

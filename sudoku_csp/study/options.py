@@ -35,7 +35,7 @@ from dataclasses import replace
 from sudoku_csp.backends.registry import backend_class, make_backend, parse_spec
 from sudoku_csp.constraints.registry import kinds_among
 from sudoku_csp.encodings import cnf
-from sudoku_csp.errors import InputError
+from sudoku_csp.errors import InputError, SpecError
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.study.measure import Progress, Tally, mean, median, out_of_time
@@ -74,11 +74,17 @@ def option_specs(puzzles: Sequence[Puzzle], backends: Iterable[str] = STUDY_BACK
 
 def _propagating(spec: str) -> str | None:
     """``spec`` with its search off (unit propagation, or the native rules, alone), or None
-    for a backend that has no such option (cpsat)."""
+    for a backend that has no such option (cpsat) or a spec that cannot take it (a sat
+    solver PySAT cannot propagate with alone): that row's propagation is not read."""
     name, options = parse_spec(spec)
     if "search" not in {o.name for o in backend_class(name).OPTIONS}:
         return None
-    return f"{name}:" + ",".join(f"{k}={v}" for k, v in {**options, "search": "off"}.items())
+    alone = f"{name}:" + ",".join(f"{k}={v}" for k, v in {**options, "search": "off"}.items())
+    try:
+        make_backend(alone)
+    except SpecError:
+        return None
+    return alone
 
 
 def _left(deadline: float | None) -> float | None:
@@ -106,7 +112,7 @@ def measure_spec(spec: str, puzzles: Sequence[Puzzle], progress: Progress | None
     backend = make_backend(spec)
     alone = _propagating(spec)
     propagator = None
-    tally = Tally()
+    tally = Tally(propagation_read=False)
     for index, puzzle in enumerate(puzzles):
         if out_of_time(deadline):
             tally.complete = False
@@ -125,8 +131,10 @@ def measure_spec(spec: str, puzzles: Sequence[Puzzle], progress: Progress | None
         if "solved_by_propagation" not in stats and alone is not None:  # the native
             propagator = propagator or make_backend(alone)  # solver's search says it
             stats = propagator.solve(puzzle, limit=2).stats
-        if stats.get("solved_by_propagation"):
-            tally.propagated.add(index)
+        if "solved_by_propagation" in stats:
+            tally.propagation_read = True
+            if stats["solved_by_propagation"]:
+                tally.propagated.add(index)
         formula = getattr(backend, "formula", None)
         if formula is not None and hasattr(backend, "given_kind_options"):
             base = formula(puzzle.geometry)
@@ -188,7 +196,8 @@ def run_options_study(puzzles: Sequence[Puzzle], *, specs: Iterable[str] | None 
         row = Row(
             method=spec, kind="spec", encoding=None, amo=None, solver=None, puzzles=n,
             variables=sizes[0], clauses=sizes[1], literals=sizes[2],
-            propagation_pct=100 * len(found.propagated) / n, same_as="", probing_pct=None,
+            propagation_pct=(100 * len(found.propagated) / n if found.propagation_read
+                             else None), same_as="", probing_pct=None,
             probe_ms=None,
             no_decision_pct=(100 * sum(d == 0 for d in found.decisions) / len(found.decisions)
                              if found.decisions else None),

@@ -73,7 +73,7 @@ class Row:
     variables: float | None
     clauses: float | None
     literals: float | None
-    propagation_pct: float
+    propagation_pct: float | None
     same_as: str
     probing_pct: float | None
     probe_ms: float | None
