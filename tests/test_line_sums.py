@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
+import sudoku_csp.constraints.cage_sums as cage_sums
 import sudoku_csp.constraints.group_sums as group_sums
 import sudoku_csp.constraints.kinds.arrow as arrow_module
 from sudoku_csp.backends import get_backend
@@ -180,7 +181,7 @@ def test_a_25_digit_clue_lists_only_the_sets_of_its_sum(kind, monkeypatch):
                 raise AssertionError("every set of the digits listed")
             yield chosen
 
-    monkeypatch.setattr(group_sums, "combinations", counted)
+    monkeypatch.setattr(cage_sums, "combinations", counted)
     group_sets.cache_clear()
     g25 = make_geometry(25)
     clue = kind(tuple(range(25)), "right", 31)

@@ -52,14 +52,23 @@ def sum_range(k: int, n: int) -> tuple[int, int]:
     return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
 
 
-@lru_cache(maxsize=256)
-def _sum_table(k: int, n: int) -> dict[int, tuple[int, ...]] | None:
-    if comb(n, k) > COMBINATION_LIMIT:
-        return None
+@lru_cache(maxsize=64)
+def group_sets(size: int, n: int) -> dict[int, tuple[int, ...]]:
+    """Every set of ``size`` different digits of an ``n``-digit grid, by the sum of its
+    values, as digit bitmasks (for one cell: each digit alone): a cage's digit sets, and
+    a group's of :mod:`~sudoku_csp.constraints.group_sums`.
+
+    >>> [bin(m) for m in group_sets(2, 4)[4]]    # 1+3
+    ['0b101']
+    """
     table: dict[int, list[int]] = {}
-    for digits in combinations(range(n), k):
-        table.setdefault(sum(digits) + k, []).append(sum(1 << d for d in digits))
-    return {total: tuple(masks) for total, masks in table.items()}
+    for digits in combinations(range(n), size):
+        table.setdefault(sum(digits) + size, []).append(sum(1 << d for d in digits))
+    return {total: tuple(masks) for total, masks in sorted(table.items())}
+
+
+def _sum_table(k: int, n: int) -> dict[int, tuple[int, ...]] | None:
+    return None if comb(n, k) > COMBINATION_LIMIT else group_sets(k, n)
 
 
 def combinations_for(k: int, total: int, n: int) -> tuple[int, ...] | None:

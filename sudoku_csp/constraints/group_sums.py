@@ -32,10 +32,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 from sudoku_csp.constraints.automaton import Automaton, build
-from sudoku_csp.constraints.cage_sums import LinearSum, combo_clauses
+from sudoku_csp.constraints.cage_sums import LinearSum, combo_clauses, group_sets
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption
 from sudoku_csp.geometry import Geometry
 
@@ -77,20 +76,6 @@ def exclusion_groups(geometry: Geometry, cells: Sequence[int]) -> tuple[tuple[in
         else:
             groups.append([cell])
     return tuple(tuple(g) for g in groups)
-
-
-@lru_cache(maxsize=64)
-def group_sets(size: int, n: int) -> dict[int, tuple[int, ...]]:
-    """Every set of ``size`` different digits of an ``n``-digit grid, by the sum of its
-    values, as digit bitmasks (for one cell: each digit alone).
-
-    >>> [bin(m) for m in group_sets(2, 4)[4]]    # 1+3
-    ['0b101']
-    """
-    table: dict[int, list[int]] = {}
-    for digits in combinations(range(n), size):
-        table.setdefault(sum(digits) + size, []).append(sum(1 << d for d in digits))
-    return {total: tuple(masks) for total, masks in sorted(table.items())}
 
 
 @lru_cache(maxsize=1024)
