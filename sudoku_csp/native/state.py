@@ -106,12 +106,13 @@ class LinkTables:
     ([2, 0, 3], (7,), (5, 7))
     """
 
-    __slots__ = ("getters", "cell_links")
+    __slots__ = ("getters", "cell_links", "cells")
 
     def __init__(self, links: Sequence[Link], ncells: int) -> None:
         self.getters: list[Callable[[Sequence[int]], tuple[int, ...]]] = [
             itemgetter(*link.cells) if len(link.cells) > 1 else _one(link.cells[0])
             for link in links]
+        self.cells = range(ncells)
         self.cell_links = [0] * ncells
         for i, link in enumerate(links):
             for c in link.cells:
