@@ -130,10 +130,13 @@ def only_choice(state: State) -> int | None:
         state.dirty = dirty ^ low
         state.stale |= low
         u = low.bit_length() - 1
-        seen, once = unit_digits(getters[u](cand))
+        seen = twice = 0
+        for m in getters[u](cand):  # unit_digits, inline: the solver's hottest loop
+            twice |= seen & m
+            seen |= m
         if seen != full:
             return None
-        hidden = once & ~done[u]
+        hidden = seen & ~twice & ~done[u]
         if not hidden:
             continue
         while hidden:
