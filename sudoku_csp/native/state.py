@@ -101,16 +101,17 @@ class LinkTables:
     ``cell_links[cell]`` is set for each link ``i`` over ``cell``.
 
     >>> from sudoku_csp.constraints.translation import keep_digits
-    >>> t = LinkTables((keep_digits(2, 1), Link((0, 2), lambda masks: masks)), 3)
-    >>> t.cell_links, t.getters[0]([5, 6, 7]), t.getters[1]([5, 6, 7])
-    ([2, 0, 3], (7,), (5, 7))
+    >>> t = LinkTables((keep_digits(2, 1), Link((0, 2), lambda masks: masks),
+    ...                 Link((), lambda masks: masks)), 3)
+    >>> t.cell_links, [get([5, 6, 7]) for get in t.getters]
+    ([2, 0, 3], [(7,), (5, 7), ()])
     """
 
     __slots__ = ("getters", "cell_links", "cells")
 
     def __init__(self, links: Sequence[Link], ncells: int) -> None:
         self.getters: list[Callable[[Sequence[int]], tuple[int, ...]]] = [
-            itemgetter(*link.cells) if len(link.cells) > 1 else _one(link.cells[0])
+            itemgetter(*link.cells) if len(link.cells) > 1 else _few(link.cells)
             for link in links]
         self.cells = range(ncells)
         self.cell_links = [0] * ncells
@@ -119,9 +120,10 @@ class LinkTables:
                 self.cell_links[c] |= 1 << i
 
 
-def _one(cell: int) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """The getter of a one-cell link's masks (``itemgetter`` of one item gives no tuple)."""
-    return lambda cand: (cand[cell],)
+def _few(cells: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The getter of the masks of a link over one cell or none (an ``itemgetter`` of one
+    item gives no tuple, and of none is refused)."""
+    return lambda cand: tuple([cand[c] for c in cells])
 
 
 class State:
