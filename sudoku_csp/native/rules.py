@@ -13,7 +13,8 @@ rules (:data:`PRESETS`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import combinations
+from itertools import combinations, compress
+from operator import ne
 
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import bits
@@ -129,10 +130,13 @@ def only_choice(state: State) -> int | None:
         state.dirty = dirty ^ low
         state.stale |= low
         u = low.bit_length() - 1
-        seen, once = unit_digits(getters[u](cand))
+        seen = twice = 0
+        for m in getters[u](cand):  # unit_digits, inline: the solver's hottest loop
+            twice |= seen & m
+            seen |= m
         if seen != full:
             return None
-        hidden = once & ~done[u]
+        hidden = seen & ~twice & ~done[u]
         if not hidden:
             continue
         while hidden:
@@ -363,21 +367,38 @@ def constrain(state: State) -> int | None:
     its cells' candidates. Returns the number of cells changed, None on contradiction.
 
     A link is run only when its cells' masks differ from the last ones it accepted
-    unchanged, so a quiet constraint costs one C-level fetch and a tuple comparison. A cell
-    left single goes to ``pending`` for :func:`eliminate` to place.
+    unchanged, and looked at only when one of its cells changed since (``state.todo``, the
+    cells that differ from ``state.snap``), so a quiet constraint costs nothing. Links run
+    in their order, each at most once a call. A cell left single goes to ``pending`` for
+    :func:`eliminate` to place.
     """
-    cand, pending, seen = state.cand, state.pending, state.seen
+    cand, pending, seen, links = state.cand, state.pending, state.seen, state.links
+    tables = state.link_tables
+    assert tables is not None  # a state with links has their tables
+    getters, cell_links = tables.getters, tables.cell_links
+    todo, snap = state.todo, state.snap
+    if snap is not None:  # the cells changed since: picked out in C, the few in Python
+        for c in compress(tables.cells, map(ne, cand, snap)):
+            todo |= cell_links[c]
     count = 0
-    for i, link in enumerate(state.links):
-        masks = tuple([cand[c] for c in link.cells])
+    rest = todo
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        masks = getters[i](cand)
         if masks == seen[i]:
+            todo ^= low
             continue
+        link = links[i]
         new = link.narrow(masks)
         if new is None:
             return None
         if new == masks:
             seen[i] = masks
+            todo ^= low
             continue
+        later = ~((low << 1) - 1)  # links after this one, still to look at in this call
         for cell, old, m in zip(link.cells, masks, new, strict=True):
             m &= old  # a link only ever removes candidates
             if m != old:
@@ -388,6 +409,11 @@ def constrain(state: State) -> int | None:
                 if not m & (m - 1):
                     pending.append(cell)
                 count += 1
+                # this link and the others over the cell may see new masks: the later
+                # ones now, the earlier ones (and this one) at the next call
+                todo |= cell_links[cell]
+                rest |= cell_links[cell] & later
+    state.todo, state.snap = todo, cand[:]
     return count
 
 

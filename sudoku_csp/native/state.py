@@ -12,7 +12,7 @@ precomputed once per geometry in :class:`Tables` (lists of ints, no per-call wor
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
 
@@ -95,6 +95,37 @@ def tables(geometry: Geometry) -> Tables:
     return Tables(geometry)
 
 
+class LinkTables:
+    """Per puzzle's links, for :func:`~sudoku_csp.native.rules.constrain`: ``getters[i]``
+    fetches link ``i``'s masks from ``cand`` as a tuple in one C call, and bit ``i`` of
+    ``cell_links[cell]`` is set for each link ``i`` over ``cell``.
+
+    >>> from sudoku_csp.constraints.translation import keep_digits
+    >>> t = LinkTables((keep_digits(2, 1), Link((0, 2), lambda masks: masks),
+    ...                 Link((), lambda masks: masks)), 3)
+    >>> t.cell_links, [get([5, 6, 7]) for get in t.getters]
+    ([2, 0, 3], [(7,), (5, 7), ()])
+    """
+
+    __slots__ = ("getters", "cell_links", "cells")
+
+    def __init__(self, links: Sequence[Link], ncells: int) -> None:
+        self.getters: list[Callable[[Sequence[int]], tuple[int, ...]]] = [
+            itemgetter(*link.cells) if len(link.cells) > 1 else _few(link.cells)
+            for link in links]
+        self.cells = range(ncells)
+        self.cell_links = [0] * ncells
+        for i, link in enumerate(links):
+            for c in link.cells:
+                self.cell_links[c] |= 1 << i
+
+
+def _few(cells: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The getter of the masks of a link over one cell or none (an ``itemgetter`` of one
+    item gives no tuple, and of none is refused)."""
+    return lambda cand: tuple([cand[c] for c in cells])
+
+
 class State:
     """Candidates of every cell during solving. Rules and search mutate it in place.
 
@@ -106,12 +137,13 @@ class State:
     """
 
     __slots__ = ("tables", "cand", "pending", "placed", "done", "dirty", "stale", "givens",
-                 "links", "seen")
+                 "links", "seen", "link_tables", "todo", "snap")
 
     def __init__(self, tables: Tables, cand: list[int], pending: list[int], placed: int,
                  done: list[int], givens: Grid, dirty: int = -1, stale: int = -1,
-                 links: tuple[Link, ...] = (), seen: list[tuple[int, ...] | None] | None = None
-                 ) -> None:
+                 links: tuple[Link, ...] = (), seen: list[tuple[int, ...] | None] | None = None,
+                 link_tables: LinkTables | None = None, todo: int = -1,
+                 snap: list[int] | None = None) -> None:
         self.tables = tables
         self.cand = cand
         self.pending = pending
@@ -126,6 +158,15 @@ class State:
         self.links = links
         self.seen: list[tuple[int, ...] | None] = (
             seen if seen is not None else [None] * len(links))
+        # What spares rules.constrain a look at every link: bit i of ``todo`` is set for
+        # each link whose masks may differ from ``seen[i]`` (every link at first), and
+        # ``snap`` is ``cand`` as constrain left it (None: not run yet), so the cells
+        # changed since are those where the two differ; ``link_tables`` the links' getters
+        # and the links of each cell (built once, shared by copies).
+        self.link_tables = (link_tables if link_tables is not None or not links
+                            else LinkTables(links, tables.ncells))
+        self.todo = (1 << len(links)) - 1 if todo == -1 else todo
+        self.snap = snap
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle, options: Mapping[str, str] | None = None) -> State:
@@ -144,9 +185,11 @@ class State:
                    links=_links(puzzle, options))
 
     def copy(self) -> State:
+        # ``snap`` is never changed in place (constrain replaces it): shared, not copied.
         return State(self.tables, self.cand[:], self.pending[:], self.placed, self.done[:],
                      self.givens, self.dirty, self.stale, self.links,
-                     self.seen[:] if self.links else None)
+                     self.seen[:] if self.links else None, self.link_tables, self.todo,
+                     self.snap)
 
     def touch(self, cell: int) -> None:
         """Mark the units of ``cell`` as changed (after changing ``cand[cell]`` by hand)."""
