@@ -105,12 +105,57 @@ class ConflictScores:
         return (best, cand[best]) if best_score else branch_degree(state)
 
 
+def house_digit(state: State, fewer_than: int) -> tuple[int, int] | None:
+    """A digit with the fewest places (fewer than ``fewer_than``, at least two) in one
+    house: a unit of as many cells as digits, where the digit must go somewhere (rows,
+    columns, boxes, and every variant house of the geometry: diagonals, windows, jigsaw
+    regions...). ``(unit, digit)``, the first such on ties, or None. A digit with two places
+    is a binary choice, as a cell with two candidates is; a branch on its places is complete
+    because the digit must take one of them."""
+    tables, cand = state.tables, state.cand
+    size, best, best_n = tables.size, None, fewer_than
+    for u, get in enumerate(tables.getters):
+        if len(tables.units[u]) != size:
+            continue
+        # levels[k]: the digits with more than k places in the unit (k < best_n)
+        levels = [0] * best_n
+        for m in get(cand):
+            for k in range(best_n - 1, 0, -1):
+                levels[k] |= levels[k - 1] & m
+            levels[0] |= m
+        for k in range(1, best_n - 1):  # exactly k + 1 places, fewest first
+            exact = levels[k] & ~levels[k + 1]
+            if exact:
+                best, best_n = (u, (exact & -exact).bit_length() - 1), k + 1
+                break
+        if best_n == 2:  # no fewer places but in a hidden single, which propagation took
+            break
+    return best
+
+
+def branch_houses(state: State) -> list[tuple[int, int]]:
+    """The ``houses`` branching's alternatives, as ``(cell, digit)`` placements: a cell's
+    candidates (the :func:`branch_degree` cell), or, when some digit has fewer places in a
+    house than that cell has candidates, that digit's places (:func:`house_digit`). Ties go
+    to the cell: the degree branching whenever it already has a binary choice."""
+    cell, mask = branch_degree(state)
+    n = mask.bit_count()
+    if n > 2:
+        found = house_digit(state, n)
+        if found is not None:
+            unit, digit = found
+            cand = state.cand
+            return [(c, digit) for c in state.tables.units[unit] if cand[c] >> digit & 1]
+    return [(cell, d) for d in bits(mask)]
+
+
 BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
     "mrv": branch_mrv,
     "degree": branch_degree,
     "first": branch_first,
     "conflicts": branch_degree,  # per search: a ConflictScores' branch (see _CellEngine)
     "restarts": branch_degree,  # searches under growing budgets (see Searcher._restarts)
+    "houses": branch_degree,  # a cell's or a house digit's places (see branch_houses)
 }
 
 RESTART_FIRST = 1000
@@ -274,7 +319,8 @@ class Searcher:
         return out
 
     def _planes(self, puzzle: Puzzle) -> Planes | None:
-        if not self.plane_rules or puzzle.constraints:
+        # the plane engine branches on cells only: the houses branching runs per cell
+        if not self.plane_rules or puzzle.constraints or self.branch_name == "houses":
             return None
         engine = planes(puzzle.geometry)
         if engine is None or (self.plane_rules == "locked" and not takes_locked(engine)):
@@ -333,14 +379,13 @@ class Searcher:
         found = 0
         wanted = limit if limit is not None else float("inf")
 
-        def frame(s: S) -> tuple[S, int, list[int]]:
-            cell, mask = engine.branch(s)
-            digits = bits(mask)
+        def frame(s: S) -> tuple[S, list[tuple[int, int]]]:
+            choices = engine.choices(s)
             if rng is not None:
-                rng.shuffle(digits)
+                rng.shuffle(choices)
             else:
-                digits.reverse()  # popped from the end: smallest digit first
-            return s, cell, digits
+                choices.reverse()  # popped from the end: smallest digit first
+            return s, choices
 
         stack = [frame(root)]
         stats.guesses = 1
@@ -355,9 +400,9 @@ class Searcher:
             if stop is not None and stats.nodes >= stop:
                 complete, exhausted = False, True
                 break
-            parent, cell, digits = stack[-1]
-            digit = digits.pop()
-            last = not digits
+            parent, choices = stack[-1]
+            cell, digit = choices.pop()
+            last = not choices
             if last:
                 stack.pop()
             stats.nodes += 1
@@ -384,7 +429,7 @@ class _Engine(Protocol[S]):
     """What the search loop needs of a candidate representation."""
 
     def propagate(self, s: S) -> S | None: ...
-    def branch(self, s: S) -> tuple[int, int]: ...
+    def choices(self, s: S) -> list[tuple[int, int]]: ...
     def child(self, s: S, cell: int, digit: int, last: bool) -> S: ...
     def failed(self, cell: int) -> None: ...
     def solved(self, s: S) -> bool: ...
@@ -399,6 +444,15 @@ class _CellEngine:
         self.scores = ConflictScores(ncells) if searcher.branch_name == "conflicts" else None
         if self.scores is not None:
             self.branch = self.scores.branch
+        self.houses = searcher.branch_name == "houses"
+
+    def choices(self, s: State) -> list[tuple[int, int]]:
+        """The alternatives of a branch at ``s``: ``(cell, digit)`` placements, of which
+        exactly one holds in each solution below ``s``."""
+        if self.houses:
+            return branch_houses(s)
+        cell, mask = self.branch(s)
+        return [(cell, d) for d in bits(mask)]
 
     def failed(self, cell: int) -> None:
         if self.scores is not None:
@@ -439,9 +493,9 @@ class _PlaneEngine:
     def failed(self, cell: int) -> None:
         return None
 
-    def branch(self, s: tuple[int, int]) -> tuple[int, int]:
+    def choices(self, s: tuple[int, int]) -> list[tuple[int, int]]:
         cell = self.engine.branch(s[0], s[1], self.how)
-        return cell, self.engine.cell_mask(s[0], cell)
+        return [(cell, d) for d in bits(self.engine.cell_mask(s[0], cell))]
 
     def child(self, s: tuple[int, int], cell: int, digit: int, last: bool
               ) -> tuple[int, int]:

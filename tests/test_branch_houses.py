@@ -1,0 +1,82 @@
+"""The native ``houses`` branching: a cell's candidates, or a digit's places in a house when
+it has fewer of them than the best cell has candidates."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from cases import BY_NAME, CASES, CONSTRAINED_CASES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_csp import EMPTY, Status, get_backend, is_solution, make_backend
+from sudoku_csp.native import State
+from sudoku_csp.native.search import branch_degree, branch_houses, house_digit
+
+HOUSES = "native:branch=houses"
+CAP = 40  # solutions kept per count: both sides find all when fewer than this
+
+# Small puzzles of every shape the fixtures hold: classic 4x4 to 9x9, jigsaw, diagonals,
+# windoku, anti-knight, killers, thermometers, dots, parity (the 16x16 and larger are slow).
+SMALL = [c for c in [*CASES, *CONSTRAINED_CASES] if c.puzzle().geometry.size <= 9]
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(SMALL), st.randoms(use_true_random=False))
+def test_houses_finds_the_solutions_sat_finds(case, rng):
+    # A few givens dropped make puzzles of several solutions, which a search that skipped a
+    # house digit's place (or a cell's digit) would miss.
+    puzzle = case.puzzle()
+    keep = rng.random()
+    givens = tuple(g if g == EMPTY or rng.random() < keep else EMPTY for g in puzzle.givens)
+    puzzle = dataclasses.replace(puzzle, givens=givens)
+    truth = get_backend("sat").solve(puzzle, limit=CAP)
+    found = get_backend(HOUSES).solve(puzzle, limit=CAP)
+    assert found.status is truth.status, case.name
+    assert all(is_solution(puzzle, s) for s in found.solutions)
+    if len(truth.solutions) < CAP:
+        assert sorted(found.solutions) == sorted(truth.solutions), case.name
+
+
+def test_house_digit_with_two_places_beats_three_candidate_cells():
+    # An empty 9x9 whose cells hold three or four candidates, digit 1 (shown 2) on two
+    # places in row A: the branch takes those two places, not a cell's three digits.
+    s = State.from_puzzle(BY_NAME["empty9"].puzzle())
+    for c in range(81):
+        s.cand[c] = 0b1111 if c // 9 else 0b1101
+    s.cand[3] = s.cand[7] = 0b1111
+    assert house_digit(s, 3) == (0, 1)  # unit 0 (row A), digit 1
+    assert branch_houses(s) == [(3, 1), (7, 1)]
+    assert house_digit(s, 2) is None  # no choice narrower than a two-candidate cell
+    # a two-candidate cell is taken as the degree branching takes it (ties go to cells)
+    s.cand[40] = 0b11
+    cell, mask = branch_degree(s)
+    assert branch_houses(s) == [(cell, 0), (cell, 1)] and cell == 40 and mask == 0b11
+
+
+def test_house_branching_takes_fewer_nodes_on_hard1():
+    # Norvig's hard1: its best cells keep three candidates where a digit has two places in
+    # a house; branching on those places decides it in a fraction of the degree nodes.
+    puzzle = BY_NAME["hard1"].puzzle()
+    cells = make_backend("native:branch=degree").solve(puzzle, limit=2)
+    houses = make_backend(HOUSES).solve(puzzle, limit=2)
+    assert cells.status is houses.status is Status.MULTIPLE
+    assert all(is_solution(puzzle, grid) for grid in houses.solutions)
+    assert houses.stats["nodes"] * 10 < cells.stats["nodes"]
+
+
+@pytest.mark.parametrize("name", ["hard1", "anti-knight", "windoku"])
+def test_houses_respects_node_budgets(name):
+    case = BY_NAME[name]
+    whole = make_backend(HOUSES).solve(case.puzzle(), limit=2)
+    assert whole.status is case.expected and whole.stats["nodes"] > 3
+    for nodes in (1, 2, 3, whole.stats["nodes"] // 2, whole.stats["nodes"] - 1):
+        cut = make_backend(f"{HOUSES},nodes={nodes}").solve(case.puzzle(), limit=2)
+        assert cut.stats["nodes"] <= nodes
+        assert cut.status in (case.expected, Status.UNKNOWN), nodes
+        if cut.status is Status.UNKNOWN:
+            assert "node budget" in cut.message
+    assert make_backend(f"{HOUSES},nodes={whole.stats['nodes']}").solve(
+        case.puzzle(), limit=2).status is case.expected
