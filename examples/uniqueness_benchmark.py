@@ -401,6 +401,15 @@ def figures(times: list[float]) -> str:
     return f"{statistics.median(t) * 1000:.1f} / {p90 * 1000:.0f} / {t[-1] * 1000:.0f}"
 
 
+def by_family(puzzles: list[Entry]) -> dict[tuple[str, str], list[Entry]]:
+    """The puzzles per file and family, each file's "all" first."""
+    groups: dict[tuple[str, str], list[Entry]] = {}
+    for entry in puzzles:
+        for family in ("all", *entry.families):
+            groups.setdefault((entry.file, family), []).append(entry)
+    return groups
+
+
 def table(puzzles: list[Entry], tools: list[str], e2e_tools: list[str]) -> list[str]:
     lines = []
     head = ["file", "family", "n", *(f"{t} in process" for t in tools),
@@ -410,11 +419,7 @@ def table(puzzles: list[Entry], tools: list[str], e2e_tools: list[str]) -> list[
         head += [f"{t} ÷ ISS" for t in ours]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
-    groups: dict[tuple[str, str], list[Entry]] = {}
-    for entry in puzzles:
-        for family in ("all", *entry.families):
-            groups.setdefault((entry.file, family), []).append(entry)
-    for (file, family), members in groups.items():
+    for (file, family), members in by_family(puzzles).items():
         row = [file, family, str(len(members))]
         for tool in tools:
             times = [e.times[tool] for e in members if tool in e.times]
@@ -444,11 +449,7 @@ def node_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
         return []
     lines = ["| file | family | n | " + " | ".join(f"{s} nodes" for s in counted) + " |",
              "|" + "---|" * (3 + len(counted))]
-    groups: dict[tuple[str, str], list[Entry]] = {}
-    for entry in puzzles:
-        for family in ("all", *entry.families):
-            groups.setdefault((entry.file, family), []).append(entry)
-    for (file, family), members in groups.items():
+    for (file, family), members in by_family(puzzles).items():
         row = [file, family, str(len(members))]
         for spec in counted:
             n = sorted(e.nodes[spec] for e in members if spec in e.nodes)
@@ -463,11 +464,7 @@ def phase_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
     the model, solving, checking and the rest (the results' ``phases``)."""
     lines = ["| file | family | spec | model | solve | check | rest | model share |",
              "|---|---|---|---|---|---|---|---|"]
-    groups: dict[tuple[str, str], list[Entry]] = {}
-    for entry in puzzles:
-        for family in ("all", *entry.families):
-            groups.setdefault((entry.file, family), []).append(entry)
-    for (file, family), members in groups.items():
+    for (file, family), members in by_family(puzzles).items():
         for spec in specs:
             rows = [e.phases[spec] for e in members if spec in e.phases]
             if not rows:
