@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sudoku_csp import EMPTY, Status, get_backend, is_solution, make_backend
 from sudoku_csp.native import State
-from sudoku_csp.native.search import branch_degree, branch_houses, house_digit
+from sudoku_csp.native.branching import branch_degree, branch_houses, house_digit
 
 HOUSES = "native:branch=houses"
 CAP = 40  # solutions kept per count: both sides find all when fewer than this
