@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sudoku_csp import EMPTY, Status, get_backend, is_solution, make_backend
 from sudoku_csp.native import State
 from sudoku_csp.native.branching import branch_degree, branch_houses, house_digit
+from sudoku_csp.native.search import Searcher
 
 HOUSES = "native:branch=houses"
 CAP = 40  # solutions kept per count: both sides find all when fewer than this
@@ -40,31 +41,40 @@ def test_houses_finds_the_solutions_sat_finds(case, rng):
         assert sorted(found.solutions) == sorted(truth.solutions), case.name
 
 
-def test_house_digit_with_two_places_beats_three_candidate_cells():
-    # An empty 9x9 whose cells hold three or four candidates, digit 1 (shown 2) on two
-    # places in row A: the branch takes those two places, not a cell's three digits.
+def test_house_digit_with_two_places_beats_four_candidate_cells():
+    # An empty 9x9 whose cells hold four or five candidates, digit 1 (shown 2) on two
+    # places in row A: the branch takes those two places, not a cell's four digits.
     s = State.from_puzzle(BY_NAME["empty9"].puzzle())
     for c in range(81):
-        s.cand[c] = 0b1111 if c // 9 else 0b1101
-    s.cand[3] = s.cand[7] = 0b1111
+        s.cand[c] = 0b11111 if c // 9 else 0b11101
+    s.cand[3] = s.cand[7] = 0b11111
     assert house_digit(s, 3) == (0, 1)  # unit 0 (row A), digit 1
     assert branch_houses(s) == [(3, 1), (7, 1)]
     assert house_digit(s, 2) is None  # no choice narrower than a two-candidate cell
+    s.cand[20] = 0b111  # a three-candidate cell: the cell, not the two-place digit
+    assert branch_houses(s) == [(20, 0), (20, 1), (20, 2)]
     # a two-candidate cell is taken as the degree branching takes it (ties go to cells)
     s.cand[40] = 0b11
     cell, mask = branch_degree(s)
     assert branch_houses(s) == [(cell, 0), (cell, 1)] and cell == 40 and mask == 0b11
 
 
-def test_house_branching_takes_fewer_nodes_on_hard1():
-    # Norvig's hard1: its best cells keep three candidates where a digit has two places in
-    # a house; branching on those places decides it in a fraction of the degree nodes.
-    puzzle = BY_NAME["hard1"].puzzle()
+def test_house_branching_takes_fewer_nodes_on_a_kropki():
+    # The 9x9 kropki fixture: after propagation its best cell keeps four candidates where a
+    # digit has two places in a house; branching on those places decides it in 3 nodes,
+    # the degree cell in 7.
+    puzzle = next(c for c in CONSTRAINED_CASES if c.name == "kropki9").puzzle()
+    searcher = Searcher(branch="houses")
+    root = searcher.propagate_only(searcher.state(puzzle)).state
+    assert root is not None and not root.solved
+    first = branch_houses(root)
+    assert len({cell for cell, _ in first}) == 2 == len(first)  # two cells, one digit
+    assert len({digit for _, digit in first}) == 1
     cells = make_backend("native:branch=degree").solve(puzzle, limit=2)
     houses = make_backend(HOUSES).solve(puzzle, limit=2)
-    assert cells.status is houses.status is Status.MULTIPLE
-    assert all(is_solution(puzzle, grid) for grid in houses.solutions)
-    assert houses.stats["nodes"] * 10 < cells.stats["nodes"]
+    assert cells.status is houses.status is Status.UNIQUE
+    assert houses.solutions == cells.solutions
+    assert houses.stats["nodes"] < cells.stats["nodes"]
 
 
 @pytest.mark.parametrize("name", ["hard1", "anti-knight", "windoku"])

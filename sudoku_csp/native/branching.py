@@ -122,13 +122,15 @@ def house_digit(state: State, fewer_than: int) -> tuple[int, int] | None:
 
 def branch_houses(state: State) -> list[tuple[int, int]]:
     """The ``houses`` branching's alternatives, as ``(cell, digit)`` placements: a cell's
-    candidates (the :func:`branch_degree` cell), or, when some digit has fewer places in a
-    house than that cell has candidates, that digit's places (:func:`house_digit`). Ties go
-    to the cell: the degree branching whenever it already has a binary choice."""
+    candidates (the :func:`branch_degree` cell), or, when that cell has four or more and
+    some digit has two places in a house, that digit's places (:func:`house_digit`): a
+    binary choice where the cells offer none narrower than three. (Taken against a
+    three-candidate cell too, house digits cost more nodes than they saved on the generated
+    arrows, whispers and thermometers: 553 nodes median against 4675 on the arrows.)"""
     cell, mask = branch_degree(state)
     n = mask.bit_count()
-    if n > 2:
-        found = house_digit(state, n)
+    if n > 3:
+        found = house_digit(state, 3)
         if found is not None:
             unit, digit = found
             cand = state.cand
