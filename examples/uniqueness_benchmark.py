@@ -74,6 +74,7 @@ class Entry:
     verdicts: dict[str, int | None] = field(default_factory=dict)  # tool -> 0, 1, 2, None
     iss: str | None = None  # the puzzle in ISS's constraint language (iss_text)
     phases: dict[str, tuple[float, ...]] = field(default_factory=dict)  # spec -> PHASES, rest
+    nodes: dict[str, int] = field(default_factory=dict)  # spec -> search nodes (native)
 
 
 def entries(path: str, first: int | None) -> list[Entry]:
@@ -344,6 +345,8 @@ def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float
                     entry.phases[spec] = (*spent, max(0.0, took - sum(spent)))
                 entry.times[spec] = min(took, entry.times.get(spec, took))
                 entry.verdicts[spec] = COUNT_OF.get(result.status)
+                if isinstance(result.stats.get("nodes"), int):
+                    entry.nodes[spec] = result.stats["nodes"]
 
 
 def run_iss(puzzles: list[Entry], peer: Peer, rounds: int, seconds: float) -> None:
@@ -398,6 +401,15 @@ def figures(times: list[float]) -> str:
     return f"{statistics.median(t) * 1000:.1f} / {p90 * 1000:.0f} / {t[-1] * 1000:.0f}"
 
 
+def by_family(puzzles: list[Entry]) -> dict[tuple[str, str], list[Entry]]:
+    """The puzzles per file and family, each file's "all" first."""
+    groups: dict[tuple[str, str], list[Entry]] = {}
+    for entry in puzzles:
+        for family in ("all", *entry.families):
+            groups.setdefault((entry.file, family), []).append(entry)
+    return groups
+
+
 def table(puzzles: list[Entry], tools: list[str], e2e_tools: list[str]) -> list[str]:
     lines = []
     head = ["file", "family", "n", *(f"{t} in process" for t in tools),
@@ -407,11 +419,7 @@ def table(puzzles: list[Entry], tools: list[str], e2e_tools: list[str]) -> list[
         head += [f"{t} ÷ ISS" for t in ours]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
-    groups: dict[tuple[str, str], list[Entry]] = {}
-    for entry in puzzles:
-        for family in ("all", *entry.families):
-            groups.setdefault((entry.file, family), []).append(entry)
-    for (file, family), members in groups.items():
+    for (file, family), members in by_family(puzzles).items():
         row = [file, family, str(len(members))]
         for tool in tools:
             times = [e.times[tool] for e in members if tool in e.times]
@@ -433,16 +441,30 @@ def table(puzzles: list[Entry], tools: list[str], e2e_tools: list[str]) -> list[
     return lines
 
 
+def node_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
+    """Search nodes per file, family and spec (median / 90th percentile / largest): the
+    load-independent figure of the native backend's branchings."""
+    counted = [spec for spec in specs if any(spec in e.nodes for e in puzzles)]
+    if not counted:
+        return []
+    lines = ["| file | family | n | " + " | ".join(f"{s} nodes" for s in counted) + " |",
+             "|" + "---|" * (3 + len(counted))]
+    for (file, family), members in by_family(puzzles).items():
+        row = [file, family, str(len(members))]
+        for spec in counted:
+            n = sorted(e.nodes[spec] for e in members if spec in e.nodes)
+            row.append(f"{statistics.median(n):.0f} / {n[min(len(n) - 1, int(0.9 * len(n)))]}"
+                       f" / {n[-1]}" if n else "n/a")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
 def phase_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
     """Where the time goes: per file, family and spec, the median ms per puzzle of building
     the model, solving, checking and the rest (the results' ``phases``)."""
     lines = ["| file | family | spec | model | solve | check | rest | model share |",
              "|---|---|---|---|---|---|---|---|"]
-    groups: dict[tuple[str, str], list[Entry]] = {}
-    for entry in puzzles:
-        for family in ("all", *entry.families):
-            groups.setdefault((entry.file, family), []).append(entry)
-    for (file, family), members in groups.items():
+    for (file, family), members in by_family(puzzles).items():
         for spec in specs:
             rows = [e.phases[spec] for e in members if spec in e.phases]
             if not rows:
@@ -515,6 +537,10 @@ def main() -> int:
     e2e_tools = tools if args.e2e != 0 else []
     print("ms per puzzle, median / 90th percentile / largest (count to two solutions)")
     print("\n".join(table(puzzles, tools, e2e_tools)))
+    nodes = node_table(puzzles, specs)
+    if nodes:
+        print("\nsearch nodes per puzzle, median / 90th percentile / largest")
+        print("\n".join(nodes))
     if args.phases:
         print("\nms per puzzle (medians), in process, best round; model share of the sum")
         print("\n".join(phase_table(puzzles, specs)))

@@ -17,93 +17,18 @@ from typing import Protocol, TypeVar
 from sudoku_csp.deadline import Deadline
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid, bits
+from sudoku_csp.native.branching import (
+    ConflictScores,
+    branch_degree,
+    branch_first,
+    branch_houses,
+    branch_mrv,
+)
 from sudoku_csp.native.planes import Planes, planes, takes_locked
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES, Rule, propagate, rule_names
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import check_limit
-
-
-def branch_mrv(state: State) -> tuple[int, int]:
-    """The open cell with the fewest candidates (first such cell), and its candidates."""
-    cand = state.cand
-    open_cells = state.tables.all_cells & ~state.placed
-    best, best_mask, best_n = -1, 0, 1 << 30
-    while open_cells:
-        low = open_cells & -open_cells
-        open_cells ^= low
-        c = low.bit_length() - 1
-        m = cand[c]
-        n = m.bit_count()
-        if n < best_n:
-            best, best_mask, best_n = c, m, n
-            if n == 1:  # only plain backtracking leaves single cells open
-                break
-    return best, best_mask
-
-
-def branch_degree(state: State) -> tuple[int, int]:
-    """Fewest candidates, ties broken by most open peers (the degree heuristic of graph
-    colouring): the choice that constrains the most cells. Its candidates too."""
-    cand, peer_masks = state.cand, state.tables.peer_masks
-    open_cells = state.tables.all_cells & ~state.placed
-    rest = open_cells
-    best, best_key = -1, 1 << 62
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        c = low.bit_length() - 1
-        key = (cand[c].bit_count() << 16) - (open_cells & peer_masks[c]).bit_count()
-        if key < best_key:
-            best, best_key = c, key
-    return best, cand[best]
-
-
-def branch_first(state: State) -> tuple[int, int]:
-    """The first open cell in row-major order, and its candidates."""
-    open_cells = state.tables.all_cells & ~state.placed
-    c = (open_cells & -open_cells).bit_length() - 1
-    return c, state.cand[c]
-
-
-class ConflictScores:
-    """The ``conflicts`` branching's memory over one search: per cell, how many children of a
-    branch on it propagation refuted, halved every :data:`DECAY` refutations so that recent
-    ones weigh more (the conflict scores of sigh's Interactive Sudoku Solver, and of
-    dom/wdeg: branch where the search keeps failing)."""
-
-    DECAY = 1 << 14
-
-    def __init__(self, ncells: int) -> None:
-        self.scores = [0] * ncells
-        self.countdown = self.DECAY
-
-    def failed(self, cell: int) -> None:
-        """A child of a branch on ``cell`` was refuted."""
-        self.scores[cell] += 1
-        self.countdown -= 1
-        if not self.countdown:
-            self.scores = [score >> 1 for score in self.scores]
-            self.countdown = self.DECAY
-
-    def branch(self, state: State) -> tuple[int, int]:
-        """The open cell with the highest score per candidate (a single first: no guess);
-        :func:`branch_degree` while no branch has failed yet."""
-        cand, scores = state.cand, self.scores
-        open_cells = state.tables.all_cells & ~state.placed
-        best, best_score, best_count = -1, 0, 1
-        while open_cells:
-            low = open_cells & -open_cells
-            open_cells ^= low
-            c = low.bit_length() - 1
-            n = cand[c].bit_count()
-            if n == 1:
-                return c, cand[c]
-            score = scores[c]
-            if score * best_count > best_score * n:
-                best, best_score, best_count = c, score, n
-        return (best, cand[best]) if best_score else branch_degree(state)
-
 
 BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
     "mrv": branch_mrv,
@@ -111,6 +36,7 @@ BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
     "first": branch_first,
     "conflicts": branch_degree,  # per search: a ConflictScores' branch (see _CellEngine)
     "restarts": branch_degree,  # searches under growing budgets (see Searcher._restarts)
+    "houses": branch_degree,  # a cell's or a house digit's places (see branch_houses)
 }
 
 RESTART_FIRST = 1000
@@ -274,7 +200,8 @@ class Searcher:
         return out
 
     def _planes(self, puzzle: Puzzle) -> Planes | None:
-        if not self.plane_rules or puzzle.constraints:
+        # the plane engine branches on cells only: the houses branching runs per cell
+        if not self.plane_rules or puzzle.constraints or self.branch_name == "houses":
             return None
         engine = planes(puzzle.geometry)
         if engine is None or (self.plane_rules == "locked" and not takes_locked(engine)):
@@ -333,14 +260,13 @@ class Searcher:
         found = 0
         wanted = limit if limit is not None else float("inf")
 
-        def frame(s: S) -> tuple[S, int, list[int]]:
-            cell, mask = engine.branch(s)
-            digits = bits(mask)
+        def frame(s: S) -> tuple[S, list[tuple[int, int]]]:
+            choices = engine.choices(s)
             if rng is not None:
-                rng.shuffle(digits)
+                rng.shuffle(choices)
             else:
-                digits.reverse()  # popped from the end: smallest digit first
-            return s, cell, digits
+                choices.reverse()  # popped from the end: smallest digit first
+            return s, choices
 
         stack = [frame(root)]
         stats.guesses = 1
@@ -355,9 +281,9 @@ class Searcher:
             if stop is not None and stats.nodes >= stop:
                 complete, exhausted = False, True
                 break
-            parent, cell, digits = stack[-1]
-            digit = digits.pop()
-            last = not digits
+            parent, choices = stack[-1]
+            cell, digit = choices.pop()
+            last = not choices
             if last:
                 stack.pop()
             stats.nodes += 1
@@ -384,7 +310,7 @@ class _Engine(Protocol[S]):
     """What the search loop needs of a candidate representation."""
 
     def propagate(self, s: S) -> S | None: ...
-    def branch(self, s: S) -> tuple[int, int]: ...
+    def choices(self, s: S) -> list[tuple[int, int]]: ...
     def child(self, s: S, cell: int, digit: int, last: bool) -> S: ...
     def failed(self, cell: int) -> None: ...
     def solved(self, s: S) -> bool: ...
@@ -399,6 +325,15 @@ class _CellEngine:
         self.scores = ConflictScores(ncells) if searcher.branch_name == "conflicts" else None
         if self.scores is not None:
             self.branch = self.scores.branch
+        self.houses = searcher.branch_name == "houses"
+
+    def choices(self, s: State) -> list[tuple[int, int]]:
+        """The alternatives of a branch at ``s``: ``(cell, digit)`` placements, of which
+        exactly one holds in each solution below ``s``."""
+        if self.houses:
+            return branch_houses(s)
+        cell, mask = self.branch(s)
+        return [(cell, d) for d in bits(mask)]
 
     def failed(self, cell: int) -> None:
         if self.scores is not None:
@@ -439,9 +374,9 @@ class _PlaneEngine:
     def failed(self, cell: int) -> None:
         return None
 
-    def branch(self, s: tuple[int, int]) -> tuple[int, int]:
+    def choices(self, s: tuple[int, int]) -> list[tuple[int, int]]:
         cell = self.engine.branch(s[0], s[1], self.how)
-        return cell, self.engine.cell_mask(s[0], cell)
+        return [(cell, d) for d in bits(self.engine.cell_mask(s[0], cell))]
 
     def child(self, s: tuple[int, int], cell: int, digit: int, last: bool
               ) -> tuple[int, int]:
