@@ -8,12 +8,16 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 from functools import cache
+from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints import (
     XV,
+    Cage,
     Dots,
     ExtraRegion,
     FieldError,
@@ -26,6 +30,7 @@ from sudoku_csp.constraints import (
 from sudoku_csp.constraints.base import ConstraintError
 from sudoku_csp.constraints.fields import orthogonal_pairs
 from sudoku_csp.geometry import EMPTY
+from sudoku_csp.native.search import propagate_puzzle
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.render import grid_svg
 from sudoku_csp.variants import make_geometry
@@ -259,6 +264,54 @@ def test_quadruple_points_along_the_units_it_crosses():
     lines = {c for c in twice.cells if c // 9 in (2, 3) or c % 9 in (2, 3)} - {20, 21, 29, 30}
     assert lines and all(not out[c] >> 4 & 1 for c in lines)
     assert quad.native(G9)[0].narrow((0x1FF,) * 4) == (0x1FF,) * 4
+
+
+def test_quadruple_under_a_cage_takes_the_cage_digit_sets_into_account():
+    # A cage of C3 C4 D3 adding up to 11 under a quadruple 3 4 5: the cage holds two of the
+    # three (D4 only one) and 3+4+5 = 12, so it is 2 4 5 and D4 the 3. The four cells alone
+    # by brute force (rows, columns, the cage, the written digits) say so too.
+    quad, cage = Quadruple((20, 21, 29, 30), (3, 4, 5)), Cage((20, 21, 29), 11)
+    fits = [v for v in product(range(9), repeat=4)
+            if not quad.violations(G9, _grid9(quad.cells, v))
+            and not cage.violations(G9, _grid9(quad.cells, v))
+            and all(v[i] != v[j] for i, j in ((0, 1), (0, 2), (1, 3), (2, 3)))]
+    state = propagate_puzzle(Puzzle(G9, (EMPTY,) * 81, "", (quad, cage)))
+    assert state is not None
+    for i, cell in enumerate(quad.cells):
+        assert state.candidates(cell) == tuple(sorted({v[i] for v in fits}))
+    assert state.candidates(30) == (2,)
+
+
+def _grid9(cells: tuple[int, ...], values: tuple[int, ...]) -> list[int]:
+    grid = [EMPTY] * 81
+    for cell, value in zip(cells, values, strict=True):
+        grid[cell] = value
+    return grid
+
+
+@settings(max_examples=150, deadline=None)
+@given(values=st.lists(st.integers(1, 4), min_size=1, max_size=4),
+       cells=st.sets(st.sampled_from((5, 6, 9, 10, 4, 7, 1)), min_size=2, max_size=4),
+       masks=st.lists(st.integers(1, 15), min_size=7, max_size=7),
+       pick=st.integers(0, 287))
+def test_quadruple_cage_links_never_remove_a_digit_of_a_solution(values, cells, masks, pick):
+    # On a 4x4 grid, a quadruple in the middle and a cage whose sum one grid gives: every
+    # grid keeping both, and the candidates, keeps its digits through the joint links.
+    quad = Quadruple((5, 6, 9, 10), tuple(sorted(values)))
+    if quad.violations(G4, grids4()[pick]) or len(set(cells) & set(quad.cells)) < 2:
+        return
+    cage = Cage(tuple(sorted(cells)), sum(grids4()[pick][x] + 1 for x in cells))
+    marks = dict(zip((5, 6, 9, 10, 4, 7, 1), masks, strict=True))
+    links = [link for link in Quadruple.joint_native(G4, [quad, cage])
+             if set(link.cells) <= set(marks)]
+    assert links
+    for grid in grids4():
+        if quad.violations(G4, grid) or cage.violations(G4, grid):
+            continue
+        for link in links:
+            out = link.narrow(tuple(marks[x] | 1 << grid[x] for x in link.cells))
+            assert out is not None
+            assert all(m >> grid[x] & 1 for x, m in zip(link.cells, out, strict=True))
 
 
 @pytest.mark.parametrize(("entry", "path"), [

@@ -227,8 +227,13 @@ class Constraint(abc.ABC):
         """Native propagation that follows from all of a puzzle's constraints of this kind
         together with the geometry's units, beyond what each gives alone (killer cages: the
         45 rule). Implied rules only: they may speed the native search, never change its
-        answers. None by default."""
+        answers. None by default. ``constraints`` are every constraint of the puzzle
+        when the kind sets :attr:`joint_sees_all` (a quadruple with the cages over it)."""
         return []
+
+    joint_sees_all: ClassVar[bool] = False
+    """Whether :meth:`joint_native` is given every constraint of the puzzle, not only
+    this kind's (it then picks out its own)."""
 
     def linear_sums(self, geometry: Geometry) -> list[tuple[LinearTerms, int]]:
         """The linear equations the rule fixes over its cells' values (1..N), each

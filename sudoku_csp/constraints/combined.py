@@ -97,7 +97,8 @@ def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
     for kind in kinds_among(constraints):
         mine = [c for c in constraints if isinstance(c, kind)]
         if mine:
-            joint.extend(link for link in kind.joint_native(geometry, mine)
+            joint.extend(link for link in kind.joint_native(
+                             geometry, list(constraints) if kind.joint_sees_all else mine)
                          if link.family not in off)
     # A joint link that holds a constraint's whole rule stands in for its own links.
     covered = {id(link.covers) for link in joint if link.covers is not None and

@@ -90,7 +90,8 @@ def _joint(geometry: Geometry, constraints: tuple[Constraint, ...]
     for c in constraints:
         by_kind.setdefault(type(c), []).append(c)
     return tuple((f"{kind.names.plural} with the units", link) for kind, mine in by_kind.items()
-                 for link in kind.joint_native(geometry, mine))
+                 for link in kind.joint_native(
+                     geometry, constraints if kind.joint_sees_all else mine))
 
 
 def _capital(text: str) -> str:
