@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from sudoku_csp.modeling.variables import Variables
 
 __all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Link", "Masks",
-           "Narrow", "Why", "compile_clauses", "fill", "keep_digits"]
+           "Narrow", "Why", "compile_clauses", "fill", "gather", "keep_digits"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
@@ -35,6 +35,20 @@ Clause = Sequence[int]
 ClauseTemplate = tuple["int | itemgetter[Any]", ...]
 """Clauses over numbered slots (:func:`compile_clauses`), filled with variables by
 :func:`fill`."""
+
+
+def gather(positions: Sequence[int]) -> Callable[[Sequence[int]], Masks]:
+    """A getter of the items of a sequence at ``positions``, always as a tuple (a link's
+    masks from the candidates): an ``itemgetter``, one C call, for two positions or more,
+    whose one-item form gives no tuple and whose empty form is refused.
+
+    >>> gather((0, 2))([5, 6, 7]), gather((1,))([5, 6, 7]), gather(())([5, 6, 7])
+    ((5, 7), (6,), ())
+    """
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    kept = tuple(positions)
+    return lambda items: tuple([items[p] for p in kept])
 
 
 @dataclass(frozen=True)

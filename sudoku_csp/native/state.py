@@ -17,6 +17,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from sudoku_csp.constraints import Link, native_links
+from sudoku_csp.constraints.translation import gather
 from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 
@@ -111,19 +112,12 @@ class LinkTables:
 
     def __init__(self, links: Sequence[Link], ncells: int) -> None:
         self.getters: list[Callable[[Sequence[int]], tuple[int, ...]]] = [
-            itemgetter(*link.cells) if len(link.cells) > 1 else _few(link.cells)
-            for link in links]
+            gather(link.cells) for link in links]
         self.cells = range(ncells)
         self.cell_links = [0] * ncells
         for i, link in enumerate(links):
             for c in link.cells:
                 self.cell_links[c] |= 1 << i
-
-
-def _few(cells: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """The getter of the masks of a link over one cell or none (an ``itemgetter`` of one
-    item gives no tuple, and of none is refused)."""
-    return lambda cand: tuple([cand[c] for c in cells])
 
 
 class State:

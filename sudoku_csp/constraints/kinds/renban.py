@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial, reduce
 from itertools import combinations, permutations
-from operator import itemgetter, or_
+from operator import or_
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import Constraint
@@ -42,7 +42,7 @@ from sudoku_csp.constraints.group_sums import set_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import Link, gather
 from sudoku_csp.constraints.wording import digit_list, digits_of
 from sudoku_csp.geometry import Geometry, bits
 
@@ -70,13 +70,6 @@ def _fits(n: int, masks: tuple[int, ...]) -> tuple[int, ...]:
 Gather = Callable[[Sequence[int]], tuple[int, ...]]
 
 
-def _gather(positions: Sequence[int]) -> Gather:
-    """The items of a sequence at ``positions`` (at least one), as a tuple, fetched in C."""
-    if len(positions) == 1:
-        return itemgetter(positions[0], positions[0])
-    return itemgetter(*positions)
-
-
 def _runs(n: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """Each cell's digits that some filling of a run the line can be gives it (:func:`_line`)."""
     found = _line(n, masks)
@@ -86,7 +79,7 @@ def _runs(n: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
 class _Joint:
     """The line read with the grid's units, a link's narrowing: ``masks`` are the line's
     cells, then every peer of one of them; ``units``: each full unit the line crosses, as
-    (its line cells, its other cells), each a :func:`_gather` of their positions; ``peers``:
+    (its line cells, its other cells), each a :func:`gather` of their positions; ``peers``:
     per line cell, its peers' positions as a bit mask.
 
     - A digit whose places in a unit all lie on the line is on the line: only runs holding
@@ -104,7 +97,7 @@ class _Joint:
 
     def sight(self, holders: int) -> tuple[tuple[int, ...], Gather | None]:
         """The positions of the cells that see every line cell of ``holders`` (a bit mask),
-        and a :func:`_gather` of them (None when there are none)."""
+        and a :func:`gather` of them (None when there are none)."""
         found = self.sights.get(holders)
         if found is None:
             sees = -1
@@ -113,7 +106,7 @@ class _Joint:
                     sees &= mask
             positions = tuple(bits(sees))
             found = self.sights[holders] = (positions,
-                                            _gather(positions) if positions else None)
+                                            gather(positions) if positions else None)
         return found
 
     def __call__(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -353,8 +346,8 @@ class Renban(LinePairs):
             crossed = [unit.cells for unit in geometry.units
                        if len(unit.cells) == geometry.size and line & set(unit.cells)
                        and not line >= set(unit.cells)]
-            units = tuple((_gather([position[x] for x in unit if x in line]),
-                           _gather([position[x] for x in unit if x not in line]))
+            units = tuple((gather([position[x] for x in unit if x in line]),
+                           gather([position[x] for x in unit if x not in line]))
                           for unit in crossed)
             peers = tuple(sum(1 << position[x] for x in geometry.peers[cell])
                           for cell in c.cells)
