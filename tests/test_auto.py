@@ -1,5 +1,6 @@
 """The default solver ``auto``: native under a node budget then SAT to solve or decide
-uniqueness, native alone to look for more solutions; the member that decided named."""
+uniqueness (and first when counting further), native alone to enumerate more solutions
+than one; the member that decided named."""
 
 from __future__ import annotations
 
@@ -53,6 +54,20 @@ def test_sat_decides_where_the_native_budget_runs_out():
     result = count(HARD1)
     assert (result.status, result.stats["winner"]) == (Status.MULTIPLE, "sat")
     assert solve(HARD1).stats["winner"] == "sat"
+
+
+@pytest.mark.parametrize("limit", [3, 50, None])
+@pytest.mark.parametrize("name", ["windoku", "anti-knight", "grid1"])
+def test_a_count_is_exact_where_the_pair_finds_one_solution(name, limit):
+    # windoku and anti-knight take the native search more nodes than its budget: SAT
+    # decides them unique, and with one solution found by a search that ran to its end
+    # the count is exact whatever the limit.
+    puzzle = BY_NAME[name].puzzle()
+    native = make_backend("native").solve(puzzle, limit=limit)
+    result = count(puzzle, limit=limit)
+    assert (result.status, result.count, result.complete) == (Status.UNIQUE, 1, True)
+    assert result.solutions == native.solutions
+    assert result.stats["winner"] == (QUICK if native.stats["nodes"] <= NODES else "sat")
 
 
 @pytest.mark.parametrize("limit", [3, 50, None])
@@ -122,6 +137,9 @@ def test_the_line_names_the_solver_that_decided_and_auto():
     record = json.loads(result.stdout)
     assert (record["spec"], record["stats"]["winner"]) == ("auto", QUICK)
     result = run("count", GRID2, "-l", "0")
+    assert result.output.splitlines()[-1].endswith(f"· {QUICK} (auto)")  # exact: unique
+    result = run("count", "1..." "..1." ".1.." "...1", "-l", "0")
+    assert "(one of 18 solutions)" in result.output
     assert result.output.splitlines()[-1].endswith("· native (auto)")
 
 

@@ -7,9 +7,12 @@
   weak (long sums with few givens, some little killers and lines) it would search for
   seconds, and SAT's clause learning decides those in a fraction of that. PySAT is
   imported only when SAT is reached.
-- Looking for more solutions (``limit`` above 2, or ``None``: every one): the native
-  solver alone, unbounded. SAT finds each further solution by a new call under one more
-  blocking clause, which grows slow past a few hundred; the native search enumerates.
+- Looking for more solutions (``limit`` above 2, or ``None``: every one): the same pair
+  decides uniqueness first; a puzzle it finds unique or without a solution has its exact
+  count there (a published puzzle, the usual case, costs no more than ``count``). Only a
+  puzzle with two solutions or more goes on to the native solver alone, unbounded, which
+  enumerates them: SAT would find each further solution in a new call under one more
+  blocking clause, which grows slow past a few hundred.
 
 Every result names ``auto`` as its solver and the member that decided in
 ``stats["winner"]`` (``native:nodes=20``, ``sat`` or ``native``; absent when none did),
@@ -23,8 +26,9 @@ refused (:func:`~sudoku_csp.crosscheck.resolve`).
 >>> result = auto.solve(parse("3.1...4.2......."), limit=2)
 >>> result.status, result.solver, result.stats["winner"]
 (<Status.UNIQUE: 'unique'>, 'auto', 'native:nodes=20')
->>> auto.solve(parse("1..." "..1." ".1.." "...1"), limit=None).stats["winner"]
-'native'
+>>> several = auto.solve(parse("1..." "..1." ".1.." "...1"), limit=None)
+>>> several.count, several.stats["winner"]
+(18, 'native')
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from typing import Any
 
 from sudoku_csp.backends.base import BackendBase, PortfolioBase, decisive
 from sudoku_csp.backends.first import FirstBackend
-from sudoku_csp.deadline import Limit
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, check_limit
@@ -46,25 +50,27 @@ NODES = 20
 """The native solver's search nodes before SAT takes over, when solving or deciding
 uniqueness: enough for most puzzles the native propagation nearly settles (a killer's
 median is a handful of nodes), few enough that a puzzle it would search for seconds hands
-over to SAT in a millisecond or so."""
+over to SAT in a millisecond or so. Measured beside budgets of 50 and 150 nodes on the
+published variants and the generated few-givens puzzles (examples/uniqueness_benchmark.py):
+no better median, and a longer tail at 150."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
-"""The members tried in turn when ``limit`` is 1 or 2."""
+"""The members tried in turn on every puzzle, to two solutions at most."""
 
 ENUMERATOR = "native"
-"""The member that looks for more solutions than two."""
+"""The member that enumerates, when more solutions than two are asked and there are two."""
 
 
 class AutoBackend(PortfolioBase):
-    """The default solver: ``first:native:nodes=20,sat`` to solve or decide uniqueness,
-    ``native`` to look for more solutions (see the module docstring)."""
+    """The default solver: ``first:native:nodes=20,sat`` to solve or decide uniqueness, and
+    ``native`` to enumerate where they find two solutions (see the module docstring)."""
 
     name = "auto"
     translation = ""
-    description = (f"the default: to solve or decide uniqueness (limit 1 or 2), native "
-                   f"bounded to {NODES} search nodes then sat (first:{','.join(QUICK)}); "
-                   "to look for more solutions, native; the member that decided is in "
-                   "stats['winner']")
+    description = (f"the default: to solve or decide uniqueness, native bounded to {NODES} "
+                   f"search nodes then sat (first:{','.join(QUICK)}); to count further, "
+                   "the same, then native where they find two solutions; the member that "
+                   "decided is in stats['winner']")
 
     def __init__(self, *given: str) -> None:
         super().__init__()
@@ -102,12 +108,16 @@ class AutoBackend(PortfolioBase):
               time_limit: Limit = None) -> Result:
         check_limit(limit)
         start = time.perf_counter()
-        if limit is not None and limit <= 2:
-            result = self.quick.solve(puzzle, limit=limit, time_limit=time_limit)
+        deadline = Deadline.of(time_limit)
+        asked = limit if limit is not None and limit <= 2 else 2
+        result = self.quick.solve(puzzle, limit=asked, time_limit=deadline)
+        # Decided with fewer than two solutions, the search ran to its end: the count is
+        # exact, whatever the limit (status_for gives the same verdict for every limit).
+        if asked == limit or (decisive(result, asked) and result.count < 2):
             return replace(result, solver=self.spec, seconds=time.perf_counter() - start)
         from sudoku_csp.backends.registry import get_backend
 
-        result = get_backend(ENUMERATOR).solve(puzzle, limit=limit, time_limit=time_limit)
+        result = get_backend(ENUMERATOR).solve(puzzle, limit=limit, time_limit=deadline)
         stats = {**result.stats, "winner": ENUMERATOR} if decisive(result, limit) \
             else result.stats
         return replace(result, solver=self.spec, stats=stats,

@@ -93,7 +93,7 @@ SolverOpt = Annotated[str, typer.Option(
     "--solver", "-s", help="Backend spec, e.g. native, sat, native:rules=singles,branch=first "
                             "(see `sudoku-csp solvers`). Default auto: native bounded to a "
                             "few search nodes, then sat, to solve or decide uniqueness; "
-                            "native to look for more solutions, or with --rules/--branch.")]
+                            "native to enumerate more solutions, or with --rules/--branch.")]
 SpecsOpt = Annotated[list[str] | None, typer.Option(
     "--solver", "-s", help="Backend spec, repeatable (see `sudoku-csp solvers`).")]
 RulesOpt = Annotated[str | None, typer.Option(
