@@ -19,6 +19,7 @@ from sudoku_csp.backends.registry import DEFAULT_SPEC
 from sudoku_csp.batch import run_batch
 from sudoku_csp.cli import Exit, app
 from sudoku_csp.crosscheck import resolve
+from sudoku_csp.deadline import Cancellable
 
 QUICK = f"native:nodes={NODES}"
 
@@ -86,6 +87,35 @@ def test_one_deadline_and_no_winner_when_nothing_decided(limit):
     result = count(HARD1, limit=limit, time_limit=0)
     assert result.status is Status.UNKNOWN and not result.complete
     assert result.solver == "auto" and "winner" not in result.stats
+
+
+@pytest.mark.parametrize("spent", [False, True])
+def test_the_members_share_one_deadline(monkeypatch, spent):
+    # Each member gets the caller's deadline itself; one spent during the native try (here
+    # cancelled as it ends, as a time limit passing then would) leaves SAT unstarted.
+    from sudoku_csp.backends import registry
+
+    real, calls = registry.get_backend, []
+
+    class Spy:
+        def __init__(self, spec):
+            self.backend = real(spec)
+            self.spec = self.backend.spec
+
+        def solve(self, puzzle, *, limit, time_limit):
+            calls.append((self.spec, time_limit))
+            result = self.backend.solve(puzzle, limit=limit, time_limit=time_limit)
+            if spent and self.spec == QUICK:
+                time_limit.cancel()
+            return result
+
+    monkeypatch.setattr(registry, "get_backend", Spy)
+    deadline = Cancellable.of_limit(None)
+    result = AutoBackend().solve(BY_NAME["hard1"].puzzle(), limit=2, time_limit=deadline)
+    assert [spec for spec, _ in calls] == ([QUICK] if spent else [QUICK, "sat"])
+    assert all(given is deadline for _, given in calls)
+    assert result.status is (Status.UNKNOWN if spent else Status.MULTIPLE)
+    assert ("winner" in result.stats) is not spent
 
 
 def test_pysat_is_loaded_only_when_sat_takes_over():
