@@ -145,6 +145,14 @@ def test_a_cross_check_never_counts_auto_and_one_of_its_members_as_two(beside):
     assert list(resolve(["auto", "cpsat"])) == ["auto", "cpsat"]
 
 
+def test_a_cross_check_gives_auto_no_time_limit_of_its_own():
+    # The native solver alone gets one on puzzles with typed constraints (its search can
+    # stall where the others answer at once); auto hands such a puzzle to SAT instead.
+    killer = CONSTRAINED_CASES[0].puzzle()
+    assert killer.constraints and get_backend("native").crosscheck_seconds(killer) is not None
+    assert get_backend("auto").crosscheck_seconds(killer) is None
+
+
 def test_auto_goes_to_another_process_as_itself():
     again = pickle.loads(pickle.dumps(get_backend("auto")))
     assert isinstance(again, AutoBackend) and again.spec == "auto"

@@ -19,7 +19,10 @@ Every result names ``auto`` as its solver and the member that decided in
 as the other portfolios do. The native solver's own spec (``-s native``) stays the
 reference solver, unbounded; ``auto`` takes no options (name ``first:...`` or a backend
 for another choice). In a cross-check it is one claim: beside ``native`` or ``sat`` it is
-refused (:func:`~sudoku_csp.crosscheck.resolve`).
+refused (:func:`~sudoku_csp.crosscheck.resolve`), and unlike the native solver alone it runs
+there with no time limit of its own when given none
+(:meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`): where the native search
+would stall, SAT decides.
 
 >>> from sudoku_csp import parse
 >>> auto = AutoBackend()
@@ -37,7 +40,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from sudoku_csp.backends.base import BackendBase, PortfolioBase, decisive
+from sudoku_csp.backends.base import PortfolioBase, decisive
 from sudoku_csp.backends.first import FirstBackend
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
@@ -93,16 +96,6 @@ class AutoBackend(PortfolioBase):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), ())
-
-    def crosscheck_seconds(self, puzzle: Puzzle) -> float | None:
-        """The native solver's (:meth:`~sudoku_csp.backends.native.NativeBackend.
-        crosscheck_seconds`): when looking for more than two solutions it is the native
-        search, which can stall on a puzzle with typed constraints."""
-        from sudoku_csp.backends.registry import get_backend
-
-        native = get_backend(ENUMERATOR)
-        assert isinstance(native, BackendBase)
-        return native.crosscheck_seconds(puzzle)
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: Limit = None) -> Result:
