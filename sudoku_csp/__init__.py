@@ -18,8 +18,10 @@ no solver. Variants and jigsaws: :func:`make_geometry` (also ``parse(text, varia
 <Status.UNIQUE: 'unique'>
 
 **Solvers.** The second argument is a *spec*: a backend and its options, ``native``
-(propagation and search, the default), ``sat`` (a CNF solved by PySAT) or ``cpsat``
-(OR-Tools CP-SAT), as in ``"sat:solver=glucose4,encoding=minimal"``. :func:`get_backend`
+(propagation and search), ``sat`` (a CNF solved by PySAT) or ``cpsat`` (OR-Tools CP-SAT),
+as in ``"sat:solver=glucose4,encoding=minimal"``; the default, ``auto``
+(:data:`DEFAULT_SPEC`), tries the native solver for a few search nodes, then SAT, and
+names the one that decided in ``result.stats["winner"]``. :func:`get_backend`
 returns the configured backend, built once per process; ``sudoku-csp solvers`` lists every
 option.
 

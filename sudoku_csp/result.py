@@ -109,7 +109,7 @@ class Result:
         """The verdict, the solver, the solutions as lines of symbols (digits 1-based).
 
         >>> from sudoku_csp import count
-        >>> count("3.1...4.2.......")  # doctest: +ELLIPSIS
+        >>> count("3.1...4.2.......", "native")  # doctest: +ELLIPSIS
         <Result unique by native: 1 solution 3412124321344321, ... ms>
         """
         found = f"{self.count} solution{'' if self.count == 1 else 's'}"

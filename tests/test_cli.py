@@ -202,7 +202,8 @@ def test_csv_for_one_puzzle_and_for_check():
     result = run("solve", GRID2, "--csv")
     assert result.exit_code == Exit.OK, result.output
     (row,) = csv_rows(result.stdout)
-    assert row["spec"] == "native" and row["solution"] == BY_NAME["grid2"].solution
+    assert row["spec"] == "auto" and row["solution"] == BY_NAME["grid2"].solution
+    assert json.loads(row["stats"])["winner"] == "native:nodes=20"  # the default's choice
     result = run("count", HARD1, "--csv")
     assert result.exit_code == Exit.MULTIPLE and csv_rows(result.stdout)[0]["status"] == "multiple"
     # check: the flat records, one row per (puzzle, solver), the cross-check in each

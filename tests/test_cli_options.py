@@ -24,13 +24,13 @@ OPTIONS = {
     "solve": (
         '--size -n=None', '--box=None', '--variant -v=None...', '--regions=None',
         '--split-regions=False', '--ignore=None...', '--treat-line=None...',
-        "--solver -s='native'", '--rules=None', '--branch=None', '--time-limit -t=None',
+        "--solver -s='auto'", '--rules=None', '--branch=None', '--time-limit -t=None',
         '--json=False', '--csv=False', '--jobs -j=1', '--scheduler=None', '--out -o=None',
         '--resume=False',),
     "count": (
         '--limit -l=2', '--size -n=None', '--box=None', '--variant -v=None...', '--regions=None',
         '--split-regions=False', '--ignore=None...', '--treat-line=None...',
-        "--solver -s='native'", '--rules=None', '--branch=None', '--time-limit -t=None',
+        "--solver -s='auto'", '--rules=None', '--branch=None', '--time-limit -t=None',
         '--json=False', '--csv=False', '--jobs -j=1', '--scheduler=None', '--out -o=None',
         '--resume=False',),
     "show": (

@@ -157,7 +157,8 @@ def test_ctrl_c_while_workers_start_prints_no_traceback(tmp_path, delay):
 
 
 @pytest.mark.parametrize("spec", slow_if(["native", "sat", "sat:solver=glucose4", "cpsat",
-                                          "cpsat:model=boolean"], lambda s: s != "native"))
+                                          "cpsat:model=boolean", "auto"],
+                                         lambda s: s != "native"))
 def test_ctrl_c_in_a_long_search_stops_it(spec):
     # Counting every solution of the empty 9x9 never ends: only the interrupt stops it.
     proc = subprocess.Popen(

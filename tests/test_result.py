@@ -49,9 +49,9 @@ def test_reprs_name_cells_and_digits_as_text_does():
 
     puzzle = parse("3.1...4.2.......")
     assert repr(puzzle) == "<Puzzle 4x4, 4 givens: 3.1...4.2.......>"
-    assert repr(count(puzzle)).startswith("<Result unique by native: 1 solution "
+    assert repr(count(puzzle, "native")).startswith("<Result unique by native: 1 solution "
                                           "3412124321344321, ")
-    several = repr(count("1..." "..1." ".1.." "...1"))
+    several = repr(count("1..." "..1." ".1.." "...1", "native"))
     assert several.startswith("<Result multiple by native: 2 solutions 1") and "(-1" not in several
     assert repr(explain(puzzle)).startswith("<Explanation of a 4x4 puzzle (unique): ")
     assert "cage" in repr(parse("AABBCCDDEEFFGGHH 3,7,7,3,4,6,6,4"))

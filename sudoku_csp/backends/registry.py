@@ -23,13 +23,17 @@ BACKENDS: dict[str, str] = {
 PORTFOLIOS: dict[str, str] = {
     "race": "sudoku_csp.backends.race:RaceBackend",
     "first": "sudoku_csp.backends.first:FirstBackend",
+    "auto": "sudoku_csp.backends.auto:AutoBackend",
 }
 """Backends made of the backends above, named by a spec of theirs (``race:sat,cpsat``):
 kept apart from :data:`BACKENDS`, the solvers ``check`` cross-checks by default, since
 their verdicts are those of their members."""
 
-DEFAULT_SPEC = "native"
-"""The spec used when none is named (library ``solve``/``count``, the CLI's ``--solver``)."""
+DEFAULT_SPEC = "auto"
+"""The spec used when none is named (library ``solve``/``count``, the CLI's ``--solver``):
+:class:`~sudoku_csp.backends.auto.AutoBackend`, the native solver under a small node budget
+then SAT to solve or decide uniqueness, the native solver to look for more solutions. The
+native solver itself, unbounded, is ``native``."""
 
 
 def backend_names() -> tuple[str, ...]:

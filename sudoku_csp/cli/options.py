@@ -90,8 +90,10 @@ TreatLineOpt = Annotated[list[str] | None, typer.Option(
     "colour as this line kind, by its name or f-puzzles key (see `sudoku-csp kinds`), e.g. "
     "'#FFCCAA=entropic-line' (repeatable).")]
 SolverOpt = Annotated[str, typer.Option(
-    "--solver", "-s", help="Backend spec, e.g. native, native:rules=singles,branch=first "
-                            "(see `sudoku-csp solvers`).")]
+    "--solver", "-s", help="Backend spec, e.g. native, sat, native:rules=singles,branch=first "
+                            "(see `sudoku-csp solvers`). Default auto: native bounded to a "
+                            "few search nodes, then sat, to solve or decide uniqueness; "
+                            "native to enumerate more solutions, or with --rules/--branch.")]
 SpecsOpt = Annotated[list[str] | None, typer.Option(
     "--solver", "-s", help="Backend spec, repeatable (see `sudoku-csp solvers`).")]
 RulesOpt = Annotated[str | None, typer.Option(
@@ -302,13 +304,21 @@ class Printing:
 
 
 def solver_spec(solver: str, rules: str | None, branch: str | None) -> str:
-    """``solver`` with the ``--rules`` / ``--branch`` shortcuts folded in (native only)."""
+    """``solver`` with the ``--rules`` / ``--branch`` shortcuts folded in (native only): they
+    name choices of the native solver, so beside the default ``auto`` they ask for the
+    native solver, unbounded.
+
+    >>> solver_spec("auto", "singles", None), solver_spec("auto", None, None)
+    ('native:rules=singles', 'auto')
+    """
     extra = {k: v for k, v in (("rules", rules), ("branch", branch)) if v}
     if not extra:
         return solver
     from sudoku_csp.backends.registry import parse_spec
 
     name, options = parse_spec(solver)
+    if name == "auto" and not options:
+        name = "native"
     if name != "native":
         raise InputError(f"--rules and --branch apply to the native solver, not {name!r}")
     options.update(extra)

@@ -130,7 +130,9 @@ def print_single(puzzle: Puzzle, result: Result, *, counted_all: bool = False) -
                           in enumerate(zip(first, second, strict=True)) if a != b]
                 out.print(f"the first two differ in {len(differ)} cells: {', '.join(differ)} "
                           "(sudoku-csp disambiguate: givens that make it unique)", markup=False)
-    summary = f"{result.status.value} · {1000 * result.seconds:.2f} ms · {result.solver}"
+    winner = result.stats.get("winner")  # a portfolio's member that decided, named first
+    solver = f"{winner} ({result.solver})" if winner else result.solver
+    summary = f"{result.status.value} · {1000 * result.seconds:.2f} ms · {solver}"
     if result.message:
         summary += f" · {result.message}"
     out.print(summary)

@@ -1,0 +1,117 @@
+"""The default solver, ``auto``: for each run, the backend that suits what is asked.
+
+- Solving or deciding uniqueness (``limit`` 1 or 2): the native solver bounded to
+  :data:`NODES` search nodes, then SAT (``first:native:nodes=20,sat``,
+  :class:`~sudoku_csp.backends.first.FirstBackend`). The native solver decides most
+  puzzles in a millisecond or two, without loading a SAT solver; where its propagation is
+  weak (long sums with few givens, some little killers and lines) it would search for
+  seconds, and SAT's clause learning decides those in a fraction of that. PySAT is
+  imported only when SAT is reached.
+- Looking for more solutions (``limit`` above 2, or ``None``: every one): the same pair
+  decides uniqueness first; a puzzle it finds unique or without a solution has its exact
+  count there (a published puzzle, the usual case, costs no more than ``count``). Only a
+  puzzle with two solutions or more goes on to the native solver alone, unbounded, which
+  enumerates them: SAT would find each further solution in a new call under one more
+  blocking clause, which grows slow past a few hundred.
+
+Every result names ``auto`` as its solver and the member that decided in
+``stats["winner"]`` (``native:nodes=20``, ``sat`` or ``native``; absent when none did),
+as the other portfolios do. The native solver's own spec (``-s native``) stays the
+reference solver, unbounded; ``auto`` takes no options (name ``first:...`` or a backend
+for another choice). In a cross-check it is one claim: beside ``native`` or ``sat`` it is
+refused (:func:`~sudoku_csp.crosscheck.resolve`), and unlike the native solver alone it runs
+there with no time limit of its own when given none
+(:meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`): where the native search
+would stall, SAT decides.
+
+>>> from sudoku_csp import parse
+>>> auto = AutoBackend()
+>>> result = auto.solve(parse("3.1...4.2......."), limit=2)
+>>> result.status, result.solver, result.stats["winner"]
+(<Status.UNIQUE: 'unique'>, 'auto', 'native:nodes=20')
+>>> several = auto.solve(parse("1..." "..1." ".1.." "...1"), limit=None)
+>>> several.count, several.stats["winner"]
+(18, 'native')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from sudoku_csp.backends.base import PortfolioBase, decisive
+from sudoku_csp.backends.first import FirstBackend
+from sudoku_csp.deadline import Deadline, Limit
+from sudoku_csp.errors import SpecError
+from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.result import Result, check_limit
+
+__all__ = ["NODES", "AutoBackend"]
+
+NODES = 20
+"""The native solver's search nodes before SAT takes over, when solving or deciding
+uniqueness: enough for most puzzles the native propagation nearly settles (a killer's
+median is a handful of nodes), few enough that a puzzle it would search for seconds hands
+over to SAT in a millisecond or so. Measured beside budgets of 50 and 150 nodes on the
+published variants and the generated few-givens puzzles (examples/uniqueness_benchmark.py):
+no better median, and a longer tail at 150."""
+
+QUICK = (f"native:nodes={NODES}", "sat")
+"""The members tried in turn on every puzzle, to two solutions at most."""
+
+ENUMERATOR = "native"
+"""The member that enumerates, when more solutions than two are asked and there are two."""
+
+
+class AutoBackend(PortfolioBase):
+    """The default solver: ``first:native:nodes=20,sat`` to solve or decide uniqueness, and
+    ``native`` to enumerate where they find two solutions (see the module docstring)."""
+
+    name = "auto"
+    translation = ""
+    description = (f"the default: to solve or decide uniqueness, native bounded to {NODES} "
+                   f"search nodes then sat (first:{','.join(QUICK)}); to count further, "
+                   "the same, then native where they find two solutions; the member that "
+                   "decided is in stats['winner']")
+
+    def __init__(self, *given: str) -> None:
+        super().__init__()
+        if given:
+            raise SpecError(f"auto takes no options (got {','.join(given)!r}); name "
+                            f"first:{','.join(QUICK)} or a backend for another choice")
+        from sudoku_csp.backends.registry import get_backend
+
+        self.quick = FirstBackend(*QUICK)
+        self.members = (*QUICK, ENUMERATOR)
+        """Every backend ``auto`` may run: a cross-check refuses it beside any of them."""
+        # The native members are built now, as any backend is before its first puzzle (a
+        # result's seconds are the solve's); SAT's only when a puzzle reaches it.
+        for spec in (QUICK[0], ENUMERATOR):
+            get_backend(spec)
+
+    @property
+    def spec(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), ())
+
+    def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
+              time_limit: Limit = None) -> Result:
+        check_limit(limit)
+        start = time.perf_counter()
+        deadline = Deadline.of(time_limit)
+        asked = limit if limit is not None and limit <= 2 else 2
+        result = self.quick.solve(puzzle, limit=asked, time_limit=deadline)
+        # Decided with fewer than two solutions, the search ran to its end: the count is
+        # exact, whatever the limit (status_for gives the same verdict for every limit).
+        if asked == limit or (decisive(result, asked) and result.count < 2):
+            return replace(result, solver=self.spec, seconds=time.perf_counter() - start)
+        from sudoku_csp.backends.registry import get_backend
+
+        result = get_backend(ENUMERATOR).solve(puzzle, limit=limit, time_limit=deadline)
+        stats = {**result.stats, "winner": ENUMERATOR} if decisive(result, limit) \
+            else result.stats
+        return replace(result, solver=self.spec, stats=stats,
+                       seconds=time.perf_counter() - start)

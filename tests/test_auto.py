@@ -1,0 +1,193 @@
+"""The default solver ``auto``: native under a node budget then SAT to solve or decide
+uniqueness (and first when counting further), native alone to enumerate more solutions
+than one; the member that decided named."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+from cases import BY_NAME, CASES, CONSTRAINED_CASES, GRID2, HARD1
+from typer.testing import CliRunner
+
+from sudoku_csp import SpecError, Status, count, get_backend, is_solution, make_backend, solve
+from sudoku_csp.backends.auto import NODES, AutoBackend
+from sudoku_csp.backends.registry import DEFAULT_SPEC
+from sudoku_csp.batch import run_batch
+from sudoku_csp.cli import Exit, app
+from sudoku_csp.crosscheck import resolve
+from sudoku_csp.deadline import Cancellable
+
+QUICK = f"native:nodes={NODES}"
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_auto_is_the_default_of_the_library_and_the_commands():
+    assert DEFAULT_SPEC == "auto"
+    result = count(BY_NAME["grid1"].puzzle())
+    assert (result.status, result.solver, result.stats["winner"]) == (
+        Status.UNIQUE, "auto", QUICK)
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+@pytest.mark.parametrize("case", CASES + CONSTRAINED_CASES, ids=lambda c: c.name)
+def test_auto_gives_each_case_its_verdict(case, limit):
+    puzzle = case.puzzle()
+    result = get_backend("auto").solve(puzzle, limit=limit)
+    # Solving (limit 1), a search that ran to its end may say unique too.
+    expected = {case.expected} if limit == 2 or case.expected is Status.NONE \
+        else {Status.SOLVED, Status.UNIQUE}
+    assert result.status in expected, result.message
+    assert result.solver == "auto" and result.stats["winner"] in (QUICK, "sat")
+    assert all(is_solution(puzzle, grid) for grid in result.solutions)
+
+
+def test_sat_decides_where_the_native_budget_runs_out():
+    # hard1 takes the native search thousands of nodes (tests/test_first.py holds the
+    # budget's own behaviour); grid1 none.
+    assert make_backend("native").solve(BY_NAME["hard1"].puzzle(), limit=2).stats["nodes"] > NODES
+    result = count(HARD1)
+    assert (result.status, result.stats["winner"]) == (Status.MULTIPLE, "sat")
+    assert solve(HARD1).stats["winner"] == "sat"
+
+
+@pytest.mark.parametrize("limit", [3, 50, None])
+@pytest.mark.parametrize("name", ["windoku", "anti-knight", "grid1"])
+def test_a_count_is_exact_where_the_pair_finds_one_solution(name, limit):
+    # windoku and anti-knight take the native search more nodes than its budget: SAT
+    # decides them unique, and with one solution found by a search that ran to its end
+    # the count is exact whatever the limit.
+    puzzle = BY_NAME[name].puzzle()
+    native = make_backend("native").solve(puzzle, limit=limit)
+    result = count(puzzle, limit=limit)
+    assert (result.status, result.count, result.complete) == (Status.UNIQUE, 1, True)
+    assert result.solutions == native.solutions
+    assert result.stats["winner"] == (QUICK if native.stats["nodes"] <= NODES else "sat")
+
+
+@pytest.mark.parametrize("limit", [3, 50, None])
+def test_more_solutions_than_two_are_the_native_solver_s_to_find(limit):
+    puzzle = BY_NAME["empty4"].puzzle()
+    native = make_backend("native").solve(puzzle, limit=limit)
+    result = count(puzzle, limit=limit)
+    assert result.stats["winner"] == "native" and result.solver == "auto"
+    assert (result.status, result.count, result.complete) == (
+        native.status, native.count, native.complete)
+    assert set(result.solutions) == set(native.solutions)
+
+
+@pytest.mark.parametrize("limit", [2, None])
+def test_one_deadline_and_no_winner_when_nothing_decided(limit):
+    result = count(HARD1, limit=limit, time_limit=0)
+    assert result.status is Status.UNKNOWN and not result.complete
+    assert result.solver == "auto" and "winner" not in result.stats
+
+
+@pytest.mark.parametrize("spent", [False, True])
+def test_the_members_share_one_deadline(monkeypatch, spent):
+    # Each member gets the caller's deadline itself; one spent during the native try (here
+    # cancelled as it ends, as a time limit passing then would) leaves SAT unstarted.
+    from sudoku_csp.backends import registry
+
+    real, calls = registry.get_backend, []
+
+    class Spy:
+        def __init__(self, spec):
+            self.backend = real(spec)
+            self.spec = self.backend.spec
+
+        def solve(self, puzzle, *, limit, time_limit):
+            calls.append((self.spec, time_limit))
+            result = self.backend.solve(puzzle, limit=limit, time_limit=time_limit)
+            if spent and self.spec == QUICK:
+                time_limit.cancel()
+            return result
+
+    monkeypatch.setattr(registry, "get_backend", Spy)
+    deadline = Cancellable.of_limit(None)
+    result = AutoBackend().solve(BY_NAME["hard1"].puzzle(), limit=2, time_limit=deadline)
+    assert [spec for spec, _ in calls] == ([QUICK] if spent else [QUICK, "sat"])
+    assert all(given is deadline for _, given in calls)
+    assert result.status is (Status.UNKNOWN if spent else Status.MULTIPLE)
+    assert ("winner" in result.stats) is not spent
+
+
+def test_pysat_is_loaded_only_when_sat_takes_over():
+    script = ("import sys\nfrom sudoku_csp import count\n"
+              f"first = count({GRID2!r}).stats['winner']\n"
+              "loaded = 'pysat' in sys.modules\n"
+              f"second = count({HARD1!r}).stats['winner']\n"
+              "print(first, loaded, second, 'pysat' in sys.modules, 'ortools' in sys.modules)")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True)
+    assert ran.stdout.split() == [QUICK, "False", "sat", "True", "False"]
+
+
+def test_auto_takes_no_options_and_is_no_member():
+    with pytest.raises(SpecError, match="auto takes no options"):
+        make_backend("auto:nodes=5")
+    with pytest.raises(SpecError, match="'auto' is not a backend to run"):
+        make_backend("first:auto,sat")
+    with pytest.raises(SpecError, match="'auto' is not a backend to run"):
+        make_backend("race:auto,cpsat")
+
+
+@pytest.mark.parametrize("beside", ["native", "sat", QUICK])
+def test_a_cross_check_never_counts_auto_and_one_of_its_members_as_two(beside):
+    with pytest.raises(SpecError, match="count its verdict twice"):
+        resolve(["auto", beside])
+    assert list(resolve(["auto", "cpsat"])) == ["auto", "cpsat"]
+
+
+def test_a_cross_check_gives_auto_no_time_limit_of_its_own():
+    # The native solver alone gets one on puzzles with typed constraints (its search can
+    # stall where the others answer at once); auto hands such a puzzle to SAT instead.
+    killer = CONSTRAINED_CASES[0].puzzle()
+    assert killer.constraints and get_backend("native").crosscheck_seconds(killer) is not None
+    assert get_backend("auto").crosscheck_seconds(killer) is None
+
+
+def test_auto_goes_to_another_process_as_itself():
+    again = pickle.loads(pickle.dumps(get_backend("auto")))
+    assert isinstance(again, AutoBackend) and again.spec == "auto"
+
+
+def test_records_of_a_parallel_run_name_auto_and_the_member_that_decided():
+    puzzles = [BY_NAME[name].puzzle() for name in ("grid1", "hard1", "grid2", "windoku")]
+    outcomes = list(run_batch(puzzles, ["auto"], limit=2, jobs=2, chunksize=1))
+    records = [outcome.records[0] for outcome in outcomes]
+    assert [r.spec for r in records] == ["auto"] * 4
+    assert [str(r.status) for r in records] == ["unique", "multiple", "unique", "unique"]
+    assert [r.stats["winner"] for r in records] == [QUICK, "sat", QUICK, "sat"]
+
+
+def test_the_line_names_the_solver_that_decided_and_auto():
+    result = run("count", HARD1)
+    assert result.exit_code == Exit.MULTIPLE, result.output
+    assert result.output.splitlines()[-1].endswith("· sat (auto)")
+    result = run("count", GRID2, "--json")
+    record = json.loads(result.stdout)
+    assert (record["spec"], record["stats"]["winner"]) == ("auto", QUICK)
+    result = run("count", GRID2, "-l", "0")
+    assert result.output.splitlines()[-1].endswith(f"· {QUICK} (auto)")  # exact: unique
+    result = run("count", "1..." "..1." ".1.." "...1", "-l", "0")
+    assert "(one of 18 solutions)" in result.output
+    assert result.output.splitlines()[-1].endswith("· native (auto)")
+
+
+def test_native_choices_and_an_explicit_native_run_the_native_solver():
+    for args, solver in [(["--rules", "singles"], "native:rules=singles"),
+                         (["--branch", "first"], "native:branch=first"),
+                         (["-s", "native"], "native"),
+                         (["-s", "auto", "--rules", "pairs"], "native:rules=pairs")]:
+        result = run("count", GRID2, *args)
+        assert result.exit_code == Exit.OK, result.output
+        assert result.output.splitlines()[-1].endswith(f"ms · {solver}"), args
+    result = run("count", GRID2, "-s", "sat", "--rules", "singles")
+    assert result.exit_code == Exit.INPUT and "not 'sat'" in result.output
