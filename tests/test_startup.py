@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import os
 import subprocess
 import sys
@@ -240,3 +241,80 @@ def test_plain_coercion_gives_what_typers_own_gives():
                 checked += 1
             param._runtime_param = ours  # a fallback replaced it: the next value is plain
     assert checked > 200
+
+
+def test_the_fpuzzles_index_is_what_the_kinds_declare():
+    # FPUZZLES_INDEX is an index, not a second source: each built-in kind's module with the
+    # f-puzzles keys and negative words its Names declare (issue 34: start-up).
+    from sudoku_csp.constraints import BUILT_IN, KINDS
+    from sudoku_csp.constraints.registry import FPUZZLES_INDEX, kind_of_module
+
+    declared = {}
+    for module in BUILT_IN:
+        names = kind_of_module(f"sudoku_csp.constraints.kinds.{module}").names
+        read = {*names.fpuzzles, *names.fpuzzles_cell, *names.fpuzzles_negative}
+        if read:
+            declared[module] = read
+    assert {module: set(keys) for module, keys in FPUZZLES_INDEX.items()} == declared
+    assert all(k.__module__.rpartition(".")[2] in BUILT_IN for k in KINDS[:len(BUILT_IN)])
+
+
+_READ_EACH = """
+import json, sys
+from sudoku_csp.io import parse, to_line
+urls = json.loads(sys.stdin.read())
+puzzles, loaded = [], []
+for url in urls:
+    puzzles.append(parse(url))
+    loaded.append(sorted(m for m in sys.modules if m.startswith("sudoku_csp.constraints.kinds.")))
+print(json.dumps({"lines": [to_line(p) for p in puzzles], "loaded": loaded}))
+"""
+
+
+@pytest.mark.filterwarnings("ignore::sudoku_csp.errors.ReaderNote")
+def test_the_fpuzzles_reader_loads_the_kinds_a_document_names():
+    # Reading a link imports the kinds of the keys it holds (FPUZZLES_INDEX), not the
+    # registry's every kind (about 30 modules, 15 ms of a command's start); what is read is
+    # what the reader with every kind loaded reads.
+    from cases import published
+
+    from sudoku_csp.io import parse, to_line
+
+    entries = published()
+    proc = subprocess.run([sys.executable, "-c", _READ_EACH], input=json.dumps(
+        [e["url"] for e in entries]), capture_output=True, text=True, timeout=120, check=True)
+    got = json.loads(proc.stdout)
+    expected = {"sudoku_csp.constraints.kinds.cage",  # imported by the killer line's reader
+                "sudoku_csp.constraints.kinds.pencilmarks"}  # and the pencil marks' reader
+    for entry, line, loaded in zip(entries, got["lines"], got["loaded"], strict=True):
+        puzzle = parse(entry["url"])
+        expected |= {type(c).__module__ for c in puzzle.constraints}
+        assert set(loaded) == expected, entry["title"]
+        assert line == to_line(puzzle), entry["title"]
+    assert len(expected) < 15  # the check above saw a subset of the kinds
+
+
+def test_count_a_link_loads_the_kinds_it_names():
+    from cases import published
+
+    code, out, err, loaded = _run("count", published("Sandwich Sudoku")[0]["url"])
+    assert code == 0 and "unique" in out, err
+    kinds = set(_among(loaded, ("sudoku_csp.constraints.kinds",)))
+    assert kinds == {"sudoku_csp.constraints.kinds", "sudoku_csp.constraints.kinds.sandwich",
+                     "sudoku_csp.constraints.kinds.cage",
+                     "sudoku_csp.constraints.kinds.pencilmarks"}
+
+
+def test_a_document_the_reader_refuses_is_told_every_rule_it_knows():
+    # The messages that list what the tool knows list every kind's, though the reader
+    # loaded only the kinds the document names.
+    script = ("from sudoku_csp.io import parse\n"
+              "try:\n"
+              "    parse('{\"size\": 4, \"grid\": [[{}, {}, {}, {}], [{}, {}, {}, {}], '\n"
+              "          '[{}, {}, {}, {}], [{}, {}, {}, {}]], \"negative\": [\"nope\"]}')\n"
+              "except Exception as exc:\n"
+              "    print(exc)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert "'nope' is no negative rule this tool knows (it knows difference, ratio, sum, xv)" \
+        in proc.stdout, proc.stdout
