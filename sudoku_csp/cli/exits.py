@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import typer
-from rich.console import Console
 
+from sudoku_csp.cli.console import LazyConsole
 from sudoku_csp.errors import BackendError, InputError, ReaderNote
 from sudoku_csp.extras import MissingExtraError
 from sudoku_csp.result import Status
@@ -74,8 +74,9 @@ def exit_help() -> str:
     return "Exit codes: " + "; ".join(f"{e.value} {e.meaning}" for e in Exit) + "."
 
 
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
-"""Where errors, progress bars and notes go (no emoji codes: see ``output.out``)."""
+err = LazyConsole(stderr=True)
+"""Where errors, progress bars and notes go (no emoji codes: see ``output.out``; rich loaded
+when needed: :mod:`sudoku_csp.cli.console`)."""
 
 
 def guarded(action: Callable[[], Exit]) -> None:
