@@ -434,3 +434,29 @@ def test_a_lazy_console_writes_what_richs_console_writes(env, tty, stderr, monke
     assert ours[:2] == theirs[:2]
     # Without rich: a pipe, and nothing that says to write in colour.
     assert ours[2] is (tty or "FORCE_COLOR" in env or "TTY_COMPATIBLE" in env)
+
+
+def test_the_entry_point_leaves_the_start_ups_objects_to_no_collection():
+    # The garbage collector does not walk what the imports made, nor everything again at
+    # exit (issue 34: start-up), but it collects while a command runs and after.
+    script = ("import gc, sys\n"
+              f"sys.argv = ['sudoku-csp', 'count', {PUZZLE!r}]\n"
+              "from sudoku_csp.__main__ import main\n"
+              "def seen(phase, info):\n"
+              "    if phase == 'start' and 'sudoku_csp.cli.solving' in sys.modules \\\n"
+              "            and not hasattr(seen, 'frozen'):\n"
+              "        seen.frozen = gc.get_freeze_count()\n"
+              "gc.callbacks.append(seen)\n"
+              "try:\n"
+              "    main()\n"
+              "finally:\n"
+              "    gc.collect()\n"
+              "    print(gc.isenabled(), getattr(seen, 'frozen', 0), gc.get_freeze_count(),\n"
+              "          file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    enabled, while_running, at_exit = proc.stderr.split()
+    assert enabled == "True"
+    assert int(while_running) > 10_000  # the command's collections left the imports' alone
+    assert int(at_exit) > int(while_running)  # frozen again at the end
