@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["LazyConsole", "Styled"]
+__all__ = ["LazyConsole", "Styled", "silence_stdout"]
 
 _AS_RICH_WRITES = re.compile(r"[^\t\x07\x08\x0b\x0c\r]*")
 """Text rich's console writes unchanged (soft wrap, no emoji codes, no highlighting): none of
@@ -133,10 +133,19 @@ class LazyConsole:
                             "to your environment ***")  # rich's words for it
             raise
         except BrokenPipeError:
-            from sudoku_csp.cli.exits import silence_stdout
-
             silence_stdout()
             raise SystemExit(1) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.console, name)
+
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null once its reader is gone, so that nothing written
+    later (the interpreter's final flush included) fails again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's captured output)
+        pass

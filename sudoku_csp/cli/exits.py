@@ -21,7 +21,7 @@ from typing import Any
 
 import typer
 
-from sudoku_csp.cli.console import LazyConsole
+from sudoku_csp.cli.console import LazyConsole, silence_stdout
 from sudoku_csp.errors import BackendError, InputError, ReaderNote
 from sudoku_csp.extras import MissingExtraError
 from sudoku_csp.result import Status
@@ -132,17 +132,6 @@ def _show_note(message: Warning | str, category: type[Warning], filename: str, l
     else:
         warnings._showwarnmsg_impl(warnings.WarningMessage(  # type: ignore[attr-defined]
             message, category, filename, lineno, file, line))
-
-
-def silence_stdout() -> None:
-    """Point standard output at /dev/null once its reader is gone, so that nothing written
-    later (the interpreter's final flush included) fails again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # no file descriptor (a test's captured output)
-        pass
 
 
 def stdout_identity(path: str | None = None) -> tuple[int, int] | None:
