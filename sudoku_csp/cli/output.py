@@ -7,7 +7,6 @@ where it is used, so that a command starts without it (see :mod:`sudoku_csp.cli.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import sys
@@ -356,6 +355,8 @@ def print_table(rows: list[dict[str, Any]], columns: tuple[Column, ...], *, titl
             typer.echo(json.dumps(row))
         return
     if as_csv:
+        import csv
+
         writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows
                                 else [columns[0][0]])
         writer.writeheader()
