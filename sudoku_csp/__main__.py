@@ -5,10 +5,18 @@ solvers are imported after the handler is in place, so a signal while they load 
 program as one during a command does ("interrupted", exit 130; "terminated", 143), not
 with a traceback from inside an import. A command installs its own handlers while it runs
 (:func:`sudoku_csp.interrupts.handling`) and gives these back when it ends.
+
+The objects the imports make (modules, functions, classes: about 100,000) live as long as
+the process, so the garbage collector is kept from walking them (issue 34: start-up): off
+while the command line loads, then those objects frozen (:func:`gc.freeze`) before it
+runs, and everything frozen again when it ends, which spares the interpreter's final
+collection at exit (about 10 ms of a ``count``). What is garbage is still freed as it dies
+(reference counts), and a long command's cycles are still collected.
 """
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 from types import FrameType
@@ -33,6 +41,7 @@ def _end() -> None:
 def main() -> None:
     """Console-script entry point: the clock and the handlers first, then the command
     line."""
+    gc.disable()
     from sudoku_csp.deadline import mark_start
 
     mark_start()  # a command's time limit counts from here: starting up is part of it
@@ -44,6 +53,8 @@ def main() -> None:
     try:
         from sudoku_csp.cli import main as run
 
+        gc.freeze()
+        gc.enable()
         run()
     except BaseException:
         # A signal can surface as another error inside a compiled module's import
@@ -51,6 +62,9 @@ def main() -> None:
         if _received:
             _end()
         raise
+    finally:
+        gc.enable()
+        gc.freeze()
 
 
 if __name__ == "__main__":  # worker processes that re-import this module must not run it

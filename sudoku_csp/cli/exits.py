@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import typer
-from rich.console import Console
 
+from sudoku_csp.cli.console import LazyConsole, silence_stdout
 from sudoku_csp.errors import BackendError, InputError, ReaderNote
 from sudoku_csp.extras import MissingExtraError
 from sudoku_csp.result import Status
@@ -74,8 +74,9 @@ def exit_help() -> str:
     return "Exit codes: " + "; ".join(f"{e.value} {e.meaning}" for e in Exit) + "."
 
 
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
-"""Where errors, progress bars and notes go (no emoji codes: see ``output.out``)."""
+err = LazyConsole(stderr=True)
+"""Where errors, progress bars and notes go (no emoji codes: see ``output.out``; rich loaded
+when needed: :mod:`sudoku_csp.cli.console`)."""
 
 
 def guarded(action: Callable[[], Exit]) -> None:
@@ -131,17 +132,6 @@ def _show_note(message: Warning | str, category: type[Warning], filename: str, l
     else:
         warnings._showwarnmsg_impl(warnings.WarningMessage(  # type: ignore[attr-defined]
             message, category, filename, lineno, file, line))
-
-
-def silence_stdout() -> None:
-    """Point standard output at /dev/null once its reader is gone, so that nothing written
-    later (the interpreter's final flush included) fails again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # no file descriptor (a test's captured output)
-        pass
 
 
 def stdout_identity(path: str | None = None) -> tuple[int, int] | None:

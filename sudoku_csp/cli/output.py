@@ -7,7 +7,6 @@ where it is used, so that a command starts without it (see :mod:`sudoku_csp.cli.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import sys
@@ -16,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
+from sudoku_csp.cli.console import LazyConsole, Styled
 from sudoku_csp.cli.exits import err
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import EMPTY
@@ -34,9 +32,10 @@ if TYPE_CHECKING:
     from sudoku_csp.native import State
     from sudoku_csp.puzzle import Puzzle
 
-out = Console(highlight=False, soft_wrap=True, emoji=False)
+out = LazyConsole()
 """Standard output (results). Text is never read for emoji codes (``:name:``): a title or
-message says what it says, and rich's table of codes is not loaded."""
+message says what it says, and rich's table of codes is not loaded; rich itself is loaded
+when something needs it (:mod:`sudoku_csp.cli.console`)."""
 
 PROGRESS_AFTER = 300  # puzzles: smaller files finish before a bar would help
 FLUSH_EVERY = 0.5  # seconds: the longest a written record line waits in the buffer
@@ -82,12 +81,12 @@ def write_output(path: str | os.PathLike, text: str) -> None:
         Path(path).write_text(text, encoding="utf-8")
 
 
-def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Text:
+def styled_grid(puzzle: Puzzle, grid: tuple[int, ...]) -> Styled:
     """The boxed grid with givens in bold and solved digits in colour."""
     from sudoku_csp.io import format_grid
 
     plain = format_grid(puzzle.geometry, grid)
-    text = Text()
+    text = Styled()
     cells = iter(range(puzzle.geometry.ncells))
     for ch in plain:
         if ch in "|-+ \n":
@@ -183,6 +182,7 @@ def print_verdict(verdict: dict[str, Any], said: str = "") -> None:
 def _rate_column() -> ProgressColumn:
     """A column of items per second, as rich measures it over the last moments of the run."""
     from rich.progress import ProgressColumn, Task
+    from rich.text import Text
 
     class _RateColumn(ProgressColumn):
         def render(self, task: Task) -> Text:
@@ -220,7 +220,7 @@ class Bar:
             on_screen = sys.stdout.isatty()
             self.bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
                                 _rate_column(),
-                                TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                                TimeElapsedColumn(), TimeRemainingColumn(), console=err.console,
                                 transient=True, auto_refresh=False,
                                 redirect_stdout=on_screen, redirect_stderr=False)
             self.task = self.bar.add_task(what, total=total, completed=done)
@@ -357,11 +357,14 @@ def print_table(rows: list[dict[str, Any]], columns: tuple[Column, ...], *, titl
             typer.echo(json.dumps(row))
         return
     if as_csv:
+        import csv
+
         writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows
                                 else [columns[0][0]])
         writer.writeheader()
         writer.writerows(rows)
         return
+    from rich.console import Console
     from rich.table import Table
 
     candidates = columns if chosen is None else chosen

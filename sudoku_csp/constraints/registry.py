@@ -21,9 +21,9 @@ from sudoku_csp.constraints.names import spelling
 from sudoku_csp.constraints.translation import EncodingOption
 from sudoku_csp.errors import InputError
 
-__all__ = ["BUILT_IN", "KINDS", "UnknownKindError", "by_kind", "encoding_choices",
-           "encoding_options", "fields", "fpuzzles_keys", "kind_named", "kinds_among", "makers",
-           "register"]
+__all__ = ["BUILT_IN", "FPUZZLES_INDEX", "KINDS", "UnknownKindError", "by_kind",
+           "encoding_choices", "encoding_options", "fields", "fpuzzles_keys", "fpuzzles_readers",
+           "kind_named", "kinds_among", "makers", "register"]
 
 BUILT_IN: tuple[str, ...] = (
     "cage", "thermo", "kropki", "xv", "nonconsecutive", "parity", "pencilmarks",
@@ -39,6 +39,26 @@ BUILT_IN: tuple[str, ...] = (
 """The built-in kinds: the modules of ``sudoku_csp.constraints.kinds``, one line each, in the
 order puzzles list and write their constraints. Each module defines one kind (the class
 that declares its :class:`~sudoku_csp.constraints.names.Names`)."""
+
+
+FPUZZLES_INDEX: dict[str, tuple[str, ...]] = {
+    "cage": ("killercage",), "thermo": ("thermometer",), "nonconsecutive": ("nonconsecutive",),
+    "parity": ("odd", "even", "parity"), "pencilmarks": ("givenPencilMarks",),
+    "arrow": ("arrow",), "doublearrow": ("doublearrow",), "zipper": ("zipperline",),
+    "regionsum": ("regionsumline",), "between": ("betweenline",), "lockout": ("lockout",),
+    "littlekiller": ("littlekillersum",), "sandwich": ("sandwichsum",), "xsum": ("xsum",),
+    "skyscraper": ("skyscraper",), "whispers": ("whispers",), "renban": ("renban",),
+    "nabner": ("nabner",), "entropic": ("entropicline",), "modular": ("modularline",),
+    "palindrome": ("palindrome",), "clone": ("clone",), "slowthermo": ("slowthermometer",),
+    "dots": ("difference", "ratio", "sum", "xv"), "quadruple": ("quadruple",),
+    "extraregion": ("extraregion",), "minmax": ("minimum", "maximum"),
+    "indexer": ("rowindexer", "columnindexer", "boxindexer"),
+}
+"""An index, not a source: the f-puzzles keys and ``negative`` words each built-in kind's
+:class:`~sudoku_csp.constraints.names.Names` declares, by the kind's module (kinds that read
+none, absent). It lets :func:`fpuzzles_readers` import only the kinds a document names
+(start-up, issue 34). The kinds' names stay the source: tests/test_startup.py holds this
+table equal to what the registered kinds declare."""
 
 
 class UnknownKindError(InputError):
@@ -74,7 +94,8 @@ class _Registry(list):
         return super().__contains__(kind)
 
 
-KINDS: list[type[Constraint]] = _Registry()
+_REGISTRY = _Registry()
+KINDS: list[type[Constraint]] = _REGISTRY
 """Every kind of typed constraint, in the order puzzles list and write them: the one registry
 (:func:`register` adds to it; the built-in kinds, :data:`BUILT_IN`, come first)."""
 
@@ -148,6 +169,29 @@ def fields() -> dict[str, type[Constraint]]:
 def fpuzzles_keys() -> dict[str, type[Constraint]]:
     """f-puzzles key (top-level or of a grid cell) -> the registered kind that reads it."""
     return {key: kind for kind in KINDS for key in kind.names.fpuzzles_keys()}
+
+
+def _fpuzzles_read(kind: type[Constraint]) -> tuple[str, ...]:
+    """Every f-puzzles key and ``negative`` word ``kind`` reads."""
+    names = kind.names
+    return (*names.fpuzzles_keys(), *names.fpuzzles_negative)
+
+
+def fpuzzles_readers(keys: Iterable[str]) -> list[type[Constraint]]:
+    """The registered kinds that read one of ``keys`` (f-puzzles top-level keys, keys of a
+    grid cell, ``negative`` words), in :data:`KINDS` order: what the f-puzzles reader hands
+    a document to. While only the built-in kinds can be registered (the registry not loaded
+    yet: :func:`register` loads it first), only the modules :data:`FPUZZLES_INDEX` names for
+    ``keys`` are imported, not every kind's.
+
+    >>> [kind.kind for kind in fpuzzles_readers(["size", "thermometer", "killercage"])]
+    ['cage', 'thermometer']
+    """
+    wanted = set(keys)
+    if _REGISTRY._loaded:
+        return [kind for kind in KINDS if wanted.intersection(_fpuzzles_read(kind))]
+    return [kind_of_module(_KIND_MODULE + module) for module in BUILT_IN
+            if wanted.intersection(FPUZZLES_INDEX.get(module, ()))]
 
 
 def makers() -> dict[str, type[Constraint]]:

@@ -54,6 +54,7 @@ from sudoku_csp.constraints import (
     kind_named,
 )
 from sudoku_csp.constraints.names import spelling
+from sudoku_csp.constraints.registry import fpuzzles_readers
 from sudoku_csp.errors import InputError, ParseError, ReaderNote
 from sudoku_csp.geometry import EMPTY, Geometry
 from sudoku_csp.io.lzdecode import link_text
@@ -191,9 +192,12 @@ def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: 
                       ) -> Puzzle:
     """The puzzle of a decoded f-puzzles object (see :func:`read_fpuzzles`); raises
     :class:`FieldError`."""
-    owners = {key: kind for kind in KINDS for key in kind.names.fpuzzles}
-    cell_owners = {key: kind for kind in KINDS for key in kind.names.fpuzzles_cell}
-    negatives = {word for kind in KINDS for word in kind.names.fpuzzles_negative}
+    # The kinds that read a key, cell key or negative word the document holds or ``ignore``
+    # names: every other kind would find nothing here, and stays unloaded (start-up).
+    kinds = list(KINDS) if treat_line else fpuzzles_readers(_keys_named(document, ignore))
+    owners = {key: kind for kind in kinds for key in kind.names.fpuzzles}
+    cell_owners = {key: kind for kind in kinds for key in kind.names.fpuzzles_cell}
+    negatives = {word for kind in kinds for word in kind.names.fpuzzles_negative}
     read = [key for key in ignore if key in owners or key in cell_owners or key in VARIANT_FLAGS]
     if read:  # left out, the rule would still be read: "ignored" would be a false note
         raise FieldError("--ignore", f"{read[0]!r} is a rule this tool reads, never left "
@@ -218,14 +222,15 @@ def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: 
         raise FieldError("negative", "expected a list of words such as [\"ratio\"]")
     for word in words:
         if word not in negatives:
+            known = {word for kind in KINDS for word in kind.names.fpuzzles_negative}
             raise FieldError("negative", f"{word!r} is no negative rule this tool knows "
-                                         f"(it knows {', '.join(sorted(negatives))})")
+                                         f"(it knows {', '.join(sorted(known))})")
     variants = [name for key, name in VARIANT_FLAGS.items()
                 if _flag(document.get(key, False), key)]
     geometry = _geometry(size, rows, variants, options)
     givens, entered = _givens(rows, geometry)
     constraints: list[Constraint] = []
-    for kind in KINDS:
+    for kind in kinds:
         names = kind.names
         if (any(key in document for key in names.fpuzzles)
                 or cell_keys & set(names.fpuzzles_cell)
@@ -254,6 +259,21 @@ def fpuzzles_document(document: dict[str, Any], options: ReadOptions, metadata: 
         raise FieldError(exc.part or "constraints", exc.reason) from None
     except InputError as exc:
         raise FieldError("grid", str(exc)) from None
+
+
+def _keys_named(document: Mapping[str, Any], ignore: Sequence[str]) -> set[str]:
+    """Every key a kind could read in ``document``: its own keys, those of its grid's cells
+    and the words of its ``negative`` list, however malformed (the reader says what is
+    wrong with them), and the keys ``ignore`` names."""
+    keys = {*document, *ignore}
+    rows = document.get("grid")
+    for row in rows if isinstance(rows, list) else ():
+        for cell in row if isinstance(row, list) else ():
+            keys.update(cell if isinstance(cell, dict) else ())
+    words = document.get("negative")
+    if isinstance(words, list):
+        keys.update(word for word in words if isinstance(word, str))
+    return keys
 
 
 def _flag(value: object, key: str) -> bool:

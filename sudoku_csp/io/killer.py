@@ -22,14 +22,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sudoku_csp.constraints import Constraint, ConstraintError
-from sudoku_csp.constraints.kinds.cage import Cage
 from sudoku_csp.errors import ParseError
 from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, check_size
 from sudoku_csp.io.grid import format_line, parse_grid
 from sudoku_csp.io.options import ReadOptions
 from sudoku_csp.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from sudoku_csp.constraints.kinds.cage import Cage
 
 __all__ = ["CAGE_SYMBOLS", "killer_line", "killer_tokens", "parse_killer", "writes"]
 
@@ -101,6 +104,10 @@ def parse_killer(text: str, tokens: list[re.Match[str]], options: ReadOptions, l
         raise ParseError(f"the cage map has {len(cells)} cages but {len(entries)} sums are "
                          "given: expected one sum per cage, in the order each cage's symbol "
                          "first appears in the map", line=line, column=sums.start() + 1)
+    # The kind is imported by the reader that makes one: a command reading other puzzles
+    # starts without it (issue 34: start-up).
+    from sudoku_csp.constraints.kinds.cage import Cage
+
     cages: list[Constraint] = []
     for (symbol, members), entry in zip(cells.items(), entries, strict=True):
         if len(entry.group()) > MAX_SUM_DIGITS:  # before int(): Python refuses 4300 digits
@@ -129,6 +136,8 @@ def parse_killer(text: str, tokens: list[re.Match[str]], options: ReadOptions, l
 
 def writes(puzzle: Puzzle) -> bool:
     """Whether a killer line can hold ``puzzle``: cages only, symbols enough for them."""
+    from sudoku_csp.constraints.kinds.cage import Cage
+
     return (all(isinstance(c, Cage) for c in puzzle.constraints)
             and len(puzzle.constraints) <= len(CAGE_SYMBOLS))
 
@@ -137,6 +146,7 @@ def killer_line(geometry: Geometry, cages: Sequence[Cage], givens: Sequence[int]
     """The killer line of ``cages`` (and ``givens``, left out when there are none).
 
     >>> from sudoku_csp import make_geometry
+    >>> from sudoku_csp.constraints import Cage
     >>> killer_line(make_geometry(4), [Cage((0, 1), 3)], [EMPTY] * 16)
     'AA.............. 3'
     """

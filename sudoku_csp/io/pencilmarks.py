@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 
-from sudoku_csp.constraints.kinds.pencilmarks import PencilMarks
 from sudoku_csp.errors import ParseError
 from sudoku_csp.geometry import EMPTY, SYMBOLS
 from sudoku_csp.io.options import ReadOptions, infer_size
@@ -70,6 +69,8 @@ def parse_pencil_marks(text: str, tokens: list[re.Match[str]], options: ReadOpti
             givens[cell] = SYMBOLS.index(token)
         elif mask != full:
             marks.append((cell, mask))
+    from sudoku_csp.constraints.kinds.pencilmarks import PencilMarks  # here: see io.killer
+
     constraints = (PencilMarks(tuple(marks)),) if marks else ()
     return Puzzle(geometry, tuple(givens), metadata, constraints)
 
