@@ -16,7 +16,12 @@ to read (so at most ``clue`` states a layer):
   sum read by box segments, each a set of different digits
   (:class:`~sudoku_csp.constraints.group_sums.GroupLinearSum`);
 - CNF: the automaton's clauses (a state variable per running sum, unit propagation
-  following the sums both ways);
+  following the sums both ways); and, as the little killers' joint clauses, the same sum
+  on bounds (order literals "this cell's value is v or more", "the first i cells add up to
+  s or more": :func:`~sudoku_csp.constraints.group_sums.bounds_clauses`), from which the
+  solver learns clauses about bounds, as CP-SAT does from its integers. On the five
+  generated little killers of few givens (examples/kinds_few_givens.txt) that cut
+  CaDiCaL's conflicts from 69,000 to 27,000 in all (encoding option ``sum_bounds``);
 - CP-SAT: ``add_automaton`` and the linear sum of the cells' values together. On the seven
   little killer puzzles of the dev corpus and SudokuVariantSolverJS's set, the two
   together took 109 ms (integer model) and 280 ms (Boolean model) in all, the automaton
@@ -54,8 +59,11 @@ from sudoku_csp.constraints.fields import (
 )
 from sudoku_csp.constraints.group_sums import (
     LINE_SUMS,
+    SUM_BOUNDS,
     GroupLinearSum,
     GroupSum,
+    ValueBounds,
+    bounds_clauses,
     exclusion_groups,
 )
 from sudoku_csp.constraints.names import Names
@@ -92,7 +100,7 @@ class LittleKiller(OutsideClue):
     """
 
     names = Names("little killer", json=("little_killers",), fpuzzles=("littlekillersum",))
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS, SUM_BOUNDS)
     directions: ClassVar[tuple[str, ...]] = DIAGONAL
 
     @classmethod
@@ -164,6 +172,19 @@ class LittleKiller(OutsideClue):
             yield from self.grouped(ctx.geometry).clauses(ctx)
         else:
             yield from super().cnf(ctx)
+
+    @classmethod
+    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
+        """Each diagonal's sum once more, on bounds (:func:`~sudoku_csp.constraints.
+        group_sums.bounds_clauses`), the cells' order literals shared by the diagonals that
+        cross there, unless ``sum_bounds=off``
+        (:data:`~sudoku_csp.constraints.group_sums.SUM_BOUNDS`)."""
+        if ctx.option(SUM_BOUNDS) == "off":
+            return
+        bounds = ValueBounds(ctx)
+        for clue in constraints:
+            if isinstance(clue, LittleKiller):
+                yield from bounds_clauses(bounds, clue.cells, clue.total)
 
     def cpsat(self, model: CpSatModel) -> None:
         super().cpsat(model)
