@@ -2,8 +2,8 @@
 little killers' ``sum_bounds`` clauses), against brute force.
 
 - Exact: a filling of the cells satisfies the clauses, with the order literals it sets, if
-  and only if its values add up to the total; two sums sharing a cell share its order
-  literals (:class:`~sudoku_csp.constraints.group_sums.ValueBounds`) and hold together.
+  and only if its values add up to the total; two sums through one cell (each with its
+  own order literals there) hold together.
 - Unit propagation keeps the running sum's bounds: two cells of a 4x4 under 8 cannot hold
   a 3, and under 7 a cell that is no 4 is 3 and the other 4, with no other clause.
 - Switched off or on, the sat backend counts a little killer puzzle alike, and on a generated
@@ -21,7 +21,7 @@ from pysat.solvers import Solver
 
 from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints.group_sums import ValueBounds, bounds_clauses
+from sudoku_csp.constraints.group_sums import bounds_clauses
 from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.modeling.variables import variables
 from sudoku_csp.variants import make_geometry
@@ -42,7 +42,7 @@ def _filling(numbering, cells, values) -> list[int]:  # noqa: ANN001
 def test_the_bounds_hold_exactly_the_fillings_adding_up_to_the_total(n, length, total):
     ctx, numbering = _context(n)
     cells = tuple(range(length))
-    clauses = bounds_clauses(ValueBounds(ctx), cells, total)
+    clauses = bounds_clauses(ctx, cells, total)
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for values in product(range(n), repeat=length):
             holds = sum(values) + length == total
@@ -51,10 +51,9 @@ def test_the_bounds_hold_exactly_the_fillings_adding_up_to_the_total(n, length, 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 12), st.integers(2, 12))
-def test_two_sums_through_one_cell_share_its_order_literals(first, second):
+def test_two_sums_through_one_cell_hold_together(first, second):
     ctx, numbering = _context(4)
-    bounds = ValueBounds(ctx)
-    clauses = bounds_clauses(bounds, (0, 1, 2), first) + bounds_clauses(bounds, (3, 1), second)
+    clauses = bounds_clauses(ctx, (0, 1, 2), first) + bounds_clauses(ctx, (3, 1), second)
     cells = (0, 1, 2, 3)
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for values in product(range(4), repeat=4):
@@ -65,12 +64,12 @@ def test_two_sums_through_one_cell_share_its_order_literals(first, second):
 
 def test_unit_propagation_keeps_the_running_sum_s_bounds():
     ctx, numbering = _context(4)
-    clauses = bounds_clauses(ValueBounds(ctx), (0, 1), 8)  # 4 + 4 only
+    clauses = bounds_clauses(ctx, (0, 1), 8)  # 4 + 4 only
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for cell in (0, 1):  # either cell under 4: no way, by propagation alone
             ok, _ = solver.propagate(assumptions=[-numbering.x(cell, 3)])
             assert not ok
-    clauses = bounds_clauses(ValueBounds(ctx), (0, 1), 7)  # 3 + 4 or 4 + 3
+    clauses = bounds_clauses(ctx, (0, 1), 7)  # 3 + 4 or 4 + 3
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         ok, implied = solver.propagate(assumptions=[-numbering.x(0, 3)])
         assert ok and numbering.x(0, 2) in implied and numbering.x(1, 3) in implied

@@ -46,8 +46,8 @@ from sudoku_csp.constraints.translation import (
 from sudoku_csp.geometry import Geometry
 
 __all__ = ["EXACT_MOST", "LINE_SUMS", "SUM_BOUNDS", "GroupLinearSum", "GroupSum",
-           "ValueBounds", "bounds_clauses", "exclusion_groups", "group_sets", "placements",
-           "set_supports", "sets_adding_to", "split_supports"]
+           "bounds_clauses", "exclusion_groups", "group_sets", "placements", "set_supports",
+           "sets_adding_to", "split_supports"]
 
 LINE_SUMS = EncodingOption(
     "line_sums", "cells", "sums along lines and diagonals (arrows, little killers): cells "
@@ -60,13 +60,14 @@ few givens ``groups`` took 1.35x the median time and 1.3x the 90th percentile, m
 arrows and on published puzzles (examples/uniqueness_benchmark.py)."""
 
 SUM_BOUNDS = EncodingOption(
-    "sum_bounds", "on", "little killers in CNF: beside the automaton, the running sum's "
-    "bounds as order literals over each cell's value (on|off)", ("on", "off"),
+    "sum_bounds", "on", "little killers in CNF: on (the running sum's bounds as order "
+    "literals over each cell's value) or off (as line_sums says)", ("on", "off"),
     "sum-bounds switch")
-"""Whether the sat backend writes a little killer's sum a second way, on bounds
-(:func:`bounds_clauses`). ``on`` by measurement: on the five generated little killers of
+"""Whether the sat backend writes a little killer's sum on bounds (:func:`bounds_clauses`)
+or as ``line_sums`` says. ``on`` by measurement: on the five generated little killers of
 few givens (examples/kinds_few_givens.txt) CaDiCaL's conflicts to decide uniqueness fell from
-69,000 to 27,000 in all (CP-SAT, whose integers carry such bounds, takes 29,000)."""
+69,000 to 27,000 in all (CP-SAT, whose integers carry such bounds, takes 29,000); on the six
+published ones of the dev corpus from 3,600 to 2,100."""
 
 EXACT_MOST = 9
 """:func:`set_supports` holds a digit set against groups of up to so many cells exactly
@@ -499,109 +500,47 @@ def _place(masks: tuple[int, ...], i: int, used: int, total: int, chosen: list[i
 
 
 # -- bounds: the running sum as order literals --------------------------------------------
-class ValueBounds:
-    """Order literals of cells' values for one puzzle's clauses: ``at_least(cell)[v]`` is
-    the literal "``cell``'s value (digit + 1) is ``v`` or more", ``v`` in ``2..N``, each
-    made once per cell with the clauses that tie it to the cell's digits (handed out by
-    :meth:`at_least` the first time). Sums written on these literals
-    (:func:`bounds_clauses`) learn clauses about bounds ("A1 is 6 or more") where the
-    digits' own literals learn one digit at a time.
-
-    >>> from sudoku_csp.variants import make_geometry
-    >>> from sudoku_csp.modeling.variables import variables
-    >>> bounds = ValueBounds(CnfContext(variables(make_geometry(4)), start=65))
-    >>> literals, clauses = bounds.at_least(0)
-    >>> literals, len(clauses), bounds.at_least(0)    # the second time: no clauses
-    ((65, 66, 67), 12, ((65, 66, 67), []))
-    """
-
-    def __init__(self, ctx: CnfContext) -> None:
-        self.ctx = ctx
-        self._made: dict[int, tuple[int, ...]] = {}
-
-    def at_least(self, cell: int) -> tuple[tuple[int, ...], list[Clause]]:
-        """The literals "value ≥ v" of ``cell`` for ``v = 2..N`` (index ``v - 2``), and the
-        clauses that define them (empty when they were made before)."""
-        found = self._made.get(cell)
-        if found is not None:
-            return found, []
-        ctx = self.ctx
-        n = ctx.geometry.size
-        found = self._made[cell] = tuple(ctx.new_var() for _ in range(n - 1))
-        first = ctx.x(cell, 0)
-        return found, fill(_channel_template(n), [*range(first, first + n), *found])
-
-
-@lru_cache(maxsize=64)
-def _channel_template(n: int) -> ClauseTemplate:
-    """Slots ``1..n``: a cell's digit literals; ``n + v - 1`` (``v = 2..n``): "value ≥ v".
-    Each digit sets its value's bounds, the bounds are ordered, and a value that is at
-    least ``v`` and not ``v + 1`` or more is the digit ``v - 1``."""
-    def bound(v: int) -> int | bool:  # the slot of "value >= v", or its constant truth
-        return True if v <= 1 else False if v > n else n + v - 1
-
-    clauses: list[tuple[int, ...]] = []
-    for v in range(2, n):
-        clauses.append((-(n + v), n + v - 1))  # >= v+1 -> >= v
-    for d in range(n):
-        v, x = d + 1, d + 1
-        if v >= 2:
-            clauses.append((-x, n + v - 1))
-        if v < n:
-            clauses.append((-x, -(n + v)))
-        clauses.append(_clause((x, True), (bound(v), False), (bound(v + 1), True)))
-    return compile_clauses(clauses)
-
-
-def _clause(*parts: tuple[int | bool, bool]) -> tuple[int, ...]:
-    """A clause from ``(slot or constant truth, positive)`` parts, constants folded (the
-    caller leaves out clauses a constant satisfies)."""
-    return tuple(s if positive else -s for s, positive in parts if not isinstance(s, bool))
-
-
-def bounds_clauses(bounds: ValueBounds, cells: Sequence[int], total: int) -> list[Clause]:
-    """The clauses saying that the values of ``cells`` add up to ``total``, written on
-    order literals (:class:`ValueBounds`): per prefix of ``i`` cells, a literal "the first
-    ``i`` cells add up to ``s`` or more" for each ``s`` the sum can still have there (at
-    least ``total`` less ``N`` per cell to come, at most ``total`` less one per cell to
-    come); a prefix at least ``a`` and a value at least ``b`` make the next prefix at
-    least ``a + b``, and a prefix under ``a`` and a value under ``b`` keep it under
-    ``a + b - 1``. Exact: a filling of the cells satisfies them (with the literals it
-    sets) if and only if its values add up to ``total``; unit propagation keeps the
-    running sum's bounds (not each digit's support, which the automaton keeps).
+def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int) -> list[Clause]:
+    """The clauses saying that the values (digit + 1) of ``cells`` add up to ``total``,
+    written on bounds: per cell, order literals "its value is ``v`` or more" (``v = 2..N``)
+    tied to its digits; per prefix of ``i`` cells, a literal "the first ``i`` cells add up
+    to ``s`` or more" for each ``s`` the sum can still have there (at least ``total`` less
+    ``N`` per cell to come, at most ``total`` less one per cell to come); a prefix at least
+    ``a`` and a value at least ``b`` make the next prefix at least ``a + b``, and a prefix
+    under ``a`` and a value under ``b`` keep it under ``a + b - 1``. Exact: a filling of the
+    cells satisfies them (with the literals it sets) if and only if its values add up to
+    ``total``. Unit propagation keeps the running sum's bounds (not each digit's support, as
+    an automaton does), and a solver learns clauses about bounds ("A1 is 6 or more") where
+    digit literals alone give it one digit at a time.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
     >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
-    >>> bounds_clauses(ValueBounds(ctx), (0, 1), 9)    # 4 + 4 at most
+    >>> bounds_clauses(ctx, (0, 1), 9)    # 4 + 4 at most
     [()]
+    >>> bounds_clauses(ctx, (0,), 3)[-3:]   # A1 is 3: not 4 or more; 2 or more, 3 or more
+    [(-67,), (65,), (66,)]
     """
-    ctx = bounds.ctx
     n = ctx.geometry.size
     template, extra = _bounds_template(len(cells), total, n)
     if template is None:
         return [()]
-    found: list[Clause] = []
-    slots: list[int] = []
-    for cell in cells:
-        literals, clauses = bounds.at_least(cell)
-        found += clauses
-        slots += literals
+    slots = ctx.cell_vars(cells)
     slots += [ctx.new_var() for _ in range(extra)]
-    found += fill(template, slots)
-    return found
+    return fill(template, slots)
 
 
 @lru_cache(maxsize=512)
 def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | None, int]:
-    """:func:`bounds_clauses`' clauses over slots: cell ``i``'s "value ≥ v" at
-    ``i * (n - 1) + v - 1``, then the prefixes' literals; with how many of those there
-    are. ``None`` when no filling reaches ``total``."""
+    """:func:`bounds_clauses`' clauses over slots: cell ``i``'s digit ``d`` at
+    ``i * n + d + 1``, then its "value ≥ v" at ``length * n + i * (n - 1) + v - 1``, then
+    the prefixes' literals; with how many slots follow the digits. ``None`` when no filling
+    reaches ``total``."""
     lows = [max(i, total - n * (length - i)) for i in range(length + 1)]
     highs = [min(n * i, total - (length - i)) for i in range(length + 1)]
     if any(lo > hi for lo, hi in zip(lows, highs, strict=True)):
         return None, 0
-    top = length * (n - 1)
+    top = length * n + length * (n - 1)
     prefix: list[dict[int, int]] = []
     for lo, hi in zip(lows, highs, strict=True):
         prefix.append({s: top + k + 1 for k, s in enumerate(range(lo + 1, hi + 1))})
@@ -611,12 +550,24 @@ def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | 
         return True if s <= lows[i] else False if s > highs[i] else prefix[i][s]
 
     def value(i: int, v: int) -> int | bool:  # "cell i's value is v or more"
-        return True if v <= 1 else False if v > n else i * (n - 1) + v - 1
+        return True if v <= 1 else False if v > n else length * n + i * (n - 1) + v - 1
 
     clauses: list[tuple[int, ...]] = []
     for i in range(length):
+        # The cell's bounds: ordered, set by its digit, and a value at least v and not v + 1
+        # or more is the digit v - 1.
+        for v in range(2, n):
+            clauses.append(_clause((value(i, v + 1), False), (value(i, v), True)))
+        for d in range(n):
+            x, v = i * n + d + 1, d + 1
+            if v >= 2:
+                clauses.append(_clause((x, False), (value(i, v), True)))
+            if v < n:
+                clauses.append(_clause((x, False), (value(i, v + 1), False)))
+            clauses.append(_clause((x, True), (value(i, v), False), (value(i, v + 1), True)))
+        # The prefixes: ordered, then summed.
         for s in range(lows[i + 1] + 1, highs[i + 1]):
-            clauses.append((-prefix[i + 1][s + 1], prefix[i + 1][s]))  # ordered
+            clauses.append((-prefix[i + 1][s + 1], prefix[i + 1][s]))
         for a in range(lows[i], highs[i] + 1):  # at least a, and at least b: a + b
             for b in range(1, n + 1):
                 p, y, q = at_least(i, a), value(i, b), at_least(i + 1, a + b)
@@ -627,4 +578,10 @@ def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | 
                 p, y, q = at_least(i, a), value(i, b), at_least(i + 1, a + b - 1)
                 if q is not False and p is not True and y is not True:
                     clauses.append(_clause((p, True), (y, True), (q, False)))
-    return compile_clauses(clauses), top - length * (n - 1)
+    return compile_clauses(clauses), top - length * n
+
+
+def _clause(*parts: tuple[int | bool, bool]) -> tuple[int, ...]:
+    """A clause from ``(slot or constant truth, positive)`` parts, the constants left out
+    (the caller writes no clause that a constant satisfies)."""
+    return tuple(s if positive else -s for s, positive in parts if not isinstance(s, bool))
