@@ -25,6 +25,11 @@ The native backend reads these sums cell by cell
 keep each group's digits apart there. A little killer adds a joint link read by groups
 (:class:`GroupLinearSum`: each group's sums from its placements of different digits, then
 the reachable partial sums over the groups).
+
+In CNF a little killer's sum is written on bounds by default (:func:`bounds_clauses`, the
+``sum_bounds`` option): order literals per cell and per prefix of the line, from which the
+solver learns clauses about bounds, where the automaton's and the groups' literals give it
+one digit or one state at a time; ``line_sums`` then reads arrows alone.
 """
 
 from __future__ import annotations
@@ -50,9 +55,10 @@ __all__ = ["EXACT_MOST", "LINE_SUMS", "SUM_BOUNDS", "GroupLinearSum", "GroupSum"
            "sets_adding_to", "split_supports"]
 
 LINE_SUMS = EncodingOption(
-    "line_sums", "cells", "sums along lines and diagonals (arrows, little killers): cells "
-    "(an automaton over the cells' values) or groups (the digit sets of each run of cells "
-    "that see each other, then the running sum over the runs)", ("cells", "groups"),
+    "line_sums", "cells", "sums along lines and diagonals (arrows; little killers with "
+    "sum_bounds=off): cells (an automaton over the cells' values) or groups (the digit sets "
+    "of each run of cells that see each other, then the running sum over the runs)",
+    ("cells", "groups"),
     "line-sum encoding")
 """How the sat backend writes a sum whose digits may repeat (the kind's automaton, or
 :class:`GroupSum`'s clauses). ``cells`` by measurement: on 15 generated little killers of
@@ -66,8 +72,8 @@ SUM_BOUNDS = EncodingOption(
 """Whether the sat backend writes a little killer's sum on bounds (:func:`bounds_clauses`)
 or as ``line_sums`` says. ``on`` by measurement: on the five generated little killers of
 few givens (examples/kinds_few_givens.txt) CaDiCaL's conflicts to decide uniqueness fell from
-69,000 to 27,000 in all (CP-SAT, whose integers carry such bounds, takes 29,000); on the six
-published ones of the dev corpus from 3,600 to 2,100."""
+69,000 to 26,000 in all (CP-SAT, whose integers carry such bounds, takes 29,000); on the six
+published ones of the dev corpus from 3,600 to 2,300."""
 
 EXACT_MOST = 9
 """:func:`set_supports` holds a digit set against groups of up to so many cells exactly
@@ -518,8 +524,8 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int) -> list[Cl
     >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
     >>> bounds_clauses(ctx, (0, 1), 9)    # 4 + 4 at most
     [()]
-    >>> bounds_clauses(ctx, (0,), 3)[-3:]   # A1 is 3: not 4 or more; 2 or more, 3 or more
-    [(-67,), (65,), (66,)]
+    >>> bounds_clauses(ctx, (0,), 3)[-2:]   # A1 is 3: not 4 or more, and 3 or more
+    [(-67,), (66,)]
     """
     n = ctx.geometry.size
     template, extra = _bounds_template(len(cells), total, n)
@@ -535,53 +541,43 @@ def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | 
     """:func:`bounds_clauses`' clauses over slots: cell ``i``'s digit ``d`` at
     ``i * n + d + 1``, then its "value ≥ v" at ``length * n + i * (n - 1) + v - 1``, then
     the prefixes' literals; with how many slots follow the digits. ``None`` when no filling
-    reaches ``total``."""
+    reaches ``total``. Of the clauses a prefix and a value make, only those whose
+    conclusion is no constant, and the first that meets one, are written: the order of the
+    values' literals gives the others by propagation."""
     lows = [max(i, total - n * (length - i)) for i in range(length + 1)]
     highs = [min(n * i, total - (length - i)) for i in range(length + 1)]
     if any(lo > hi for lo, hi in zip(lows, highs, strict=True)):
         return None, 0
     top = length * n + length * (n - 1)
-    prefix: list[dict[int, int]] = []
+    prefix: list[dict[int, int]] = []  # per prefix: s -> its slot, for lows < s <= highs
     for lo, hi in zip(lows, highs, strict=True):
         prefix.append({s: top + k + 1 for k, s in enumerate(range(lo + 1, hi + 1))})
         top += hi - lo
-
-    def at_least(i: int, s: int) -> int | bool:  # "the first i cells add up to s or more"
-        return True if s <= lows[i] else False if s > highs[i] else prefix[i][s]
-
-    def value(i: int, v: int) -> int | bool:  # "cell i's value is v or more"
-        return True if v <= 1 else False if v > n else length * n + i * (n - 1) + v - 1
-
     clauses: list[tuple[int, ...]] = []
     for i in range(length):
+        first = length * n + i * (n - 1) - 1  # first + v: "cell i's value is v or more"
         # The cell's bounds: ordered, set by its digit, and a value at least v and not v + 1
         # or more is the digit v - 1.
-        for v in range(2, n):
-            clauses.append(_clause((value(i, v + 1), False), (value(i, v), True)))
+        clauses += [(-(first + v + 1), first + v) for v in range(2, n)]
         for d in range(n):
             x, v = i * n + d + 1, d + 1
             if v >= 2:
-                clauses.append(_clause((x, False), (value(i, v), True)))
+                clauses.append((-x, first + v))
             if v < n:
-                clauses.append(_clause((x, False), (value(i, v + 1), False)))
-            clauses.append(_clause((x, True), (value(i, v), False), (value(i, v + 1), True)))
-        # The prefixes: ordered, then summed.
-        for s in range(lows[i + 1] + 1, highs[i + 1]):
-            clauses.append((-prefix[i + 1][s + 1], prefix[i + 1][s]))
-        for a in range(lows[i], highs[i] + 1):  # at least a, and at least b: a + b
-            for b in range(1, n + 1):
-                p, y, q = at_least(i, a), value(i, b), at_least(i + 1, a + b)
-                if q is not True and p is not False and y is not False:
-                    clauses.append(_clause((p, False), (y, False), (q, True)))
-        for a in range(lows[i] + 1, highs[i] + 2):  # under a, and under b: under a + b - 1
-            for b in range(2, n + 2):
-                p, y, q = at_least(i, a), value(i, b), at_least(i + 1, a + b - 1)
-                if q is not False and p is not True and y is not True:
-                    clauses.append(_clause((p, True), (y, True), (q, False)))
+                clauses.append((-x, -(first + v + 1)))
+            clauses.append((x, *((-(first + v),) if v >= 2 else ()),
+                            *((first + v + 1,) if v < n else ())))
+        lo, hi, lo1, hi1 = lows[i], highs[i], lows[i + 1], highs[i + 1]
+        here, after = prefix[i], prefix[i + 1]
+        clauses += [(-after[s + 1], after[s]) for s in range(lo1 + 1, hi1)]  # ordered
+        for a in range(lo, hi + 1):  # at least a (a = lo: always), at least b: a + b
+            p = () if a == lo else (-here[a],)
+            for b in range(max(1, lo1 + 1 - a), min(n, hi1 + 1 - a) + 1):
+                y = () if b == 1 else (-(first + b),)
+                clauses.append((*p, *y, *((after[a + b],) if a + b <= hi1 else ())))
+        for a in range(lo + 1, hi + 2):  # under a (a = hi + 1: always), under b: < a + b - 1
+            p = () if a == hi + 1 else (here[a],)
+            for b in range(max(2, lo1 + 1 - a), min(n + 1, hi1 + 1 - a) + 1):
+                y = () if b == n + 1 else (first + b,)
+                clauses.append((*p, *y, *((-after[a + b - 1],) if a + b - 1 > lo1 else ())))
     return compile_clauses(clauses), top - length * n
-
-
-def _clause(*parts: tuple[int | bool, bool]) -> tuple[int, ...]:
-    """A clause from ``(slot or constant truth, positive)`` parts, the constants left out
-    (the caller writes no clause that a constant satisfies)."""
-    return tuple(s if positive else -s for s, positive in parts if not isinstance(s, bool))

@@ -21,10 +21,10 @@ to read (so at most ``clue`` states a layer):
   with ``sum_bounds=off``, the automaton's clauses (a state variable per running sum,
   unit propagation following the sums both ways: each cell's digits, not only its
   bounds), or by box segments (``line_sums=groups``). On the five generated little killers
-  of few givens (examples/kinds_few_givens.txt) the bounds took CaDiCaL 27,000 conflicts
-  to decide uniqueness in all where the automaton took 69,000 (both together 26,000, with
-  half as many propagations again); on the six published ones of the dev corpus 2,100
-  where the automaton took 3,600;
+  of few givens (examples/kinds_few_givens.txt) the bounds took CaDiCaL 26,000 conflicts
+  to decide uniqueness in all where the automaton took 69,000 (both together no fewer, with
+  more propagations); on the six published ones of the dev corpus 2,300 where the
+  automaton took 3,600;
 - CP-SAT: ``add_automaton`` and the linear sum of the cells' values together. On the seven
   little killer puzzles of the dev corpus and SudokuVariantSolverJS's set, the two
   together took 109 ms (integer model) and 280 ms (Boolean model) in all, the automaton
