@@ -1,4 +1,4 @@
-"""A sum written on bounds (:func:`~sudoku_csp.constraints.group_sums.bounds_clauses`, the
+"""A sum written on bounds (:func:`~sudoku_csp.constraints.sum_bounds.bounds_clauses`, the
 little killers' ``sum_bounds`` clauses), against brute force.
 
 - Exact: a filling of the cells satisfies the clauses, with the order literals it sets, if
@@ -21,7 +21,7 @@ from pysat.solvers import Solver
 
 from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints.group_sums import bounds_clauses
+from sudoku_csp.constraints.sum_bounds import bounds_clauses
 from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.modeling.variables import variables
 from sudoku_csp.variants import make_geometry

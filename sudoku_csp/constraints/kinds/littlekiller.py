@@ -16,7 +16,7 @@ to read (so at most ``clue`` states a layer):
   sum read by box segments, each a set of different digits
   (:class:`~sudoku_csp.constraints.group_sums.GroupLinearSum`);
 - CNF: the sum on bounds (order literals "this cell's value is v or more", "the first i
-  cells add up to s or more": :func:`~sudoku_csp.constraints.group_sums.bounds_clauses`),
+  cells add up to s or more": :func:`~sudoku_csp.constraints.sum_bounds.bounds_clauses`),
   from which the solver learns clauses about bounds, as CP-SAT does from its integers;
   with ``sum_bounds=off``, the automaton's clauses (a state variable per running sum,
   unit propagation following the sums both ways: each cell's digits, not only its
@@ -62,10 +62,8 @@ from sudoku_csp.constraints.fields import (
 )
 from sudoku_csp.constraints.group_sums import (
     LINE_SUMS,
-    SUM_BOUNDS,
     GroupLinearSum,
     GroupSum,
-    bounds_clauses,
     exclusion_groups,
 )
 from sudoku_csp.constraints.names import Names
@@ -77,6 +75,7 @@ from sudoku_csp.constraints.outside import (
     inside,
     ray,
 )
+from sudoku_csp.constraints.sum_bounds import SUM_BOUNDS, bounds_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums, kept, seeing
 from sudoku_csp.geometry import Geometry
@@ -170,7 +169,7 @@ class LittleKiller(OutsideClue):
         return GroupSum(groups, (1,) * len(groups), self.total, geometry.size)
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        """The diagonal's sum on bounds (:func:`~sudoku_csp.constraints.group_sums.
+        """The diagonal's sum on bounds (:func:`~sudoku_csp.constraints.sum_bounds.
         bounds_clauses`); with ``sum_bounds=off``, as ``line_sums`` says: the automaton
         over the cells' values, or the box segments' digit sets then the running sum."""
         if ctx.option(SUM_BOUNDS) == "on":
