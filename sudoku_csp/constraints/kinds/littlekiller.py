@@ -23,8 +23,8 @@ to read (so at most ``clue`` states a layer):
   bounds), or by box segments (``line_sums=groups``). On the five generated little killers
   of few givens (examples/kinds_few_givens.txt) the bounds took CaDiCaL 26,000 conflicts
   to decide uniqueness in all where the automaton took 69,000 (both together no fewer, with
-  more propagations); on the six published ones of the dev corpus 2,300 where the
-  automaton took 3,600;
+  more propagations); on the six published ones of the dev corpus 2,200 where the
+  automaton took 3,400;
 - CP-SAT: ``add_automaton`` and the linear sum of the cells' values together. On the seven
   little killer puzzles of the dev corpus and SudokuVariantSolverJS's set, the two
   together took 109 ms (integer model) and 280 ms (Boolean model) in all, the automaton
