@@ -8,9 +8,10 @@
 - :func:`set_supports` (a digit set held against cells, as sandwiches and X-sums read their
   fillings) keeps exactly each cell's digits in some placement, up to ``EXACT_MOST`` cells,
   and at least those beyond.
-- Both ``line_sums`` encodings of the sat backend, and each translation with the implied
-  families switched off, count what the checker counts on each summing kind's samples;
-  so do the native ``conflicts`` and ``restarts`` branchings (the latter restarting often).
+- Both ``line_sums`` encodings of the sat backend, the little killers' ``sum_bounds``
+  switched off, and each translation with the implied families switched off, count what
+  the checker counts on each summing kind's samples; so do the native ``conflicts`` and
+  ``restarts`` branchings (the latter restarting often).
 """
 
 from __future__ import annotations
@@ -190,8 +191,9 @@ def test_a_25_digit_clue_lists_only_the_sets_of_its_sum(kind, monkeypatch):
     for link in native_links(g25, (clue,)):
         assert link.narrow((full,) * 25) is not None
 
-SPECS = ["sat:line_sums=cells", "sat:line_sums=groups", "sat:hidden=off,leftovers=off",
-         "sat:required=off", "native:hidden=off", "native:leftovers=off,required=off",
+SPECS = ["sat:line_sums=cells", "sat:line_sums=groups,sum_bounds=off", "sat:sum_bounds=off",
+         "sat:hidden=off,leftovers=off", "sat:required=off", "native:hidden=off",
+         "native:leftovers=off,required=off",
          "cpsat:hidden=off,required=off", "native:branch=conflicts"]
 
 

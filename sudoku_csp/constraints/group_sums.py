@@ -25,6 +25,9 @@ The native backend reads these sums cell by cell
 keep each group's digits apart there. A little killer adds a joint link read by groups
 (:class:`GroupLinearSum`: each group's sums from its placements of different digits, then
 the reachable partial sums over the groups).
+
+In CNF a little killer's sum is written on bounds by default
+(:mod:`sudoku_csp.constraints.sum_bounds`); ``line_sums`` then reads arrows alone.
 """
 
 from __future__ import annotations
@@ -42,9 +45,10 @@ __all__ = ["EXACT_MOST", "LINE_SUMS", "GroupLinearSum", "GroupSum", "exclusion_g
            "group_sets", "placements", "set_supports", "sets_adding_to", "split_supports"]
 
 LINE_SUMS = EncodingOption(
-    "line_sums", "cells", "sums along lines and diagonals (arrows, little killers): cells "
-    "(an automaton over the cells' values) or groups (the digit sets of each run of cells "
-    "that see each other, then the running sum over the runs)", ("cells", "groups"),
+    "line_sums", "cells", "sums along lines and diagonals (arrows; little killers with "
+    "sum_bounds=off): cells (an automaton over the cells' values) or groups (the digit sets "
+    "of each run of cells that see each other, then the running sum over the runs)",
+    ("cells", "groups"),
     "line-sum encoding")
 """How the sat backend writes a sum whose digits may repeat (the kind's automaton, or
 :class:`GroupSum`'s clauses). ``cells`` by measurement: on 15 generated little killers of

@@ -15,8 +15,16 @@ to read (so at most ``clue`` states a layer):
   and, as the little killers' joint link (:meth:`LittleKiller.joint_native`), the same
   sum read by box segments, each a set of different digits
   (:class:`~sudoku_csp.constraints.group_sums.GroupLinearSum`);
-- CNF: the automaton's clauses (a state variable per running sum, unit propagation
-  following the sums both ways);
+- CNF: the sum on bounds (order literals "this cell's value is v or more", "the first i
+  cells add up to s or more": :func:`~sudoku_csp.constraints.sum_bounds.bounds_clauses`),
+  from which the solver learns clauses about bounds, as CP-SAT does from its integers;
+  with ``sum_bounds=off``, the automaton's clauses (a state variable per running sum,
+  unit propagation following the sums both ways: each cell's digits, not only its
+  bounds), or by box segments (``line_sums=groups``). On the five generated little killers
+  of few givens (examples/kinds_few_givens.txt) the bounds took CaDiCaL 26,000 conflicts
+  to decide uniqueness in all where the automaton took 69,000 (both together no fewer, with
+  more propagations); on the six published ones of the dev corpus 2,200 where the
+  automaton took 3,400;
 - CP-SAT: ``add_automaton`` and the linear sum of the cells' values together. On the seven
   little killer puzzles of the dev corpus and SudokuVariantSolverJS's set, the two
   together took 109 ms (integer model) and 280 ms (Boolean model) in all, the automaton
@@ -67,6 +75,7 @@ from sudoku_csp.constraints.outside import (
     inside,
     ray,
 )
+from sudoku_csp.constraints.sum_bounds import SUM_BOUNDS, bounds_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums, kept, seeing
 from sudoku_csp.geometry import Geometry
@@ -92,7 +101,7 @@ class LittleKiller(OutsideClue):
     """
 
     names = Names("little killer", json=("little_killers",), fpuzzles=("littlekillersum",))
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS, SUM_BOUNDS)
     directions: ClassVar[tuple[str, ...]] = DIAGONAL
 
     @classmethod
@@ -160,7 +169,12 @@ class LittleKiller(OutsideClue):
         return GroupSum(groups, (1,) * len(groups), self.total, geometry.size)
 
     def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        if ctx.option(LINE_SUMS) == "groups":
+        """The diagonal's sum on bounds (:func:`~sudoku_csp.constraints.sum_bounds.
+        bounds_clauses`); with ``sum_bounds=off``, as ``line_sums`` says: the automaton
+        over the cells' values, or the box segments' digit sets then the running sum."""
+        if ctx.option(SUM_BOUNDS) == "on":
+            yield from bounds_clauses(ctx, self.cells, self.total)
+        elif ctx.option(LINE_SUMS) == "groups":
             yield from self.grouped(ctx.geometry).clauses(ctx)
         else:
             yield from super().cnf(ctx)
