@@ -18,14 +18,17 @@ solver's quirks are handled in one place:
 - :func:`enumerate_solutions`: solve, read, block, again, up to a limit.
 - :class:`SolverSession`: one loaded solver with selector-guarded clauses that are retired
   for good, rebuilt after ``recycle`` retirements so that nothing piles up.
+- :func:`add_clauses`: many clauses into a solver without a Python call per clause where
+  PySAT's C function can be reached (CaDiCaL).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
 from operator import sub
 from typing import Any
 
@@ -273,6 +276,36 @@ def _sliced(solver: Solver, assumptions: list[int], deadline: Deadline) -> bool 
 
 _LOADED_BETWEEN_CHECKS = 1 << 16  # clauses loaded between two looks at a deadline
 
+# PySAT's solver classes whose add_clause is one C call on a handle attribute and nothing
+# else but the status a refused clause sets: (attribute, C function). A puzzle's model is
+# thousands of clauses, and PySAT's append_formula calls add_clause, a Python method, for
+# each (about a third of adding them).
+_ADD_CLAUSE = {cls: (handle, getattr(pysolvers, f"{prefix}_add_cl", None))
+               for cls, handle, prefix in (("Cadical153", "cadical", "cadical153"),
+                                           ("Cadical195", "cadical", "cadical195"))}
+
+
+def add_clauses(solver: Solver, clauses: Iterable[Sequence[int]]) -> None:
+    """Add ``clauses`` (each a sequence of nonzero literals) to ``solver``, as PySAT's
+    ``append_formula`` does, but for CaDiCaL with no Python call per clause: its C
+    function is mapped over them. Any other solver goes through ``append_formula``.
+
+    >>> with Solver(name="cadical153") as s:
+    ...     add_clauses(s, [(1, 2), [-1], (-2, 3)])
+    ...     s.solve(), s.get_model()
+    (True, [-1, 2, 3])
+    """
+    inner = solver.solver
+    handle, add = _ADD_CLAUSE.get(type(inner).__name__, (None, None))
+    target = getattr(inner, handle, None) if handle else None
+    if add is None or target is None:
+        solver.append_formula(clauses)
+        return
+    # min() runs the map to its end in C; a refused clause (False) marks the solver
+    # unsatisfiable, as add_clause does.
+    if not min(map(add, repeat(target), clauses), default=True):
+        inner.status = False
+
 
 def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
          with_proof: bool = False, deadline: Deadline = NEVER) -> Solver:
@@ -284,14 +317,14 @@ def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
     ``deadline`` the clauses go in by chunks, the deadline looked at between them
     (loading the empty 35×35 grid's 2.9 million takes seconds):
     :class:`~sudoku_csp.deadline.Expired` once it has passed, the solver freed."""
+    solver = Solver(name=name, with_proof=with_proof)
     if not deadline.limited:
-        solver = Solver(name=name, bootstrap_with=clauses, with_proof=with_proof)
+        add_clauses(solver, clauses)
     else:
-        solver = Solver(name=name, with_proof=with_proof)
         try:
             for start in range(0, len(clauses), _LOADED_BETWEEN_CHECKS):
                 deadline.check("loading the formula")
-                solver.append_formula(clauses[start:start + _LOADED_BETWEEN_CHECKS])
+                add_clauses(solver, clauses[start:start + _LOADED_BETWEEN_CHECKS])
         except BaseException:
             solver.delete()
             raise
