@@ -166,8 +166,8 @@ def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: 
 
 
 def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
-                  seers: Sequence[int] = (), selectors: list[int] | None = None
-                  ) -> list[Clause]:
+                  seers: Sequence[int] = (), selectors: list[int] | None = None, *,
+                  guarded: bool = False) -> list[Clause]:
     """The ``combos`` clauses of "``cells`` hold one of the digit sets ``combos``" (each
     cell one digit, the cells' digits different: the caller's clauses say so): a variable
     ``has(d)`` per digit some set holds ("some cell holds d", both ways), one ``set(j)`` per
@@ -184,6 +184,7 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     ``has(d)`` replaced by true, and a single set needs no ``set(j)``: the same unit
     propagation in fewer clauses and variables. The clauses come from a template per cage
     shape (:func:`_combo_template`), mapped onto the cells' variables by index.
+    ``guarded``: each clause carries ``ctx``'s guard (:meth:`CnfContext.fill`).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
@@ -197,7 +198,8 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     fresh = [ctx.new_var() for _ in range(aux)]
     if selectors is not None:
         selectors.extend(fresh[aux - len(combos):])
-    return fill(template, [*ctx.cell_vars((*cells, *seers)), *fresh])
+    variables = [*ctx.cell_vars((*cells, *seers)), *fresh]
+    return ctx.fill(template, variables) if guarded else fill(template, variables)
 
 
 @lru_cache(maxsize=1024)

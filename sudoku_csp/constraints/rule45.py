@@ -13,7 +13,7 @@ without a sum), so this machinery names no kind.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
@@ -35,7 +35,7 @@ from sudoku_csp.constraints.implied import (
     signed_cpsat,
     signed_link,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Guarded, Link, with_guard
 from sudoku_csp.constraints.wording import plus
 from sudoku_csp.geometry import BOX_KINDS, LINE_KINDS, Geometry, bits
 
@@ -355,14 +355,15 @@ def cage_links(geometry: Geometry, cages: Sequence[Summed]) -> list[Link]:
     return links
 
 
-def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> Iterator[Clause]:
+def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> list[Clause]:
     """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
-    own required digits are in its own clauses)."""
-    required = on(ctx.options, REQUIRED)
-    clauses: list[Clause] = []
+    own required digits are in its own clauses), each with ``ctx``'s guard when it has one
+    (then as :class:`~sudoku_csp.constraints.translation.Guarded`)."""
+    required, guard = on(ctx.options, REQUIRED), ctx.guard
+    clauses: list[Clause] = Guarded() if guard else []
     for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
-        clauses += signed_clauses(ctx, implied, required)
-    return iter(clauses)
+        clauses += with_guard(signed_clauses(ctx, implied, required), guard)
+    return clauses
 
 
 def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:

@@ -13,10 +13,10 @@ CP-SAT constraints are written with the model-neutral helpers of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from operator import itemgetter
+from operator import itemgetter, neg
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -24,17 +24,15 @@ if TYPE_CHECKING:
 
     from sudoku_csp.modeling.variables import Variables
 
-__all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Link", "Masks",
-           "Narrow", "Why", "compile_clauses", "fill", "gather", "keep_digits"]
+__all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Guarded", "Link",
+           "Masks", "Narrow", "Why", "compile_clauses", "fill", "gather", "keep_digits",
+           "with_guard"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
 Why = Callable[[Sequence[int], Sequence[tuple[int, int]]], str]
 """Words for a link's deduction from the pencil marks and what it removes (:attr:`Link.why`)."""
 Clause = Sequence[int]
-ClauseTemplate = tuple["int | itemgetter[Any]", ...]
-"""Clauses over numbered slots (:func:`compile_clauses`), filled with variables by
-:func:`fill`."""
 
 
 def gather(positions: Sequence[int]) -> Callable[[Sequence[int]], Masks]:
@@ -99,24 +97,64 @@ def keep_digits(cell: int, mask: int) -> Link:
     return Link((cell,), partial(_keep, mask))
 
 
-def compile_clauses(clauses: Sequence[Sequence[int]]) -> ClauseTemplate:
+class ClauseTemplate:
     """Clauses over slots ``1..m`` (``-s``: the negation of slot ``s``), made ready for
-    :func:`fill`: a unit clause as its slot, any other as an itemgetter of its slots.
-    Built once per shape (a cage's size and sum), a template turns into a puzzle's clauses
-    with one C-level call per clause, where writing them literal by literal costs a
-    Python call per literal (thousands per killer)."""
-    return tuple(c[0] if len(c) == 1 else itemgetter(*c) for c in clauses)
+    :func:`fill`. Built once per shape (a cage's size and sum), a template turns into a
+    puzzle's clauses with one C-level call per clause, where writing them literal by literal
+    costs a Python call per literal (thousands per killer). Each clause is kept twice: as
+    written (``plain``: a unit as its slot, any other as an itemgetter of its slots) and
+    with slot 0, the guard, added (``guarded``), so that a guarded puzzle's clauses are
+    never copied to add it."""
+
+    __slots__ = ("plain", "guarded")
+
+    def __init__(self, clauses: Sequence[Sequence[int]]) -> None:
+        self.plain: tuple[int | itemgetter[Any], ...] = tuple(
+            c[0] if len(c) == 1 else itemgetter(*c) for c in clauses)
+        self.guarded: tuple[itemgetter[Any], ...] = tuple(itemgetter(*c, 0) for c in clauses)
+
+    def __len__(self) -> int:
+        return len(self.plain)
 
 
-def fill(template: ClauseTemplate, variables: Sequence[int]) -> list[Clause]:
-    """The clauses of ``template`` with slot ``s`` read as ``variables[s - 1]``.
+def compile_clauses(clauses: Sequence[Sequence[int]]) -> ClauseTemplate:
+    """The :class:`ClauseTemplate` of ``clauses`` over slots ``1..m``."""
+    return ClauseTemplate(clauses)
+
+
+class Guarded(list[Clause]):
+    """Clauses each of which carries its context's guard already (:attr:`CnfContext.guard`,
+    written by :meth:`CnfContext.fill`): :func:`with_guard` adds it to none of them."""
+
+
+def fill(template: ClauseTemplate, variables: Sequence[int], guard: int = 0) -> list[Clause]:
+    """The clauses of ``template`` with slot ``s`` read as ``variables[s - 1]``, each with
+    ``guard`` added last when it is not 0.
 
     >>> fill(compile_clauses([(-1,), (1, -2, 3)]), [7, 8, 9])
     [(-7,), (7, -8, 9)]
+    >>> fill(compile_clauses([(-1,), (1, -2, 3)]), [7, 8, 9], guard=-5)
+    [(-7, -5), (7, -8, 9, -5)]
     """
-    # Slot s at index s, its negation at index -s.
-    table = [0, *variables, *(-v for v in reversed(variables))]
-    return [(table[t],) if isinstance(t, int) else t(table) for t in template]
+    # Slot s at index s, its negation at index -s, the guard at index 0.
+    table = [guard, *variables, *map(neg, reversed(variables))]
+    if guard:
+        return [t(table) for t in template.guarded]
+    return [(table[t],) if isinstance(t, int) else t(table) for t in template.plain]
+
+
+def with_guard(clauses: Iterable[Clause], guard: int) -> list[Clause]:
+    """``clauses`` as a list, each with ``guard`` added when it is not 0, unless they are
+    :class:`Guarded` (they carry it already).
+
+    >>> with_guard([(1, 2), [3]], -9), with_guard(Guarded([(1, -9)]), -9), with_guard([[1]], 0)
+    ([[1, 2, -9], [3, -9]], [(1, -9)], [[1]])
+    """
+    if type(clauses) is Guarded:
+        return clauses
+    if guard:
+        return Guarded([*c, guard] for c in clauses)
+    return list(clauses)
 
 
 @dataclass(frozen=True)
@@ -155,9 +193,10 @@ class CnfContext:
     """
 
     def __init__(self, numbering: Variables, *, start: int,
-                 options: Mapping[str, str] | None = None) -> None:
+                 options: Mapping[str, str] | None = None, guard: int = 0) -> None:
         from pysat.formula import IDPool
 
+        self.guard = guard
         self.vars = numbering
         self.geometry = numbering.geometry
         self.pool: IDPool = IDPool(start_from=start)
@@ -190,6 +229,13 @@ class CnfContext:
     def new_var(self) -> int:
         """A fresh auxiliary variable from the pool."""
         return self.pool.id()
+
+    def fill(self, template: ClauseTemplate, variables: Sequence[int]) -> list[Clause]:
+        """The clauses of ``template`` over ``variables`` (:func:`fill`), each with the
+        context's :attr:`guard` when there is one (then as :class:`Guarded`)."""
+        if self.guard:
+            return Guarded(fill(template, variables, self.guard))
+        return fill(template, variables)
 
     @property
     def top(self) -> int:
