@@ -20,6 +20,7 @@ from sudoku_csp.constraints.translation import (
     Link,
     compile_clauses,
     fill,
+    merge_equivalent,
 )
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, bits
@@ -209,7 +210,11 @@ def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: b
     them over slots (:func:`~sudoku_csp.constraints.translation.compile_clauses`; the
     variable of ``x(cell i, d)`` is slot ``i·n + d + 1``, the cells first, then the seers,
     then the auxiliaries); and the auxiliaries' count. ``full``: every digit a ``has(d)``
-    and every set a ``set(j)`` (the caller reads the sets)."""
+    and every set a ``set(j)`` (the caller reads the sets). Else auxiliaries that imply
+    each other are one (:func:`~sudoku_csp.constraints.translation.merge_equivalent`): a set
+    holding a digit no other set holds is that digit's ``has(d)``, so a two-cell cage's
+    ``1+9, 2+8, 3+7, 4+6`` is four variables, one per pair, at most one of them (49 clauses
+    of the sets down to 7)."""
     def lit(cell: int, d: int) -> int:
         return cell * n + d + 1
 
@@ -246,7 +251,10 @@ def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: b
             clauses.append((-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1)))
             clauses.append((h, *(s for s, c in zip(sets, combos, strict=True)
                                  if not c >> d & 1)))
-    return compile_clauses(clauses), top - (k + seers) * n
+    if full:  # the caller reads every set(j): none may be merged away
+        return compile_clauses(clauses), top - (k + seers) * n
+    merged, aux = merge_equivalent(clauses, (k + seers) * n + 1)
+    return compile_clauses(merged), aux
 
 
 class LinearSum:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Guarded", "Link",
            "Masks", "Narrow", "Why", "compile_clauses", "fill", "gather", "keep_digits",
-           "with_guard"]
+           "merge_equivalent", "with_guard"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
@@ -120,6 +120,67 @@ class ClauseTemplate:
 def compile_clauses(clauses: Sequence[Sequence[int]]) -> ClauseTemplate:
     """The :class:`ClauseTemplate` of ``clauses`` over slots ``1..m``."""
     return ClauseTemplate(clauses)
+
+
+def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
+                     ) -> tuple[list[tuple[int, ...]], int]:
+    """``clauses`` with auxiliaries (variables from ``first`` on) that two binary clauses
+    make equivalent written as one: from ``p ∨ q`` and ``¬p ∨ ¬q``, ``p`` is ``¬q``
+    (``has(d) ↔ set(j)`` of a cage's only set holding ``d``; both digits of a two-cell
+    cage's pair), again until no such pair is left. A clause that becomes a tautology goes,
+    a literal or clause written twice is kept once, and the auxiliaries left are numbered
+    from ``first`` in order; returns the clauses and how many auxiliaries they use.
+
+    Unit propagation loses nothing: where the clauses gave one of two equivalent literals a
+    value, the pair of binary clauses gave the other the same value in the next step, and
+    each merged clause is a clause of those, or implied by them with fewer literals.
+
+    >>> merge_equivalent([(-1, 5), (-5, 1), (-5, 6), (5, -6), (6, 2), (2, 5)], 5)  # 6 is 5
+    ([(-1, 5), (-5, 1), (5, 2)], 1)
+    """
+    rep: dict[int, int] = {}  # an auxiliary variable -> the literal it is merged into
+
+    def find(lit: int) -> int:
+        v = abs(lit)
+        while v in rep:
+            lit = rep[v] if lit > 0 else -rep[v]
+            v = abs(lit)
+        return lit
+
+    current = [tuple(c) for c in clauses]
+    while True:
+        binary = {frozenset(c) for c in current if len(c) == 2}
+        merged = False
+        for c in binary:
+            p, q = sorted(c, key=abs)
+            if (abs(p) >= first and abs(q) >= first and abs(p) != abs(q)
+                    and frozenset((-p, -q)) in binary):
+                # p is ¬q: the higher variable becomes the lower one's literal.
+                a, b = find(p), find(-q)
+                if abs(a) != abs(b):
+                    low, high = sorted((a, b), key=abs)
+                    rep[abs(high)] = low if high > 0 else -low
+                    merged = True
+        if not merged:
+            break
+        rewritten = []
+        for c in current:
+            lits = tuple(dict.fromkeys(find(lit) for lit in c))
+            if not any(-lit in lits for lit in lits):
+                rewritten.append(lits)
+        current = rewritten
+    once: dict[frozenset[int], tuple[int, ...]] = {}
+    for c in current:
+        once.setdefault(frozenset(c), c)
+    kept = list(once.values())
+    used = sorted({abs(lit) for c in kept for lit in c if abs(lit) >= first})
+    number = {v: first + i for i, v in enumerate(used)}
+
+    def renumber(lit: int) -> int:
+        v = number.get(abs(lit), abs(lit))
+        return v if lit > 0 else -v
+
+    return [tuple(map(renumber, c)) for c in kept], len(used)
 
 
 class Guarded(list[Clause]):
