@@ -151,8 +151,8 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
     while True:
         binary = {frozenset(c) for c in current if len(c) == 2}
         merged = False
-        for c in binary:
-            p, q = sorted(c, key=abs)
+        for pair in binary:
+            p, q = sorted(pair, key=abs)
             if (abs(p) >= first and abs(q) >= first and abs(p) != abs(q)
                     and frozenset((-p, -q)) in binary):
                 # p is ¬q: the higher variable becomes the lower one's literal.
