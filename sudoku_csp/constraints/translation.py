@@ -13,7 +13,7 @@ CP-SAT constraints are written with the model-neutral helpers of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter, neg
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Guarded", "Link",
            "Masks", "Narrow", "Why", "compile_clauses", "fill", "gather", "keep_digits",
-           "merge_equivalent", "with_guard"]
+           "merge_equivalent", "templated", "with_guard"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
@@ -298,6 +298,7 @@ class CnfContext:
             return Guarded(fill(template, variables, self.guard))
         return fill(template, variables)
 
+
     @property
     def top(self) -> int:
         """The highest variable handed out so far (at least ``start - 1``)."""
@@ -308,3 +309,43 @@ class CnfContext:
         from pysat.card import CardEnc, EncType
 
         return CardEnc.atmost(lits, 1, vpool=self.pool, encoding=EncType.pairwise).clauses
+
+
+_TEMPLATES: dict[tuple[Any, int, int], tuple[ClauseTemplate, int] | None] = {}
+_MAX_TEMPLATES = 4096
+
+
+def templated(ctx: CnfContext, cells: Sequence[int], key: Hashable,
+              make: Callable[[CnfContext, tuple[int, ...]], Iterable[Clause]]) -> list[Clause]:
+    """The clauses ``make`` writes for ``cells``, built once per ``key`` (what besides the
+    cells they depend on: the kind and its clue, or an automaton's reading), grid size and
+    number of cells: ``make`` writes them over the cells ``0, 1, ...`` (whose variables are
+    the template's slots), equivalent auxiliaries are merged (:func:`merge_equivalent`), the
+    template is kept (:class:`ClauseTemplate`), and filled with ``cells``' variables and
+    fresh auxiliaries (with ``ctx``'s guard: :meth:`CnfContext.fill`). Clauses with an empty
+    one (no reading at all) are that one clause.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65, guard=-99)
+    >>> templated(ctx, (2, 3), "A3 is not 1", lambda slots, cells: [(-slots.x(cells[0], 0),)])
+    [(-9, -99)]
+    """
+    n, count = ctx.geometry.size, len(cells)
+    index = (key, n, count)
+    if index not in _TEMPLATES:
+        slots = CnfContext(ctx.vars, start=count * n + 1)
+        clauses = list(make(slots, tuple(range(count))))
+        if any(not clause for clause in clauses):
+            found = None
+        else:
+            merged, aux = merge_equivalent(clauses, count * n + 1)
+            found = compile_clauses(merged), aux
+        if len(_TEMPLATES) >= _MAX_TEMPLATES:
+            _TEMPLATES.clear()
+        _TEMPLATES[index] = found
+    made = _TEMPLATES[index]
+    if made is None:
+        return with_guard([()], ctx.guard)
+    template, aux = made
+    return ctx.fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
