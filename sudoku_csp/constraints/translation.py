@@ -137,6 +137,8 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
 
     >>> merge_equivalent([(-1, 5), (-5, 1), (-5, 6), (5, -6), (6, 2), (2, 5)], 5)  # 6 is 5
     ([(-1, 5), (-5, 1), (5, 2)], 1)
+    >>> merge_equivalent([(-1, 5), (-5, 6)], 5)   # none: as they are
+    ([(-1, 5), (-5, 6)], 2)
     """
     rep: dict[int, int] = {}  # an auxiliary variable -> the literal it is merged into
 
@@ -148,6 +150,7 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
         return lit
 
     current = [tuple(c) for c in clauses]
+    rounds = 0
     while True:
         binary = {frozenset(c) for c in current if len(c) == 2}
         merged = False
@@ -163,12 +166,17 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
                     merged = True
         if not merged:
             break
+        rounds += 1
         rewritten = []
         for c in current:
             lits = tuple(dict.fromkeys(find(lit) for lit in c))
             if not any(-lit in lits for lit in lits):
                 rewritten.append(lits)
         current = rewritten
+    if not rounds:  # nothing to merge (most automata): the clauses as they are
+        top = max((abs(lit) for c in current for lit in c if abs(lit) >= first),
+                  default=first - 1)
+        return current, top - first + 1
     once: dict[frozenset[int], tuple[int, ...]] = {}
     for c in current:
         once.setdefault(frozenset(c), c)
