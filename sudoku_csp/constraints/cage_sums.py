@@ -196,7 +196,7 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     n = ctx.geometry.size
     template, aux = _combo_template(len(cells), tuple(combos), n, len(seers),
                                     selectors is not None)
-    fresh = [ctx.new_var() for _ in range(aux)]
+    fresh = ctx.new_vars(aux)
     if selectors is not None:
         selectors.extend(fresh[aux - len(combos):])
     variables = [*ctx.cell_vars((*cells, *seers)), *fresh]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
+from itertools import chain
 from operator import itemgetter, neg
 from typing import TYPE_CHECKING, Any
 
@@ -288,16 +289,25 @@ class CnfContext:
         >>> CnfContext(variables(make_geometry(4)), start=65).cell_vars((0, 2))
         [1, 2, 3, 4, 9, 10, 11, 12]
         """
-        n, x = self.geometry.size, self.vars.x
-        found: list[int] = []
-        for cell in cells:
-            first = x(cell, 0)
-            found += range(first, first + n)
-        return found
+        return list(chain.from_iterable(map(_cell_ranges(self.vars).__getitem__, cells)))
 
     def new_var(self) -> int:
         """A fresh auxiliary variable from the pool."""
         return self.pool.id()
+
+    def new_vars(self, count: int) -> range:
+        """``count`` fresh auxiliary variables from the pool, in order (the pool hands out
+        variables one above its top, none being occupied, so its top moves past them).
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> from sudoku_csp.modeling.variables import variables
+        >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+        >>> list(ctx.new_vars(3)), ctx.new_var(), ctx.top
+        ([65, 66, 67], 68, 68)
+        """
+        first = self.pool.top + 1
+        self.pool.top += count
+        return range(first, first + count)
 
     def fill(self, template: ClauseTemplate, variables: Sequence[int]) -> list[Clause]:
         """The clauses of ``template`` over ``variables`` (:func:`fill`), each with the
@@ -317,6 +327,13 @@ class CnfContext:
         from pysat.card import CardEnc, EncType
 
         return CardEnc.atmost(lits, 1, vpool=self.pool, encoding=EncType.pairwise).clauses
+
+
+@lru_cache(maxsize=32)
+def _cell_ranges(numbering: Variables) -> tuple[range, ...]:
+    """Each cell's variables ``x(cell, 0..n-1)`` (consecutive in the one numbering)."""
+    n, x = numbering.geometry.size, numbering.x
+    return tuple(range(x(c, 0), x(c, 0) + n) for c in range(numbering.geometry.ncells))
 
 
 _TEMPLATES: dict[tuple[Any, int, int], tuple[ClauseTemplate, int] | None] = {}
@@ -356,4 +373,4 @@ def templated(ctx: CnfContext, cells: Sequence[int], key: Hashable,
     if made is None:
         return with_guard([()], ctx.guard)
     template, aux = made
-    return ctx.fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
+    return ctx.fill(template, [*ctx.cell_vars(cells), *ctx.new_vars(aux)])
