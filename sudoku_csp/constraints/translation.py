@@ -150,15 +150,18 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
             v = abs(lit)
         return lit
 
+    def auxiliary(lit: int) -> bool:
+        return lit >= first or lit <= -first
+
     current = [tuple(c) for c in clauses]
     rounds = 0
     while True:
-        binary = {frozenset(c) for c in current if len(c) == 2}
+        binary = {frozenset(c) for c in current
+                  if len(c) == 2 and auxiliary(c[0]) and auxiliary(c[1]) and c[0] != c[1]}
         merged = False
         for pair in binary:
-            p, q = sorted(pair, key=abs)
-            if (abs(p) >= first and abs(q) >= first and abs(p) != abs(q)
-                    and frozenset((-p, -q)) in binary):
+            p, q = pair
+            if abs(p) != abs(q) and frozenset((-p, -q)) in binary:
                 # p is ¬q: the higher variable becomes the lower one's literal.
                 a, b = find(p), find(-q)
                 if abs(a) != abs(b):
@@ -168,28 +171,32 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
         if not merged:
             break
         rounds += 1
+        # Each merged literal (either sign) to its representative: C-level lookups.
+        sub: dict[int, int] = {}
+        for v in rep:
+            r = find(v)
+            sub[v], sub[-v] = r, -r
         rewritten = []
         for c in current:
-            lits = tuple(dict.fromkeys(find(lit) for lit in c))
-            if not any(-lit in lits for lit in lits):
-                rewritten.append(lits)
+            if not sub.keys().isdisjoint(c):
+                c = tuple(dict.fromkeys(map(sub.get, c, c)))
+                if any(-lit in c for lit in c):
+                    continue  # a tautology
+            rewritten.append(c)
         current = rewritten
     if not rounds:  # nothing to merge (most automata): the clauses as they are
-        top = max((abs(lit) for c in current for lit in c if abs(lit) >= first),
+        top = max((abs(lit) for c in current for lit in c if auxiliary(lit)),
                   default=first - 1)
         return current, top - first + 1
     once: dict[frozenset[int], tuple[int, ...]] = {}
     for c in current:
         once.setdefault(frozenset(c), c)
     kept = list(once.values())
-    used = sorted({abs(lit) for c in kept for lit in c if abs(lit) >= first})
-    number = {v: first + i for i, v in enumerate(used)}
-
-    def renumber(lit: int) -> int:
-        v = number.get(abs(lit), abs(lit))
-        return v if lit > 0 else -v
-
-    return [tuple(map(renumber, c)) for c in kept], len(used)
+    used = sorted({abs(lit) for c in kept for lit in c if auxiliary(lit)})
+    number: dict[int, int] = {}
+    for i, v in enumerate(used):
+        number[v], number[-v] = first + i, -(first + i)
+    return [tuple(map(number.get, c, c)) for c in kept], len(used)
 
 
 class Guarded(list[Clause]):
