@@ -122,8 +122,8 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
     >>> clauses[:4], top     # 3 and 4 leave A1 and A2; {1, 2} the one set: no auxiliary
     ([[-3], [-7], [-4], [-8]], 64)
-    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 5)], start=65)[1]  # has(d), {1,4}, {2,3}
-    70
+    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 5)], start=65)[1]  # {1,4} or else {2,3}
+    65
     >>> list(cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65, guard=-99)[0][0])
     [-3, -99]
     """
