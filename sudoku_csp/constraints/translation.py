@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Guarded", "Link",
            "Masks", "Narrow", "Why", "compile_clauses", "fill", "gather", "keep_digits",
-           "merge_equivalent", "templated", "with_guard"]
+           "merge_equivalent", "merge_map", "templated", "with_guard"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
@@ -141,6 +141,18 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
     >>> merge_equivalent([(-1, 5), (-5, 6)], 5)   # none: as they are
     ([(-1, 5), (-5, 6)], 2)
     """
+    merged, aux, _ = merge_map(clauses, first)
+    return merged, aux
+
+
+def merge_map(clauses: Sequence[Sequence[int]], first: int
+              ) -> tuple[list[tuple[int, ...]], int, dict[int, int]]:
+    """:func:`merge_equivalent`, and where each auxiliary went: its literal among the
+    clauses returned (an auxiliary not in it is unchanged).
+
+    >>> merge_map([(-1, 5), (-5, 1), (-5, 6), (5, -6), (6, 2), (2, 5)], 5)[2]
+    {6: 5, 5: 5}
+    """
     rep: dict[int, int] = {}  # an auxiliary variable -> the literal it is merged into
 
     def find(lit: int) -> int:
@@ -187,7 +199,7 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
     if not rounds:  # nothing to merge (most automata): the clauses as they are
         top = max((abs(lit) for c in current for lit in c if auxiliary(lit)),
                   default=first - 1)
-        return current, top - first + 1
+        return current, top - first + 1, {}
     once: dict[frozenset[int], tuple[int, ...]] = {}
     for c in current:
         once.setdefault(frozenset(c), c)
@@ -196,7 +208,8 @@ def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
     number: dict[int, int] = {}
     for i, v in enumerate(used):
         number[v], number[-v] = first + i, -(first + i)
-    return [tuple(map(number.get, c, c)) for c in kept], len(used)
+    moved = {v: number.get(r, r) for v in (*rep, *used) for r in (find(v),)}
+    return [tuple(map(number.get, c, c)) for c in kept], len(used), moved
 
 
 class Guarded(list[Clause]):
