@@ -102,20 +102,32 @@ class ClauseTemplate:
     """Clauses over slots ``1..m`` (``-s``: the negation of slot ``s``), made ready for
     :func:`fill`. Built once per shape (a cage's size and sum), a template turns into a
     puzzle's clauses with one C-level call per clause, where writing them literal by literal
-    costs a Python call per literal (thousands per killer). Each clause is kept twice: as
-    written (``plain``: a unit as its slot, any other as an itemgetter of its slots) and
-    with slot 0, the guard, added (``guarded``), so that a guarded puzzle's clauses are
-    never copied to add it."""
+    costs a Python call per literal (thousands per killer). Each clause is made ready on
+    first use in the form asked for: as written (:attr:`plain`: a unit as its slot, any
+    other as an itemgetter of its slots) or with slot 0, the guard, added (:attr:`guarded`),
+    so that a guarded puzzle's clauses are never copied to add it."""
 
-    __slots__ = ("plain", "guarded")
+    __slots__ = ("_clauses", "_guarded", "_plain")
 
     def __init__(self, clauses: Sequence[Sequence[int]]) -> None:
-        self.plain: tuple[int | itemgetter[Any], ...] = tuple(
-            c[0] if len(c) == 1 else itemgetter(*c) for c in clauses)
-        self.guarded: tuple[itemgetter[Any], ...] = tuple(itemgetter(*c, 0) for c in clauses)
+        self._clauses = tuple(map(tuple, clauses))
+        self._plain: tuple[int | itemgetter[Any], ...] | None = None
+        self._guarded: tuple[itemgetter[Any], ...] | None = None
+
+    @property
+    def plain(self) -> tuple[int | itemgetter[Any], ...]:
+        if self._plain is None:
+            self._plain = tuple(c[0] if len(c) == 1 else itemgetter(*c) for c in self._clauses)
+        return self._plain
+
+    @property
+    def guarded(self) -> tuple[itemgetter[Any], ...]:
+        if self._guarded is None:
+            self._guarded = tuple(itemgetter(*c, 0) for c in self._clauses)
+        return self._guarded
 
     def __len__(self) -> int:
-        return len(self.plain)
+        return len(self._clauses)
 
 
 def compile_clauses(clauses: Sequence[Sequence[int]]) -> ClauseTemplate:
