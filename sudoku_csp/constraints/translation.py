@@ -174,14 +174,12 @@ def merge_map(clauses: Sequence[Sequence[int]], first: int
             v = abs(lit)
         return lit
 
-    def auxiliary(lit: int) -> bool:
-        return lit >= first or lit <= -first
-
+    low = -first
     current = [tuple(c) for c in clauses]
     rounds = 0
     while True:
-        binary = {frozenset(c) for c in current
-                  if len(c) == 2 and auxiliary(c[0]) and auxiliary(c[1]) and c[0] != c[1]}
+        binary = {frozenset(c) for c in current if len(c) == 2 and c[0] != c[1]
+                  and (c[0] >= first or c[0] <= low) and (c[1] >= first or c[1] <= low)}
         merged = False
         for pair in binary:
             p, q = pair
@@ -204,19 +202,18 @@ def merge_map(clauses: Sequence[Sequence[int]], first: int
         for c in current:
             if not sub.keys().isdisjoint(c):
                 c = tuple(dict.fromkeys(map(sub.get, c, c)))
-                if any(-lit in c for lit in c):
+                if not set(c).isdisjoint(map(neg, c)):
                     continue  # a tautology
             rewritten.append(c)
         current = rewritten
     if not rounds:  # nothing to merge (most automata): the clauses as they are
-        top = max((abs(lit) for c in current for lit in c if auxiliary(lit)),
-                  default=first - 1)
-        return current, top - first + 1, {}
+        top = max(map(abs, chain.from_iterable(current)), default=0)
+        return current, max(top - first + 1, 0), {}
     once: dict[frozenset[int], tuple[int, ...]] = {}
     for c in current:
         once.setdefault(frozenset(c), c)
     kept = list(once.values())
-    used = sorted({abs(lit) for c in kept for lit in c if auxiliary(lit)})
+    used = sorted(v for v in set(map(abs, chain.from_iterable(kept))) if v >= first)
     number: dict[int, int] = {}
     for i, v in enumerate(used):
         number[v], number[-v] = first + i, -(first + i)
@@ -377,10 +374,12 @@ def templated(ctx: CnfContext, cells: Sequence[int], key: Hashable,
     """The clauses ``make`` writes for ``cells``, built once per ``key`` (what besides the
     cells they depend on: the kind and its clue, or an automaton's reading), grid size and
     number of cells: ``make`` writes them over the cells ``0, 1, ...`` (whose variables are
-    the template's slots), equivalent auxiliaries are merged (:func:`merge_equivalent`), the
-    template is kept (:class:`ClauseTemplate`), and filled with ``cells``' variables and
-    fresh auxiliaries (with ``ctx``'s guard: :meth:`CnfContext.fill`). Clauses with an empty
-    one (no reading at all) are that one clause.
+    the template's slots), the template is kept (:class:`ClauseTemplate`), and filled with
+    ``cells``' variables and fresh auxiliaries (with ``ctx``'s guard:
+    :meth:`CnfContext.fill`). Clauses with an empty one (no reading at all) are that one
+    clause. Equivalent auxiliaries are not merged here (:func:`merge_equivalent`): on a
+    sandwich's sets it took a tenth of the clauses away but cost a new clue 0.3-0.5 ms, more
+    than the dev puzzles ever win back; an automaton has none.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
@@ -396,8 +395,7 @@ def templated(ctx: CnfContext, cells: Sequence[int], key: Hashable,
         if any(not clause for clause in clauses):
             found = None
         else:
-            merged, aux = merge_equivalent(clauses, count * n + 1)
-            found = compile_clauses(merged), aux
+            found = compile_clauses(clauses), slots.top - count * n
         if len(_TEMPLATES) >= _MAX_TEMPLATES:
             _TEMPLATES.clear()
         _TEMPLATES[index] = found
