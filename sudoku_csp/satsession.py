@@ -30,7 +30,13 @@ from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
-from sudoku_csp.satsolver import DEFAULT_SOLVER, SolverSession, capabilities, solve_until
+from sudoku_csp.satsolver import (
+    DEFAULT_SOLVER,
+    SolverSession,
+    add_clauses,
+    capabilities,
+    solve_until,
+)
 from sudoku_csp.verify import check_solutions
 
 __all__ = ["GeometrySession"]
@@ -144,11 +150,9 @@ class GeometrySession:
             session = self._session
             selector = session.selector()
             clauses, top = cnf_clauses(self.geometry, [constraint], start=session.next_var,
-                                       options=self.options)
+                                       options=self.options, guard=-selector)
             session.reserve(top)
-            for clause in clauses:
-                clause.append(-selector)
-                solver.add_clause(clause)
+            add_clauses(solver, clauses)
             self._guards[constraint] = selector
         return selector
 
@@ -157,8 +161,7 @@ class GeometrySession:
         solver."""
         solver = self.solver()
         selector = self._session.selector()
-        for clause in clauses:
-            solver.add_clause([*clause, -selector])
+        add_clauses(solver, [[*clause, -selector] for clause in clauses])
         return selector
 
     def exclude(self, solution: Sequence[int]) -> int:

@@ -18,14 +18,17 @@ solver's quirks are handled in one place:
 - :func:`enumerate_solutions`: solve, read, block, again, up to a limit.
 - :class:`SolverSession`: one loaded solver with selector-guarded clauses that are retired
   for good, rebuilt after ``recycle`` retirements so that nothing piles up.
+- :func:`add_clauses`: many clauses into a solver without a Python call per clause where
+  PySAT's C function can be reached (CaDiCaL).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
 from operator import sub
 from typing import Any
 
@@ -273,6 +276,36 @@ def _sliced(solver: Solver, assumptions: list[int], deadline: Deadline) -> bool 
 
 _LOADED_BETWEEN_CHECKS = 1 << 16  # clauses loaded between two looks at a deadline
 
+# PySAT's solver classes whose add_clause is one C call on a handle attribute and nothing
+# else but the status a refused clause sets: (attribute, C function). A puzzle's model is
+# thousands of clauses, and PySAT's append_formula calls add_clause, a Python method, for
+# each (about a third of adding them).
+_ADD_CLAUSE = {cls: (handle, getattr(pysolvers, f"{prefix}_add_cl", None))
+               for cls, handle, prefix in (("Cadical153", "cadical", "cadical153"),
+                                           ("Cadical195", "cadical", "cadical195"))}
+
+
+def add_clauses(solver: Solver, clauses: Iterable[Sequence[int]]) -> None:
+    """Add ``clauses`` (each a sequence of nonzero literals) to ``solver``, as PySAT's
+    ``append_formula`` does, but for CaDiCaL with no Python call per clause: its C
+    function is mapped over them. Any other solver goes through ``append_formula``.
+
+    >>> with Solver(name="cadical153") as s:
+    ...     add_clauses(s, [(1, 2), [-1], (-2, 3)])
+    ...     s.solve(), s.get_model()
+    (True, [-1, 2, 3])
+    """
+    inner = solver.solver
+    handle, add = _ADD_CLAUSE.get(type(inner).__name__, (None, None))
+    target = getattr(inner, handle, None) if handle else None
+    if add is None or target is None:
+        solver.append_formula(clauses)
+        return
+    # min() runs the map to its end in C; a refused clause (False) marks the solver
+    # unsatisfiable, as add_clause does.
+    if not min(map(add, repeat(target), clauses), default=True):
+        inner.status = False
+
 
 def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
          with_proof: bool = False, deadline: Deadline = NEVER) -> Solver:
@@ -284,14 +317,14 @@ def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
     ``deadline`` the clauses go in by chunks, the deadline looked at between them
     (loading the empty 35×35 grid's 2.9 million takes seconds):
     :class:`~sudoku_csp.deadline.Expired` once it has passed, the solver freed."""
+    solver = Solver(name=name, with_proof=with_proof)
     if not deadline.limited:
-        solver = Solver(name=name, bootstrap_with=clauses, with_proof=with_proof)
+        add_clauses(solver, clauses)
     else:
-        solver = Solver(name=name, with_proof=with_proof)
         try:
             for start in range(0, len(clauses), _LOADED_BETWEEN_CHECKS):
                 deadline.check("loading the formula")
-                solver.append_formula(clauses[start:start + _LOADED_BETWEEN_CHECKS])
+                add_clauses(solver, clauses[start:start + _LOADED_BETWEEN_CHECKS])
         except BaseException:
             solver.delete()
             raise
@@ -428,65 +461,3 @@ def add_stats(totals: dict[str, int], solver: Solver, caps: Capabilities) -> Non
         for k, v in solver.accum_stats().items():
             if k in STAT_NAMES:
                 totals[k] = totals.get(k, 0) + v
-
-
-# -- failed-literal probing ---------------------------------------------------------------
-@dataclass(frozen=True)
-class Probed:
-    """What failed-literal probing derived: ``consistent`` is False when the assumptions
-    (with what probing added) propagate to a conflict; ``literals`` is the root assignment
-    (``propagate``'s answer under ``assumptions``, which include the negation of every
-    literal in ``failed``); ``probes`` counts the ``propagate`` calls made."""
-
-    consistent: bool
-    literals: tuple[int, ...]
-    assumptions: tuple[int, ...]
-    failed: tuple[int, ...]
-    probes: int
-
-
-def probe(solver: Solver, assumptions: Sequence[int], variables: Sequence[int]) -> Probed:
-    """Failed-literal probing under ``assumptions`` to a fixpoint: each literal of
-    ``variables`` (both signs) that is not yet assigned is propagated on its own; one that
-    propagates to a conflict is *failed*, so its negation holds and joins the assumptions.
-    Passes repeat until one finds nothing. One loaded ``solver`` answers every probe (PySAT's
-    ``propagate``), so no formula is built per probe; it must hold no learnt units (use a
-    solver that only propagates, like :class:`Propagator`'s).
-
-    A literal implied by a probe that succeeded cannot fail until the assumptions grow (unit
-    propagation is monotone), so such literals are skipped: about half the probes.
-
-    >>> with Solver(name="minisat22", bootstrap_with=[[-1, 2], [-1, -2], [1, 3]]) as s:
-    ...     found = probe(s, [], [1, 2, 3])
-    >>> found.failed, sorted(found.literals, key=abs)
-    ((1,), [-1, 3])
-    """
-    base = list(assumptions)
-    probes = 1
-    ok, trail = solver.propagate(assumptions=base)
-    failed: list[int] = []
-    changed = ok
-    while changed:
-        changed = False
-        assigned = set(trail)
-        safe: set[int] = set()  # literals implied by a successful probe of this round
-        for var in variables:
-            for lit in (var, -var):
-                if lit in assigned or -lit in assigned or lit in safe:
-                    continue
-                probes += 1
-                fine, implied = solver.propagate(assumptions=[*base, lit])
-                if fine:
-                    safe.update(implied)
-                    continue
-                failed.append(lit)
-                base.append(-lit)
-                probes += 1
-                ok, trail = solver.propagate(assumptions=base)
-                if not ok:
-                    return Probed(False, (), tuple(base), tuple(failed), probes)
-                assigned = set(trail)
-                safe.clear()  # larger assumptions: earlier successes prove nothing now
-                changed = True
-                break
-    return Probed(ok, tuple(trail) if ok else (), tuple(base), tuple(failed), probes)

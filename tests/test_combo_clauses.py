@@ -23,8 +23,9 @@ START = 1000
 @pytest.mark.parametrize(("cells", "total", "aux"), [
     ((0, 1), 3, 0),         # {1, 2}: one set, both digits in
     ((0, 1, 2), 24, 0),     # {7, 8, 9}
-    ((0, 1, 2), 8, 6),      # {1, 2, 5} or {1, 3, 4}: 1 is in; has(2..5) and two sets
-    ((0, 1), 10, 8 + 4),    # 1+9, 2+8, 3+7, 4+6: no digit in every set, 5 in none
+    # {1, 2, 5} or {1, 3, 4}: 1 is in; has(2) = has(5) = set 1 = not set 2 = has(3) = has(4)
+    ((0, 1, 2), 8, 1),
+    ((0, 1), 10, 4),        # 1+9, 2+8, 3+7, 4+6: one variable a pair, 5 in none
 ])
 def test_digits_every_set_holds_need_no_auxiliary(cells, total, aux):
     _, top = cnf_clauses(make_geometry(9), [Cage(cells, total)], start=START)

@@ -334,3 +334,27 @@ def test_propagator_handles_unit_clauses_of_a_degenerate_geometry():
         a = get_backend("sat:search=off,encoding=augmented").solve(puzzle, limit=2)
         b = get_backend("native:rules=locked,search=off").solve(puzzle, limit=2)
         assert (a.status, a.solutions) == (b.status, b.solutions)
+
+
+@pytest.mark.parametrize("name", ["cadical153", "cadical195", "glucose4"])
+def test_add_clauses_holds_what_append_formula_holds(name):
+    # CaDiCaL's clauses go in through its C function mapped over them (no Python call per
+    # clause); any other solver through append_formula. Tuples, lists and a generator.
+    from pysat.solvers import Solver
+
+    from sudoku_csp.satsolver import _ADD_CLAUSE, add_clauses
+
+    assert all(add is not None for _, add in _ADD_CLAUSE.values())
+    clauses = [(1, 2, 3), [-1, -2], (-2, -3), [-1, -3], (2, 4)]
+    with Solver(name=name) as s:
+        add_clauses(s, (c for c in clauses))
+        models = []
+        while s.solve():
+            model = s.get_model()
+            models.append(model[:4])
+            s.add_clause([-lit for lit in model[:4]])
+    assert sorted(models) == [[-1, -2, 3, 4], [-1, 2, -3, -4], [-1, 2, -3, 4],
+                              [1, -2, -3, 4]]
+    with Solver(name=name) as s:
+        add_clauses(s, [(1,), (-1,)])
+        assert s.solve() is False

@@ -19,8 +19,8 @@ from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import InputError
 from sudoku_csp.extras import MissingExtraError
 from sudoku_csp.io import parse, to_line
-from sudoku_csp.satsolver import probe
 from sudoku_csp.study import Row, check_plot_path, methods, plot_study, run_study, work
+from sudoku_csp.study.probing import probe
 
 # The first 40 bundled puzzles: some solved by singles, some only once locked candidates join
 # (index 35), some by neither (index 0); every one unique.

@@ -57,6 +57,7 @@ from sudoku_csp.satsolver import (
     DEFAULT_SOLVER,
     Propagator,
     SolverSession,
+    add_clauses,
     add_stats,
     canonical_solver,
     capabilities,
@@ -242,7 +243,7 @@ class SatBackend(BackendBase):
             clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.kind_options,
                                                   guard=-selector)
             session.reserve(top)
-            solver.append_formula(clauses)
+            add_clauses(solver, clauses)
             assumptions.append(selector)
         model_seconds = time.perf_counter() - began
         solving = [0.0]

@@ -29,7 +29,7 @@ their own, written from the rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -295,7 +295,7 @@ class AutomatonRule(Constraint):
     def native(self, geometry: Geometry) -> list[Link]:
         return [Link(self.sequence(geometry), self.automaton(geometry).narrow)]
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         yield from self.automaton(ctx.geometry).clauses(ctx, self.sequence(ctx.geometry))
 
     def cpsat(self, model: CpSatModel) -> None:

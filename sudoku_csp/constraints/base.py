@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas
@@ -244,18 +244,21 @@ class Constraint(abc.ABC):
         depends on digits)."""
         return []
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """Clauses that hold exactly when the rule does, given the cell-digit variables of
-        ``ctx`` (each cell one digit: the base formula says so)."""
+        ``ctx`` (each cell one digit: the base formula says so). A kind may write
+        ``ctx.guard`` into every clause itself and return them as
+        :class:`~sudoku_csp.constraints.translation.Guarded`; any other clauses get it from
+        :func:`~sudoku_csp.constraints.cnf_clauses`."""
         raise UnsupportedError(f"{self.kind} constraints have no CNF clauses: the sat "
                                "backend and the commands that write CNF cannot take them")
 
     @classmethod
-    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
+    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterable[Clause]:
         """Clauses that follow from all of a puzzle's constraints of this kind together with
         the geometry's units (killer cages: the 45 rule), each family as ``ctx``'s encoding
-        options choose. Implied clauses only: they may speed the search, never remove a
-        solution. None by default."""
+        options choose (and the guard as :meth:`cnf` says). Implied clauses only: they may
+        speed the search, never remove a solution. None by default."""
         return iter(())
 
     def cpsat(self, model: CpSatModel) -> None:

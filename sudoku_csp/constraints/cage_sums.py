@@ -20,6 +20,7 @@ from sudoku_csp.constraints.translation import (
     Link,
     compile_clauses,
     fill,
+    merge_map,
 )
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, bits
@@ -166,8 +167,8 @@ def sum_link(geometry: Geometry, cells: tuple[int, ...], total: int, different: 
 
 
 def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
-                  seers: Sequence[int] = (), selectors: list[int] | None = None
-                  ) -> list[Clause]:
+                  seers: Sequence[int] = (), selectors: list[int] | None = None, *,
+                  guarded: bool = False) -> list[Clause]:
     """The ``combos`` clauses of "``cells`` hold one of the digit sets ``combos``" (each
     cell one digit, the cells' digits different: the caller's clauses say so): a variable
     ``has(d)`` per digit some set holds ("some cell holds d", both ways), one ``set(j)`` per
@@ -184,6 +185,7 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     ``has(d)`` replaced by true, and a single set needs no ``set(j)``: the same unit
     propagation in fewer clauses and variables. The clauses come from a template per cage
     shape (:func:`_combo_template`), mapped onto the cells' variables by index.
+    ``guarded``: each clause carries ``ctx``'s guard (:meth:`CnfContext.fill`).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
@@ -194,10 +196,11 @@ def combo_clauses(ctx: CnfContext, cells: Sequence[int], combos: Sequence[int],
     n = ctx.geometry.size
     template, aux = _combo_template(len(cells), tuple(combos), n, len(seers),
                                     selectors is not None)
-    fresh = [ctx.new_var() for _ in range(aux)]
+    fresh = ctx.new_vars(aux)
     if selectors is not None:
         selectors.extend(fresh[aux - len(combos):])
-    return fill(template, [*ctx.cell_vars((*cells, *seers)), *fresh])
+    variables = [*ctx.cell_vars((*cells, *seers)), *fresh]
+    return ctx.fill(template, variables) if guarded else fill(template, variables)
 
 
 @lru_cache(maxsize=1024)
@@ -206,8 +209,38 @@ def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: b
     """The clauses of :func:`combo_clauses` for ``k`` cells and ``seers`` cells that see
     them over slots (:func:`~sudoku_csp.constraints.translation.compile_clauses`; the
     variable of ``x(cell i, d)`` is slot ``i·n + d + 1``, the cells first, then the seers,
-    then the auxiliaries); and the auxiliaries' count. ``full``: every digit a ``has(d)``
-    and every set a ``set(j)`` (the caller reads the sets)."""
+    then the auxiliaries); and the auxiliaries' count: the cage's own clauses
+    (:func:`_combo_core`, shared by every number of seers) with its auxiliaries moved past
+    the seers, then ``has(d) → ¬x(o, d)`` for each seer (``¬x(o, d)`` for a digit every
+    set holds)."""
+    core, aux, has = _combo_core(k, combos, n, full)
+    own, shift = k * n, seers * n
+
+    def move(lit: int) -> int:
+        return lit + shift if lit > own else lit - shift if lit < -own else lit
+
+    clauses = [tuple(map(move, c)) for c in core]
+    for d in range(n):
+        h = has.get(d)
+        if h is None:
+            continue
+        for o in range(seers):
+            seer = (k + o) * n + d + 1
+            clauses.append((-seer,) if h is True else (-move(h), -seer))
+    return compile_clauses(clauses), aux
+
+
+@lru_cache(maxsize=1024)
+def _combo_core(k: int, combos: tuple[int, ...], n: int, full: bool
+                ) -> tuple[list[tuple[int, ...]], int, dict[int, int | bool]]:
+    """The clauses of :func:`combo_clauses` on the cage's own cells, over slots (cell ``i``'s
+    digit ``d`` is slot ``i·n + d + 1``, then the auxiliaries); their auxiliaries' count;
+    and each digit some set holds: ``True`` when every set holds it, else the literal of
+    its ``has(d)``. ``full``: every digit a ``has(d)`` and every set a ``set(j)`` (the
+    caller reads the sets). Else auxiliaries that imply each other are one
+    (:func:`~sudoku_csp.constraints.translation.merge_map`): a set holding a digit no other
+    set holds is that digit's ``has(d)``, so a two-cell cage's ``1+9, 2+8, 3+7, 4+6`` is
+    four variables, one per pair, at most one of them (49 clauses of the sets down to 7)."""
     def lit(cell: int, d: int) -> int:
         return cell * n + d + 1
 
@@ -221,30 +254,33 @@ def _combo_template(k: int, combos: tuple[int, ...], n: int, seers: int, full: b
     for d in range(n):
         if not possible >> d & 1:
             clauses += ((-lit(i, d),) for i in range(k))
-    top = (k + seers) * n
+    top = k * n
     optional = [d for d in range(n) if (possible & ~required) >> d & 1]
-    has = {d: top + 1 + j for j, d in enumerate(optional)}
+    has: dict[int, int | bool] = {d: top + 1 + j for j, d in enumerate(optional)}
     top += len(has)
     for d in range(n):
         if required >> d & 1:  # has(d) is true
             clauses.append(tuple(lit(i, d) for i in range(k)))
-            clauses += ((-lit(k + o, d),) for o in range(seers))
+            has[d] = True
         elif d in has:
             h = has[d]
             clauses.append((-h, *(lit(i, d) for i in range(k))))
             clauses += ((-lit(i, d), h) for i in range(k))
-            clauses += ((-h, -lit(k + o, d)) for o in range(seers))
-    sets = list(range(top + 1, top + 1 + len(combos))) if combos and (full or has) else []
+    chosen = {d: h for d, h in has.items() if h is not True}
+    sets = list(range(top + 1, top + 1 + len(combos))) if combos and (full or chosen) else []
     top += len(sets)
     if sets:
         clauses.append(tuple(sets))
         for s, c in zip(sets, combos, strict=True):
-            clauses += ((-s, h) if c >> d & 1 else (-s, -h) for d, h in has.items())
-        for d, h in has.items():
+            clauses += ((-s, h) if c >> d & 1 else (-s, -h) for d, h in chosen.items())
+        for d, h in chosen.items():
             clauses.append((-h, *(s for s, c in zip(sets, combos, strict=True) if c >> d & 1)))
             clauses.append((h, *(s for s, c in zip(sets, combos, strict=True)
                                  if not c >> d & 1)))
-    return compile_clauses(clauses), top - (k + seers) * n
+    if full:  # the caller reads every set(j): none may be merged away
+        return clauses, top - k * n, has
+    merged, aux, moved = merge_map(clauses, k * n + 1)
+    return merged, aux, {d: h if h is True else moved.get(h, h) for d, h in has.items()}
 
 
 class LinearSum:

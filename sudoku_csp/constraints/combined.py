@@ -21,7 +21,7 @@ from typing import Any
 
 from sudoku_csp.constraints.base import Constraint, ConstraintError
 from sudoku_csp.constraints.registry import by_kind, encoding_choices, kinds_among
-from sudoku_csp.constraints.translation import CnfContext, Link
+from sudoku_csp.constraints.translation import CnfContext, Link, with_guard
 from sudoku_csp.geometry import Geometry
 
 __all__ = ["add_to_cpsat", "check_all", "cnf_clauses", "native_links", "rule_lines"]
@@ -109,20 +109,22 @@ def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
 
 def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
                 options: Mapping[str, Any] | None = None, guard: int = 0
-                ) -> tuple[list[list[int]], int]:
+                ) -> tuple[list[Sequence[int]], int]:
     """The clauses of every constraint over ``geometry``'s variable map, auxiliaries numbered
     from ``start``, written with the kinds' encoding ``options`` (:func:`encoding_choices`);
     and the highest variable used (``start - 1`` when none). ``guard``: a literal added to
-    every clause (``-selector``: the clauses hold while ``selector`` is assumed).
+    every clause (``-selector``: the clauses hold while ``selector`` is assumed), by the
+    kind as it writes them where it can (:class:`~sudoku_csp.constraints.translation.CnfContext`),
+    else here. Without a guard every clause is a list.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
     >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
     >>> clauses[:4], top     # 3 and 4 leave A1 and A2; {1, 2} the one set: no auxiliary
     ([[-3], [-7], [-4], [-8]], 64)
-    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 5)], start=65)[1]  # has(d), {1,4}, {2,3}
-    70
-    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65, guard=-99)[0][0]
+    >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 5)], start=65)[1]  # {1,4} or else {2,3}
+    65
+    >>> list(cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65, guard=-99)[0][0])
     [-3, -99]
     """
     from sudoku_csp.modeling.variables import variables
@@ -130,13 +132,16 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     # Only the options given are checked: a kind applies its own default to the others
     # (CnfContext.option), and the defaults of every kind need the whole registry.
     ctx = CnfContext(variables(geometry), start=start,
-                     options=encoding_choices(options) if options else {})
+                     options=encoding_choices(options) if options else {}, guard=guard)
     constraints = list(constraints)
-    clauses = [[*clause, guard] if guard else list(clause)
-               for c in constraints for clause in c.cnf(ctx)]
+    clauses: list[Sequence[int]] = []
+    for c in constraints:
+        clauses += with_guard(c.cnf(ctx), guard)
     for kind, mine in by_kind(constraints):
-        clauses += ([*clause, guard] if guard else list(clause)
-                    for clause in kind.joint_cnf(ctx, mine))
+        clauses += with_guard(kind.joint_cnf(ctx, mine), guard)
+    if not guard:
+        # Templates give tuples; callers of the unguarded clauses get lists, as always.
+        clauses = [c if type(c) is list else list(c) for c in clauses]
     return clauses, max(ctx.top, start - 1)
 
 

@@ -49,7 +49,6 @@ from sudoku_csp.constraints.translation import (
     EncodingOption,
     Link,
     compile_clauses,
-    fill,
 )
 from sudoku_csp.geometry import Geometry
 
@@ -218,7 +217,8 @@ def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool) -> list[
     two cells as support clauses; a cage's as its digit-set clauses (with the required
     digits leaving the cells that see it all, when ``required``); any other as the
     automaton's. A hidden cage said by the summed cages of its unit adds nothing when
-    ``required``: their ``has(d)`` and required clauses already say it."""
+    ``required``: their ``has(d)`` and required clauses already say it. The cage's and
+    two cells' clauses carry ``ctx``'s guard (:meth:`CnfContext.fill`), the others not."""
     g = ctx.geometry
     smaller = implied.smaller(g)
     if smaller is not implied and required:
@@ -232,7 +232,8 @@ def signed_clauses(ctx: CnfContext, implied: SignedSum, required: bool) -> list[
     combos = None if cage is None or len(cells) > g.size else combinations_for(
         len(cells), cage[1], g.size)
     if combos is not None:
-        return combo_clauses(ctx, cells, combos, seers_of(g, cells) if required else ())
+        return combo_clauses(ctx, cells, combos, seers_of(g, cells) if required else (),
+                             guarded=True)
     return list(_automaton(smaller, g.size).clauses(ctx, cells))
 
 
@@ -242,7 +243,7 @@ def _pair_clauses(ctx: CnfContext, implied: SignedSum) -> list[Clause]:
     a, b = implied.cells
     template = _pair_template(a in implied.plus, b in implied.plus, implied.total,
                               ctx.geometry.are_peers(a, b), ctx.geometry.size)
-    return fill(template, ctx.cell_vars((a, b)))
+    return ctx.fill(template, ctx.cell_vars((a, b)))
 
 
 @lru_cache(maxsize=512)

@@ -23,7 +23,7 @@ B2 and B4 share neither a side nor a corner
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -41,7 +41,7 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
 from sudoku_csp.constraints.wording import counted, kept, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -216,9 +216,15 @@ class LineRule(AutomatonRule):
     def native(self, geometry: Geometry) -> list[Link]:
         return super().native(geometry) if self.meaningful(geometry) else []
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        if self.meaningful(ctx.geometry):
-            yield from super().cnf(ctx)
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        """The automaton's clauses over :meth:`sequence`, built once per reading and length
+        (:func:`~sudoku_csp.constraints.translation.templated`); none for a line that rules
+        nothing."""
+        if not self.meaningful(ctx.geometry):
+            return []
+        geometry = ctx.geometry
+        return templated(ctx, self.sequence(geometry), ("automaton", self.reading(geometry).key),
+                         lambda slots, cells: self.automaton(geometry).clauses(slots, cells))
 
     def cpsat(self, model: CpSatModel) -> None:
         if self.meaningful(model.geometry):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -36,7 +36,15 @@ from sudoku_csp.constraints.fields import (
     parse_pairs,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    ClauseTemplate,
+    CnfContext,
+    Guarded,
+    Link,
+    compile_clauses,
+    fill,
+)
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -161,20 +169,37 @@ def pair_link(a: int, b: int, relation: Relation, n: int) -> Link:
 
 
 # -- CNF --------------------------------------------------------------------------------------
-def pair_clauses(ctx: CnfContext, a: int, b: int, relation: Relation) -> Iterator[Clause]:
+def pair_clauses(ctx: CnfContext, a: int, b: int, relation: Relation, *,
+                 guarded: bool = False) -> list[Clause]:
     """Clauses for ``relation`` between ``a`` and ``b``: support clauses when it allows at
-    most half of the digit pairs, else conflict clauses on the forbidden ones."""
-    n = ctx.geometry.size
-    allowed = relation.allowed(n)
-    x = ctx.x
-    if 2 * len(allowed) > n * n:
-        for da, db in relation.forbidden(n):
-            yield (-x(a, da), -x(b, db))
-        return
-    sup_a, sup_b = _supports(relation, n)
-    for d in range(n):
-        yield (-x(a, d), *(x(b, e) for e in range(n) if sup_a[d] >> e & 1))
-        yield (-x(b, d), *(x(a, e) for e in range(n) if sup_b[d] >> e & 1))
+    most half of the digit pairs, else conflict clauses on the forbidden ones; from a
+    template per relation (:func:`_pair_template`). ``guarded``: each carries ``ctx``'s
+    guard (:meth:`CnfContext.fill`).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+    >>> pair_clauses(ctx, 0, 1, SUM_FIVE)[:2]   # A1 = 1 needs A2 = 4, and back
+    [(-1, 8), (-5, 4)]
+    """
+    template = _pair_template(relation, ctx.geometry.size)
+    variables = ctx.cell_vars((a, b))
+    return ctx.fill(template, variables) if guarded else fill(template, variables)
+
+
+@lru_cache(maxsize=256)
+def _pair_template(relation: Relation, n: int) -> ClauseTemplate:
+    """The clauses of :func:`pair_clauses` over slots: the first cell's digit ``d`` is slot
+    ``d + 1``, the second's slot ``n + d + 1``."""
+    clauses: list[tuple[int, ...]] = []
+    if 2 * len(relation.allowed(n)) > n * n:
+        clauses += ((-(da + 1), -(n + db + 1)) for da, db in relation.forbidden(n))
+    else:
+        sup_a, sup_b = _supports(relation, n)
+        for d in range(n):
+            clauses.append((-(d + 1), *(n + e + 1 for e in range(n) if sup_a[d] >> e & 1)))
+            clauses.append((-(n + d + 1), *(e + 1 for e in range(n) if sup_b[d] >> e & 1)))
+    return compile_clauses(clauses)
 
 
 # -- CP-SAT -----------------------------------------------------------------------------------
@@ -247,9 +272,11 @@ class PairRules(Constraint):
         n = geometry.size
         return [pair_link(a, b, rel, n) for a, b, rel in self.rules(geometry)]
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        clauses: list[Clause] = Guarded() if ctx.guard else []
         for a, b, rel in self.rules(ctx.geometry):
-            yield from pair_clauses(ctx, a, b, rel)
+            clauses += pair_clauses(ctx, a, b, rel, guarded=True)
+        return clauses
 
     def cpsat(self, model: CpSatModel) -> None:
         for a, b, rel in self.rules(model.geometry):

@@ -13,7 +13,7 @@ without a sum), so this machinery names no kind.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
@@ -35,7 +35,7 @@ from sudoku_csp.constraints.implied import (
     signed_cpsat,
     signed_link,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Guarded, Link, with_guard
 from sudoku_csp.constraints.wording import plus
 from sudoku_csp.geometry import BOX_KINDS, LINE_KINDS, Geometry, bits
 
@@ -277,33 +277,65 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     [(7,)]
     """
     unit_total = geometry.size * (geometry.size + 1) // 2
-    # Cells as bits of an int: a region's cages, innies and outies are a few C-level
-    # operations each, not set comprehensions (the cost of every killer's model).
-    pieces = [(cell_mask(cells), len(cells), total) for cells, total in _summed(cages)]
+    # Every region at once: one field of `width` bits per region in one int. A cell's entry
+    # in `member` counts 1 in the field of each region holding it, so a cage's cells add up
+    # to its count of cells in every region; adding (half - least) to each field sets the
+    # field's top bit exactly where at least `least` of them are inside, and that bit picks
+    # the regions the cage counts in: its cells and its sum go into their fields. The loop
+    # over regions then reads fields, and looks no further at a region with too many cells
+    # on either side (what its region's bits and the covered cells differ by).
+    width, member, ones, high, packed_regions, masks = _packed(geometry)
+    half = 1 << (width - 1)
+    covered_all = totals = 0
+    for cells, total in _summed(cages):
+        least = len(cells) // 2 + 1  # more than half the cage's cells
+        counts = sum(map(member.__getitem__, cells))
+        picked = ((counts + ones * (half - least)) & high) >> (width - 1)
+        if picked:
+            covered_all |= picked * cell_mask(cells)
+            totals += picked * total
+    field = (1 << width) - 1
+    step = width // 8
+    differ = (packed_regions ^ covered_all).to_bytes(step * len(masks), "little")
     seen: set[tuple[int, int]] = set()
     found = []
-    for region, (_, count, words) in zip(_region_masks(geometry), regions(geometry),
-                                         strict=True):
-        covered = total = 0
-        for mask, size, value in pieces:
-            if 2 * (mask & region).bit_count() > size:
-                covered |= mask
-                total += value
+    for r, (region, (_, count, words)) in enumerate(zip(masks, regions(geometry),
+                                                       strict=True)):
+        if int.from_bytes(differ[r * step:(r + 1) * step], "little").bit_count() > most:
+            continue
+        covered = covered_all >> (r * width) & field
         if not covered:
             continue
         inside, outside = region & ~covered, covered & ~region
         if count == 1 and not outside:
             continue  # a unit less the cages inside it: a hidden cage (hidden_sums)
         ins, outs = inside.bit_count(), outside.bit_count()
-        if ins + outs > most or min(ins, outs) > most_both:
+        if min(ins, outs) > most_both:
             continue
-        total = count * unit_total - total
+        total = count * unit_total - (totals >> (r * width) & field)
         if (inside, outside) in seen or not (inside or outside or total):
             continue
         seen.add((inside, outside))
         found.append(SignedSum(tuple(bits(inside)), tuple(bits(outside)), total, LEFTOVERS.name,
                                words))
     return found
+
+
+@lru_cache(maxsize=32)
+def _packed(geometry: Geometry) -> tuple[int, tuple[int, ...], int, int, int, tuple[int, ...]]:
+    """The regions of :func:`regions` packed for :func:`leftover_sums`: the field width (whole
+    bytes, wider than the grid's cells), each cell's 1 in the field of every region holding
+    it, a 1 and the top bit in every field, every region's cells in its field, and each
+    region's cells as a mask."""
+    masks = _region_masks(geometry)
+    width = (geometry.ncells + 8) // 8 * 8
+    member = [0] * geometry.ncells
+    for r, mask in enumerate(masks):
+        for cell in bits(mask):
+            member[cell] |= 1 << (r * width)
+    ones = sum(1 << (r * width) for r in range(len(masks)))
+    packed = sum(mask << (r * width) for r, mask in enumerate(masks))
+    return width, tuple(member), ones, ones << (width - 1), packed, masks
 
 
 @lru_cache(maxsize=32)
@@ -355,14 +387,15 @@ def cage_links(geometry: Geometry, cages: Sequence[Summed]) -> list[Link]:
     return links
 
 
-def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> Iterator[Clause]:
+def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> list[Clause]:
     """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
-    own required digits are in its own clauses)."""
-    required = on(ctx.options, REQUIRED)
-    clauses: list[Clause] = []
+    own required digits are in its own clauses), each with ``ctx``'s guard when it has one
+    (then as :class:`~sudoku_csp.constraints.translation.Guarded`)."""
+    required, guard = on(ctx.options, REQUIRED), ctx.guard
+    clauses: list[Clause] = Guarded() if guard else []
     for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
-        clauses += signed_clauses(ctx, implied, required)
-    return iter(clauses)
+        clauses += with_guard(signed_clauses(ctx, implied, required), guard)
+    return clauses
 
 
 def cage_cpsat(model: CpSatModel, cages: Sequence[Summed]) -> None:

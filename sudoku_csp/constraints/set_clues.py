@@ -6,7 +6,8 @@ beyond :class:`~sudoku_csp.constraints.outside.OutsideClue`:
   and joint links): with it, the digits a reading leaves over are held against the other
   cells of the line;
 - in CNF, the set of digits of the marked part as variables with a selector per set
-  (:func:`held_set_clauses`), built once per shape as a template (:func:`templated`);
+  (:func:`held_set_clauses`), built once per shape as a template
+  (:func:`~sudoku_csp.constraints.translation.templated`);
 - on CP-SAT's Boolean model, those clauses (:func:`clauses_to_cpsat`).
 """
 
@@ -15,24 +16,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import Constraint, at
 from sudoku_csp.constraints.outside import OutsideClue
-from sudoku_csp.constraints.translation import (
-    Clause,
-    ClauseTemplate,
-    CnfContext,
-    Link,
-    compile_clauses,
-    fill,
-)
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
-__all__ = ["SetClue", "clauses_to_cpsat", "held_set_clauses", "templated"]
+__all__ = ["SetClue", "clauses_to_cpsat", "held_set_clauses"]
 
 
 def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int | None],
@@ -74,31 +69,6 @@ def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int
         clauses.append((h, *(s for s, c in zip(chosen, sets, strict=True)
                              if not c >> d & 1)))
     return clauses, chosen
-
-
-_TEMPLATES: dict[tuple[Any, int, int], tuple[ClauseTemplate, int]] = {}
-
-
-def templated(ctx: CnfContext, cells: Sequence[int], key: Any,
-              make: Callable[[CnfContext, tuple[int, ...]], Iterable[Clause]]) -> list[Clause]:
-    """The clauses ``make`` writes for ``cells``, built once per ``key`` (what besides the
-    cells they depend on: the kind and its clue), grid size and number of cells: ``make``
-    writes them over the cells ``0, 1, ...`` (whose variables are the template's slots), the
-    template is kept (:func:`~sudoku_csp.constraints.translation.compile_clauses`), and
-    filled with ``cells``' variables and fresh auxiliaries."""
-    n, count = ctx.geometry.size, len(cells)
-    found = _TEMPLATES.get((key, n, count))
-    if found is None:
-        slots = CnfContext(ctx.vars, start=count * n + 1)
-        clauses = list(make(slots, tuple(range(count))))
-        if any(not clause for clause in clauses):
-            return [()]  # no reading at all
-        found = compile_clauses(clauses), slots.top - count * n
-        if len(_TEMPLATES) >= 4096:
-            _TEMPLATES.clear()
-        _TEMPLATES[key, n, count] = found
-    template, aux = found
-    return fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
 
 
 def clauses_to_cpsat(model: CpSatModel, make: Callable[[CnfContext], Iterable[Clause]]
@@ -174,20 +144,19 @@ class SetClue(OutsideClue):
                 for clue in constraints
                 if isinstance(clue, SetClue) and clue.reads_a_unit(geometry)]
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """With its line a unit (and :attr:`cnf_sets`), its :meth:`set_clauses` and
-        :meth:`more_clauses`, built once per kind, clue and length (:func:`templated`);
-        else its automaton's and :meth:`more_clauses`."""
+        :meth:`more_clauses`, built once per kind, clue and length
+        (:func:`~sudoku_csp.constraints.translation.templated`); else its automaton's and
+        :meth:`more_clauses`."""
         if self.cnf_sets and self.reads_a_unit(ctx.geometry):
             def make(slots: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
                 clue = replace(self, cells=cells)
                 yield from clue.set_clauses(slots)
                 yield from clue.more_clauses(slots)
 
-            yield from templated(ctx, self.cells, (self.kind, self.total), make)
-        else:
-            yield from super().cnf(ctx)
-            yield from self.more_clauses(ctx)
+            return templated(ctx, self.cells, (self.kind, self.total), make)
+        return chain(super().cnf(ctx), self.more_clauses(ctx))
 
     def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """The rule as clauses that read its line as a unit (:meth:`cnf`)."""

@@ -306,7 +306,7 @@ def puzzle_clauses(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
 
 
 def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None, guard: int = 0
-                       ) -> tuple[list[list[int]], int]:
+                       ) -> tuple[list[Sequence[int]], int]:
     """The clauses of the puzzle's typed constraints (cages, thermometers, dots, ...) over
     the one variable map, auxiliaries numbered from ``start`` (above every variable of the
     formula they join); and the highest variable they use. ``options`` are the kinds'

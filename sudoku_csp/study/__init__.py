@@ -14,7 +14,7 @@ Glossary
   rule names joined by ``+`` work too).
 - *propagation*: unit propagation alone under the givens (``Solver.propagate``), or the
   preset's rules to a fixpoint; a puzzle is *solved* by it when every cell gets its digit.
-- *probing*: failed-literal probing to a fixpoint (:func:`~sudoku_csp.satsolver.probe`) over
+- *probing*: failed-literal probing to a fixpoint (:func:`~sudoku_csp.study.probing.probe`) over
   every variable of the formula, both signs; native presets are not probed.
 - *search*: find a solution and prove that there is no other (tdoku's benchmark does the
   same: it asks for up to two), counting ``decisions``, ``conflicts`` and ``propagations``.

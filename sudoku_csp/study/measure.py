@@ -21,11 +21,11 @@ from sudoku_csp.satsolver import (
     SolverSession,
     capabilities,
     load,
-    probe,
     propagating_solver,
     solve_until,
     stats_delta,
 )
+from sudoku_csp.study.probing import probe
 from sudoku_csp.study.table import Method, decisions_of
 from sudoku_csp.verify import check_solutions
 

@@ -39,7 +39,7 @@ Killer cages have a generator of their own (:mod:`sudoku_csp.generate.killer`:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -77,7 +77,14 @@ from sudoku_csp.constraints.fields import (
 from sudoku_csp.constraints.implied import FAMILIES, REQUIRED, on
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.rule45 import cage_clauses, cage_cpsat, cage_links
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    Guarded,
+    Link,
+    with_guard,
+)
 from sudoku_csp.geometry import Geometry, Grid
 
 if TYPE_CHECKING:
@@ -193,25 +200,28 @@ class Cage(Constraint):
         return cage_links(geometry, [c for c in constraints if isinstance(c, Cage)])
 
     # -- CNF --------------------------------------------------------------------------------
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         g, x, cells = ctx.geometry, ctx.x, self.cells
         n = g.size
-        # One list, not a generator: a killer's model is thousands of these clauses.
-        clauses: list[Clause] = []
+        # One list, not a generator: a killer's model is thousands of these clauses, each
+        # written with the context's guard (Guarded) so that none is copied to add it.
+        guard = (ctx.guard,) if ctx.guard else ()
+        clauses: list[Clause] = Guarded() if guard else []
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
                 if not g.are_peers(a, b):
-                    clauses += ((-x(a, d), -x(b, d)) for d in range(n))
+                    clauses += ((-x(a, d), -x(b, d), *guard) for d in range(n))
         if self.total is None:
-            return iter(clauses)
+            return clauses
         combos = combinations_for(len(cells), self.total, n)
         sums = ctx.option(SUMS)
         if sums == "combos" and combos is not None:
             clauses += combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
-                                     if on(ctx.options, REQUIRED) else ())
+                                     if on(ctx.options, REQUIRED) else (), guarded=True)
         else:
-            clauses += self._pb_clauses(ctx, FALLBACK_PB if sums == "combos" else sums)
-        return iter(clauses)
+            clauses += with_guard(self._pb_clauses(ctx, FALLBACK_PB if sums == "combos"
+                                                   else sums), ctx.guard)
+        return clauses
 
     def _pb_clauses(self, ctx: CnfContext, encoding: str) -> list[list[int]]:
         enc = pb_encoding(encoding)
@@ -227,7 +237,7 @@ class Cage(Constraint):
                             encoding=enc).clauses
 
     @classmethod
-    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
+    def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterable[Clause]:
         """The implied sums of :meth:`joint_native` as clauses, each family as ``ctx``'s
         options choose."""
         return cage_clauses(ctx, [c for c in constraints if isinstance(c, Cage)])

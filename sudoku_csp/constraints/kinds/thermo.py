@@ -20,7 +20,7 @@ Drawn as a grey bulb on the first cell and a thick grey line through the others;
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,7 +38,7 @@ from sudoku_csp.constraints.fields import (
     rcs,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
 from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -99,18 +99,12 @@ class Thermo(Constraint):
     def native(self, geometry: Geometry) -> list[Link]:
         return [Link(self.cells, _narrow)]
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
-        n, x, cells = ctx.geometry.size, ctx.x, self.cells
-        length = len(cells)
-        for i, cell in enumerate(cells):
-            for d in range(n):
-                if d < i or d > n - length + i:
-                    yield (-x(cell, d),)
-        for a, b in zip(cells, cells[1:], strict=False):
-            for da in range(n):
-                for db in range(da + 1):
-                    yield (-x(a, da), -x(b, db))
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        """Each cell's digits out of reach of its place, and each two cells in a row in
+        order, written once per length (:func:`~sudoku_csp.constraints.translation.templated`)."""
+        return templated(ctx, self.cells, "thermometer", _clauses)
 
+    # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
         for a, b in zip(self.cells, self.cells[1:], strict=False):
             model.model.add(model.value(a) < model.value(b))
@@ -249,3 +243,17 @@ def thermometers(geometry: Geometry, grid: Grid, rng: random.Random) -> list[The
         else:
             free.update(path[1:])  # cells of a path too short stay free for later ones
     return found
+
+
+def _clauses(ctx: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
+    """A thermometer's clauses over ``cells`` (:meth:`Thermo.cnf`)."""
+    n, x = ctx.geometry.size, ctx.x
+    length = len(cells)
+    for i, cell in enumerate(cells):
+        for d in range(n):
+            if d < i or d > n - length + i:
+                yield (-x(cell, d),)
+    for a, b in zip(cells, cells[1:], strict=False):
+        for da in range(n):
+            for db in range(da + 1):
+                yield (-x(a, da), -x(b, db))

@@ -1,0 +1,145 @@
+"""Clause templates (constraints/translation.py): auxiliaries that two binary clauses make
+equivalent are merged (merge_equivalent) without changing the solutions or weakening unit
+propagation, and the kinds' templated clauses (sandwiches, X-sums, automaton lines)
+propagate as the clauses they were made from."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+from sudoku_csp import make_geometry
+from sudoku_csp.constraints import BetweenLine, Sandwich, XSum, cnf_clauses
+from sudoku_csp.constraints.translation import CnfContext, merge_equivalent
+from sudoku_csp.modeling.variables import variables
+
+MAIN = 5  # variables 1..5 are the formula's own; 6 on auxiliaries
+
+
+def _random_formula(rng: random.Random) -> list[tuple[int, ...]]:
+    """Random clauses over 5 main and 5 auxiliary variables, with pairs of binary clauses
+    between auxiliaries (and their negations) so that some are equivalent."""
+    def lit(v: int) -> int:
+        return v if rng.random() < 0.5 else -v
+
+    clauses = []
+    for _ in range(rng.randint(2, 5)):
+        a, b = rng.sample(range(MAIN + 1, MAIN + 6), 2)
+        p, q = lit(a), lit(b)
+        clauses += [(p, q), (-p, -q)]
+    for _ in range(rng.randint(3, 10)):
+        size = rng.randint(1, 4)
+        clauses.append(tuple(lit(v) for v in rng.sample(range(1, MAIN + 6), size)))
+    rng.shuffle(clauses)
+    return clauses
+
+
+def _propagator(clauses) -> tuple[Solver, list[int]]:
+    """A solver over the clauses of two or more literals, and the unit clauses to assume:
+    PySAT's propagate leaves out what holds at level 0, so no unit is loaded."""
+    assert all(clauses)
+    return (Solver("minisat22", bootstrap_with=[c for c in clauses if len(c) > 1]),
+            [c[0] for c in clauses if len(c) == 1])
+
+
+def _propagate(solver_units, assumptions) -> tuple[bool, set[int]]:
+    solver, units = solver_units
+    ok, found = solver.propagate(assumptions=[*units, *assumptions])
+    return ok, set(found)
+
+
+def _projections(clauses, main: int) -> set[tuple[bool, ...]]:
+    top = max([main, *(abs(x) for c in clauses for x in c)])
+    found = set()
+    for values in itertools.product((False, True), repeat=top):
+        if all(any(values[abs(x) - 1] == (x > 0) for x in c) for c in clauses):
+            found.add(values[:main])
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**9))
+def test_merging_keeps_the_solutions_and_every_propagation(seed):
+    rng = random.Random(seed)
+    clauses = _random_formula(rng)
+    merged, aux = merge_equivalent(clauses, MAIN + 1)
+    assert all(abs(x) <= MAIN + aux for c in merged for x in c)
+    assert _projections(merged, MAIN) == _projections(clauses, MAIN)
+    before, after = _propagator(clauses), _propagator(merged)
+    try:
+        for _ in range(8):
+            assumptions = [v if rng.random() < 0.5 else -v
+                           for v in rng.sample(range(1, MAIN + 1), rng.randint(0, 3))]
+            ok, found = _propagate(before, assumptions)
+            ok2, found2 = _propagate(after, assumptions)
+            if not ok:
+                assert not ok2  # a conflict stays a conflict
+            elif ok2:  # every main literal propagated before is propagated after
+                assert {x for x in found if abs(x) <= MAIN} <= found2
+    finally:
+        before[0].delete()
+        after[0].delete()
+
+
+def _rules(geometry, cells):
+    """Each of ``cells`` one digit, the digits different (the line is a unit)."""
+    x, n = variables(geometry).x, geometry.size
+    rules = []
+    for cell in cells:
+        rules.append([x(cell, d) for d in range(n)])
+        rules += [[-x(cell, a), -x(cell, b)] for a in range(n) for b in range(a + 1, n)]
+    rules += [[-x(a, d), -x(b, d)] for i, a in enumerate(cells) for b in cells[i + 1:]
+              for d in range(n)]
+    return rules
+
+
+def _written(constraint, geometry, start):
+    """The clauses the kind writes without a template (what the template is made from)."""
+    ctx = CnfContext(variables(geometry), start=start)
+    if isinstance(constraint, BetweenLine):
+        return list(constraint.automaton(geometry).clauses(ctx, constraint.sequence(geometry)))
+    return [*constraint.set_clauses(ctx), *constraint.more_clauses(ctx)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9))
+def test_templated_clauses_propagate_as_the_clauses_they_are_made_from(seed):
+    rng = random.Random(seed)
+    geometry = make_geometry(6)
+    n = geometry.size
+    first = n * rng.randrange(n)
+    row = tuple(range(first, first + n))
+    kind = rng.choice(("sandwich", "xsum", "between"))
+    if kind == "sandwich":
+        constraint = Sandwich(row, "right", rng.randint(0, 9))
+    elif kind == "xsum":
+        constraint = XSum(row, "right", rng.randint(1, 21))
+    else:
+        constraint = BetweenLine(row[:rng.randint(3, 5)])
+    start = geometry.ncells * n + 1
+    old = _written(constraint, geometry, start)
+    new, _ = cnf_clauses(geometry, [constraint], start=start)
+    if any(not c for c in old):  # no reading at all: the template is that empty clause
+        assert new == [[]]
+        return
+    x = variables(geometry).x
+    watched = [x(c, d) for c in row for d in range(n)]
+    rules = _rules(geometry, row)
+    before, after = _propagator(rules + old), _propagator(rules + new)
+    try:
+        for _ in range(6):
+            assumptions = [rng.choice((1, -1)) * v for v in rng.sample(watched, rng.randint(0, 6))]
+            ok, found = _propagate(before, assumptions)
+            ok2, found2 = _propagate(after, assumptions)
+            assert ok == ok2
+            if ok:
+                keep = set(watched)
+                assert {v for v in found if abs(v) in keep} == {v for v in found2
+                                                                if abs(v) in keep}
+    finally:
+        before[0].delete()
+        after[0].delete()
