@@ -38,7 +38,14 @@ from sudoku_csp.constraints.fields import (
     rcs,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
+from sudoku_csp.constraints.order_lines import LINE_ORDER, thermo_clauses
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    Link,
+    templated,
+)
 from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -79,6 +86,7 @@ class Thermo(Constraint):
     names = Names("thermometer", json=("thermos",), fpuzzles=("thermometer",),
                   aliases=("thermo",))
     fpuzzles_lines: ClassVar[bool] = True
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER,)
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -102,7 +110,13 @@ class Thermo(Constraint):
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """Each cell's digits out of reach of its place, and each two cells in a row in
         order, written once per length (:func:`~sudoku_csp.constraints.translation.templated`)."""
-        return templated(ctx, self.cells, "thermometer", _clauses)
+        choice = ctx.option(LINE_ORDER)
+        if choice == "off":
+            return templated(ctx, self.cells, "thermometer", _clauses)
+        clauses = thermo_clauses(ctx, self.cells)
+        if choice == "both":
+            clauses += templated(ctx, self.cells, "thermometer", _clauses)
+        return clauses
 
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
