@@ -57,7 +57,7 @@ def test_thermometers_hold_exactly_the_fillings_that_increase(n, length, strict)
     cells = tuple(range(length))
     clauses = thermo_clauses(ctx, cells, strict=strict)
     _exact(n, clauses, cells, lambda v: all(a < b if strict else a <= b
-                                            for a, b in zip(v, v[1:])))
+                                            for a, b in zip(v, v[1:], strict=False)))
 
 
 @settings(max_examples=20, deadline=None)
