@@ -1,4 +1,4 @@
-"""Thermometers and between lines on order literals
+"""Thermometers, slow thermometers and between lines on order literals
 (:mod:`~sudoku_csp.constraints.order_lines`, the sat backend's ``line_order``), against brute
 force.
 
@@ -24,6 +24,7 @@ from pysat.solvers import Solver
 from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.kinds.between import BetweenLine
+from sudoku_csp.constraints.kinds.slowthermo import SlowThermo
 from sudoku_csp.constraints.kinds.thermo import Thermo
 from sudoku_csp.constraints.order_lines import between_clauses, thermo_clauses
 from sudoku_csp.constraints.translation import CnfContext
@@ -99,6 +100,7 @@ SPECS = ("sat:line_order=off", "sat:line_order=on", "sat:line_order=both",
     (Thermo((4, 9, 14, 15)),),
     (BetweenLine((0, 5, 10)), BetweenLine((3, 2, 6, 7))),
     (BetweenLine((12, 9, 6, 3)), Thermo((8, 13, 14))),
+    (SlowThermo((0, 5, 6, 7)), SlowThermo((12, 8, 4))),
 ])
 def test_every_option_counts_the_grids_the_checker_keeps(lines):
     geometry = make_geometry(4)
@@ -113,7 +115,8 @@ def test_every_option_counts_the_grids_the_checker_keeps(lines):
 
 # The second generated thermometer puzzle and the first between-line puzzle of
 # examples/kinds_few_givens.txt (`sudoku-csp generate --kind thermometer|between-line
-# --count 5 --size 9 --symmetry none --seed 1`): one solution each.
+# --count 5 --size 9 --symmetry none --seed 1`), and the first of `generate --kind
+# slow-thermometer` with the same options: one solution each.
 THERMOS = (
     '{"size":9,"givens":"....................................6...............8.................'
     '...........","thermos":[["A3","A4","B3","B4"],["A5","B5","A6","A7","A8"],["B2","A1","B1",'
@@ -127,6 +130,13 @@ BETWEEN = (
     '["F4","F3","E2"],["F4","G3","H2"],["G6","G7","H7"],["G8","F8","E9","D8"],["H1","I2","I1",'
     '"H2"],["H3","G2","F1"],["H6","G7","F7"],["I5","I6","H6","G5"],["I9","H8","G9","G8"]]}')
 
+SLOW = (
+    '{"size":9,"givens":".2.......1...........................39................7.6....2..1.....'
+    '.5......4.","slow_thermos":[["A4","B4","B3","C4"],["B6","C6","D6"],["C1","B2","A3","B4"],'
+    '["C3","B4","A3"],["C6","D7","D6"],["D8","C8","D7"],["D9","D8","C9","B9"],["E8","E7","F8",'
+    '"E9"],["F2","E1","F1"],["F5","E6"],["F9","F8","F7","G8"],["G1","F2","G2"],["I1","I2","H2"'
+    '],["I6","H6","G6"]]}')
+
 
 def _reversed(text: str) -> Puzzle:
     """The puzzle with every line read from its other end (a thermometer turned round has no
@@ -137,7 +147,7 @@ def _reversed(text: str) -> Puzzle:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("text", [THERMOS, BETWEEN])
+@pytest.mark.parametrize("text", [THERMOS, BETWEEN, SLOW])
 def test_order_literals_take_fewer_conflicts_and_change_no_answer(text):
     puzzle = parse(text)
     off = get_backend("sat:mode=fresh,line_order=off").solve(puzzle, limit=2)

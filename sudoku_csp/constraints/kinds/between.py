@@ -7,11 +7,15 @@ field ``between_lines`` (lists of cell labels, end to end).
 
 Translations:
 
-- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading both ends,
-  then the cells between, its state the ends' values in order (at most N²/2 states a
-  layer): natively generalised arc consistency (each end keeps only values that leave room
-  for the cells between, each middle cell only values inside some pair of ends), in CNF
-  exact clauses that unit propagation follows both ways;
+- CNF: on order literals (:func:`~sudoku_csp.constraints.order_lines.between_clauses`), a
+  third of the automaton's conflicts on generated between lines; with ``line_order=off``
+  the automaton's clauses;
+- native (and CNF with ``line_order=off``): an automaton
+  (:mod:`sudoku_csp.constraints.automaton`) reading both ends, then the cells between, its
+  state the ends' values in order (at most N²/2 states a layer): natively generalised arc
+  consistency (each end keeps only values that leave room for the cells between, each
+  middle cell only values inside some pair of ends), in CNF (``line_order=off``) exact
+  clauses that unit propagation follows both ways;
 - CP-SAT: one Boolean "the first end is the smaller", enforcing ``first < middle < last``
   or ``last < middle < first`` on each middle cell. Measured against the automaton's
   ``add_automaton`` (:data:`CPSAT_LINEAR`): on "Hay Fever" and "Dotween" of the dev corpus

@@ -7,10 +7,12 @@ Translations:
 
 - native: bounds along the path: each cell keeps only values above the least candidate of
   the cell before it and below the greatest of the cell after it (one pass each way);
-- CNF: for each step ``a → b`` and each value ``v`` of ``a``, the conflict clauses
-  ``¬x(a, v) ∨ ¬x(b, w)`` for ``w ≤ v``, plus unit clauses for the values a cell at
-  position ``i`` of a thermometer of length ``L`` can never take (below ``i+1`` or above
-  ``N-L+i+1``);
+- CNF: on order literals (:func:`~sudoku_csp.constraints.order_lines.thermo_clauses`:
+  "``a`` is ``v`` or more" gives "``b`` is ``v + 1`` or more"), half the conflicts of the
+  digit clauses on generated thermometers; with ``line_order=off``, for each step ``a → b``
+  and each value ``v`` of ``a``, the conflict clauses ``¬x(a, v) ∨ ¬x(b, w)`` for ``w ≤ v``,
+  plus unit clauses for the values a cell at position ``i`` of a thermometer of length ``L``
+  can never take (below ``i+1`` or above ``N-L+i+1``);
 - CP-SAT: ``value(a) < value(b)`` per step.
 
 Drawn as a grey bulb on the first cell and a thick grey line through the others; generated
