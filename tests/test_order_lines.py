@@ -17,6 +17,7 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
+from cases import cnf_context, filling
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
@@ -27,34 +28,22 @@ from sudoku_csp.constraints.kinds.between import BetweenLine
 from sudoku_csp.constraints.kinds.slowthermo import SlowThermo
 from sudoku_csp.constraints.kinds.thermo import Thermo
 from sudoku_csp.constraints.order_lines import between_clauses, thermo_clauses
-from sudoku_csp.constraints.translation import CnfContext
-from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
 
-def _context(n: int) -> tuple[CnfContext, object]:
-    numbering = variables(make_geometry(n))
-    return CnfContext(numbering, start=numbering.x_count + 1), numbering
-
-
-def _filling(numbering, cells, values) -> list[int]:  # noqa: ANN001
-    return [numbering.x(c, d) if d == v else -numbering.x(c, d)
-            for c, v in zip(cells, values, strict=True) for d in range(numbering.geometry.size)]
-
-
 def _exact(n: int, clauses, cells, rule) -> None:  # noqa: ANN001
-    _, numbering = _context(n)
+    _, numbering = cnf_context(n)
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for values in product(range(n), repeat=len(cells)):
-            ok = solver.solve(assumptions=_filling(numbering, cells, values))
+            ok = solver.solve(assumptions=filling(numbering, cells, values))
             assert ok == rule(values), values
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from([4, 6]), st.integers(2, 4), st.booleans())
 def test_thermometers_hold_exactly_the_fillings_that_increase(n, length, strict):
-    ctx, _ = _context(n)
+    ctx, _ = cnf_context(n)
     cells = tuple(range(length))
     clauses = thermo_clauses(ctx, cells, strict=strict)
     _exact(n, clauses, cells, lambda v: all(a < b if strict else a <= b
@@ -64,7 +53,7 @@ def test_thermometers_hold_exactly_the_fillings_that_increase(n, length, strict)
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from([4, 6]), st.integers(3, 5))
 def test_between_lines_hold_exactly_the_fillings_between_the_ends(n, length):
-    ctx, _ = _context(n)
+    ctx, _ = cnf_context(n)
     cells = tuple(range(length))
     clauses = between_clauses(ctx, cells)
     _exact(n, clauses, cells, lambda v: all(min(v[0], v[-1]) < m < max(v[0], v[-1])
@@ -72,19 +61,19 @@ def test_between_lines_hold_exactly_the_fillings_between_the_ends(n, length):
 
 
 def test_two_lines_through_one_cell_hold_together():
-    ctx, _ = _context(4)
+    ctx, _ = cnf_context(4)
     clauses = thermo_clauses(ctx, (0, 1, 2)) + between_clauses(ctx, (3, 1, 2))
     _exact(4, clauses, (0, 1, 2, 3),
            lambda v: v[0] < v[1] < v[2] and min(v[3], v[2]) < v[1] < max(v[3], v[2]))
 
 
 def test_unit_propagation_carries_bounds_along_the_lines():
-    ctx, numbering = _context(4)
+    ctx, numbering = cnf_context(4)
     x = numbering.x
     with Solver(name="cadical153", bootstrap_with=thermo_clauses(ctx, (0, 1, 2))) as solver:
         ok, implied = solver.propagate(assumptions=[-x(0, 0)])  # the bulb is no 1
         assert ok and {x(0, 1), x(1, 2), x(2, 3)} <= set(implied)
-    ctx, numbering = _context(4)
+    ctx, numbering = cnf_context(4)
     with Solver(name="cadical153", bootstrap_with=between_clauses(ctx, (0, 1, 2))) as solver:
         for ends in ([x(0, 0), x(2, 2)], [x(0, 2), x(2, 0)]):  # 1 and 3, either way
             ok, implied = solver.propagate(assumptions=ends)
