@@ -5,7 +5,8 @@ force.
 - Exact: a filling of the cells satisfies the clauses, with the literals they set, if and
   only if it keeps the rule (strict and slow thermometers, between lines either way up).
 - Unit propagation carries bounds: a 3-cell thermometer on a 4x4 whose bulb is no 1 is
-  2, 3, 4; a between line whose ends are 1 and 3 has a 2 between, with no other clause.
+  2, 3, 4; a between line whose ends are 1 and 3 has a 2 between, and one whose ends are no
+  1 a 3, either way up, with no other clause.
 - ``line_order`` off, on or both: every grid of a small puzzle judged as the checker does;
   generated puzzles of few givens counted alike, incrementally (clauses guarded: a reversed
   thermometer after the first changes nothing) and fresh, and with fewer conflicts on order
@@ -78,6 +79,9 @@ def test_unit_propagation_carries_bounds_along_the_lines():
         for ends in ([x(0, 0), x(2, 2)], [x(0, 2), x(2, 0)]):  # 1 and 3, either way
             ok, implied = solver.propagate(assumptions=ends)
             assert ok and x(1, 1) in implied
+        # Neither end a 1, which is the smaller left open: the middle is 3 (above 2, below 4).
+        ok, implied = solver.propagate(assumptions=[-x(0, 0), -x(2, 0)])
+        assert ok and x(1, 2) in implied
 
 
 SPECS = ("sat:line_order=off", "sat:line_order=on", "sat:line_order=both",

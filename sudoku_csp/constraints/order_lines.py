@@ -8,8 +8,8 @@ The sat backend writes thermometers, slow thermometers and between lines so by d
 (:data:`LINE_ORDER`). Fresh mode, counting to two, CaDiCaL's conflicts in all: the five
 generated thermometers of few givens (examples/kinds_few_givens.txt) 5,404 with the digit
 clauses, 2,655 on order literals, 2,757 with both; the five between lines 6,226 with the
-automaton, 1,876 on order literals; five generated slow thermometers 1,047 -> 345; the dev
-corpus's six thermometer puzzles 733 -> 268, its two between-line ones 289 -> 132. Whispers
+automaton, 1,173 on order literals; five generated slow thermometers 1,047 -> 345; the dev
+corpus's six thermometer puzzles 733 -> 268, its two between-line ones 289 -> 110. Whispers
 (no two neighbours inside one window of ``difference`` values) and renbans (a start ``M`` on
 order literals, each cell in ``[M, M + L - 1]``) were measured so too and left on digits:
 1,118 -> 1,309 and 15,521 -> 16,317 conflicts on their generated five (docs/design.md:
@@ -104,9 +104,12 @@ def between_clauses(ctx: CnfContext, cells: Sequence[int]) -> list[Clause]:
     values) on order literals and one literal ``up``, "the first end is the smaller": with
     ``up``, "the first end is ``v`` or more" gives each middle cell ``v + 1`` or more, and a
     middle cell ``v`` or more gives the last end ``v + 1`` or more; without ``up`` the same
-    with the ends swapped; and the ends' bounds set ``up`` (the first ``v`` or more and the
-    last not: not ``up``). Exact for a line of three cells or more: a filling satisfies the
-    clauses (with the literals it sets, ``up`` as its ends say) iff it satisfies the rule.
+    with the ends swapped; the ends' bounds set ``up`` (the first ``v`` or more and the
+    last not: not ``up``); and, either way up, both ends ``v`` or more give each middle cell
+    ``v + 1`` or more, and a middle cell ``v`` or more gives one end ``v + 1`` or more (so
+    propagation bounds the cells before the direction is known). Exact for a line of three
+    cells or more: a filling satisfies the clauses (with the literals it sets, ``up`` as its
+    ends say) iff it satisfies the rule.
     """
     return templated(ctx, cells, ("order between",),
                      lambda slots, c: _between(slots, len(c)))
@@ -127,4 +130,8 @@ def _between(slots: CnfContext, length: int) -> Iterator[Clause]:
             found.append(_clause(-up, _neg(ge(m, v)), ge(last, v + 1)))
             found.append(_clause(up, _neg(ge(last, v)), ge(m, v + 1)))
             found.append(_clause(up, _neg(ge(m, v)), ge(0, v + 1)))
+            # Either way up: both ends v or more give the cell v + 1 or more, and the cell
+            # v or more gives one end v + 1 or more (unit propagation without up's value).
+            found.append(_clause(ge(m, v + 1), _neg(ge(0, v)), _neg(ge(last, v))))
+            found.append(_clause(_neg(ge(m, v)), ge(0, v + 1), ge(last, v + 1)))
     yield from (c for c in found if c is not None)

@@ -8,7 +8,7 @@ field ``between_lines`` (lists of cell labels, end to end).
 Translations:
 
 - CNF: on order literals (:func:`~sudoku_csp.constraints.order_lines.between_clauses`), a
-  third of the automaton's conflicts on generated between lines; with ``line_order=off``
+  fifth of the automaton's conflicts on generated between lines; with ``line_order=off``
   the automaton's clauses;
 - native (and CNF with ``line_order=off``): an automaton
   (:mod:`sudoku_csp.constraints.automaton`) reading both ends, then the cells between, its
