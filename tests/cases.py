@@ -218,3 +218,19 @@ def slow_if(values, is_slow) -> list:
     """
     return [pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow)
             if is_slow(v) else v for v in values]
+
+
+def cnf_context(n: int):  # noqa: ANN201
+    """A CNF context on an n x n grid, auxiliaries after the digit variables, and its
+    numbering: for clauses tested alone against brute force."""
+    from sudoku_csp.constraints.translation import CnfContext
+    from sudoku_csp.modeling.variables import variables
+
+    numbering = variables(make_geometry(n))
+    return CnfContext(numbering, start=numbering.x_count + 1), numbering
+
+
+def filling(numbering, cells, values) -> list[int]:  # noqa: ANN001
+    """Assumptions placing digit ``values`` in ``cells``, every other digit of them out."""
+    return [numbering.x(c, d) if d == v else -numbering.x(c, d)
+            for c, v in zip(cells, values, strict=True) for d in range(numbering.geometry.size)]

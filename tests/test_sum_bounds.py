@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
+from cases import cnf_context, filling
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
@@ -22,48 +23,35 @@ from pysat.solvers import Solver
 from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.sum_bounds import bounds_clauses
-from sudoku_csp.constraints.translation import CnfContext
-from sudoku_csp.modeling.variables import variables
-from sudoku_csp.variants import make_geometry
-
-
-def _context(n: int) -> tuple[CnfContext, object]:
-    numbering = variables(make_geometry(n))
-    return CnfContext(numbering, start=numbering.x_count + 1), numbering
-
-
-def _filling(numbering, cells, values) -> list[int]:  # noqa: ANN001
-    return [numbering.x(c, d) if d == v else -numbering.x(c, d)
-            for c, v in zip(cells, values, strict=True) for d in range(numbering.geometry.size)]
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([4, 6, 9]), st.integers(1, 3), st.integers(-1, 30))
 def test_the_bounds_hold_exactly_the_fillings_adding_up_to_the_total(n, length, total):
-    ctx, numbering = _context(n)
+    ctx, numbering = cnf_context(n)
     cells = tuple(range(length))
     clauses = bounds_clauses(ctx, cells, total)
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for values in product(range(n), repeat=length):
             holds = sum(values) + length == total
-            assert solver.solve(assumptions=_filling(numbering, cells, values)) == holds, values
+            assert solver.solve(assumptions=filling(numbering, cells, values)) == holds, values
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 12), st.integers(2, 12))
 def test_two_sums_through_one_cell_hold_together(first, second):
-    ctx, numbering = _context(4)
+    ctx, numbering = cnf_context(4)
     clauses = bounds_clauses(ctx, (0, 1, 2), first) + bounds_clauses(ctx, (3, 1), second)
     cells = (0, 1, 2, 3)
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for values in product(range(4), repeat=4):
             a, b, c, d = (v + 1 for v in values)
             holds = a + b + c == first and d + b == second
-            assert solver.solve(assumptions=_filling(numbering, cells, values)) == holds
+            assert solver.solve(assumptions=filling(numbering, cells, values)) == holds
 
 
 def test_unit_propagation_keeps_the_running_sum_s_bounds():
-    ctx, numbering = _context(4)
+    ctx, numbering = cnf_context(4)
     clauses = bounds_clauses(ctx, (0, 1), 8)  # 4 + 4 only
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for cell in (0, 1):  # either cell under 4: no way, by propagation alone

@@ -23,7 +23,7 @@ from sudoku_csp.constraints.translation import (
     fill,
 )
 
-__all__ = ["SUM_BOUNDS", "bounds_clauses"]
+__all__ = ["SUM_BOUNDS", "bounds_clauses", "order_clauses"]
 
 SUM_BOUNDS = EncodingOption(
     "sum_bounds", "on", "little killers in CNF: on (the running sum's bounds as order "
@@ -66,6 +66,30 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int) -> list[Cl
     return fill(template, slots)
 
 
+def order_clauses(digits: int, first: int, n: int) -> list[tuple[int, ...]]:
+    """The clauses tying one cell's order literals to its digits, over slots: digit ``d``
+    at ``digits + d``, "the value (digit + 1) is ``v`` or more" at ``first + v`` for
+    ``v = 2..n`` (``v = 1`` always holds and has no slot). The literals are ordered (``v + 1``
+    or more is ``v`` or more), each digit sets them all, and a value ``v`` or more and not
+    ``v + 1`` or more is the digit ``v - 1``: with the cell's exactly-one, each filling of
+    the digits gives the literals one value, and unit propagation carries the cell's bounds
+    to its digits and back.
+
+    >>> order_clauses(1, 3, 3)   # digits at 1..3, "2 or more" at 5, "3 or more" at 6
+    [(-6, 5), (-1, -5), (1, 5), (-2, 5), (-2, -6), (2, -5, 6), (-3, 6), (3, -6)]
+    """
+    clauses: list[tuple[int, ...]] = [(-(first + v + 1), first + v) for v in range(2, n)]
+    for d in range(n):
+        x, v = digits + d, d + 1
+        if v >= 2:
+            clauses.append((-x, first + v))
+        if v < n:
+            clauses.append((-x, -(first + v + 1)))
+        clauses.append((x, *((-(first + v),) if v >= 2 else ()),
+                        *((first + v + 1,) if v < n else ())))
+    return clauses
+
+
 @lru_cache(maxsize=512)
 def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | None, int]:
     """:func:`bounds_clauses`' clauses over slots: cell ``i``'s digit ``d`` at
@@ -86,17 +110,7 @@ def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | 
     clauses: list[tuple[int, ...]] = []
     for i in range(length):
         first = length * n + i * (n - 1) - 1  # first + v: "cell i's value is v or more"
-        # The cell's bounds: ordered, set by its digit, and a value at least v and not v + 1
-        # or more is the digit v - 1.
-        clauses += [(-(first + v + 1), first + v) for v in range(2, n)]
-        for d in range(n):
-            x, v = i * n + d + 1, d + 1
-            if v >= 2:
-                clauses.append((-x, first + v))
-            if v < n:
-                clauses.append((-x, -(first + v + 1)))
-            clauses.append((x, *((-(first + v),) if v >= 2 else ()),
-                            *((first + v + 1,) if v < n else ())))
+        clauses += order_clauses(i * n + 1, first, n)
         lo, hi, lo1, hi1 = lows[i], highs[i], lows[i + 1], highs[i + 1]
         here, after = prefix[i], prefix[i + 1]
         clauses += [(-after[s + 1], after[s]) for s in range(lo1 + 1, hi1)]  # ordered

@@ -187,8 +187,8 @@ def merge_map(clauses: Sequence[Sequence[int]], first: int
                 # p is ¬q: the higher variable becomes the lower one's literal.
                 a, b = find(p), find(-q)
                 if abs(a) != abs(b):
-                    low, high = sorted((a, b), key=abs)
-                    rep[abs(high)] = low if high > 0 else -low
+                    lead, gone = sorted((a, b), key=abs)  # not ``low``: the bound above
+                    rep[abs(gone)] = lead if gone > 0 else -lead
                     merged = True
         if not merged:
             break

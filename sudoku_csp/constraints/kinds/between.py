@@ -7,11 +7,15 @@ field ``between_lines`` (lists of cell labels, end to end).
 
 Translations:
 
-- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading both ends,
-  then the cells between, its state the ends' values in order (at most N²/2 states a
-  layer): natively generalised arc consistency (each end keeps only values that leave room
-  for the cells between, each middle cell only values inside some pair of ends), in CNF
-  exact clauses that unit propagation follows both ways;
+- CNF: on order literals (:func:`~sudoku_csp.constraints.order_lines.between_clauses`), a
+  fifth of the automaton's conflicts on generated between lines; with ``line_order=off``
+  the automaton's clauses;
+- native (and CNF with ``line_order=off``): an automaton
+  (:mod:`sudoku_csp.constraints.automaton`) reading both ends, then the cells between, its
+  state the ends' values in order (at most N²/2 states a layer): natively generalised arc
+  consistency (each end keeps only values that leave room for the cells between, each
+  middle cell only values inside some pair of ends), in CNF (``line_order=off``) exact
+  clauses that unit propagation follows both ways;
 - CP-SAT: one Boolean "the first end is the smaller", enforcing ``first < middle < last``
   or ``last < middle < first`` on each middle cell. Measured against the automaton's
   ``add_automaton`` (:data:`CPSAT_LINEAR`): on "Hay Fever" and "Dotween" of the dev corpus
@@ -23,14 +27,15 @@ Drawn as f-puzzles draws it: a thick grey line with a circle at each end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.order_lines import LINE_ORDER, between_clauses
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
 
@@ -70,6 +75,7 @@ class BetweenLine(LineRule):
     width: ClassVar[float] = 0.15
     ends: ClassVar[str] = "circle"
     ends_first: ClassVar[bool] = True
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER,)
 
     def validate(self, geometry: Geometry) -> None:
         super().validate(geometry)
@@ -92,6 +98,17 @@ class BetweenLine(LineRule):
 
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("between",), (), _step, _accept)
+
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        """On order literals (:func:`~sudoku_csp.constraints.order_lines.between_clauses`);
+        with ``line_order=off`` the automaton's clauses, with ``both`` both."""
+        choice = ctx.option(LINE_ORDER)
+        if choice == "off" or not self.meaningful(ctx.geometry):
+            return super().cnf(ctx)
+        clauses = between_clauses(ctx, self.cells)
+        if choice == "both":
+            clauses += super().cnf(ctx)
+        return clauses
 
     def cpsat_rule(self, model: CpSatModel) -> None:
         if not CPSAT_LINEAR:

@@ -7,7 +7,9 @@ first. A path of neighbours, no cell twice, of any length.
 
 Translations:
 
-- CNF and CP-SAT: "not greater" on each step (:class:`~sudoku_csp.constraints.pairs.PairRules`:
+- CNF: on order literals (:func:`~sudoku_csp.constraints.order_lines.thermo_clauses`, not
+  strict), a third of the conflicts on generated slow thermometers; with ``line_order=off``
+  and in CP-SAT "not greater" on each step (:class:`~sudoku_csp.constraints.pairs.PairRules`:
   conflict clauses, forbidden pairs);
 - native: one bounds pass each way along the whole line (each cell keeps values from the
   least of the cell before it to the greatest of the cell after it), which is arc consistency
@@ -21,7 +23,7 @@ Drawn as a thermometer whose bulb is hollow: a grey line and a grey ring on the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
@@ -29,9 +31,10 @@ from typing import ClassVar
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.order_lines import LINE_ORDER, thermo_clauses
 from sudoku_csp.constraints.pairlines import NOT_GREATER, LinePairs
 from sudoku_csp.constraints.pairs import Relation
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry
 
@@ -95,6 +98,18 @@ class SlowThermo(LinePairs):
 
     names = Names("slow thermometer", json=("slow_thermos",), fpuzzles=("slowthermometer",))
     colour: ClassVar[str] = SHAPE_FILL
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER,)
+
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        """On order literals (:func:`~sudoku_csp.constraints.order_lines.thermo_clauses`,
+        not strict); with ``line_order=off`` the pairs' digit clauses, with ``both`` both."""
+        choice = ctx.option(LINE_ORDER)
+        if choice == "off":
+            return super().cnf(ctx)
+        clauses = thermo_clauses(ctx, self.cells, strict=False)
+        if choice == "both":
+            clauses += super().cnf(ctx)
+        return clauses
 
     def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
         return [(a, b, NOT_GREATER) for a, b in zip(self.cells, self.cells[1:], strict=False)]

@@ -7,10 +7,12 @@ Translations:
 
 - native: bounds along the path: each cell keeps only values above the least candidate of
   the cell before it and below the greatest of the cell after it (one pass each way);
-- CNF: for each step ``a → b`` and each value ``v`` of ``a``, the conflict clauses
-  ``¬x(a, v) ∨ ¬x(b, w)`` for ``w ≤ v``, plus unit clauses for the values a cell at
-  position ``i`` of a thermometer of length ``L`` can never take (below ``i+1`` or above
-  ``N-L+i+1``);
+- CNF: on order literals (:func:`~sudoku_csp.constraints.order_lines.thermo_clauses`:
+  "``a`` is ``v`` or more" gives "``b`` is ``v + 1`` or more"), half the conflicts of the
+  digit clauses on generated thermometers; with ``line_order=off``, for each step ``a → b``
+  and each value ``v`` of ``a``, the conflict clauses ``¬x(a, v) ∨ ¬x(b, w)`` for ``w ≤ v``,
+  plus unit clauses for the values a cell at position ``i`` of a thermometer of length ``L``
+  can never take (below ``i+1`` or above ``N-L+i+1``);
 - CP-SAT: ``value(a) < value(b)`` per step.
 
 Drawn as a grey bulb on the first cell and a thick grey line through the others; generated
@@ -38,7 +40,14 @@ from sudoku_csp.constraints.fields import (
     rcs,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
+from sudoku_csp.constraints.order_lines import LINE_ORDER, thermo_clauses
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    Link,
+    templated,
+)
 from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -79,6 +88,7 @@ class Thermo(Constraint):
     names = Names("thermometer", json=("thermos",), fpuzzles=("thermometer",),
                   aliases=("thermo",))
     fpuzzles_lines: ClassVar[bool] = True
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER,)
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -102,7 +112,13 @@ class Thermo(Constraint):
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """Each cell's digits out of reach of its place, and each two cells in a row in
         order, written once per length (:func:`~sudoku_csp.constraints.translation.templated`)."""
-        return templated(ctx, self.cells, "thermometer", _clauses)
+        choice = ctx.option(LINE_ORDER)
+        if choice == "off":
+            return templated(ctx, self.cells, "thermometer", _clauses)
+        clauses = thermo_clauses(ctx, self.cells)
+        if choice == "both":
+            clauses += templated(ctx, self.cells, "thermometer", _clauses)
+        return clauses
 
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:

@@ -1,0 +1,137 @@
+"""Monotone lines on order literals: a (slow) thermometer's steps and a between line's cells
+written in CNF on "this cell's value is ``v`` or more" (the literals of
+:func:`~sudoku_csp.constraints.sum_bounds.order_clauses`), from which a SAT solver learns
+clauses about bounds ("A1 is 6 or more") where pair clauses on digits give it one digit at a
+time (CP-SAT's integers carry such bounds of their own).
+
+The sat backend writes thermometers, slow thermometers and between lines so by default
+(:data:`LINE_ORDER`). Fresh mode, counting to two, CaDiCaL's conflicts in all: the five
+generated thermometers of few givens (examples/kinds_few_givens.txt) 5,404 with the digit
+clauses, 2,655 on order literals, 2,757 with both; the five between lines 6,226 with the
+automaton, 1,173 on order literals; five generated slow thermometers 1,047 -> 345; the dev
+corpus's six thermometer puzzles 733 -> 268, its two between-line ones 289 -> 110. Whispers
+(no two neighbours inside one window of ``difference`` values) and renbans (a start ``M`` on
+order literals, each cell in ``[M, M + L - 1]``) were measured so too and left on digits:
+1,118 -> 1,309 and 15,521 -> 16,317 conflicts on their generated five (docs/design.md:
+Design choices, measured).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from sudoku_csp.constraints.sum_bounds import order_clauses
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
+
+__all__ = ["LINE_ORDER", "between_clauses", "thermo_clauses"]
+
+LINE_ORDER = EncodingOption(
+    "line_order", "on", "thermometers, slow thermometers and between lines in CNF: on (order "
+    "literals \"the cell is v or more\" tied to each cell's digits, the steps written on "
+    "them), both (those and the digit clauses) or off (conflict clauses on digits; a between "
+    "line's automaton)",
+    ("on", "both", "off"), "line-order switch")
+"""Whether the sat backend writes a (slow) thermometer's steps and a between line's cells on
+order literals (``on``), on those and the digit clauses (``both``) or on digits alone
+(``off``)."""
+
+
+class _Orders:
+    """The order literals of ``length`` cells in a template's slots: cell ``i``'s digit
+    ``d`` at ``i * n + d + 1``, its "value ≥ v" (``v = 2..n``) among ``slots``' auxiliaries;
+    :meth:`ge` gives ``True``/``False`` for the constant ones (``v ≤ 1``, ``v > n``)."""
+
+    def __init__(self, slots: CnfContext, length: int) -> None:
+        self.n = n = slots.geometry.size
+        self.first = [v - 2 for v in slots.new_vars(length * (n - 1))][::n - 1]
+        self.length = length
+
+    def ge(self, i: int, v: int) -> int | bool:
+        if v <= 1:
+            return True
+        if v > self.n:
+            return False
+        return self.first[i] + v
+
+    def definitions(self) -> Iterator[Clause]:
+        for i in range(self.length):
+            yield from order_clauses(i * self.n + 1, self.first[i], self.n)
+
+
+def _clause(*lits: int | bool) -> Clause | None:
+    """The clause of ``lits`` without the constant ``False`` ones; ``None`` when one is
+    ``True`` (the clause holds)."""
+    if any(lit is True for lit in lits):
+        return None
+    return tuple(lit for lit in lits if lit is not False)
+
+
+def _neg(lit: int | bool) -> int | bool:
+    return (not lit) if isinstance(lit, bool) else -lit
+
+
+def thermo_clauses(ctx: CnfContext, cells: Sequence[int], *, strict: bool = True
+                   ) -> list[Clause]:
+    """A thermometer along ``cells`` (values increase from the first; with ``strict``
+    false, never decrease) on order literals: per step ``a → b`` and value ``v``, "``a``
+    is ``v`` or more" gives "``b`` is ``v + 1`` (or ``v``) or more". Exact: a filling of the
+    cells satisfies the clauses (with the literals it sets) iff it satisfies the rule; unit
+    propagation carries each cell's bounds along the line both ways.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+    >>> thermo_clauses(ctx, (0, 1))[-4:]   # A1's "2, 3, 4 or more" 65-67, A2's 68-70
+    [(68,), (-65, 69), (-66, 70), (-67,)]
+    """
+    return templated(ctx, cells, ("order thermo", strict),
+                     lambda slots, c: _thermo(slots, len(c), strict))
+
+
+def _thermo(slots: CnfContext, length: int, strict: bool) -> Iterator[Clause]:
+    orders = _Orders(slots, length)
+    yield from orders.definitions()
+    step = 1 if strict else 0
+    for i in range(length - 1):
+        for v in range(1, orders.n + 1):
+            clause = _clause(_neg(orders.ge(i, v)), orders.ge(i + 1, v + step))
+            if clause is not None:
+                yield clause
+
+
+def between_clauses(ctx: CnfContext, cells: Sequence[int]) -> list[Clause]:
+    """A between line along ``cells`` (each cell between the ends strictly between their
+    values) on order literals and one literal ``up``, "the first end is the smaller": with
+    ``up``, "the first end is ``v`` or more" gives each middle cell ``v + 1`` or more, and a
+    middle cell ``v`` or more gives the last end ``v + 1`` or more; without ``up`` the same
+    with the ends swapped; the ends' bounds set ``up`` (the first ``v`` or more and the
+    last not: not ``up``); and, either way up, both ends ``v`` or more give each middle cell
+    ``v + 1`` or more, and a middle cell ``v`` or more gives one end ``v + 1`` or more (so
+    propagation bounds the cells before the direction is known). Exact for a line of three
+    cells or more: a filling satisfies the clauses (with the literals it sets, ``up`` as its
+    ends say) iff it satisfies the rule.
+    """
+    return templated(ctx, cells, ("order between",),
+                     lambda slots, c: _between(slots, len(c)))
+
+
+def _between(slots: CnfContext, length: int) -> Iterator[Clause]:
+    orders = _Orders(slots, length)
+    up = slots.new_var()
+    yield from orders.definitions()
+    ge, n, last = orders.ge, orders.n, length - 1
+    found: list[Clause | None] = []
+    for v in range(1, n + 1):
+        # The ends' bounds decide up: first >= v > last: the first is the greater.
+        found.append(_clause(_neg(ge(0, v)), ge(last, v), -up))
+        found.append(_clause(_neg(ge(last, v)), ge(0, v), up))
+        for m in range(1, last):
+            found.append(_clause(-up, _neg(ge(0, v)), ge(m, v + 1)))
+            found.append(_clause(-up, _neg(ge(m, v)), ge(last, v + 1)))
+            found.append(_clause(up, _neg(ge(last, v)), ge(m, v + 1)))
+            found.append(_clause(up, _neg(ge(m, v)), ge(0, v + 1)))
+            # Either way up: both ends v or more give the cell v + 1 or more, and the cell
+            # v or more gives one end v + 1 or more (unit propagation without up's value).
+            found.append(_clause(ge(m, v + 1), _neg(ge(0, v)), _neg(ge(last, v))))
+            found.append(_clause(_neg(ge(m, v)), ge(0, v + 1), ge(last, v + 1)))
+    yield from (c for c in found if c is not None)
