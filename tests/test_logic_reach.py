@@ -8,6 +8,7 @@ puzzles proved by SAT."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import warnings
 
@@ -36,6 +37,7 @@ from sudoku_csp.logic import (
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.prove import prove_steps
+from sudoku_csp.native.rules import constrain, eliminate, only_choice
 from sudoku_csp.puzzle import Puzzle
 
 NINE = make_geometry(9)
@@ -486,3 +488,104 @@ def test_nishio_follows_again_exactly_the_suppositions_that_contradict(title):
             assert closures.nishio_suspects(b, d, cells, forbids.get(d, {})) == truth
             found, seen = found + len(truth), seen + len(cells)
     assert 0 < found < seen
+
+
+# -- trials: what a supposition looks at again --------------------------------------------------
+def _whole_trial(b: Board, cell: int, digit: int, on: bool) -> list[int] | None:
+    """A trial that looks at every unit and narrows every link first (what
+    :func:`trials.outcome` must end with, looking only where its supposition changes)."""
+    state = b.state.copy()
+    state.pending.clear()
+    state.seen = [None] * len(state.links)
+    if on:
+        state.cand[cell] = 1 << digit
+        state.pending.append(cell)
+    else:
+        state.cand[cell] &= ~(1 << digit)
+        if not state.cand[cell]:
+            return None
+        if not state.cand[cell] & (state.cand[cell] - 1):
+            state.pending.append(cell)
+    state.dirty = state.tables.all_units
+    while True:
+        if eliminate(state) is None or only_choice(state) is None:
+            return None
+        made = constrain(state) if state.links else 0
+        if made is None:
+            return None
+        if not made:
+            return state.cand
+
+
+def _counting(b: Board) -> list[int]:
+    """The board's links made to note their number each time one narrows masks."""
+    asked: list[int] = []
+
+    def counted(k: int, narrow):
+        return lambda masks: asked.append(k) or narrow(masks)
+
+    b.state.links = tuple(dataclasses.replace(link, narrow=counted(k, link.narrow))
+                          for k, link in enumerate(b.state.links))
+    return asked
+
+
+def _explained(puzzle: Puzzle, steps: int) -> Board:
+    """The board after the first ``steps`` steps of the puzzle's explanation."""
+    b = Board.from_puzzle(puzzle)
+    for step in explain(puzzle, max_steps=steps).steps:
+        b.apply(step)
+    return b
+
+
+def test_a_trial_narrows_only_the_links_whose_cells_it_changes():
+    b = _explained(_published("Hay Fever"), 30)   # whispers and dots
+    asked = _counting(b)
+    cands = forcing._candidates(b)
+    trials.outcome(b, *cands[0], True)   # the position's own look at every link, once
+    skipped = 0
+    for c, d in cands[:100]:
+        del asked[:]
+        marks = trials.outcome(b, c, d, True)
+        if marks is None:
+            continue
+        changed = {x for x, m in enumerate(marks) if m != b.cand[x]}
+        assert all(changed & set(b.state.links[k].cells) for k in asked)
+        skipped += len(b.state.links) - len(set(asked))
+    assert skipped > 0
+
+
+@pytest.mark.parametrize("title", ["", pytest.param("Hay Fever", marks=pytest.mark.slow)])
+def test_a_trial_ends_where_looking_at_everything_ends(title):
+    # Every supposition of two positions (the start, and after 60 steps): the same marks
+    # (or the same contradiction) as a trial that looks at every unit and link first, and
+    # what they place and remove read for every cell at once as cell by cell (the dynamic
+    # forcing chains' shared facts).
+    for b in _positions(_published(title) if title else HARD[3], 61, 60):
+        packed = trials._Packed(b)
+        for c, d in forcing._candidates(b):
+            for on in (True, False):
+                marks = trials.outcome(b, c, d, on)
+                assert marks == _whole_trial(b, c, d, on)
+                if marks is None:
+                    continue
+                placed, gone = packed.implied(marks)
+                ones, width = (1 << packed.field) - 1, packed.field
+                for x in b.open_cells():
+                    new = marks[x] if b.cand[x].bit_count() > 1 == marks[x].bit_count() else 0
+                    assert placed >> (x * width) & ones == new
+                    assert gone >> (x * width) & ones == b.cand[x] & ~marks[x]
+
+
+@pytest.mark.parametrize("size", [9, 35])   # fields of 32 bits, and of 64 for 35 digits
+def test_what_a_trial_places_and_removes_is_read_for_every_cell_at_once(size):
+    b = Board.from_puzzle(parse("." * size * size) if size == 9 else
+                          Puzzle(make_geometry(size), (EMPTY,) * size * size))
+    marks = b.cand[:]
+    top = 1 << (size - 1)
+    marks[0], marks[1], marks[size] = top, marks[1] & ~top & ~1, 0b11
+    packed = trials._Packed(b)
+    placed, gone = packed.implied(marks)
+    width = packed.field
+    assert placed == top                        # A1 left with its last digit only
+    assert gone == ((b.cand[0] & ~top) | (top | 1) << width
+                    | (b.cand[size] & ~0b11) << (size * width))
