@@ -25,6 +25,7 @@ from sudoku_csp.generate.kinds import generate_variants
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.logic import (
     TECHNIQUES,
+    chains,
     closures,
     exact,
     explain,
@@ -574,6 +575,29 @@ def test_a_trial_ends_where_looking_at_everything_ends(title):
                     new = marks[x] if b.cand[x].bit_count() > 1 == marks[x].bit_count() else 0
                     assert placed >> (x * width) & ones == new
                     assert gone >> (x * width) & ones == b.cand[x] & ~marks[x]
+
+
+def test_the_chains_of_one_digit_search_each_digit_once_per_position(monkeypatch):
+    b = _explained(HARD[4], 20)   # a skyscraper or a kite next
+    searched = []
+    real = chains.shortest_chain
+    monkeypatch.setattr(chains, "shortest_chain",
+                        lambda *a, **k: searched.append(a[4] if len(a) > 4 else 0) or real(*a, **k))
+    keys = [*chains.STRONG_LINK_KEYS.values(), "x_chain"]
+    found = [TECHNIQUES[key].find(b) for key in keys]
+    assert len(searched) == b.size
+    assert found[0] is not None and found[0].technique == "turbot_fish"
+    # Each bound gives what a search within it gives.
+    monkeypatch.setattr(chains, "shortest_chain", real)
+    for links, step in zip([*chains.STRONG_LINK_KEYS, chains.MAX_NODES // 2], found,
+                           strict=True):
+        for d in range(b.size):
+            strong = chains._strong_links(b, cells=False, units=True, digit=d)
+            extra = chains._constraint_links(b, d)
+            weak = chains._weak_links(b, strong, False, extra)
+            assert (chains._digit_chain(b, d, 2 * links)
+                    == real(b, strong, weak, 2 * links, extra))
+        assert step is None or step.length <= 2 * links
 
 
 @pytest.mark.parametrize("size", [9, 35])   # fields of 32 bits, and of 64 for 35 digits
