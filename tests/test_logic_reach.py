@@ -38,7 +38,7 @@ from sudoku_csp.logic import (
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.prove import prove_steps
-from sudoku_csp.native.rules import constrain, eliminate, only_choice
+from sudoku_csp.native.rules import RULES, propagate
 from sudoku_csp.puzzle import Puzzle
 
 NINE = make_geometry(9)
@@ -493,29 +493,17 @@ def test_nishio_follows_again_exactly_the_suppositions_that_contradict(title):
 
 # -- trials: what a supposition looks at again --------------------------------------------------
 def _whole_trial(b: Board, cell: int, digit: int, on: bool) -> list[int] | None:
-    """A trial that looks at every unit and narrows every link first (what
-    :func:`trials.outcome` must end with, looking only where its supposition changes)."""
+    """The native solver's propagation (singles, then the links, to their fixpoint) of the
+    supposition, looking at every unit and narrowing every link first: what
+    :func:`trials.outcome` must end with, looking only where its supposition changes."""
     state = b.state.copy()
-    state.pending.clear()
-    state.seen = [None] * len(state.links)
-    if on:
-        state.cand[cell] = 1 << digit
-        state.pending.append(cell)
-    else:
-        state.cand[cell] &= ~(1 << digit)
-        if not state.cand[cell]:
-            return None
-        if not state.cand[cell] & (state.cand[cell] - 1):
-            state.pending.append(cell)
+    state.cand[cell] = 1 << digit if on else state.cand[cell] & ~(1 << digit)
+    if not state.cand[cell]:
+        return None
+    state.pending = [cell] if state.cand[cell].bit_count() == 1 else []
     state.dirty = state.tables.all_units
-    while True:
-        if eliminate(state) is None or only_choice(state) is None:
-            return None
-        made = constrain(state) if state.links else 0
-        if made is None:
-            return None
-        if not made:
-            return state.cand
+    state.seen = [None] * len(state.links)
+    return state.cand if propagate(state, [RULES["eliminate"], RULES["only_choice"]]) else None
 
 
 def _counting(b: Board) -> list[int]:
