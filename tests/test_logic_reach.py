@@ -8,6 +8,7 @@ puzzles proved by SAT."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import warnings
 
@@ -24,6 +25,7 @@ from sudoku_csp.generate.kinds import generate_variants
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.logic import (
     TECHNIQUES,
+    chains,
     closures,
     exact,
     explain,
@@ -36,6 +38,7 @@ from sudoku_csp.logic import (
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.prove import prove_steps
+from sudoku_csp.native.rules import RULES, propagate
 from sudoku_csp.puzzle import Puzzle
 
 NINE = make_geometry(9)
@@ -486,3 +489,115 @@ def test_nishio_follows_again_exactly_the_suppositions_that_contradict(title):
             assert closures.nishio_suspects(b, d, cells, forbids.get(d, {})) == truth
             found, seen = found + len(truth), seen + len(cells)
     assert 0 < found < seen
+
+
+# -- trials: what a supposition looks at again --------------------------------------------------
+def _whole_trial(b: Board, cell: int, digit: int, on: bool) -> list[int] | None:
+    """The native solver's propagation (singles, then the links, to their fixpoint) of the
+    supposition, looking at every unit and narrowing every link first: what
+    :func:`trials.outcome` must end with, looking only where its supposition changes."""
+    state = b.state.copy()
+    state.cand[cell] = 1 << digit if on else state.cand[cell] & ~(1 << digit)
+    if not state.cand[cell]:
+        return None
+    state.pending = [cell] if state.cand[cell].bit_count() == 1 else []
+    state.dirty = state.tables.all_units
+    state.seen = [None] * len(state.links)
+    return state.cand if propagate(state, [RULES["eliminate"], RULES["only_choice"]]) else None
+
+
+def _counting(b: Board) -> list[int]:
+    """The board's links made to note their number each time one narrows masks."""
+    asked: list[int] = []
+
+    def counted(k: int, narrow):
+        return lambda masks: asked.append(k) or narrow(masks)
+
+    b.state.links = tuple(dataclasses.replace(link, narrow=counted(k, link.narrow))
+                          for k, link in enumerate(b.state.links))
+    return asked
+
+
+def _explained(puzzle: Puzzle, steps: int) -> Board:
+    """The board after the first ``steps`` steps of the puzzle's explanation."""
+    b = Board.from_puzzle(puzzle)
+    for step in explain(puzzle, max_steps=steps).steps:
+        b.apply(step)
+    return b
+
+
+def test_a_trial_narrows_only_the_links_whose_cells_it_changes():
+    b = _explained(_published("Hay Fever"), 30)   # whispers and dots
+    asked = _counting(b)
+    cands = forcing._candidates(b)
+    trials.outcome(b, *cands[0], True)   # the position's own look at every link, once
+    skipped = 0
+    for c, d in cands[:100]:
+        del asked[:]
+        marks = trials.outcome(b, c, d, True)
+        if marks is None:
+            continue
+        changed = {x for x, m in enumerate(marks) if m != b.cand[x]}
+        assert all(changed & set(b.state.links[k].cells) for k in asked)
+        skipped += len(b.state.links) - len(set(asked))
+    assert skipped > 0
+
+
+@pytest.mark.parametrize("title", ["", pytest.param("Hay Fever", marks=pytest.mark.slow)])
+def test_a_trial_ends_where_looking_at_everything_ends(title):
+    # Every supposition of two positions (the start, and after 60 steps): the same marks
+    # (or the same contradiction) as a trial that looks at every unit and link first, and
+    # what they place and remove read for every cell at once as cell by cell (the dynamic
+    # forcing chains' shared facts).
+    for b in _positions(_published(title) if title else HARD[3], 61, 60):
+        packed = trials._Packed(b)
+        for c, d in forcing._candidates(b):
+            for on in (True, False):
+                marks = trials.outcome(b, c, d, on)
+                assert marks == _whole_trial(b, c, d, on)
+                if marks is None:
+                    continue
+                placed, gone = packed.implied(marks)
+                ones, width = (1 << packed.field) - 1, packed.field
+                for x in b.open_cells():
+                    new = marks[x] if b.cand[x].bit_count() > 1 == marks[x].bit_count() else 0
+                    assert placed >> (x * width) & ones == new
+                    assert gone >> (x * width) & ones == b.cand[x] & ~marks[x]
+
+
+def test_the_chains_of_one_digit_search_each_digit_once_per_position(monkeypatch):
+    b = _explained(HARD[4], 20)   # a skyscraper or a kite next
+    searched = []
+    real = chains.shortest_chain
+    monkeypatch.setattr(chains, "shortest_chain",
+                        lambda *a, **k: searched.append(a[4] if len(a) > 4 else 0) or real(*a, **k))
+    keys = [*chains.STRONG_LINK_KEYS.values(), "x_chain"]
+    found = [TECHNIQUES[key].find(b) for key in keys]
+    assert len(searched) == b.size
+    assert found[0] is not None and found[0].technique == "turbot_fish"
+    # Each bound gives what a search within it gives.
+    monkeypatch.setattr(chains, "shortest_chain", real)
+    for links, step in zip([*chains.STRONG_LINK_KEYS, chains.MAX_NODES // 2], found,
+                           strict=True):
+        for d in range(b.size):
+            strong = chains._strong_links(b, cells=False, units=True, digit=d)
+            extra = chains._constraint_links(b, d)
+            weak = chains._weak_links(b, strong, False, extra)
+            assert (chains._digit_chain(b, d, 2 * links)
+                    == real(b, strong, weak, 2 * links, extra))
+        assert step is None or step.length <= 2 * links
+
+
+@pytest.mark.parametrize("size", [9, 35])   # fields of 32 bits, and of 64 for 35 digits
+def test_what_a_trial_places_and_removes_is_read_for_every_cell_at_once(size):
+    b = Board.from_puzzle(parse("." * size * size) if size == 9 else
+                          Puzzle(make_geometry(size), (EMPTY,) * size * size))
+    marks = b.cand[:]
+    top = 1 << (size - 1)
+    marks[0], marks[1], marks[size] = top, marks[1] & ~top & ~1, 0b11
+    packed = trials._Packed(b)
+    placed, gone = packed.implied(marks)
+    width = packed.field
+    assert placed == top                        # A1 left with its last digit only
+    assert gone == ((b.cand[0] & ~top) | (top | 1) << width
+                    | (b.cand[size] & ~0b11) << (size * width))

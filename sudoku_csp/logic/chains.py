@@ -199,6 +199,13 @@ def _chain_step(board: Board, technique: str, name: str | Callable[[list[Candida
     strong, weak = links(board)
     extra = _constraint_links(board, digit)
     found = shortest_chain(board, strong, weak, max_nodes, extra)
+    return _step_of(board, technique, name, found, extra, bonus)
+
+
+def _step_of(board: Board, technique: str, name: str | Callable[[list[Candidate]], str],
+             found: tuple[list[Candidate], list[Candidate]] | None, extra: WeakLinks,
+             bonus: Callable[[list[Candidate]], float] | None = None) -> Step | None:
+    """The step of a chain :func:`shortest_chain` found (None for none)."""
     if found is None:
         return None
     chain, gone = found
@@ -211,16 +218,34 @@ def _chain_step(board: Board, technique: str, name: str | Callable[[list[Candida
                 bonus=bonus(chain) if bonus else 0.0)
 
 
+def _digit_chain(board: Board, d: int, max_nodes: int
+                 ) -> tuple[list[Candidate], list[Candidate]] | None:
+    """The shortest chain of digit ``d`` through strong links in units of at most
+    ``max_nodes`` nodes (as :func:`shortest_chain` finds it), or None.
+
+    The search of :data:`MAX_NODES` nodes is made once per position and digit
+    (:meth:`Board.cached`) and serves every bound up to it: each of the ladder's strong-link
+    chains and the X-chain asks again with a longer bound, and the chain the search finds
+    within a bound is the one it finds without it when that one fits (it goes through the
+    starts in one order, finds the shortest from each first and keeps a later start's only
+    when strictly shorter: a bound only leaves out longer chains), else there is none."""
+    def search() -> tuple[list[Candidate], list[Candidate]] | None:
+        strong = _strong_links(board, cells=False, units=True, digit=d)
+        extra = _constraint_links(board, d)
+        weak = _weak_links(board, strong, False, extra)
+        return shortest_chain(board, strong, weak, MAX_NODES, extra)
+    found = board.cached(f"x chain {d}", search)
+    return found if found is not None and len(found[0]) <= max_nodes else None
+
+
 def _single_digit(board: Board, technique: str, name: Callable[[int, list[Candidate]], str],
                   max_nodes: int, bonus: Callable[[list[Candidate]], float] | None = None
                   ) -> Step | None:
     """The shortest chain of one digit through strong links in units, over every digit."""
     best: Step | None = None
     for d in range(board.size):
-        def links(b: Board, d: int = d) -> tuple[Links, Links]:
-            strong = _strong_links(b, cells=False, units=True, digit=d)
-            return strong, _weak_links(b, strong, False, _constraint_links(b, d))
-        step = _chain_step(board, technique, partial(name, d), links, max_nodes, bonus, d)
+        step = _step_of(board, technique, partial(name, d), _digit_chain(board, d, max_nodes),
+                        _constraint_links(board, d), bonus)
         if step is not None and (best is None or step.length < best.length):
             best = step
     return best

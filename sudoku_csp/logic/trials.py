@@ -14,6 +14,8 @@ only says where to look.
 
 from __future__ import annotations
 
+from array import array
+
 from sudoku_csp.geometry import bits
 from sudoku_csp.logic import basic, constraints, houses
 from sudoku_csp.logic.board import Board, Contradiction
@@ -28,6 +30,7 @@ from sudoku_csp.logic.forcing import (
 )
 from sudoku_csp.logic.step import Step
 from sudoku_csp.native.rules import PRESETS, RULES, constrain, eliminate, only_choice, propagate
+from sudoku_csp.native.state import State
 
 __all__ = ["CARRIED", "dynamic_forcing_chain", "forcing_chain_plus", "outcome", "plus_outcome"]
 
@@ -38,12 +41,59 @@ again each step, they cost a tracked run each."""
 _KEY = "dynamic_forcing_chain"
 
 
+def _quiet(board: Board) -> tuple[int, list[tuple[int, ...] | None]]:
+    """What a trial's first look at the position would find nothing in, worked out once
+    per position (:meth:`Board.cached`): the units where the hidden-single rule has nothing
+    to do (no digit without a place, none with one place outside a single cell), and per
+    typed constraint's link the masks it leaves as they are (None where it narrows them,
+    the masks ``rules.constrain`` keeps in ``State.seen``)."""
+    def compute() -> tuple[int, list[tuple[int, ...] | None]]:
+        state = board.state
+        cand, done, tables = state.cand, state.done, state.tables
+        full, units = tables.full, tables.units
+        quiet = 0
+        for u, get in enumerate(tables.getters):
+            seen = twice = 0
+            for m in get(cand):
+                twice |= seen & m
+                seen |= m
+            if seen != full:
+                continue
+            hidden = seen & ~twice & ~done[u]
+            if all(cand[c] == bit for bit in (1 << d for d in bits(hidden))
+                   for c in units[u] if cand[c] & bit):
+                quiet |= 1 << u
+        accepted: list[tuple[int, ...] | None] = []
+        if state.links:
+            assert state.link_tables is not None
+            for link, fetch in zip(state.links, state.link_tables.getters, strict=True):
+                masks = fetch(cand)
+                accepted.append(masks if link.narrow(masks) == masks else None)
+        return quiet, accepted
+    return board.cached("trial quiet", compute)
+
+
+def _trial(board: Board) -> State:
+    """A copy of the board's state for a trial, nothing pending: every unit marked for the
+    hidden-single rule and every link for ``rules.constrain``, except where a look would
+    find nothing (:func:`_quiet`). A trial then looks again only at a unit or a link whose
+    cells it changes; the rules make no change and find no contradiction in the others, so
+    it ends exactly where looking at everything ends it (same marks, same verdict), without
+    those looks. The caller makes its supposition and touches the cell."""
+    quiet, accepted = _quiet(board)
+    state = board.state.copy()
+    state.pending.clear()
+    if state.links:
+        state.seen = accepted[:]
+    state.dirty = state.tables.all_units & ~quiet
+    return state
+
+
 def outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] | None:
     """The pencil marks after supposing the fact and running singles to a fixpoint with the
     native rules (fast); None on contradiction."""
     board.check_time()
-    state = board.state.copy()
-    state.pending.clear()
+    state = _trial(board)
     if on:
         state.cand[cell] = 1 << digit
         state.pending.append(cell)
@@ -54,7 +104,6 @@ def outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] | None:
         if not state.cand[cell] & (state.cand[cell] - 1):
             state.pending.append(cell)
     state.touch(cell)
-    state.dirty = state.tables.all_units
     while True:  # singles, then the typed constraints' links, until neither changes a thing
         if eliminate(state) is None or only_choice(state) is None:
             return None
@@ -63,6 +112,38 @@ def outcome(board: Board, cell: int, digit: int, on: bool) -> list[int] | None:
             return None
         if not made:
             return state.cand
+
+
+class _Packed:
+    """Pencil marks packed into one integer, a field of :attr:`field` bits per cell (cell
+    ``x``'s mask at bit ``x * field``; 32, or 64 for grids of 32 digits and more), so that
+    what a trial implies is read for every cell at once: packed by ``array`` in C,
+    compared by integer operations."""
+
+    def __init__(self, board: Board) -> None:
+        self.code = "I" if board.size < 32 else "Q"
+        self.field = field = array(self.code).itemsize * 8
+        self.ones = ones = (1 << (field - 1)) - 1  # a field's bits under its top one
+        self.low = sum(1 << (x * field) for x in range(len(board.cand)))
+        self.high = self.low << (field - 1)
+        self.below = self.high - self.low  # ones in every field
+        cand, placed = board.cand, board.state.placed
+        # The open cells' candidates; the fields of the open cells that are not single
+        self.open = self.pack([0 if placed >> x & 1 else m for x, m in enumerate(cand)])
+        self.multi = self.pack([0 if placed >> x & 1 or not m & (m - 1) else ones
+                                for x, m in enumerate(cand)])
+
+    def pack(self, masks: list[int]) -> int:
+        return int.from_bytes(array(self.code, masks).tobytes(), "little")
+
+    def implied(self, marks: list[int]) -> tuple[int, int]:
+        """``(placed, gone)`` for a trial's pencil marks ``marks`` (none empty, each within
+        the board's): the digits it leaves single in open cells that were not, and the
+        candidates of open cells it removes, each as fields of one integer."""
+        packed = self.pack(marks)
+        rest = packed & (packed - self.low)  # per field m & (m - 1): no field is empty
+        single = (self.high & ~((rest + self.below) & self.high)) >> (self.field - 1)
+        return packed & single * self.ones & self.multi, self.open & ~packed
 
 
 def _open(board: Board, lit: Lit) -> bool:
@@ -115,19 +196,21 @@ def dynamic_forcing_chain(board: Board) -> Step | None:
     # Something every case implies, found on the native results, then worded.
     wanted: set[Lit] = set()
     cand = board.cand
+    packed = _Packed(board)
+    implied = {key: None if marks is None else packed.implied(marks)
+               for key, marks in results.items()}
 
     def shared(keys: list[tuple[int, int, bool]]) -> bool:
-        marks = [m for m in (results[k] for k in keys) if m is not None]
-        if len(marks) != len(keys):
-            return False
-        for x in board.open_cells():
-            on_all = off_all = cand[x]  # a digit placed in every case; one gone in every case
-            for m in marks:
-                on_all &= m[x] if not m[x] & (m[x] - 1) else 0
-                off_all &= ~m[x]
-            if off_all or (on_all and on_all != cand[x]):
-                return True
-        return False
+        """Some open cell has a digit placed in every case (and is not that digit's
+        already), or a digit gone in every case."""
+        on = off = -1
+        for key in keys:
+            found = implied[key]
+            if found is None:
+                return False
+            on &= found[0]
+            off &= found[1]
+        return bool(on | off)
 
     for c, d in cands:
         if shared([(c, d, True), (c, d, False)]):
@@ -175,12 +258,11 @@ def plus_outcome(board: Board, cell: int, digit: int) -> bool:
     """Whether supposing ``digit`` in ``cell`` empties a cell or a unit once the native
     rules of :data:`PLUS_RULES` run to a fixpoint."""
     board.check_time()
-    state = board.state.copy()
-    state.pending.clear()
+    state = _trial(board)
     state.cand[cell] = 1 << digit
     state.pending.append(cell)
     state.touch(cell)
-    state.dirty = state.stale = state.tables.all_units
+    state.stale = state.tables.all_units
     return not propagate(state, PLUS_RULES)
 
 
