@@ -27,6 +27,7 @@ from sudoku_csp.logic import (
     forcing,
     houses,
     leftovers,
+    segments,
     sums,
     trials,
     uniqueness,
@@ -102,6 +103,9 @@ _LADDER = [
               houses.rule_pointing),
     Technique("rule_cell_forcing", "Cell forcing through the variant rules",
               houses.CELL_FORCING_RATING, houses.rule_cell_forcing),
+    Technique("segment_pointing", "A constraint's cells in one unit must hold a digit "
+              "(a little killer's box segment, …)", segments.SEGMENT_RATING,
+              segments.segment_pointing),
     Technique("sum_leftovers", "Innies and outies over several units and constraints "
               "(arrows, little killers, cages, …)", sums.SUMS_RATING, sums.sum_leftovers),
     Technique("naked_pair", "Naked pair", 3.0, basic.naked_pair),
