@@ -20,6 +20,7 @@ from sudoku_csp.logic.step import unit_name
 from sudoku_csp.puzzle import Puzzle
 
 NINE = make_geometry(9)
+SLOW = {("little-killer", 1)}
 
 
 def diagonal(total: int, *labels: str) -> LittleKiller:
@@ -53,7 +54,7 @@ def test_never_on_the_plain_grid():
     # puzzle needs forcing chains from the start, so every technique is tried at each step.
     puzzle = parse("8..........36......7..9.2...5...7.......457....."
                    "1...3...1....68..85...1..9....4..")
-    e = explain(puzzle, max_steps=3)
+    e = explain(puzzle, max_steps=2)
     assert e.rating.er is not None and e.rating.er > segments.SEGMENT_RATING
     assert "segment_pointing" not in e.rating.techniques
     b = Board.from_puzzle(puzzle)
@@ -62,12 +63,33 @@ def test_never_on_the_plain_grid():
         b.apply(step)
 
 
-@pytest.mark.parametrize(("kind", "seed"), slow_if([("little-killer", 1), ("arrow", 4)],
-                                                   lambda case: case[0] == "little-killer"))
+def test_two_diagonals_read_together_hold_what_neither_alone_holds():
+    # A2 + B1 = 3 takes 1 and 2 of box 1, so A1 and B2 hold 3 and 4 and C3 + D4 = 13 - 7 is
+    # 2 + 4: box 4's two cells of the long diagonal hold 2 and 4, which C4 and D3 lose.
+    four = make_geometry(4)
+    one = LittleKiller((0, 5, 10, 15), "down-right", 13)
+    two = LittleKiller((1, 4), "down-left", 3)
+    puzzle = Puzzle(four, (EMPTY,) * 16, constraints=(one, two))
+    b = Board.from_puzzle(puzzle)
+    step = segments.segment_overlap(b)
+    assert step is not None
+    assert set(step.eliminations) == {(c, d) for c in (11, 14) for d in (1, 3)}
+    assert "not both can be kept" in step.text
+    assert _ruled_out(puzzle, step.eliminations) == []
+    assert [unit_name(four, u) for u in step.units] == ["box 4"]
+    assert TECHNIQUES["segment_overlap"].rate(step) == segments.OVERLAP_RATING
+
+
+GENERATED = [("little-killer", 1), ("little-killer", 2), ("arrow", 4), ("thermometer", 3),
+             ("whispers", 2), ("renban", 1), ("region-sum-line", 4)]
+
+
+@pytest.mark.parametrize(("kind", "seed"), slow_if(GENERATED, lambda case: case in SLOW))
 def test_segment_steps_on_generated_puzzles_fire_and_are_proved(kind, seed):
-    """With only singles and the rules between cells before it, the technique meets many
-    positions: every step it makes must be proved."""
+    """With only singles and the rules between cells before them, the techniques meet many
+    positions: every step they make must be proved."""
     puzzle = next(generate_variants(make_geometry(6), kinds=[kind], seed=seed))
-    e = explain(puzzle, techniques=[*SINGLES, "constraint", "segment_pointing"], max_steps=80)
+    keys = ["segment_pointing", "segment_overlap"]
+    e = explain(puzzle, techniques=[*SINGLES, "constraint", *keys], max_steps=80)
     prove_steps(e)
-    assert e.rating.techniques.get("segment_pointing", 0) > 0
+    assert sum(e.rating.techniques.get(key, 0) for key in keys) > 0

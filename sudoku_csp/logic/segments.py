@@ -20,6 +20,9 @@ stay as they were, and a filling found once answers the same question again at o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
@@ -28,18 +31,26 @@ from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.exact import BUDGET, Filling, supports
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
 
-__all__ = ["SEGMENT_RATING", "segment_pointing"]
+__all__ = ["MOST_CELLS", "OVERLAP_RATING", "SEGMENT_RATING", "segment_overlap",
+           "segment_pointing"]
 
 SEGMENT_RATING = 2.9
 """A segment's digits pointing out of it: as pointing through the rules (2.9), whose houses
 are whole constraints; here the house is the part of a constraint inside one unit, found by
 weighing the constraint's combinations with its other cells."""
 
+OVERLAP_RATING = 3.2
+"""Two constraints' segments in one unit read together: as two overlapping constraints read
+together (``constraint_overlap``, 3.2), which it follows."""
 
-def _segments(geometry: Geometry, constraint: Constraint) -> list[tuple[int, tuple[int, ...]]]:
-    """``(unit, cells)``: each unit holding two or more of the constraint's cells and some
-    cell besides, with those cells (in the constraint's order)."""
-    touched = tuple(dict.fromkeys(constraint.touched()))
+MOST_CELLS = 14
+"""Constraints over more cells than this together are not read (the exact search would
+mostly give up), as for ``constraint_overlap``."""
+
+
+def _segments(geometry: Geometry, touched: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """``(unit, cells)``: each unit holding two or more of ``touched`` and some cell
+    besides, with those cells (in the order of ``touched``)."""
     found = []
     for u, unit in enumerate(geometry.units):
         inside = set(unit.cells)
@@ -129,15 +140,62 @@ def segment_pointing(board: Board) -> Step | None:
     """
     if not board.constraints:
         return None
+    return _pointing(board, [(c,) for c in board.constraints], "segment_pointing")
+
+
+def segment_overlap(board: Board) -> Step | None:
+    """As :func:`segment_pointing`, with two constraints that share cells read together:
+    the open cells of both inside one unit must hold a digit (two little killers crossing
+    in a box: without a 9 among their cells there, not both can be kept). Two constraints
+    are read together when they share a cell or each has two or more cells in one unit.
+
+    >>> from sudoku_csp import EMPTY, make_geometry
+    >>> from sudoku_csp.constraints import LittleKiller
+    >>> from sudoku_csp.puzzle import Puzzle
+    >>> one = LittleKiller((0, 5, 10, 15), "down-right", 13)     # A1 + B2 + C3 + D4 = 13
+    >>> two = LittleKiller((1, 4), "down-left", 3)   # A2 + B1 = 3: box 1's 1, 2; so A1, B2
+    >>> # hold 3 and 4, and C3 + D4 = 6: 2 and 4
+    >>> board = Board.from_puzzle(Puzzle(make_geometry(4), (EMPTY,) * 16,
+    ...                                  constraints=(one, two)))
+    >>> segment_overlap(board).text  # doctest: +NORMALIZE_WHITESPACE
+    'Segment: Little killer 13 down-right from A1 and little killer 3 down-left from A2 must
+    hold 2/4 in box 4 (C3, D4): without them there not both can be kept, with different
+    digits where their cells see each other → eliminates 2/4 from C4, D3'
+    """
+    if not board.constraints:
+        return None
+    return _pointing(board, _pairs(board.geometry, board.constraints), "segment_overlap")
+
+
+@lru_cache(maxsize=64)
+def _pairs(geometry: Geometry, constraints: tuple[Constraint, ...]
+           ) -> tuple[tuple[Constraint, ...], ...]:
+    """The pairs of constraints read together: those that share a cell, and those with two
+    or more cells each in one unit (worked out once per puzzle)."""
+    touched = [set(c.touched()) for c in constraints]
+    found: list[tuple[Constraint, ...]] = []
+    for i, a in enumerate(constraints):
+        for j in range(i + 1, len(constraints)):
+            if not touched[i].isdisjoint(touched[j]) or any(
+                    len(touched[i].intersection(u.cells)) >= 2
+                    and len(touched[j].intersection(u.cells)) >= 2 for u in geometry.units):
+                found.append((a, constraints[j]))
+    return tuple(found)
+
+
+def _pointing(board: Board, groups: Sequence[tuple[Constraint, ...]], key: str) -> Step | None:
+    """The first step of ``key``: the constraints of a group read together, a digit their
+    open cells in one unit must hold, and the cells it leaves."""
     g = board.geometry
-    for constraint in board.constraints:
-        links = links_of(g, constraint)
+    for group in groups:
+        links = tuple(link for constraint in group for link in links_of(g, constraint))
         if not links:
             continue
         cells = tuple(dict.fromkeys(c for link in links for c in link.cells))
-        if sum(board.is_open(c) for c in cells) < 2:
+        if len(cells) > MOST_CELLS or sum(board.is_open(c) for c in cells) < 2:
             continue
-        for unit, segment in _segments(g, constraint):
+        touched = tuple(dict.fromkeys(c for constraint in group for c in constraint.touched()))
+        for unit, segment in _segments(g, touched):
             open_ = [c for c in segment if board.is_open(c)]
             if len(open_) < 2 or not any(board.is_open(c) for c in g.units[unit].cells
                                          if c not in segment):
@@ -149,22 +207,23 @@ def segment_pointing(board: Board) -> Step | None:
                 places = [c for c in open_ if board.cand[c] >> d & 1]
                 gone += _seen_by_all(board, places, segment, d)
             if gone:
-                return _step(board, constraint, unit, segment, need, gone)
+                return _step(board, key, group, unit, segment, need, gone)
     return None
 
 
-def _step(board: Board, constraint: Constraint, unit: int, segment: tuple[int, ...],
-          need: int, gone: list[Candidate]) -> Step:
+def _step(board: Board, key: str, group: tuple[Constraint, ...], unit: int,
+          segment: tuple[int, ...], need: int, gone: list[Candidate]) -> Step:
     g = board.geometry
-    name = constraint.describe(g)
+    name = " and ".join(constraint.describe(g) for constraint in group)
     name = name[:1].upper() + name[1:]
     digits = [d for d in digits_of(need) if any(e == d for _, e in gone)]
     marks = tuple((c, d) for c in segment if board.is_open(c) for d in digits
                   if board.cand[c] >> d & 1)
     them = "it" if len(digits) == 1 else "them"
+    kept, its = ("it cannot be kept", "its") if len(group) == 1 else (
+        "not both can be kept", "their")
     text = (f"Segment: {name} must hold {digit_list(g, digits)} in {unit_name(g, unit)} "
-            f"({cell_list(g, segment)}): without {them} there it cannot be kept, with "
-            f"different digits where its cells see each other → eliminates "
-            f"{eliminated(g, gone)}")
-    return Step("segment_pointing", 0.0, text, eliminations=tuple(sorted(gone)),
+            f"({cell_list(g, segment)}): without {them} there {kept}, with different "
+            f"digits where {its} cells see each other → eliminates {eliminated(g, gone)}")
+    return Step(key, 0.0, text, eliminations=tuple(sorted(gone)),
                 cells=segment, marks=marks, units=(unit,))

@@ -116,6 +116,9 @@ _LADDER = [
               "their places)", fish.FISH_RATING, fish.rule_fish),
     Technique("constraint_overlap", "Overlapping variant constraints read together",
               exact.OVERLAP_RATING, exact.constraint_overlap),
+    Technique("segment_overlap", "Two constraints that share cells must hold a digit in one "
+              "unit (two little killers crossing in a box, …)", segments.OVERLAP_RATING,
+              segments.segment_overlap),
     Technique("hidden_pair", "Hidden pair", 3.4, basic.hidden_pair),
     Technique("naked_triple", "Naked triple", 3.6, basic.naked_triple),
     Technique("rule_naked_triple", "Naked triple through the variant rules", 3.7,
