@@ -20,7 +20,6 @@ stay as they were, and a filling found once answers the same question again at o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from sudoku_csp.constraints import Constraint, Link
@@ -48,7 +47,9 @@ MOST_CELLS = 14
 mostly give up), as for ``constraint_overlap``."""
 
 
-def _segments(geometry: Geometry, touched: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+@lru_cache(maxsize=1024)
+def _segments(geometry: Geometry, touched: tuple[int, ...]
+              ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """``(unit, cells)``: each unit holding two or more of ``touched`` and some cell
     besides, with those cells (in the order of ``touched``)."""
     found = []
@@ -57,60 +58,65 @@ def _segments(geometry: Geometry, touched: tuple[int, ...]) -> list[tuple[int, t
         cells = tuple(c for c in touched if c in inside)
         if 2 <= len(cells) < len(unit.cells):
             found.append((u, cells))
-    return found
+    return tuple(found)
 
 
 def _fits(filling: Filling, masks: tuple[int, ...]) -> bool:
     return all(f & ~m == 0 for f, m in zip(filling, masks, strict=True))
 
 
-def _can_go_without(board: Board, links: tuple[Link, ...], cells: tuple[int, ...],
-                    masks: tuple[int, ...]) -> bool | None:
-    """Whether some filling of ``cells`` within ``masks`` keeps ``links`` and different
-    digits in peers (None: the search gave up). Fillings found are kept for the next
-    question on the same links."""
-    if 0 in masks:
-        return False
-    shown: dict[tuple[Link, ...], list[Filling]] = board.carried.setdefault(
-        "segment fillings", {})
-    known = shown.setdefault(links, [])
-    if any(_fits(f, masks) for f in known):
-        return True
-    found = supports(board.geometry, links, cells, masks, BUDGET)
-    if found is None:
-        return None
-    kept, fillings = found
-    known.extend(fillings)
-    return 0 not in kept
-
-
 def _needed(board: Board, links: tuple[Link, ...], cells: tuple[int, ...],
             segment: tuple[int, ...]) -> int:
     """The digits (a mask) the open cells of ``segment`` must hold, none placed in it yet:
-    without each, the links cannot be kept (answers carried while the cells' candidates
-    stay)."""
+    with each taken out of them, no filling of ``cells`` keeps ``links`` and different
+    digits in peers. A filling found (kept for the links while it fits the candidates)
+    shows at once that the digits it leaves out of the segment are not needed; the answer
+    is carried while the cells' candidates stay."""
     masks = tuple(board.cand[c] for c in cells)
-    answers: dict[tuple[tuple[Link, ...], tuple[int, ...], tuple[int, ...]], int] = (
+    answers: dict[tuple[tuple[Link, ...], tuple[int, ...]], tuple[tuple[int, ...], int]] = (
         board.carried.setdefault("segment needs", {}))
-    key = (links, segment, masks)
-    if key in answers:
-        return answers[key]
-    placed = 0
-    for c in segment:
-        if not board.is_open(c):
-            placed |= board.cand[c]
-    offered = 0
+    asked = answers.get((links, segment))
+    if asked is not None and asked[0] == masks:
+        return asked[1]
+    shown: dict[tuple[Link, ...], list[Filling]] = board.carried.setdefault(
+        "segment fillings", {})
+    known = shown.setdefault(links, [])
+    known[:] = [f for f in known if _fits(f, masks)]  # candidates only go: the rest never fit
+    where = [cells.index(c) for c in segment if board.is_open(c)]
+    placed = offered = 0
     for c in segment:
         if board.is_open(c):
             offered |= board.cand[c]
+        else:
+            placed |= board.cand[c]
+    free = 0   # digits some filling leaves out of the segment
+    for filling in known:
+        held = 0
+        for i in where:
+            held |= filling[i]
+        free |= ~held
     need = 0
-    inside = {cells.index(c) for c in segment if board.is_open(c)}
-    for d in digits_of(offered & ~placed):
+    for d in digits_of(offered & ~placed & ~free):
         bit = 1 << d
-        probe = tuple(m & ~bit if i in inside else m for i, m in enumerate(masks))
-        if _can_go_without(board, links, cells, probe) is False:
+        if free & bit:
+            continue
+        probe = tuple(m & ~bit if i in where else m for i, m in enumerate(masks))
+        found = None if 0 in probe else supports(board.geometry, links, cells, probe, BUDGET)
+        if found is None:
+            if 0 in probe:
+                need |= bit
+            continue   # given up: not known to be needed
+        kept, fillings = found
+        if 0 in kept:
             need |= bit
-    answers[key] = need
+            continue
+        known.extend(fillings)
+        for filling in fillings:
+            held = 0
+            for i in where:
+                held |= filling[i]
+            free |= ~held
+    answers[(links, segment)] = (masks, need)
     return need
 
 
@@ -140,7 +146,8 @@ def segment_pointing(board: Board) -> Step | None:
     """
     if not board.constraints:
         return None
-    return _pointing(board, [(c,) for c in board.constraints], "segment_pointing")
+    return _pointing(board, _plans(board.geometry, board.constraints, False),
+                     "segment_pointing")
 
 
 def segment_overlap(board: Board) -> Step | None:
@@ -164,7 +171,8 @@ def segment_overlap(board: Board) -> Step | None:
     """
     if not board.constraints:
         return None
-    return _pointing(board, _pairs(board.geometry, board.constraints), "segment_overlap")
+    return _pointing(board, _plans(board.geometry, board.constraints, True),
+                     "segment_overlap")
 
 
 @lru_cache(maxsize=64)
@@ -183,19 +191,42 @@ def _pairs(geometry: Geometry, constraints: tuple[Constraint, ...]
     return tuple(found)
 
 
-def _pointing(board: Board, groups: Sequence[tuple[Constraint, ...]], key: str) -> Step | None:
-    """The first step of ``key``: the constraints of a group read together, a digit their
-    open cells in one unit must hold, and the cells it leaves."""
-    g = board.geometry
-    for group in groups:
-        links = tuple(link for constraint in group for link in links_of(g, constraint))
-        if not links:
-            continue
+Plan = tuple[tuple[Constraint, ...], tuple[Link, ...], tuple[int, ...],
+             tuple[tuple[int, tuple[int, ...]], ...]]
+"""What is read together: the constraints, their links, the links' cells and the segments
+(unit, cells) of the constraints' cells."""
+
+
+@lru_cache(maxsize=64)
+def _plans(geometry: Geometry, constraints: tuple[Constraint, ...], pairs: bool
+           ) -> tuple[Plan, ...]:
+    """Each constraint (or each pair read together) with its links, their cells, at most
+    :data:`MOST_CELLS` of them, and its segments (worked out once per puzzle)."""
+    plans = []
+    for group in _pairs(geometry, constraints) if pairs else [(c,) for c in constraints]:
+        links = tuple(link for constraint in group for link in links_of(geometry, constraint))
         cells = tuple(dict.fromkeys(c for link in links for c in link.cells))
-        if len(cells) > MOST_CELLS or sum(board.is_open(c) for c in cells) < 2:
+        if not links or len(cells) > MOST_CELLS:
             continue
         touched = tuple(dict.fromkeys(c for constraint in group for c in constraint.touched()))
-        for unit, segment in _segments(g, touched):
+        segments = _segments(geometry, touched)
+        if segments:
+            plans.append((group, links, cells, segments))
+    return tuple(plans)
+
+
+def _pointing(board: Board, plans: tuple[Plan, ...], key: str) -> Step | None:
+    """The first step of ``key``: the constraints of a plan read together, a digit their
+    open cells in one unit must hold, and the cells it leaves. A plan that gave no step is
+    not read again while its cells' candidates stay (its targets' candidates only go)."""
+    g = board.geometry
+    quiet: dict[tuple[Link, ...], tuple[int, ...]] = board.carried.setdefault(
+        f"{key} quiet", {})
+    for group, links, cells, segments in plans:
+        masks = tuple(board.cand[c] for c in cells)
+        if quiet.get(links) == masks or sum(board.is_open(c) for c in cells) < 2:
+            continue
+        for unit, segment in segments:
             open_ = [c for c in segment if board.is_open(c)]
             if len(open_) < 2 or not any(board.is_open(c) for c in g.units[unit].cells
                                          if c not in segment):
@@ -208,6 +239,7 @@ def _pointing(board: Board, groups: Sequence[tuple[Constraint, ...]], key: str) 
                 gone += _seen_by_all(board, places, segment, d)
             if gone:
                 return _step(board, key, group, unit, segment, need, gone)
+        quiet[links] = masks
     return None
 
 
