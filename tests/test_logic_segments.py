@@ -10,7 +10,7 @@ from test_logic_reach import SINGLES, board, cell, run_to_fixpoint
 from test_logic_sums import BEFORE, _ruled_out
 
 from sudoku_csp import EMPTY, make_geometry, parse
-from sudoku_csp.constraints import LittleKiller
+from sudoku_csp.constraints import LittleKiller, Palindrome
 from sudoku_csp.generate.kinds import generate_variants
 from sudoku_csp.logic import TECHNIQUES, explain, segments
 from sudoku_csp.logic.board import Board
@@ -78,6 +78,15 @@ def test_two_diagonals_read_together_hold_what_neither_alone_holds():
     assert _ruled_out(puzzle, step.eliminations) == []
     assert [unit_name(four, u) for u in step.units] == ["box 4"]
     assert TECHNIQUES["segment_overlap"].rate(step) == segments.OVERLAP_RATING
+
+
+def test_a_segment_holds_only_cells_the_links_read():
+    # An odd palindrome's middle cell is in none of its links (it is free): a segment is
+    # read over the links' cells. A3 = C5 share no unit; B4 and C5 share box 2, but B4 is
+    # no cell of a link, so there is no segment to read.
+    b = board(Palindrome(tuple(cell(x) for x in ("A3", "B4", "C5"))))
+    assert segments.segment_pointing(b) is None
+    assert segments.segment_overlap(b) is None
 
 
 GENERATED = [("little-killer", 1), ("little-killer", 2), ("arrow", 4), ("thermometer", 3),

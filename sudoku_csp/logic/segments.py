@@ -82,7 +82,8 @@ def _needed(board: Board, links: tuple[Link, ...], cells: tuple[int, ...],
         "segment fillings", {})
     known = shown.setdefault(links, [])
     known[:] = [f for f in known if _fits(f, masks)]  # candidates only go: the rest never fit
-    where = [cells.index(c) for c in segment if board.is_open(c)]
+    index = {c: i for i, c in enumerate(cells)}
+    where = [index[c] for c in segment if board.is_open(c)]
     placed = offered = 0
     for c in segment:
         if board.is_open(c):
@@ -208,8 +209,8 @@ def _plans(geometry: Geometry, constraints: tuple[Constraint, ...], pairs: bool
         cells = tuple(dict.fromkeys(c for link in links for c in link.cells))
         if not links or len(cells) > MOST_CELLS:
             continue
-        touched = tuple(dict.fromkeys(c for constraint in group for c in constraint.touched()))
-        segments = _segments(geometry, touched)
+        segments = _segments(geometry, cells)   # the cells its links read (a kind may
+        # touch more: a renban's windows read some of its cells only)
         if segments:
             plans.append((group, links, cells, segments))
     return tuple(plans)
