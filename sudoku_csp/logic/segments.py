@@ -102,7 +102,8 @@ def _needed(board: Board, links: tuple[Link, ...], cells: tuple[int, ...],
         if free & bit:
             continue
         probe = tuple(m & ~bit if i in where else m for i, m in enumerate(masks))
-        found = None if 0 in probe else supports(board.geometry, links, cells, probe, BUDGET)
+        found = None if 0 in probe else supports(board.geometry, links, cells, probe, BUDGET,
+                                                 first=True)
         if found is None:
             if 0 in probe:
                 need |= bit
