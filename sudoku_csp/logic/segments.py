@@ -14,8 +14,11 @@ links and different digits where cells see each other (the exact search of
 :func:`~sudoku_csp.logic.exact.supports`). Such a digit lies in the segment, so every cell
 outside it that sees each of its places there loses it. The search is bounded
 (:data:`~sudoku_csp.logic.exact.BUDGET` nodes): a question it cannot settle makes no step,
-never a false one. Answers are carried from step to step while the constraint's candidates
-stay as they were, and a filling found once answers the same question again at once.
+never a false one. ``segment_overlap`` reads two constraints together the same way (those
+that share a cell, or have two or more cells each in one unit): two little killers crossing
+in a box may need a 9 among their cells there that neither needs alone. Answers are carried
+from step to step while the constraint's candidates stay as they were, and a filling found
+once answers the same question again at once.
 """
 
 from __future__ import annotations
