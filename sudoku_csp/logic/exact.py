@@ -59,8 +59,8 @@ Filling = tuple[int, ...]
 
 
 def supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...],
-             masks: tuple[int, ...], budget: int = BUDGET, known: tuple[Filling, ...] = ()
-             ) -> tuple[tuple[int, ...], tuple[Filling, ...]] | None:
+             masks: tuple[int, ...], budget: int = BUDGET, known: tuple[Filling, ...] = (),
+             first: bool = False) -> tuple[tuple[int, ...], tuple[Filling, ...]] | None:
     """The candidates of ``cells`` (``masks``, in that order) that some filling keeping
     every one of ``links`` (their cells among ``cells``) and different digits in peer
     cells uses, and fillings that show it (one for each candidate at most); None when the
@@ -68,6 +68,8 @@ def supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...]
     cannot be met. ``known``: fillings seen before (on these links and cells); each still
     inside ``masks`` supports its candidates without a search (a filling keeps the rules
     whatever the pencil marks, so what it shows stays shown while its digits remain).
+    ``first``: stop at the first filling found, the candidates it uses standing for those
+    kept (asked only whether the links can be met at all).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints.cage_sums import sum_link
@@ -160,6 +162,8 @@ def supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...]
                 shown.append(tuple(found))
                 for j, m in enumerate(found):
                     supported[j] |= m
+                if first:
+                    return tuple(supported), tuple(shown)
     except _OutOfBudget:
         return None
     return tuple(supported), tuple(shown)

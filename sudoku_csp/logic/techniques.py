@@ -27,6 +27,7 @@ from sudoku_csp.logic import (
     forcing,
     houses,
     leftovers,
+    segments,
     sums,
     trials,
     uniqueness,
@@ -102,6 +103,9 @@ _LADDER = [
               houses.rule_pointing),
     Technique("rule_cell_forcing", "Cell forcing through the variant rules",
               houses.CELL_FORCING_RATING, houses.rule_cell_forcing),
+    Technique("segment_pointing", "A constraint's cells in one unit must hold a digit "
+              "(a little killer's box segment, …)", segments.SEGMENT_RATING,
+              segments.segment_pointing),
     Technique("sum_leftovers", "Innies and outies over several units and constraints "
               "(arrows, little killers, cages, …)", sums.SUMS_RATING, sums.sum_leftovers),
     Technique("naked_pair", "Naked pair", 3.0, basic.naked_pair),
@@ -112,6 +116,9 @@ _LADDER = [
               "their places)", fish.FISH_RATING, fish.rule_fish),
     Technique("constraint_overlap", "Overlapping variant constraints read together",
               exact.OVERLAP_RATING, exact.constraint_overlap),
+    Technique("segment_overlap", "Two constraints that share cells must hold a digit in one "
+              "unit (two little killers crossing in a box, …)", segments.OVERLAP_RATING,
+              segments.segment_overlap),
     Technique("hidden_pair", "Hidden pair", 3.4, basic.hidden_pair),
     Technique("naked_triple", "Naked triple", 3.6, basic.naked_triple),
     Technique("rule_naked_triple", "Naked triple through the variant rules", 3.7,
