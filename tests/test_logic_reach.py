@@ -473,14 +473,17 @@ def test_the_static_closures_are_the_reasoners_facts(title):
     assert 0 < found < seen
 
 
-@pytest.mark.slow   # 1 to 2 s each: every supposition of four positions followed
+@pytest.mark.slow   # about 0.5 to 1 s each: every supposition of seven positions followed
 @pytest.mark.parametrize("title", ["Alien", "Hay Fever", "Knight Moves"])
 def test_nishio_follows_again_exactly_the_suppositions_that_contradict(title):
     # Nishio looks for contradictions on masks first and follows again with the reasoner
     # only the suppositions found there: the two must agree on every candidate, through
     # the constraints' weak links (whispers, dots) and the grid's extra pairs (knights).
+    # Every 25 steps up to 150: the explanations' paths change as techniques come in, and
+    # positions 30 steps apart missed every contradiction of Hay Fever once segment steps
+    # shortened its path; the last assertion keeps the test from passing on none.
     found = seen = 0
-    for b in _positions(_published(title), 120, 30):
+    for b in _positions(_published(title), 150, 25):
         forbids = closures.digit_forbids(b)
         for d in range(9):
             cells = [c for c, e in forcing._candidates(b) if e == d]
