@@ -23,18 +23,19 @@ once answers the same question again at once.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import replace
+from functools import lru_cache, partial
 
 from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
-from sudoku_csp.logic.exact import BUDGET, Filling, supports
+from sudoku_csp.logic.exact import BUDGET, Filling, read_together, supports
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
 
-__all__ = ["MOST_CELLS", "OVERLAP_RATING", "SEGMENT_RATING", "segment_overlap",
-           "segment_pointing"]
+__all__ = ["MOST_CELLS", "MOST_UNIT_CELLS", "OVERLAP_RATING", "SEGMENT_RATING",
+           "UNIT_RATING", "segment_overlap", "segment_pointing", "segment_unit"]
 
 SEGMENT_RATING = 2.9
 """A segment's digits pointing out of it: as pointing through the rules (2.9), whose houses
@@ -45,9 +46,17 @@ OVERLAP_RATING = 3.2
 """Two constraints' segments in one unit read together: as two overlapping constraints read
 together (``constraint_overlap``, 3.2), which it follows."""
 
+UNIT_RATING = 3.3
+"""Two constraints read with a whole unit they both reach: after reading them together
+without it (``segment_overlap``, 3.2), before a hidden pair (3.4)."""
+
 MOST_CELLS = 14
 """Constraints over more cells than this together are not read (the exact search would
 mostly give up), as for ``constraint_overlap``."""
+
+
+MOST_UNIT_CELLS = 20
+"""Two constraints and a unit over more cells than this together are not read."""
 
 
 @lru_cache(maxsize=1024)
@@ -264,3 +273,95 @@ def _step(board: Board, key: str, group: tuple[Constraint, ...], unit: int,
             f"digits where {its} cells see each other → eliminates {eliminated(g, gone)}")
     return Step(key, 0.0, text, eliminations=tuple(sorted(gone)),
                 cells=segment, marks=marks, units=(unit,))
+
+
+def _once_each(full: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """A whole unit's rule beyond different digits: each digit of ``full`` has a place (a
+    digit with one place left is put there). Complete on singles with different digits
+    between the unit's cells (its cells are peers: the search keeps those apart)."""
+    if len(masks) < full.bit_count():
+        return None
+    seen = 0
+    for m in masks:
+        seen |= m
+    if seen != full:
+        return None
+    out = list(masks)
+    for d in digits_of(full):
+        bit = 1 << d
+        places = [i for i, m in enumerate(masks) if m & bit]
+        if len(places) == 1:
+            out[places[0]] &= bit
+            if not out[places[0]]:
+                return None
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _unit_link(geometry: Geometry, unit: int, full: int) -> Link:
+    """The link of ``unit``: its cells hold each digit once (one object per unit, so that
+    fillings and answers carried under it are found again)."""
+    return Link(geometry.units[unit].cells, partial(_once_each, full))
+
+
+UnitPlan = tuple[Constraint, Constraint, int, tuple[Link, ...]]
+"""Two constraints, a unit both reach and the links read together: both constraints' and
+the unit's."""
+
+
+@lru_cache(maxsize=64)
+def _unit_plans(geometry: Geometry, constraints: tuple[Constraint, ...], full: int
+                ) -> tuple[UnitPlan, ...]:
+    """Each pair of constraints with a unit that holds a cell of each (of their links), at
+    most :data:`MOST_UNIT_CELLS` cells together (worked out once per puzzle)."""
+    read = [(c, links, frozenset(x for link in links for x in link.cells))
+            for c in constraints if (links := links_of(geometry, c))]
+    plans = []
+    for i, (a, a_links, a_cells) in enumerate(read):
+        for b, b_links, b_cells in read[i + 1:]:
+            for u in sorted({u for x in a_cells for u in geometry.cell_units[x]}
+                            & {u for x in b_cells for u in geometry.cell_units[x]}):
+                if len(a_cells | b_cells | set(geometry.units[u].cells)) > MOST_UNIT_CELLS:
+                    continue
+                plans.append((a, b, u, a_links + b_links + (_unit_link(geometry, u, full),)))
+    return tuple(plans)
+
+
+def _unit_words(geometry: Geometry, first: Constraint, second: Constraint, unit: int
+                ) -> str:
+    name = f"{first.describe(geometry)} and {second.describe(geometry)}"
+    return (f"Segment: {name[:1].upper() + name[1:]}, read with {unit_name(geometry, unit)} "
+            f"(each digit once there) and different digits where their cells see each "
+            f"other: no way to keep both")
+
+
+def segment_unit(board: Board) -> Step | None:
+    """Two constraints that reach one unit, read together with the whole unit (its cells
+    hold each digit once): every candidate of their cells and the unit's that no joint
+    filling uses goes. An arrow whose shaft enters a box beside a little killer's segment
+    there: the digits the two take in the box must leave the box's other cells a place for
+    each digit.
+
+    >>> from sudoku_csp import EMPTY, make_geometry
+    >>> from sudoku_csp.constraints import LittleKiller
+    >>> from sudoku_csp.puzzle import Puzzle
+    >>> one = LittleKiller((1, 4), "down-left", 3)     # A2 + B1 = 3: 1 and 2 in box 1
+    >>> two = LittleKiller((2, 7), "down-right", 7)    # A3 + B4 = 7: 3 and 4 in box 2
+    >>> board = Board.from_puzzle(Puzzle(make_geometry(4), (EMPTY,) * 16,
+    ...                                  constraints=(one, two)))
+    >>> segment_unit(board).text  # doctest: +NORMALIZE_WHITESPACE
+    'Segment: Little killer 3 down-left from A2 and little killer 7 down-right from A3,
+    read with row A (each digit once there) and different digits where their cells see
+    each other: no way to keep both uses these → eliminates 1/2 from A1, A3, B4; 3/4 from
+    A2, A4, B1'
+    """
+    if len(board.constraints) < 2:
+        return None
+    g = board.geometry
+    for first, second, unit, links in _unit_plans(g, board.constraints, board.tables.full):
+        board.check_time()
+        step = read_together(board, "segment_unit", links,
+                             partial(_unit_words, g, first, second, unit))
+        if step is not None:
+            return replace(step, units=(unit,))
+    return None
