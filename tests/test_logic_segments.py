@@ -94,13 +94,13 @@ def test_a_segment_holds_only_cells_the_links_read():
 UNIT_BEFORE = [*SINGLES, *BEFORE, "segment_pointing", "segment_overlap"]
 
 
-def test_two_arrows_read_with_a_box_leave_what_neither_pair_reading_sees():
-    # Two arrows of a generated 6×6 puzzle reach box 4; with everything before the step
-    # (singles, each constraint alone and with its units, the two read together, their
-    # segments) nothing more is found, but the box's cells must still hold 1..6 once each:
-    # read with it, the two arrows rule out 1 and 2 from D5 and D6. Every elimination is
+def test_two_arrows_read_with_a_column_leave_what_neither_pair_reading_sees():
+    # Two arrows of a generated 6×6 puzzle each have two or more cells in column 4; with
+    # everything before the step (singles, each constraint alone and with its units, the two
+    # read together, their segments) nothing more is found, but the column must still hold
+    # 1..6 once each: read with it, the two arrows rule out 4 from A4. Every elimination is
     # checked against all solutions by SAT.
-    puzzle = next(generate_variants(make_geometry(6), kinds=["arrow"], seed=3))
+    puzzle = next(generate_variants(make_geometry(6), kinds=["arrow"], seed=4))
     e = explain(puzzle, techniques=[*UNIT_BEFORE, "segment_unit"], max_steps=80)
     b = Board.from_puzzle(puzzle)
     for step in e.steps:
@@ -114,9 +114,10 @@ def test_two_arrows_read_with_a_box_leave_what_neither_pair_reading_sees():
     found = segments.segment_unit(b)
     assert found is not None and found.eliminations == step.eliminations
     assert _ruled_out(puzzle, step.eliminations) == []
-    assert step.text.startswith("Segment: Arrow from A6 and arrow from C2, read with box 4 "
-                                "(each digit once there)")
-    assert [unit_name(puzzle.geometry, u) for u in step_highlights(step).units] == ["box 4"]
+    assert step.eliminations == ((cell("A4", 6), 3),)
+    assert step.text.startswith("Segment: Arrow from B4 (")
+    assert "read with column 4 (each digit once there)" in step.text
+    assert [unit_name(puzzle.geometry, u) for u in step_highlights(step).units] == ["column 4"]
     assert TECHNIQUES["segment_unit"].rate(step) == segments.UNIT_RATING
 
 

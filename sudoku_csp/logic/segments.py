@@ -31,7 +31,7 @@ from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
-from sudoku_csp.logic.exact import BUDGET, Filling, read_together, supports
+from sudoku_csp.logic.exact import BUDGET, Filling, read_together, supports, title
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
 
 __all__ = ["MOST_CELLS", "MOST_UNIT_CELLS", "OVERLAP_RATING", "SEGMENT_RATING",
@@ -55,7 +55,7 @@ MOST_CELLS = 14
 mostly give up), as for ``constraint_overlap``."""
 
 
-MOST_UNIT_CELLS = 20
+MOST_UNIT_CELLS = 16
 """Two constraints and a unit over more cells than this together are not read."""
 
 
@@ -312,16 +312,18 @@ the unit's."""
 @lru_cache(maxsize=64)
 def _unit_plans(geometry: Geometry, constraints: tuple[Constraint, ...], full: int
                 ) -> tuple[UnitPlan, ...]:
-    """Each pair of constraints with a unit that holds a cell of each (of their links), at
-    most :data:`MOST_UNIT_CELLS` cells together (worked out once per puzzle)."""
+    """Each pair of constraints with a unit that holds two or more cells of each (of their
+    links: a segment of each), at most :data:`MOST_UNIT_CELLS` cells together (worked out
+    once per puzzle)."""
     read = [(c, links, frozenset(x for link in links for x in link.cells))
             for c in constraints if (links := links_of(geometry, c))]
     plans = []
     for i, (a, a_links, a_cells) in enumerate(read):
         for b, b_links, b_cells in read[i + 1:]:
-            for u in sorted({u for x in a_cells for u in geometry.cell_units[x]}
-                            & {u for x in b_cells for u in geometry.cell_units[x]}):
-                if len(a_cells | b_cells | set(geometry.units[u].cells)) > MOST_UNIT_CELLS:
+            for u, unit in enumerate(geometry.units):
+                inside = set(unit.cells)
+                if (len(a_cells & inside) < 2 or len(b_cells & inside) < 2
+                        or len(a_cells | b_cells | inside) > MOST_UNIT_CELLS):
                     continue
                 plans.append((a, b, u, a_links + b_links + (_unit_link(geometry, u, full),)))
     return tuple(plans)
@@ -329,39 +331,45 @@ def _unit_plans(geometry: Geometry, constraints: tuple[Constraint, ...], full: i
 
 def _unit_words(geometry: Geometry, first: Constraint, second: Constraint, unit: int
                 ) -> str:
-    name = f"{first.describe(geometry)} and {second.describe(geometry)}"
-    return (f"Segment: {name[:1].upper() + name[1:]}, read with {unit_name(geometry, unit)} "
+    name = f"{title(geometry, first)} and {title(geometry, second)}"
+    return (f"Segment: {name}, read with {unit_name(geometry, unit)} "
             f"(each digit once there) and different digits where their cells see each "
             f"other: no way to keep both")
 
 
 def segment_unit(board: Board) -> Step | None:
-    """Two constraints that reach one unit, read together with the whole unit (its cells
-    hold each digit once): every candidate of their cells and the unit's that no joint
-    filling uses goes. An arrow whose shaft enters a box beside a little killer's segment
-    there: the digits the two take in the box must leave the box's other cells a place for
-    each digit.
+    """Two constraints with two or more cells each in one unit, read together with the
+    whole unit (its cells hold each digit once): every candidate of their cells and the
+    unit's that no joint filling uses goes. An arrow whose shaft enters a box beside a little
+    killer's segment there: the digits the two take in the box must leave the box's other
+    cells a place for each digit.
 
     >>> from sudoku_csp import EMPTY, make_geometry
-    >>> from sudoku_csp.constraints import LittleKiller
+    >>> from sudoku_csp.constraints import Arrow
     >>> from sudoku_csp.puzzle import Puzzle
-    >>> one = LittleKiller((1, 4), "down-left", 3)     # A2 + B1 = 3: 1 and 2 in box 1
-    >>> two = LittleKiller((2, 7), "down-right", 7)    # A3 + B4 = 7: 3 and 4 in box 2
+    >>> one = Arrow((2,), ((2, 1, 0),))    # A3 = A2 + A1
+    >>> two = Arrow((3,), ((3, 2, 7),))    # A4 = A3 + B4: row A is 1, 2 (either way), 3, 4
     >>> board = Board.from_puzzle(Puzzle(make_geometry(4), (EMPTY,) * 16,
     ...                                  constraints=(one, two)))
     >>> segment_unit(board).text  # doctest: +NORMALIZE_WHITESPACE
-    'Segment: Little killer 3 down-left from A2 and little killer 7 down-right from A3,
-    read with row A (each digit once there) and different digits where their cells see
-    each other: no way to keep both uses these → eliminates 1/2 from A1, A3, B4; 3/4 from
-    A2, A4, B1'
+    'Segment: Arrow from A3 (A1, A2, A3) and Arrow from A4 (A3, A4, B4), read with row A (each
+    digit once there) and different digits where their cells see each other: no way to keep
+    both uses these → eliminates 1 from A3, A4; 2 from A3, A4, B4; 3 from A1, A2, A4, B4; 4
+    from A1, A2, A3, B4'
     """
     if len(board.constraints) < 2:
         return None
     g = board.geometry
+    quiet: dict[tuple[Link, ...], tuple[int, ...]] = board.carried.setdefault(
+        "segment_unit quiet", {})
     for first, second, unit, links in _unit_plans(g, board.constraints, board.tables.full):
+        masks = tuple(board.cand[c] for link in links for c in link.cells)
+        if quiet.get(links) == masks:   # nothing found on these candidates before
+            continue
         board.check_time()
         step = read_together(board, "segment_unit", links,
                              partial(_unit_words, g, first, second, unit))
         if step is not None:
             return replace(step, units=(unit,))
+        quiet[links] = masks
     return None
