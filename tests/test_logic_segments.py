@@ -57,9 +57,11 @@ def test_never_on_the_plain_grid():
     e = explain(puzzle, max_steps=2)
     assert e.rating.er is not None and e.rating.er > segments.SEGMENT_RATING
     assert "segment_pointing" not in e.rating.techniques
+    assert "segment_unit" not in e.rating.techniques
     b = Board.from_puzzle(puzzle)
     for step in e.steps:
         assert segments.segment_pointing(b) is None
+        assert segments.segment_unit(b) is None
         b.apply(step)
 
 
@@ -89,6 +91,36 @@ def test_a_segment_holds_only_cells_the_links_read():
     assert segments.segment_overlap(b) is None
 
 
+UNIT_BEFORE = [*SINGLES, *BEFORE, "segment_pointing", "segment_overlap"]
+
+
+def test_two_arrows_read_with_a_column_leave_what_neither_pair_reading_sees():
+    # Two arrows of a generated 6×6 puzzle each have two or more cells in column 4; with
+    # everything before the step (singles, each constraint alone and with its units, the two
+    # read together, their segments) nothing more is found, but the column must still hold
+    # 1..6 once each: read with it, the two arrows rule out 4 from A4. Every elimination is
+    # checked against all solutions by SAT.
+    puzzle = next(generate_variants(make_geometry(6), kinds=["arrow"], seed=4))
+    e = explain(puzzle, techniques=[*UNIT_BEFORE, "segment_unit"], max_steps=80)
+    b = Board.from_puzzle(puzzle)
+    for step in e.steps:
+        if step.technique == "segment_unit":
+            break
+        b.apply(step)
+    else:
+        pytest.fail("no segment_unit step")
+    for key in UNIT_BEFORE:   # the step is beyond every technique before it
+        assert TECHNIQUES[key].find(b) is None
+    found = segments.segment_unit(b)
+    assert found is not None and found.eliminations == step.eliminations
+    assert _ruled_out(puzzle, step.eliminations) == []
+    assert step.eliminations == ((cell("A4", 6), 3),)
+    assert step.text.startswith("Segment: Arrow from B4 (")
+    assert "read with column 4 (each digit once there)" in step.text
+    assert [unit_name(puzzle.geometry, u) for u in step_highlights(step).units] == ["column 4"]
+    assert TECHNIQUES["segment_unit"].rate(step) == segments.UNIT_RATING
+
+
 GENERATED = [("little-killer", 1), ("little-killer", 2), ("arrow", 4), ("thermometer", 3),
              ("whispers", 2), ("renban", 1), ("region-sum-line", 4)]
 
@@ -98,7 +130,7 @@ def test_segment_steps_on_generated_puzzles_fire_and_are_proved(kind, seed):
     """With only singles and the rules between cells before them, the techniques meet many
     positions: every step they make must be proved."""
     puzzle = next(generate_variants(make_geometry(6), kinds=[kind], seed=seed))
-    keys = ["segment_pointing", "segment_overlap"]
+    keys = ["segment_pointing", "segment_overlap", "segment_unit"]
     e = explain(puzzle, techniques=[*SINGLES, "constraint", *keys], max_steps=80)
     prove_steps(e)
     assert sum(e.rating.techniques.get(key, 0) for key in keys) > 0

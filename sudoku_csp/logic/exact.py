@@ -33,7 +33,7 @@ from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["BUDGET", "EXACT_RATING", "MOST_CELLS", "OVERLAP_RATING", "constraint_exact",
-           "constraint_overlap", "read_together", "supports", "Filling"]
+           "constraint_overlap", "read_together", "supports", "title", "Filling"]
 
 BUDGET = 4000
 """Search nodes spent at most on one link (or pair of links) for one set of candidates."""
@@ -169,7 +169,8 @@ def supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...]
     return tuple(supported), tuple(shown)
 
 
-def _title(geometry: Geometry, constraint: Constraint) -> str:
+def title(geometry: Geometry, constraint: Constraint) -> str:
+    """The constraint's name, capitalised, with its cells unless it rules the whole grid."""
     name = constraint.describe(geometry)
     name = name[:1].upper() + name[1:]
     return name if constraint.single else f"{name} ({cell_list(geometry, constraint.touched())})"
@@ -202,12 +203,12 @@ def _gone(board: Board, links: tuple[Link, ...]) -> tuple[list[Candidate], tuple
 
 
 def _exact_words(geometry: Geometry, constraint: Constraint) -> str:
-    return (f"{_title(geometry, constraint)}, with different digits where its cells see each "
+    return (f"{title(geometry, constraint)}, with different digits where its cells see each "
             f"other: no way to keep it")
 
 
 def _overlap_words(geometry: Geometry, first: Constraint, second: Constraint) -> str:
-    return (f"{_title(geometry, first)} and {_title(geometry, second)} share cells: no way to "
+    return (f"{title(geometry, first)} and {title(geometry, second)} share cells: no way to "
             f"keep both")
 
 

@@ -23,18 +23,19 @@ once answers the same question again at once.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import replace
+from functools import lru_cache, partial
 
 from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
-from sudoku_csp.logic.exact import BUDGET, Filling, supports
+from sudoku_csp.logic.exact import BUDGET, Filling, read_together, supports, title
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
 
-__all__ = ["MOST_CELLS", "OVERLAP_RATING", "SEGMENT_RATING", "segment_overlap",
-           "segment_pointing"]
+__all__ = ["MOST_CELLS", "MOST_UNIT_CELLS", "OVERLAP_RATING", "SEGMENT_RATING",
+           "UNIT_RATING", "segment_overlap", "segment_pointing", "segment_unit"]
 
 SEGMENT_RATING = 2.9
 """A segment's digits pointing out of it: as pointing through the rules (2.9), whose houses
@@ -45,9 +46,17 @@ OVERLAP_RATING = 3.2
 """Two constraints' segments in one unit read together: as two overlapping constraints read
 together (``constraint_overlap``, 3.2), which it follows."""
 
+UNIT_RATING = 3.3
+"""Two constraints read with a whole unit they both reach: after reading them together
+without it (``segment_overlap``, 3.2), before a hidden pair (3.4)."""
+
 MOST_CELLS = 14
 """Constraints over more cells than this together are not read (the exact search would
 mostly give up), as for ``constraint_overlap``."""
+
+
+MOST_UNIT_CELLS = 16
+"""Two constraints and a unit over more cells than this together are not read."""
 
 
 @lru_cache(maxsize=1024)
@@ -264,3 +273,103 @@ def _step(board: Board, key: str, group: tuple[Constraint, ...], unit: int,
             f"digits where {its} cells see each other → eliminates {eliminated(g, gone)}")
     return Step(key, 0.0, text, eliminations=tuple(sorted(gone)),
                 cells=segment, marks=marks, units=(unit,))
+
+
+def _once_each(full: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """A whole unit's rule beyond different digits: each digit of ``full`` has a place (a
+    digit with one place left is put there). Complete on singles with different digits
+    between the unit's cells (its cells are peers: the search keeps those apart)."""
+    if len(masks) < full.bit_count():
+        return None
+    seen = 0
+    for m in masks:
+        seen |= m
+    if seen != full:
+        return None
+    out = list(masks)
+    for d in digits_of(full):
+        bit = 1 << d
+        places = [i for i, m in enumerate(masks) if m & bit]
+        if len(places) == 1:
+            out[places[0]] &= bit
+            if not out[places[0]]:
+                return None
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _unit_link(geometry: Geometry, unit: int, full: int) -> Link:
+    """The link of ``unit``: its cells hold each digit once (one object per unit, so that
+    fillings and answers carried under it are found again)."""
+    return Link(geometry.units[unit].cells, partial(_once_each, full))
+
+
+UnitPlan = tuple[Constraint, Constraint, int, tuple[Link, ...]]
+"""Two constraints, a unit both reach and the links read together: both constraints' and
+the unit's."""
+
+
+@lru_cache(maxsize=64)
+def _unit_plans(geometry: Geometry, constraints: tuple[Constraint, ...], full: int
+                ) -> tuple[UnitPlan, ...]:
+    """Each pair of constraints with a unit that holds two or more cells of each (of their
+    links: a segment of each), at most :data:`MOST_UNIT_CELLS` cells together (worked out
+    once per puzzle)."""
+    read = [(c, links, frozenset(x for link in links for x in link.cells))
+            for c in constraints if (links := links_of(geometry, c))]
+    plans = []
+    for i, (a, a_links, a_cells) in enumerate(read):
+        for b, b_links, b_cells in read[i + 1:]:
+            for u, unit in enumerate(geometry.units):
+                inside = set(unit.cells)
+                if (len(a_cells & inside) < 2 or len(b_cells & inside) < 2
+                        or len(a_cells | b_cells | inside) > MOST_UNIT_CELLS):
+                    continue
+                plans.append((a, b, u, a_links + b_links + (_unit_link(geometry, u, full),)))
+    return tuple(plans)
+
+
+def _unit_words(geometry: Geometry, first: Constraint, second: Constraint, unit: int
+                ) -> str:
+    name = f"{title(geometry, first)} and {title(geometry, second)}"
+    return (f"Segment: {name}, read with {unit_name(geometry, unit)} "
+            f"(each digit once there) and different digits where their cells see each "
+            f"other: no way to keep both")
+
+
+def segment_unit(board: Board) -> Step | None:
+    """Two constraints with two or more cells each in one unit, read together with the
+    whole unit (its cells hold each digit once): every candidate of their cells and the
+    unit's that no joint filling uses goes. An arrow whose shaft enters a box beside a little
+    killer's segment there: the digits the two take in the box must leave the box's other
+    cells a place for each digit.
+
+    >>> from sudoku_csp import EMPTY, make_geometry
+    >>> from sudoku_csp.constraints import Arrow
+    >>> from sudoku_csp.puzzle import Puzzle
+    >>> one = Arrow((2,), ((2, 1, 0),))    # A3 = A2 + A1
+    >>> two = Arrow((3,), ((3, 2, 7),))    # A4 = A3 + B4: row A is 1, 2 (either way), 3, 4
+    >>> board = Board.from_puzzle(Puzzle(make_geometry(4), (EMPTY,) * 16,
+    ...                                  constraints=(one, two)))
+    >>> segment_unit(board).text  # doctest: +NORMALIZE_WHITESPACE
+    'Segment: Arrow from A3 (A1, A2, A3) and Arrow from A4 (A3, A4, B4), read with row A (each
+    digit once there) and different digits where their cells see each other: no way to keep
+    both uses these → eliminates 1 from A3, A4; 2 from A3, A4, B4; 3 from A1, A2, A4, B4; 4
+    from A1, A2, A3, B4'
+    """
+    if len(board.constraints) < 2:
+        return None
+    g = board.geometry
+    quiet: dict[tuple[Link, ...], tuple[int, ...]] = board.carried.setdefault(
+        "segment_unit quiet", {})
+    for first, second, unit, links in _unit_plans(g, board.constraints, board.tables.full):
+        masks = tuple(board.cand[c] for link in links for c in link.cells)
+        if quiet.get(links) == masks:   # nothing found on these candidates before
+            continue
+        board.check_time()
+        step = read_together(board, "segment_unit", links,
+                             partial(_unit_words, g, first, second, unit))
+        if step is not None:
+            return replace(step, units=(unit,))
+        quiet[links] = masks
+    return None

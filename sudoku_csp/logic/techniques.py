@@ -119,6 +119,9 @@ _LADDER = [
     Technique("segment_overlap", "Two constraints that share cells must hold a digit in one "
               "unit (two little killers crossing in a box, …)", segments.OVERLAP_RATING,
               segments.segment_overlap),
+    Technique("segment_unit", "Two constraints read with a whole unit they both reach "
+              "(an arrow and a little killer in one box, …)", segments.UNIT_RATING,
+              segments.segment_unit),
     Technique("hidden_pair", "Hidden pair", 3.4, basic.hidden_pair),
     Technique("naked_triple", "Naked triple", 3.6, basic.naked_triple),
     Technique("rule_naked_triple", "Naked triple through the variant rules", 3.7,
