@@ -90,7 +90,8 @@ def test_a_segment_holds_only_cells_the_links_read():
 
 
 GENERATED = [("little-killer", 1), ("little-killer", 2), ("arrow", 4), ("thermometer", 3),
-             ("whispers", 2), ("renban", 1), ("region-sum-line", 4)]
+             ("whispers", 2), ("renban", 1), ("region-sum-line", 4), ("sandwich", 1),
+             ("x-sum", 1), ("skyscraper", 1), ("modular-line", 1), ("nabner", 1)]
 
 
 @pytest.mark.parametrize(("kind", "seed"), slow_if(GENERATED, lambda case: case in SLOW))
