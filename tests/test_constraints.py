@@ -37,6 +37,7 @@ from sudoku_csp.constraints import (
     cnf_clauses,
 )
 from sudoku_csp.constraints.kinds.cage import combinations_for, sum_range
+from sudoku_csp.constraints.registry import encoding_options, makers
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io import to_line
 from sudoku_csp.io.record import puzzle_record
@@ -341,3 +342,72 @@ def test_a_guard_is_on_every_clause_and_changes_nothing_else(case):
     assert all(type(c) is list for c in plain)
     assert sorted(sorted(c) for c in guarded) == sorted(sorted([*c, -start + 1])
                                                         for c in plain)
+
+
+# A solution grid to read every kind's constraints off (all of them true of it).
+_GRID9 = tuple(int(ch) - 1 for ch in "534678912672195348198342567859761423426853791713924856"
+                                     "961537284287419635345286179")
+
+
+def _option_settings() -> list[dict[str, str]]:
+    """No option, then each encoding option's other choices one at a time (of the pysat.pb
+    sums one: they share one path)."""
+    settings: list[dict[str, str]] = [{}]
+    for name, option in encoding_options().items():
+        settings += ({name: value} for value in option.choices
+                     if value != option.default and (name != "sums" or value == "totalizer"))
+    return settings
+
+
+@pytest.mark.parametrize("name", slow_if(list(makers()), lambda name: name in {
+    "skyscraper", "little-killer", "zipper-line", "sandwich", "region-sum-line"}))
+def test_a_guard_is_on_every_clause_of_every_kind_under_every_encoding_option(name):
+    # The clauses an incremental solver holds for one puzzle must all carry its selector:
+    # one without it stays when the puzzle is retired and prunes the next puzzle's solutions
+    # (a false "unique" or "no solution"). Kinds write the guard into their own templated
+    # clauses (Guarded lists) on several paths (line_order=both, sum_bounds, required), so
+    # every kind is read off a grid, both ways where it has a negative rule, and written
+    # under each option: every clause is the unguarded one plus the guard, once.
+    kind, geometry = makers()[name], make_geometry(9)
+    start = geometry.ncells * geometry.size + 1
+    guard = -(start - 1)  # a variable below start: free
+    for negative in (False, True):
+        fixed, pieces = kind.read_off(geometry, _GRID9, random.Random(1), negative)
+        constraints = [*fixed, *pieces]
+        assert constraints
+        for options in _option_settings():
+            plain, top = cnf_clauses(geometry, constraints, start=start, options=options)
+            guarded, top_guarded = cnf_clauses(geometry, constraints, start=start,
+                                               guard=guard, options=options)
+            assert top == top_guarded, (negative, options)
+            assert sorted(sorted(c) for c in guarded) == sorted(
+                sorted([*c, guard]) for c in plain), (negative, options)
+
+
+# A second solution grid (the first's digits relabelled, its rows swapped within bands, and
+# turned over its diagonal): constraints read off one are mostly false of the other.
+_OTHER9 = tuple(int(ch) - 1 for ch in "874263159251749386963158472718526943532984617496371825"
+                                      "145632798387495261629817534")
+
+
+@pytest.mark.slow
+def test_an_incremental_sat_solver_answers_each_puzzle_as_a_fresh_one():
+    # One incremental solver takes every kind's puzzle in turn, read off two different grids
+    # by turns: a clause of one puzzle left unguarded would stay loaded and prune the next
+    # puzzle's solutions (a false "unique" or "no solution"); each answer must be the fresh
+    # solver's.
+    geometry = make_geometry(9)
+    incremental, fresh = get_backend("sat"), get_backend("sat:mode=fresh")
+    for i, (name, kind) in enumerate(makers().items()):
+        grid = (_GRID9, _OTHER9)[i % 2]
+        fixed, pieces = kind.read_off(geometry, grid, random.Random(i), False)
+        rng = random.Random(100 + i)
+        givens = tuple(v if rng.random() < 0.5 else EMPTY for v in grid)
+        try:
+            puzzle = Puzzle(geometry, givens, name, (*fixed, *pieces[:8]))
+        except InvalidPuzzleError:  # a kind held once per puzzle: one of its pieces
+            puzzle = Puzzle(geometry, givens, name, (*fixed, *pieces[:1]))
+        a, b = incremental.solve(puzzle, limit=50), fresh.solve(puzzle, limit=50)
+        assert (a.status, a.count) == (b.status, b.count), name
+        assert a.count < 50 and sorted(a.solutions) == sorted(b.solutions), name
+        assert a.count or kind.grid_rule(), name  # a rule of the grid: not read off it

@@ -122,7 +122,8 @@ def test_two_arrows_read_with_a_column_leave_what_neither_pair_reading_sees():
 
 
 GENERATED = [("little-killer", 1), ("little-killer", 2), ("arrow", 4), ("thermometer", 3),
-             ("whispers", 2), ("renban", 1), ("region-sum-line", 4)]
+             ("whispers", 2), ("renban", 1), ("region-sum-line", 4), ("sandwich", 1),
+             ("x-sum", 1), ("skyscraper", 1), ("modular-line", 1), ("nabner", 1)]
 
 
 @pytest.mark.parametrize(("kind", "seed"), slow_if(GENERATED, lambda case: case in SLOW))

@@ -354,6 +354,50 @@ def test_a_document_the_reader_refuses_is_told_every_rule_it_knows():
         in proc.stdout, proc.stdout
 
 
+_REGISTER_THEN_READ = """
+import json
+from dataclasses import dataclass
+from sudoku_csp.constraints import Names, register
+from sudoku_csp.constraints.kinds.thermo import Thermo
+from sudoku_csp.io import parse
+
+@dataclass(frozen=True)
+class Warm(Thermo):
+    names = Names("warm line", json=("warmlines",), fpuzzles=("warmline",),
+                  fpuzzles_cell=("warmcell",), fpuzzles_negative=("warmth",))
+
+    @classmethod
+    def from_fpuzzles(cls, document, geometry):
+        return [cls((0, 1))]
+
+register(Warm)
+grid = [[{} for _ in range(4)] for _ in range(4)]
+said = []
+for extra in ({"warmline": [1]}, {"negative": ["warmth"]}, {"cell": True},
+              {"warmline": [1], "coldline": [1]}):
+    rows = json.loads(json.dumps(grid))
+    if extra.pop("cell", False):
+        rows[3][3]["warmcell"] = True
+    try:
+        puzzle = parse(json.dumps({"size": 4, "grid": rows, **extra}))
+        said.append([type(c).kind for c in puzzle.constraints])
+    except Exception as exc:
+        said.append(str(exc))
+print(json.dumps(said))
+"""
+
+
+def test_a_kind_registered_at_run_time_reads_its_fpuzzles_keys():
+    # The reader imports only the built-in kinds a document names (FPUZZLES_INDEX); once a
+    # kind is registered it must still be handed its top-level key, its cell key and its
+    # negative word (never refused, never skipped), and a key no kind reads still refused.
+    proc = subprocess.run([sys.executable, "-c", _REGISTER_THEN_READ], capture_output=True,
+                          text=True, timeout=120, check=True)
+    said = json.loads(proc.stdout)
+    assert said[:3] == [["warm line"]] * 3, said
+    assert "coldline: not a rule this tool knows" in said[3], said
+
+
 @pytest.mark.parametrize("args", [
     ("count", PUZZLE),
     pytest.param(("solve", PUZZLE), marks=pytest.mark.slow),
