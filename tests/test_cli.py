@@ -20,6 +20,7 @@ from pages import DOCS, README, section, text
 from typer.testing import CliRunner
 
 from sudoku_csp import __version__, is_solution, parse
+from sudoku_csp.backends.auto import NODES
 from sudoku_csp.backends.base import BackendBase
 from sudoku_csp.backends.cpsat import CpSatError
 from sudoku_csp.backends.registry import BACKENDS
@@ -203,7 +204,7 @@ def test_csv_for_one_puzzle_and_for_check():
     assert result.exit_code == Exit.OK, result.output
     (row,) = csv_rows(result.stdout)
     assert row["spec"] == "auto" and row["solution"] == BY_NAME["grid2"].solution
-    assert json.loads(row["stats"])["winner"] == "native:nodes=20"  # the default's choice
+    assert json.loads(row["stats"])["winner"] == f"native:nodes={NODES}"  # the default's choice
     result = run("count", HARD1, "--csv")
     assert result.exit_code == Exit.MULTIPLE and csv_rows(result.stdout)[0]["status"] == "multiple"
     # check: the flat records, one row per (puzzle, solver), the cross-check in each

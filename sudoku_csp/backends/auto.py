@@ -1,11 +1,12 @@
 """The default solver, ``auto``: for each run, the backend that suits what is asked.
 
 - Solving or deciding uniqueness (``limit`` 1 or 2): the native solver bounded to
-  :data:`NODES` search nodes, then SAT (``first:native:nodes=20,sat``,
-  :class:`~sudoku_csp.backends.first.FirstBackend`). The native solver decides most
-  puzzles in a millisecond or two, without loading a SAT solver; where its propagation is
-  weak (long sums with few givens, some little killers and lines) it would search for
-  seconds, and SAT's clause learning decides those in a fraction of that. PySAT is
+  :data:`NODES` search nodes, then SAT (``first:native:nodes=1,sat``,
+  :class:`~sudoku_csp.backends.first.FirstBackend`). The native solver decides what
+  its propagation settles (killers, most sandwiches) in a millisecond or two, without
+  loading a SAT solver; a puzzle that needs a search goes to SAT, whose clause learning
+  decides in milliseconds what the native search, where its propagation is weak (long sums
+  with few givens, some little killers and lines), would take seconds over. PySAT is
   imported only when SAT is reached.
 - Looking for more solutions (``limit`` above 2, or ``None``: every one): the same pair
   decides uniqueness first; a puzzle it finds unique or without a solution has its exact
@@ -15,7 +16,7 @@
   blocking clause, which grows slow past a few hundred.
 
 Every result names ``auto`` as its solver and the member that decided in
-``stats["winner"]`` (``native:nodes=20``, ``sat`` or ``native``; absent when none did),
+``stats["winner"]`` (``native:nodes=1``, ``sat`` or ``native``; absent when none did),
 as the other portfolios do. The native solver's own spec (``-s native``) stays the
 reference solver, unbounded; ``auto`` takes no options (name ``first:...`` or a backend
 for another choice). In a cross-check it is one claim: beside ``native`` or ``sat`` it is
@@ -28,7 +29,7 @@ would stall, SAT decides.
 >>> auto = AutoBackend()
 >>> result = auto.solve(parse("3.1...4.2......."), limit=2)
 >>> result.status, result.solver, result.stats["winner"]
-(<Status.UNIQUE: 'unique'>, 'auto', 'native:nodes=20')
+(<Status.UNIQUE: 'unique'>, 'auto', 'native:nodes=1')
 >>> several = auto.solve(parse("1..." "..1." ".1.." "...1"), limit=None)
 >>> several.count, several.stats["winner"]
 (18, 'native')
@@ -49,13 +50,15 @@ from sudoku_csp.result import Result, check_limit
 
 __all__ = ["NODES", "AutoBackend"]
 
-NODES = 20
+NODES = 1
 """The native solver's search nodes before SAT takes over, when solving or deciding
-uniqueness: enough for most puzzles the native propagation nearly settles (a killer's
-median is a handful of nodes), few enough that a puzzle it would search for seconds hands
-over to SAT in a millisecond or so. Measured beside budgets of 50 and 150 nodes on the
-published variants and the generated few-givens puzzles (examples/uniqueness_benchmark.py):
-no better median, and a longer tail at 150."""
+uniqueness: one, so the native solver decides what its propagation settles (a killer, most
+sandwiches: a millisecond, without loading a SAT solver) and hands every puzzle that needs a
+search to SAT at once. Measured in one run beside budgets of 5 and 20
+(examples/uniqueness_benchmark.py, two rounds, medians in one process): the published
+variants 2.3 ms (5 nodes: 2.8, 20: 4.4; SAT alone 1.9), the published killers 1.2 (1.2, 1.3;
+SAT 3.4), the generated few-givens puzzles 4.4 (4.7, 6.3; SAT 4.3); end to end the three
+budgets were within 3 ms of each other. Budgets of 50 and 150 measured no better than 20."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
 """The members tried in turn on every puzzle, to two solutions at most."""
@@ -65,7 +68,7 @@ ENUMERATOR = "native"
 
 
 class AutoBackend(PortfolioBase):
-    """The default solver: ``first:native:nodes=20,sat`` to solve or decide uniqueness, and
+    """The default solver: ``first:native:nodes=1,sat`` to solve or decide uniqueness, and
     ``native`` to enumerate where they find two solutions (see the module docstring)."""
 
     name = "auto"
