@@ -20,7 +20,6 @@ from sudoku_csp.constraints.translation import (
     CnfContext,
     EncodingOption,
     compile_clauses,
-    fill,
 )
 
 __all__ = ["SUM_BOUNDS", "bounds_clauses", "order_clauses"]
@@ -61,9 +60,7 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int) -> list[Cl
     template, extra = _bounds_template(len(cells), total, n)
     if template is None:
         return [()]
-    slots = ctx.cell_vars(cells)
-    slots += [ctx.new_var() for _ in range(extra)]
-    return fill(template, slots)
+    return ctx.fill(template, [*ctx.cell_vars(cells), *ctx.new_vars(extra)])
 
 
 def order_clauses(digits: int, first: int, n: int) -> list[tuple[int, ...]]:

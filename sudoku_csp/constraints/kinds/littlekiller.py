@@ -42,7 +42,7 @@ the sum in the clue's place outside the grid and a small arrow in the corner it 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -168,16 +168,15 @@ class LittleKiller(OutsideClue):
         groups = exclusion_groups(geometry, self.cells)
         return GroupSum(groups, (1,) * len(groups), self.total, geometry.size)
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """The diagonal's sum on bounds (:func:`~sudoku_csp.constraints.sum_bounds.
         bounds_clauses`); with ``sum_bounds=off``, as ``line_sums`` says: the automaton
         over the cells' values, or the box segments' digit sets then the running sum."""
         if ctx.option(SUM_BOUNDS) == "on":
-            yield from bounds_clauses(ctx, self.cells, self.total)
-        elif ctx.option(LINE_SUMS) == "groups":
-            yield from self.grouped(ctx.geometry).clauses(ctx)
-        else:
-            yield from super().cnf(ctx)
+            return bounds_clauses(ctx, self.cells, self.total)
+        if ctx.option(LINE_SUMS) == "groups":
+            return self.grouped(ctx.geometry).clauses(ctx)
+        return super().cnf(ctx)
 
     def cpsat(self, model: CpSatModel) -> None:
         super().cpsat(model)
