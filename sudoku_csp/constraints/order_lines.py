@@ -18,12 +18,12 @@ Design choices, measured).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sudoku_csp.constraints.sum_bounds import order_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
 
-__all__ = ["LINE_ORDER", "between_clauses", "thermo_clauses"]
+__all__ = ["LINE_ORDER", "as_line_order", "between_clauses", "thermo_clauses"]
 
 LINE_ORDER = EncodingOption(
     "line_order", "on", "thermometers, slow thermometers and between lines in CNF: on (order "
@@ -34,6 +34,20 @@ LINE_ORDER = EncodingOption(
 """Whether the sat backend writes a (slow) thermometer's steps and a between line's cells on
 order literals (``on``), on those and the digit clauses (``both``) or on digits alone
 (``off``)."""
+
+
+def as_line_order(ctx: CnfContext, order: Callable[[], list[Clause]],
+                  digits: Callable[[], Iterable[Clause]]) -> Iterable[Clause]:
+    """A line kind's clauses as ``ctx``'s :data:`LINE_ORDER` says: ``digits()`` (the kind's
+    clauses on digits) for ``off``, ``order()`` (on order literals) for ``on``, the order
+    literals' followed by the digits' for ``both``. Each is written only when asked for."""
+    choice = ctx.option(LINE_ORDER)
+    if choice == "off":
+        return digits()
+    clauses = order()
+    if choice == "both":
+        clauses += digits()
+    return clauses
 
 
 class _Orders:

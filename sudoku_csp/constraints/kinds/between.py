@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, ClassVar
 from sudoku_csp.constraints.base import ConstraintError
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.order_lines import LINE_ORDER, between_clauses
+from sudoku_csp.constraints.order_lines import LINE_ORDER, as_line_order, between_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
@@ -102,13 +102,10 @@ class BetweenLine(LineRule):
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """On order literals (:func:`~sudoku_csp.constraints.order_lines.between_clauses`);
         with ``line_order=off`` the automaton's clauses, with ``both`` both."""
-        choice = ctx.option(LINE_ORDER)
-        if choice == "off" or not self.meaningful(ctx.geometry):
+        if not self.meaningful(ctx.geometry):
             return super().cnf(ctx)
-        clauses = between_clauses(ctx, self.cells)
-        if choice == "both":
-            clauses += super().cnf(ctx)
-        return clauses
+        return as_line_order(ctx, lambda: between_clauses(ctx, self.cells),
+                             lambda: super(BetweenLine, self).cnf(ctx))
 
     def cpsat_rule(self, model: CpSatModel) -> None:
         if not CPSAT_LINEAR:

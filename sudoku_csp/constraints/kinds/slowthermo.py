@@ -31,7 +31,7 @@ from typing import ClassVar
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.order_lines import LINE_ORDER, thermo_clauses
+from sudoku_csp.constraints.order_lines import LINE_ORDER, as_line_order, thermo_clauses
 from sudoku_csp.constraints.pairlines import NOT_GREATER, LinePairs
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
@@ -103,13 +103,8 @@ class SlowThermo(LinePairs):
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """On order literals (:func:`~sudoku_csp.constraints.order_lines.thermo_clauses`,
         not strict); with ``line_order=off`` the pairs' digit clauses, with ``both`` both."""
-        choice = ctx.option(LINE_ORDER)
-        if choice == "off":
-            return super().cnf(ctx)
-        clauses = thermo_clauses(ctx, self.cells, strict=False)
-        if choice == "both":
-            clauses += super().cnf(ctx)
-        return clauses
+        return as_line_order(ctx, lambda: thermo_clauses(ctx, self.cells, strict=False),
+                             lambda: super(SlowThermo, self).cnf(ctx))
 
     def rules(self, geometry: Geometry) -> list[tuple[int, int, Relation]]:
         return [(a, b, NOT_GREATER) for a, b in zip(self.cells, self.cells[1:], strict=False)]

@@ -40,7 +40,7 @@ from sudoku_csp.constraints.fields import (
     rcs,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.order_lines import LINE_ORDER, thermo_clauses
+from sudoku_csp.constraints.order_lines import LINE_ORDER, as_line_order, thermo_clauses
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
@@ -112,13 +112,8 @@ class Thermo(Constraint):
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """Each cell's digits out of reach of its place, and each two cells in a row in
         order, written once per length (:func:`~sudoku_csp.constraints.translation.templated`)."""
-        choice = ctx.option(LINE_ORDER)
-        if choice == "off":
-            return templated(ctx, self.cells, "thermometer", _clauses)
-        clauses = thermo_clauses(ctx, self.cells)
-        if choice == "both":
-            clauses += templated(ctx, self.cells, "thermometer", _clauses)
-        return clauses
+        return as_line_order(ctx, lambda: thermo_clauses(ctx, self.cells),
+                             lambda: templated(ctx, self.cells, "thermometer", _clauses))
 
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
