@@ -192,14 +192,12 @@ def _by_constraints(board: Board, chain: list[Candidate], gone: list[Candidate],
     return f" (weak links of {', '.join(dict.fromkeys(names))})" if names else ""
 
 
-def _chain_step(board: Board, technique: str, name: str | Callable[[list[Candidate]], str],
-                links: Callable[[Board], tuple[Links, Links]], max_nodes: int = MAX_NODES,
-                bonus: Callable[[list[Candidate]], float] | None = None,
-                digit: int | None = None) -> Step | None:
+def _chain_step(board: Board, technique: str, name: str,
+                links: Callable[[Board], tuple[Links, Links]]) -> Step | None:
     strong, weak = links(board)
-    extra = _constraint_links(board, digit)
-    found = shortest_chain(board, strong, weak, max_nodes, extra)
-    return _step_of(board, technique, name, found, extra, bonus)
+    extra = _constraint_links(board, None)
+    found = shortest_chain(board, strong, weak, MAX_NODES, extra)
+    return _step_of(board, technique, name, found, extra)
 
 
 def _step_of(board: Board, technique: str, name: str | Callable[[list[Candidate]], str],

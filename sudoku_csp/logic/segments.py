@@ -31,7 +31,7 @@ from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
-from sudoku_csp.logic.exact import BUDGET, Filling, read_together, supports, title
+from sudoku_csp.logic.exact import BUDGET, MOST_CELLS, Filling, read_together, supports, title
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
 
 __all__ = ["MOST_CELLS", "MOST_UNIT_CELLS", "OVERLAP_RATING", "SEGMENT_RATING",
@@ -50,10 +50,8 @@ UNIT_RATING = 3.3
 """Two constraints read with a whole unit they both reach: after reading them together
 without it (``segment_overlap``, 3.2), before a hidden pair (3.4)."""
 
-MOST_CELLS = 14
-"""Constraints over more cells than this together are not read (the exact search would
-mostly give up), as for ``constraint_overlap``."""
-
+# Constraints over more cells than exact.MOST_CELLS together are not read (the exact
+# search would mostly give up), as for ``constraint_overlap``.
 
 MOST_UNIT_CELLS = 16
 """Two constraints and a unit over more cells than this together are not read."""
