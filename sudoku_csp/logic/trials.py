@@ -29,7 +29,15 @@ from sudoku_csp.logic.forcing import (
     _outcomes,
 )
 from sudoku_csp.logic.step import Step
-from sudoku_csp.native.rules import PRESETS, RULES, constrain, eliminate, only_choice, propagate
+from sudoku_csp.native.rules import (
+    PRESETS,
+    RULES,
+    constrain,
+    eliminate,
+    only_choice,
+    propagate,
+    unit_digits,
+)
 from sudoku_csp.native.state import State
 
 __all__ = ["CARRIED", "dynamic_forcing_chain", "forcing_chain_plus", "outcome", "plus_outcome"]
@@ -53,13 +61,10 @@ def _quiet(board: Board) -> tuple[int, list[tuple[int, ...] | None]]:
         full, units = tables.full, tables.units
         quiet = 0
         for u, get in enumerate(tables.getters):
-            seen = twice = 0
-            for m in get(cand):
-                twice |= seen & m
-                seen |= m
+            seen, once = unit_digits(get(cand))
             if seen != full:
                 continue
-            hidden = seen & ~twice & ~done[u]
+            hidden = once & ~done[u]
             if all(cand[c] == bit for bit in (1 << d for d in bits(hidden))
                    for c in units[u] if cand[c] & bit):
                 quiet |= 1 << u
