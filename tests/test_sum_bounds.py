@@ -23,6 +23,7 @@ from pysat.solvers import Solver
 from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.sum_bounds import bounds_clauses
+from sudoku_csp.constraints.translation import CnfContext
 
 
 @settings(max_examples=60, deadline=None)
@@ -84,3 +85,12 @@ def test_the_bounds_take_fewer_conflicts_and_change_no_answer():
     off = get_backend("sat:mode=fresh,sum_bounds=off").solve(puzzle, limit=2)
     assert on.count == off.count == 1 and on.solutions == off.solutions
     assert on.stats["conflicts"] < off.stats["conflicts"]
+
+
+@pytest.mark.parametrize("total", [1, 13])
+def test_a_total_no_filling_reaches_is_one_clause_with_the_guard(total):
+    # An incremental solver holds one puzzle's clauses behind a guard: an empty clause
+    # without it would leave every later puzzle with no solution.
+    _, numbering = cnf_context(4)
+    ctx = CnfContext(numbering, start=numbering.x_count + 1, guard=-99)
+    assert [list(c) for c in bounds_clauses(ctx, (0, 1, 2), total)] == [[-99]]

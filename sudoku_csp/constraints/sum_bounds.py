@@ -12,15 +12,9 @@ on bounds they took about as many conflicts, more on the generated arrows of few
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import partial
 
-from sudoku_csp.constraints.translation import (
-    Clause,
-    ClauseTemplate,
-    CnfContext,
-    EncodingOption,
-    compile_clauses,
-)
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
 
 __all__ = ["SUM_BOUNDS", "bounds_clauses", "order_clauses"]
 
@@ -56,12 +50,7 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int) -> list[Cl
     >>> bounds_clauses(ctx, (0,), 3)[-2:]   # A1 is 3: not 4 or more, and 3 or more
     [(-67,), (66,)]
     """
-    n = ctx.geometry.size
-    template, extra = _bounds_template(len(cells), total, n)
-    if template is None:
-        return [()]
-    return ctx.fill(template, [*ctx.cell_vars(cells), *ctx.new_vars(extra)])
-
+    return templated(ctx, cells, ("sum bounds", total), partial(_bounds_over_slots, total))
 
 def order_clauses(digits: int, first: int, n: int) -> list[tuple[int, ...]]:
     """The clauses tying one cell's order literals to its digits, over slots: digit ``d``
@@ -87,27 +76,30 @@ def order_clauses(digits: int, first: int, n: int) -> list[tuple[int, ...]]:
     return clauses
 
 
-@lru_cache(maxsize=512)
-def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | None, int]:
-    """:func:`bounds_clauses`' clauses over slots: cell ``i``'s digit ``d`` at
-    ``i * n + d + 1``, then its "value ≥ v" at ``length * n + i * (n - 1) + v - 1``, then
-    the prefixes' literals; with how many slots follow the digits. ``None`` when no filling
-    reaches ``total``. Of the clauses a prefix and a value make, only those whose
-    conclusion is no constant, and the first that meets one, are written: the order of the
-    values' literals gives the others by propagation."""
+def _bounds_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
+                       ) -> list[Clause]:
+    """:func:`bounds_clauses`' clauses for ``cells`` over the slots of a template
+    (:func:`~sudoku_csp.constraints.translation.templated` keeps them per length, total and
+    grid size): per cell its order literals "value ≥ v" (``v = 2..N``), then each prefix's
+    literals "the first ``i`` cells add up to ``s`` or more" for ``lows[i] < s <=
+    highs[i]``, all from ``slots``' pool; ``[()]`` when no filling reaches ``total``. Of
+    the clauses a prefix and a value make, only those whose conclusion is no constant, and
+    the first that meets one, are written: the order of the values' literals gives the
+    others by propagation."""
+    n, length = slots.geometry.size, len(cells)
     lows = [max(i, total - n * (length - i)) for i in range(length + 1)]
     highs = [min(n * i, total - (length - i)) for i in range(length + 1)]
     if any(lo > hi for lo, hi in zip(lows, highs, strict=True)):
-        return None, 0
-    top = length * n + length * (n - 1)
-    prefix: list[dict[int, int]] = []  # per prefix: s -> its slot, for lows < s <= highs
+        return [()]
+    digits = slots.cell_vars(cells)
+    orders = slots.new_vars(length * (n - 1))
+    prefix: list[dict[int, int]] = []  # per prefix: s -> its variable, for lows < s <= highs
     for lo, hi in zip(lows, highs, strict=True):
-        prefix.append({s: top + k + 1 for k, s in enumerate(range(lo + 1, hi + 1))})
-        top += hi - lo
-    clauses: list[tuple[int, ...]] = []
+        prefix.append(dict(zip(range(lo + 1, hi + 1), slots.new_vars(hi - lo), strict=True)))
+    clauses: list[Clause] = []
     for i in range(length):
-        first = length * n + i * (n - 1) - 1  # first + v: "cell i's value is v or more"
-        clauses += order_clauses(i * n + 1, first, n)
+        first = orders[i * (n - 1)] - 2  # first + v: "cell i's value is v or more"
+        clauses += order_clauses(digits[i * n], first, n)
         lo, hi, lo1, hi1 = lows[i], highs[i], lows[i + 1], highs[i + 1]
         here, after = prefix[i], prefix[i + 1]
         clauses += [(-after[s + 1], after[s]) for s in range(lo1 + 1, hi1)]  # ordered
@@ -121,4 +113,4 @@ def _bounds_template(length: int, total: int, n: int) -> tuple[ClauseTemplate | 
             for b in range(max(2, lo1 + 1 - a), min(n + 1, hi1 + 1 - a) + 1):
                 y = () if b == n + 1 else (first + b,)
                 clauses.append((*p, *y, *((-after[a + b - 1],) if a + b - 1 > lo1 else ())))
-    return compile_clauses(clauses), top - length * n
+    return clauses
