@@ -52,6 +52,7 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int) -> list[Cl
     """
     return templated(ctx, cells, ("sum bounds", total), partial(_bounds_over_slots, total))
 
+
 def order_clauses(digits: int, first: int, n: int) -> list[tuple[int, ...]]:
     """The clauses tying one cell's order literals to its digits, over slots: digit ``d``
     at ``digits + d``, "the value (digit + 1) is ``v`` or more" at ``first + v`` for
