@@ -352,6 +352,34 @@ def test_the_options_study_measures_a_sat_solver_that_cannot_propagate_alone():
     (row,) = study.rows
     assert row.not_unique == 0 and row.propagation_pct is None and row.conflicts_mean is not None
 
+def test_the_options_study_makes_a_rows_search_off_twin_once_within_its_time(monkeypatch):
+    # The UP column of a sat row asks the same spec with search=off: that backend is made
+    # once (it was made twice, once to see the spec could take it), and it is asked within
+    # the study's time limit like the row's own backend (it was asked with none).
+    from sudoku_csp.backends.registry import make_backend
+    from sudoku_csp.study import options, run_options_study
+
+    made, limits = [], []
+
+    def counting(spec):
+        backend = make_backend(spec)
+        if "search=off" in spec:
+            made.append(spec)
+            solve = backend.solve
+
+            def solve_seen(puzzle, limit=1, time_limit=None):
+                limits.append(time_limit)
+                return solve(puzzle, limit=limit, time_limit=time_limit)
+            monkeypatch.setattr(backend, "solve", solve_seen)
+        return backend
+
+    monkeypatch.setattr(options, "make_backend", counting)
+    study = run_options_study(_killers()[:2], specs=["sat"], time_limit=3600)
+    assert made == ["sat:search=off"]
+    assert len(limits) == 2 and all(limit is not None and limit <= 3600 for limit in limits)
+    assert study.rows[0].propagation_pct is not None
+
+
 def test_study_of_puzzles_with_typed_constraints_studies_the_kinds_options(tmp_path):
     # Before issue 34's study of the options: refused, "study cannot honour typed
     # constraints" (exit 6).
