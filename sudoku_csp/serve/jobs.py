@@ -423,7 +423,8 @@ def _verdicts(puzzle: Puzzle, settings: Settings, request: Request, deadline: De
     """Each backend's verdict on uniqueness, and whether they agree."""
     from sudoku_csp.crosscheck import crosscheck
 
-    check = crosscheck(puzzle, list(BACKENDS), limit=2, time_limit=deadline.remaining())
+    # One request, one time limit: the backends share it (each runs within what is left).
+    check = crosscheck(puzzle, list(BACKENDS), limit=2, time_limit=deadline)
     backends = []
     for spec, claim in check.claims.items():
         result = check.results.get(spec)
