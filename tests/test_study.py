@@ -352,6 +352,34 @@ def test_the_options_study_measures_a_sat_solver_that_cannot_propagate_alone():
     (row,) = study.rows
     assert row.not_unique == 0 and row.propagation_pct is None and row.conflicts_mean is not None
 
+def test_the_studys_second_model_is_checked_like_the_first():
+    # "Not unique" in a study row rests on a second solution: it is checked against the
+    # rules and told apart from the first, as every backend's are (a reading of the model
+    # that gave the first grid again counted the puzzle as not unique).
+    from sudoku_csp.satsolver import capabilities, load
+    from sudoku_csp.study.measure import Tally, _search
+    from sudoku_csp.verify import WrongSolutionError
+
+    puzzle = parse("3.1...4.2.......")  # unique: a second model would be a wrong one
+    clauses, _ = cnf.puzzle_clauses(puzzle)
+    formula = cnf.build(puzzle.geometry)
+    unit = [[lit] for lit in cnf.givens(puzzle)]
+    first = []
+
+    def read(model):  # the first grid, whatever the model
+        first.append(first[0] if first else formula.vars.read_model(model))
+        return first[-1]
+
+    tally = Tally()
+    with load("minisat22", [*clauses, *unit]) as solver:
+        # An exclusion that excludes nothing: the second call finds a model again.
+        exclusion = lambda grid: [1, -1]  # noqa: E731
+        with pytest.raises(WrongSolutionError, match="same solution twice"):
+            _search(tally, solver, "minisat22", capabilities("minisat22"), puzzle, [], read,
+                    exclusion, "sat:solver=minisat22", None)
+    assert tally.not_unique == 0
+
+
 def test_the_options_study_makes_a_rows_search_off_twin_once_within_its_time(monkeypatch):
     # The UP column of a sat row asks the same spec with search=off: that backend is made
     # once (it was made twice, once to see the spec could take it), and it is asked within
