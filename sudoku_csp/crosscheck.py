@@ -413,8 +413,7 @@ def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | 
     """Run each backend once on ``puzzle``; a :class:`WrongSolutionError` becomes that
     spec's failed claim instead of propagating. Any other exception propagates.
     ``time_limit``: seconds for each backend, or one :class:`~sudoku_csp.deadline.Deadline`
-    every backend shares (what the caller has left for them all). Without a limit, each
-    backend runs under its own
+    they all share; without a limit, each backend's own
     :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`.
 
     ``concurrent``: the specs run at the same time, each in a process of its own (the
@@ -458,14 +457,12 @@ def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | 
 
 
 def _crosscheck_seconds(backend: Backend, puzzle: Puzzle, time_limit: Limit) -> Limit:
-    """The time limit ``backend`` runs under in a cross-check: ``time_limit``, or its own
-    :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds` when that sets none
-    (None, or a deadline without a limit)."""
+    """The time limit ``backend`` runs under in a cross-check: ``time_limit``, or when it
+    sets none its own :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`."""
     own = getattr(backend, "crosscheck_seconds", None)  # a Backend need not have one
     if own is None or Deadline.of(time_limit).limited:
         return time_limit
     return own(puzzle)
-
 
 
 def crosscheck(
