@@ -259,6 +259,29 @@ def test_the_verdicts_of_a_request_share_its_time_limit(monkeypatch):
     assert fields["status"] == "unknown" and not fields["agreed"]
 
 
+def test_a_no_solution_its_conflict_report_contradicts_is_an_internal_error(monkeypatch):
+    # After a "none", the report's own SAT solver finds the puzzle solvable: two solvers
+    # contradict each other. It was answered as "invalid: the puzzle has a solution:
+    # nothing conflicts", the wrong verdict's type with the report's words; now an error
+    # (the worker answers "internal error: ..."). The conflict command itself still says
+    # that a solvable puzzle has no conflict.
+    from sudoku_csp import backends
+    from sudoku_csp.errors import BackendError
+    from sudoku_csp.result import Result, Status
+
+    class SaysNone:
+        spec = "says-none"
+
+        def solve(self, puzzle, *, limit=1, time_limit=None):
+            return Result(Status.NONE, solver=self.spec, puzzle=puzzle)
+
+    monkeypatch.setattr(backends, "get_backend", lambda spec: SaysNone())
+    with pytest.raises(BackendError, match="one of the two is wrong"):
+        run("solve", UNIQUE)
+    fields, _ = run("conflict", UNIQUE)
+    assert fields["message"] == "the puzzle has a solution: nothing conflicts"
+
+
 def test_the_pages_own_commands():
     fields, _ = run("read", MANY)
     assert fields["type"] == "puzzle" and fields["size"] == 4 and "<svg" in fields["svg"]
