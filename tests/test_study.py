@@ -408,6 +408,28 @@ def test_the_options_study_makes_a_rows_search_off_twin_once_within_its_time(mon
     assert study.rows[0].propagation_pct is not None
 
 
+def test_a_spec_that_cannot_decide_is_not_said_to_have_run_out_of_time(tmp_path):
+    # A spec that leaves a puzzle undecided by its own nature (search=off on a killer its
+    # propagation does not solve, a node budget) was counted as cut by the time limit:
+    # "time limit reached (60 s)", and every spec after it left out as well.
+    from sudoku_csp.study import run_options_study
+
+    killers = _killers()[:2]  # propagation alone decides the 4x4, not the 9x9
+    study = run_options_study(killers, specs=["native:search=off", "native"], time_limit=3600)
+    assert [row.method for row in study.rows] == ["native"] and not study.unfinished
+    assert study.undecided == {"native:search=off": "propagation alone does not solve "
+                                                    "this puzzle"}
+    path = tmp_path / "killers.txt"
+    path.write_text("".join(f"{to_line(p)}\n" for p in killers), encoding="utf-8")
+    result = runner.invoke(app, ["study", str(path), "--spec", "native:search=off",
+                                 "--spec", "native", "--json"])
+    assert result.exit_code == Exit.UNKNOWN, result.output
+    assert "time limit" not in result.stderr
+    assert "not measured: native:search=off (it left a puzzle undecided: propagation " \
+           "alone does not solve this puzzle)" in result.stderr
+    assert [json.loads(line)["method"] for line in result.stdout.splitlines()] == ["native"]
+
+
 def test_study_of_puzzles_with_typed_constraints_studies_the_kinds_options(tmp_path):
     # Before issue 34's study of the options: refused, "study cannot honour typed
     # constraints" (exit 6).

@@ -70,6 +70,7 @@ class Tally:
     not_unique: int = 0
     sizes: list[tuple[int, int, int]] = field(default_factory=list)
     complete: bool = True  # False: the time limit cut it (its figures are partial)
+    undecided: str = ""  # why a puzzle was left undecided, the time limit aside
     propagation_read: bool = True  # False: no way to ask the method's propagation alone
 
 

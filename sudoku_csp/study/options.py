@@ -122,8 +122,11 @@ def measure_spec(spec: str, puzzles: Sequence[Puzzle], progress: Progress | None
             tally.complete = False
             return tally
         result = backend.solve(puzzle, limit=2, time_limit=_left(deadline))
-        if result.status is Status.UNKNOWN:  # the time limit cut it
-            tally.complete = False
+        if result.status is Status.UNKNOWN:
+            if out_of_time(deadline):  # the time limit cut it
+                tally.complete = False
+            else:  # the spec cannot decide it (a node budget, search=off): not the time's
+                tally.undecided = result.message or "unknown"
             return tally
         tally.search_seconds += result.seconds
         tally.not_unique += result.status is not Status.UNIQUE
@@ -177,7 +180,9 @@ def run_options_study(puzzles: Sequence[Puzzle], *, specs: Iterable[str] | None 
     spec, whose ``effect`` compares it with the first row of the same backend.
 
     ``time_limit``: seconds for the whole study (None: no limit); when it runs out the rows
-    not measured on every puzzle are left out and named in :attr:`Study.unfinished`.
+    not measured on every puzzle are left out and named in :attr:`Study.unfinished`. A spec
+    that leaves a puzzle undecided for a reason of its own (a node budget, ``search=off``)
+    is left out too, with that reason in :attr:`Study.undecided`.
     ``progress`` is called with a step count (one per puzzle and spec)."""
     puzzles = list(puzzles)
     if not puzzles:
@@ -194,6 +199,9 @@ def run_options_study(puzzles: Sequence[Puzzle], *, specs: Iterable[str] | None 
             study.unfinished.append(spec)
             continue
         found = measure_spec(spec, puzzles, progress, deadline)
+        if found.undecided:  # the others are measured all the same
+            study.undecided[spec] = found.undecided
+            continue
         if not found.complete:
             study.unfinished.append(spec)
             continue
