@@ -36,6 +36,7 @@ from typing import Any
 
 from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import get_backend, names_a_solver
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.io import as_puzzle, format_line, to_line
 from sudoku_csp.puzzle import Puzzle
@@ -407,11 +408,12 @@ def resolve(specs: Sequence[str | Backend]) -> dict[str, Backend]:
 
 
 def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | None,
-               time_limit: float | None, concurrent: bool = False,
+               time_limit: Limit, concurrent: bool = False,
                ) -> tuple[dict[str, Claim], dict[str, Result]]:
     """Run each backend once on ``puzzle``; a :class:`WrongSolutionError` becomes that
-    spec's failed claim instead of propagating. Any other exception propagates. Without a
-    ``time_limit``, each backend runs under its own
+    spec's failed claim instead of propagating. Any other exception propagates.
+    ``time_limit``: seconds for each backend, or one :class:`~sudoku_csp.deadline.Deadline`
+    they all share; without a limit, each backend's own
     :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`.
 
     ``concurrent``: the specs run at the same time, each in a process of its own (the
@@ -454,13 +456,13 @@ def run_claims(puzzle: Puzzle, backends: Mapping[str, Backend], *, limit: int | 
     return {spec: claims[spec] for spec in backends}, results
 
 
-def _crosscheck_seconds(backend: Backend, puzzle: Puzzle,
-                        time_limit: float | None) -> float | None:
-    """The time limit ``backend`` runs under in a cross-check: ``time_limit``, or its own
-    :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`."""
+def _crosscheck_seconds(backend: Backend, puzzle: Puzzle, time_limit: Limit) -> Limit:
+    """The time limit ``backend`` runs under in a cross-check: ``time_limit``, or when it
+    sets none its own :meth:`~sudoku_csp.backends.base.BackendBase.crosscheck_seconds`."""
     own = getattr(backend, "crosscheck_seconds", None)  # a Backend need not have one
-    return time_limit if time_limit is not None or own is None else own(puzzle)
-
+    if own is None or Deadline.of(time_limit).limited:
+        return time_limit
+    return own(puzzle)
 
 
 def crosscheck(
@@ -468,12 +470,13 @@ def crosscheck(
     specs: Sequence[str | Backend],
     *,
     limit: int | None = 2,
-    time_limit: float | None = None,
+    time_limit: Limit = None,
     known: Mapping[str, Claim] | None = None,
     concurrent: bool = False,
 ) -> CrossCheck:
     """Run every spec on ``puzzle`` (a :class:`Puzzle` or its text) with the same ``limit``
-    and ``time_limit`` (each spec gets the whole time limit) and compare their claims.
+    and ``time_limit`` (seconds: each spec gets all of them; a
+    :class:`~sudoku_csp.deadline.Deadline`: the specs share it) and compare their claims.
 
     ``specs`` are spec strings (``"native:rules=singles"``) or backend objects. ``known``
     adds claims made earlier by other specs (say, read back from a results file); they are

@@ -332,14 +332,15 @@ def test_cli_names_the_line_of_a_bad_jsonl_file(tmp_path):
 @pytest.mark.parametrize("case", CONSTRAINED_CASES, ids=lambda c: c.name)
 def test_a_guard_is_on_every_clause_and_changes_nothing_else(case):
     # Kinds write the guard into their template clauses themselves (Guarded lists), the
-    # rest get it from cnf_clauses: either way every clause is the unguarded one plus it.
+    # rest get it from cnf_clauses: either way every clause is the unguarded one plus it,
+    # and neither path copies a clause into another type (a template's stay tuples).
     puzzle = case.puzzle()
     start = puzzle.geometry.ncells * puzzle.geometry.size + 1
     plain, top = cnf_clauses(puzzle.geometry, puzzle.constraints, start=start)
     guarded, top_guarded = cnf_clauses(puzzle.geometry, puzzle.constraints, start=start,
                                        guard=-start + 1)  # a variable below start: free
     assert top == top_guarded
-    assert all(type(c) is list for c in plain)
+    assert all(type(c) in (list, tuple) for c in (*plain, *guarded))
     assert sorted(sorted(c) for c in guarded) == sorted(sorted([*c, -start + 1])
                                                         for c in plain)
 

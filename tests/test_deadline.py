@@ -165,9 +165,11 @@ def test_the_conflict_report_gets_what_the_verdict_left(monkeypatch):
         seen["verdict"] = time_limit
         return solve(puzzle, limit=limit, time_limit=time_limit)
 
+    from sudoku_csp.setter import minimal_conflict
+
     def spy_conflict(puzzle, *, time_limit=None, solver=None):
         seen["conflict"] = time_limit
-        return None
+        return minimal_conflict(puzzle, time_limit=time_limit)
 
     monkeypatch.setattr(backend, "solve", spy_solve)
     monkeypatch.setattr("sudoku_csp.setter.minimal_conflict", spy_conflict)

@@ -5,6 +5,7 @@ questions over a real websocket: tests/test_serve_ws.py)."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from cases import published
@@ -229,6 +230,56 @@ def test_the_estimate_is_knuths_and_close_on_a_small_grid():
     none = estimate_solutions(parse("11.." + "." * 12), lambda f: None, Deadline(),
                               random.Random(7), 10)
     assert none["estimate"] == 0 and none["iterations"] == 0
+
+
+def test_the_verdicts_of_a_request_share_its_time_limit(monkeypatch):
+    # serve --time-limit bounds each request: the backends of "verdicts" run one after
+    # another within it, not each with all of it (the second got the seconds the first had
+    # left, counted again from its own start: three times the limit in all).
+    from sudoku_csp.result import Result, Status
+
+    now = [1000.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    seen = []
+
+    class Slow:
+        """A backend whose search takes the request's whole time (the clock moves on)."""
+
+        def __init__(self, spec):
+            self.spec = spec
+
+        def solve(self, puzzle, *, limit=1, time_limit=None):
+            seen.append((self.spec, Deadline.of(time_limit).expired()))
+            now[0] += 10.0
+            return Result(Status.UNKNOWN, message="time limit reached", complete=False)
+
+    monkeypatch.setattr(jobs, "BACKENDS", (Slow("first"), Slow("second")))
+    fields = answer(request("verdicts", MANY), lambda _: None, time_limit=10.0)
+    assert seen == [("first", False), ("second", True)]
+    assert fields["status"] == "unknown" and not fields["agreed"]
+
+
+def test_a_no_solution_its_conflict_report_contradicts_is_an_internal_error(monkeypatch):
+    # After a "none", the report's own SAT solver finds the puzzle solvable: two solvers
+    # contradict each other. It was answered as "invalid: the puzzle has a solution:
+    # nothing conflicts", the wrong verdict's type with the report's words; now an error
+    # (the worker answers "internal error: ..."). The conflict command itself still says
+    # that a solvable puzzle has no conflict.
+    from sudoku_csp import backends
+    from sudoku_csp.errors import BackendError
+    from sudoku_csp.result import Result, Status
+
+    class SaysNone:
+        spec = "says-none"
+
+        def solve(self, puzzle, *, limit=1, time_limit=None):
+            return Result(Status.NONE, solver=self.spec, puzzle=puzzle)
+
+    monkeypatch.setattr(backends, "get_backend", lambda spec: SaysNone())
+    with pytest.raises(BackendError, match="one of the two is wrong"):
+        run("solve", UNIQUE)
+    fields, _ = run("conflict", UNIQUE)
+    assert fields["message"] == "the puzzle has a solution: nothing conflicts"
 
 
 def test_the_pages_own_commands():

@@ -352,6 +352,84 @@ def test_the_options_study_measures_a_sat_solver_that_cannot_propagate_alone():
     (row,) = study.rows
     assert row.not_unique == 0 and row.propagation_pct is None and row.conflicts_mean is not None
 
+def test_the_studys_second_model_is_checked_like_the_first():
+    # "Not unique" in a study row rests on a second solution: it is checked against the
+    # rules and told apart from the first, as every backend's are (a reading of the model
+    # that gave the first grid again counted the puzzle as not unique).
+    from sudoku_csp.satsolver import capabilities, load
+    from sudoku_csp.study.measure import Tally, _search
+    from sudoku_csp.verify import WrongSolutionError
+
+    puzzle = parse("3.1...4.2.......")  # unique: a second model would be a wrong one
+    clauses, _ = cnf.puzzle_clauses(puzzle)
+    formula = cnf.build(puzzle.geometry)
+    unit = [[lit] for lit in cnf.givens(puzzle)]
+    first = []
+
+    def read(model):  # the first grid, whatever the model
+        first.append(first[0] if first else formula.vars.read_model(model))
+        return first[-1]
+
+    tally = Tally()
+    with load("minisat22", [*clauses, *unit]) as solver:
+        # An exclusion that excludes nothing: the second call finds a model again.
+        exclusion = lambda grid: [1, -1]  # noqa: E731
+        with pytest.raises(WrongSolutionError, match="same solution twice"):
+            _search(tally, solver, "minisat22", capabilities("minisat22"), puzzle, [], read,
+                    exclusion, "sat:solver=minisat22", None)
+    assert tally.not_unique == 0
+
+
+def test_the_options_study_makes_a_rows_search_off_twin_once_within_its_time(monkeypatch):
+    # The UP column of a sat row asks the same spec with search=off: that backend is made
+    # once (it was made twice, once to see the spec could take it), and it is asked within
+    # the study's time limit like the row's own backend (it was asked with none).
+    from sudoku_csp.backends.registry import make_backend
+    from sudoku_csp.study import options, run_options_study
+
+    made, limits = [], []
+
+    def counting(spec):
+        backend = make_backend(spec)
+        if "search=off" in spec:
+            made.append(spec)
+            solve = backend.solve
+
+            def solve_seen(puzzle, limit=1, time_limit=None):
+                limits.append(time_limit)
+                return solve(puzzle, limit=limit, time_limit=time_limit)
+            monkeypatch.setattr(backend, "solve", solve_seen)
+        return backend
+
+    monkeypatch.setattr(options, "make_backend", counting)
+    study = run_options_study(_killers()[:2], specs=["sat"], time_limit=3600)
+    assert made == ["sat:search=off"]
+    assert len(limits) == 2 and all(limit is not None and limit <= 3600 for limit in limits)
+    assert study.rows[0].propagation_pct is not None
+
+
+def test_a_spec_that_cannot_decide_is_not_said_to_have_run_out_of_time(tmp_path):
+    # A spec that leaves a puzzle undecided by its own nature (search=off on a killer its
+    # propagation does not solve, a node budget) was counted as cut by the time limit:
+    # "time limit reached (60 s)", and every spec after it left out as well.
+    from sudoku_csp.study import run_options_study
+
+    killers = _killers()[:2]  # propagation alone decides the 4x4, not the 9x9
+    study = run_options_study(killers, specs=["native:search=off", "native"], time_limit=3600)
+    assert [row.method for row in study.rows] == ["native"] and not study.unfinished
+    assert study.undecided == {"native:search=off": "propagation alone does not solve "
+                                                    "this puzzle"}
+    path = tmp_path / "killers.txt"
+    path.write_text("".join(f"{to_line(p)}\n" for p in killers), encoding="utf-8")
+    result = runner.invoke(app, ["study", str(path), "--spec", "native:search=off",
+                                 "--spec", "native", "--json"])
+    assert result.exit_code == Exit.UNKNOWN, result.output
+    assert "time limit" not in result.stderr
+    assert "not measured: native:search=off (it left a puzzle undecided: propagation " \
+           "alone does not solve this puzzle)" in result.stderr
+    assert [json.loads(line)["method"] for line in result.stdout.splitlines()] == ["native"]
+
+
 def test_study_of_puzzles_with_typed_constraints_studies_the_kinds_options(tmp_path):
     # Before issue 34's study of the options: refused, "study cannot honour typed
     # constraints" (exit 6).

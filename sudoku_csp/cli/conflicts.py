@@ -30,18 +30,32 @@ def conflict_of(puzzle: Puzzle, time_limit: Limit) -> Conflict | None:
     return minimal_conflict(puzzle, time_limit=Deadline.of(time_limit).capped(CONFLICT_SECONDS))
 
 
-def conflict_fields(puzzle: Puzzle, time_limit: Limit) -> dict[str, Any]:
-    """The record fields of :meth:`~sudoku_csp.setter.Conflict.to_json` (empty when the
-    puzzle has a solution)."""
+def conflict_after_none(puzzle: Puzzle, time_limit: Limit) -> Conflict:
+    """:func:`conflict_of` a puzzle that a solver said has no solution. The report asks a
+    SAT solver of its own first whether the puzzle's parts hold together: when it finds
+    they do, two solvers contradict each other and "no solution" is not said —
+    :class:`~sudoku_csp.errors.BackendError` (an internal error, exit 1) instead."""
+    from sudoku_csp.errors import BackendError
+    from sudoku_csp.io import to_line
+
     conflict = conflict_of(puzzle, time_limit)
-    return conflict.to_json() if conflict is not None else {}
+    if conflict is None:
+        raise BackendError(f"a solver said {to_line(puzzle)} has no solution, but the "
+                           "conflict report's SAT solver finds its rules and givens hold "
+                           "together: one of the two is wrong")
+    return conflict
+
+
+def conflict_fields(puzzle: Puzzle, time_limit: Limit) -> dict[str, Any]:
+    """The record fields of :meth:`~sudoku_csp.setter.Conflict.to_json` of a puzzle a
+    solver said has no solution (:func:`conflict_after_none`)."""
+    return conflict_after_none(puzzle, time_limit).to_json()
 
 
 def print_conflict(puzzle: Puzzle, time_limit: Limit) -> None:
-    """Print the conflict's one-line message (nothing when the puzzle has a solution)."""
-    conflict = conflict_of(puzzle, time_limit)
-    if conflict is not None:
-        out.print(conflict.message(), markup=False)
+    """Print the one-line message of the conflict of a puzzle a solver said has no solution
+    (:func:`conflict_after_none`)."""
+    out.print(conflict_after_none(puzzle, time_limit).message(), markup=False)
 
 
 class ConflictReports:
@@ -51,23 +65,22 @@ class ConflictReports:
     its record line.
 
     ``time_limit`` is per puzzle: a report gets what the puzzle's verdict left of it
-    (``spent``: the seconds its records took), never a budget of its own."""
+    (``spent``: the seconds its records took), never a budget of its own. Asked only of
+    puzzles a solver said have no solution (:func:`conflict_after_none`)."""
 
     def __init__(self, time_limit: float | None) -> None:
         self.time_limit = time_limit
-        self._last: tuple[Puzzle, Conflict | None] | None = None  # fields, then words
+        self._last: tuple[Puzzle, Conflict] | None = None  # fields, then words
 
-    def of(self, puzzle: Puzzle, spent: float = 0.0) -> Conflict | None:
+    def of(self, puzzle: Puzzle, spent: float = 0.0) -> Conflict:
         if self._last is None or self._last[0] is not puzzle:
             left = None if self.time_limit is None else max(0.0, self.time_limit - spent)
-            self._last = (puzzle, conflict_of(puzzle, left))
+            self._last = (puzzle, conflict_after_none(puzzle, left))
         return self._last[1]
 
     def fields(self, puzzle: Puzzle, spent: float = 0.0) -> dict[str, Any]:
         """:meth:`~sudoku_csp.setter.Conflict.to_json` of ``puzzle``'s conflict."""
-        conflict = self.of(puzzle, spent)
-        return conflict.to_json() if conflict is not None else {}
+        return self.of(puzzle, spent).to_json()
 
     def message(self, puzzle: Puzzle, spent: float = 0.0) -> str:
-        conflict = self.of(puzzle, spent)
-        return conflict.message() if conflict is not None else ""
+        return self.of(puzzle, spent).message()

@@ -67,9 +67,9 @@ def _ended(e: Explanation, time_limit: Limit, as_json: bool, *,
     """How an explanation ended: its last line (or the JSON record with the verdict and
     ``stuck``), the conflict of a puzzle with no solution, the rating (explain's); the exit
     code."""
-    from sudoku_csp.cli.conflicts import conflict_of
+    from sudoku_csp.cli.conflicts import conflict_after_none
 
-    conflict = conflict_of(e.puzzle, time_limit) if e.no_solution else None
+    conflict = conflict_after_none(e.puzzle, time_limit) if e.no_solution else None
     if as_json:
         typer.echo(json.dumps({"solved": e.solved, "verdict": e.verdict.value,
                                "stuck": e.stuck, "uniqueness": e.uniqueness,

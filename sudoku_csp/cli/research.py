@@ -408,8 +408,9 @@ def study(
     a row per backend spec (sat:hidden=off), measured deciding uniqueness, with its size,
     propagation share, counters, time and its effect against its backend's first row.
 
-    Exit codes: 0 done, 5 time limit reached (the rows measured are printed), 6 input error
-    (also: --plot without matplotlib).
+    Exit codes: 0 done, 5 time limit reached, or a --spec that cannot decide a puzzle (a
+    node budget, search=off; the rows measured are printed), 6 input error (also: --plot
+    without matplotlib).
     """
     from collections.abc import Sequence
 

@@ -8,7 +8,7 @@ may load the setter tools, and their default, at once."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -29,6 +29,8 @@ from sudoku_csp.constraints.wording import counted
 from sudoku_csp.setter.candidates import DEFAULT_CAP
 
 if TYPE_CHECKING:
+    from sudoku_csp.deadline import Deadline
+    from sudoku_csp.puzzle import Puzzle
     from sudoku_csp.setter import Disambiguation, TrueCandidates
 
 STYLES = {"one": "green", "few": "yellow", "many": "red", "undecided": "dim"}
@@ -164,10 +166,7 @@ def candidates(
             if writes_stdout(svg):  # the picture alone
                 return code
         if as_json:
-            record = tc.to_json()
-            if tc.status == "none":
-                record.update(conflict_fields(puzzle, deadline))
-            emit(json.dumps(record, ensure_ascii=False) + "\n")
+            _emit_record(tc.to_json(), puzzle, deadline, none=tc.status == "none")
             return code
         out.print(f"{puzzle.geometry.name}, {counted(puzzle.clue_count, 'given')}")
         if tc.status == "none":
@@ -232,10 +231,7 @@ def disambiguate(
         if not d.complete and d.status != "none":
             code = Exit.UNKNOWN
         if as_json:
-            record = d.to_json()
-            if d.status == "none":
-                record.update(conflict_fields(puzzle, deadline))
-            emit(json.dumps(record, ensure_ascii=False) + "\n")
+            _emit_record(d.to_json(), puzzle, deadline, none=d.status == "none")
             return code
         for line in disambiguation_lines(d):
             out.print(line, markup=False)
@@ -244,6 +240,15 @@ def disambiguate(
         return code
 
     guarded(action)
+
+
+def _emit_record(record: dict[str, Any], puzzle: Puzzle, deadline: Deadline, *,
+                 none: bool) -> None:
+    """A setter command's one JSON record, with the conflict of a puzzle that has ``none``
+    (no solution), worked out within what is left of ``deadline``."""
+    if none:
+        record.update(conflict_fields(puzzle, deadline))
+    emit(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def disambiguation_lines(d: Disambiguation) -> list[str]:

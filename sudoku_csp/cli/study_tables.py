@@ -44,7 +44,7 @@ def options_study(puzzles: list[Puzzle], specs: list[str] | None, files: list[st
                   seconds: float, as_json: bool, as_csv: bool, columns: str | None) -> Exit:
     """``study`` of the kinds' encoding options within ``seconds``: each spec of ``specs``
     (:func:`~sudoku_csp.study.option_specs` of the puzzles when none), then its table; exit
-    5 when the time limit left rows unmeasured."""
+    5 when the time limit, or a spec that cannot decide a puzzle, left rows unmeasured."""
     from sudoku_csp import study as studies
 
     chosen = pick_columns(OPTIONS_COLUMNS, columns)
@@ -52,6 +52,8 @@ def options_study(puzzles: list[Puzzle], specs: list[str] | None, files: list[st
     with Bar(len(puzzles) * len(asked), "studying", always=True) as bar:
         found = studies.run_options_study(puzzles, specs=asked, progress=bar.advance,
                                           time_limit=seconds)
+    for spec, why in found.undecided.items():
+        err.print(f"not measured: {spec} (it left a puzzle undecided: {why})", markup=False)
     if found.unfinished:
         err.print(f"time limit reached ({seconds:g} s): not measured: "
                   f"{', '.join(found.unfinished)}"
@@ -59,7 +61,7 @@ def options_study(puzzles: list[Puzzle], specs: list[str] | None, files: list[st
                   markup=False)
     if found.rows:
         print_study(found, files, as_json, as_csv, OPTIONS_COLUMNS, OPTIONS_NOTES, chosen)
-    return Exit.UNKNOWN if found.unfinished else Exit.OK
+    return Exit.UNKNOWN if found.unfinished or found.undecided else Exit.OK
 
 
 def print_study(found: Study, sources: list[str], as_json: bool, as_csv: bool,

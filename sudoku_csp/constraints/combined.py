@@ -115,13 +115,14 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     and the highest variable used (``start - 1`` when none). ``guard``: a literal added to
     every clause (``-selector``: the clauses hold while ``selector`` is assumed), by the
     kind as it writes them where it can (:class:`~sudoku_csp.constraints.translation.CnfContext`),
-    else here. Without a guard every clause is a list.
+    else here. Each clause is a sequence of literals, as the kind wrote it (a template's
+    are tuples: :func:`~sudoku_csp.constraints.translation.fill`), copied by neither path.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
     >>> clauses, top = cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65)
     >>> clauses[:4], top     # 3 and 4 leave A1 and A2; {1, 2} the one set: no auxiliary
-    ([[-3], [-7], [-4], [-8]], 64)
+    ([(-3,), (-7,), (-4,), (-8,)], 64)
     >>> cnf_clauses(make_geometry(4), [Cage((0, 1), 5)], start=65)[1]  # {1,4} or else {2,3}
     65
     >>> list(cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65, guard=-99)[0][0])
@@ -139,9 +140,6 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
         clauses += with_guard(c.cnf(ctx), guard)
     for kind, mine in by_kind(constraints):
         clauses += with_guard(kind.joint_cnf(ctx, mine), guard)
-    if not guard:
-        # Templates give tuples; callers of the unguarded clauses get lists, as always.
-        clauses = [c if type(c) is list else list(c) for c in clauses]
     return clauses, max(ctx.top, start - 1)
 
 

@@ -316,7 +316,7 @@ def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None, guar
     >>> from sudoku_csp import parse
     >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
     >>> clauses, top = constraint_clauses(p, 65)
-    >>> [-3] in clauses, top        # A1 + A2 = 3: A1 holds no 3 (x(A1, 3) is variable 3)
+    >>> (-3,) in clauses, top       # A1 + A2 = 3: A1 holds no 3 (x(A1, 3) is variable 3)
     (True, 64)
     >>> constraint_clauses(p, 65, {"sums": "bdd"})[1] > 64   # pysat.pb: its own auxiliaries
     True

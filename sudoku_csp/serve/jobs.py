@@ -84,14 +84,17 @@ def answer(request: Request, emit: Emit, time_limit: float | None = None) -> Fie
 def _conflict_fields(puzzle: Puzzle, deadline: Deadline, pictures: bool, *,
                      capped: bool = True) -> Fields:
     """``message`` (no solution, and the parts that conflict), ``conflict`` (their names),
-    ``conflict_cells``, and the puzzle's picture with them shaded (``svg``)."""
-    from sudoku_csp.cli.conflicts import conflict_of
+    ``conflict_cells``, and the puzzle's picture with them shaded (``svg``). ``capped``:
+    the report after a verdict of no solution, which a solvable puzzle contradicts (an
+    internal error: :func:`~sudoku_csp.cli.conflicts.conflict_after_none`); else the
+    ``conflict`` command's, asked of any puzzle."""
+    from sudoku_csp.cli.conflicts import conflict_after_none
     from sudoku_csp.constraints.fields import rc
     from sudoku_csp.setter import minimal_conflict
 
-    conflict = (conflict_of(puzzle, deadline) if capped
+    conflict = (conflict_after_none(puzzle, deadline) if capped
                 else minimal_conflict(puzzle, time_limit=deadline))
-    if conflict is None:  # asked of a puzzle that has a solution
+    if conflict is None:  # the conflict command, asked of a puzzle that has a solution
         return {"message": "the puzzle has a solution: nothing conflicts", "conflict": [],
                 "conflict_cells": []}
     if not conflict.proven:
@@ -423,7 +426,8 @@ def _verdicts(puzzle: Puzzle, settings: Settings, request: Request, deadline: De
     """Each backend's verdict on uniqueness, and whether they agree."""
     from sudoku_csp.crosscheck import crosscheck
 
-    check = crosscheck(puzzle, list(BACKENDS), limit=2, time_limit=deadline.remaining())
+    # One request, one time limit: the backends share it (each runs within what is left).
+    check = crosscheck(puzzle, list(BACKENDS), limit=2, time_limit=deadline)
     backends = []
     for spec, claim in check.claims.items():
         result = check.results.get(spec)

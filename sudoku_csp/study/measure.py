@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from pysat.solvers import Solver
 
+from sudoku_csp.backends.base import Tally as Solutions
 from sudoku_csp.encodings import cnf
 from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.native.search import Searcher
@@ -69,6 +70,7 @@ class Tally:
     not_unique: int = 0
     sizes: list[tuple[int, int, int]] = field(default_factory=list)
     complete: bool = True  # False: the time limit cut it (its figures are partial)
+    undecided: str = ""  # why a puzzle was left undecided, the time limit aside
     propagation_read: bool = True  # False: no way to ask the method's propagation alone
 
 
@@ -97,9 +99,11 @@ def _search(tally: Tally, solver: Solver, name: str, caps: Capabilities, puzzle:
             exclusion: Callable[[Grid], list[int]], spec: str, deadline: float | None
             ) -> bool:
     """Find a solution, block it, look for another; the solver's counts into ``tally``.
-    False (nothing counted) when ``deadline`` passed first."""
+    False (nothing counted) when ``deadline`` passed first. Each model is checked against
+    the rules and told apart from the other (a backend's :class:`Solutions`), so "not
+    unique" rests on two solutions, as a backend's verdict does."""
     before = solver.accum_stats() if caps.stats else None
-    models = 0
+    models = Solutions(puzzle, spec, 2)
     # Through solve_until: a search that runs long (a large empty grid) stops at its deadline,
     # Ctrl-C or SIGTERM, where a plain solve() would hold the signal until it returned.
     found = solve_until(solver, caps, assumptions, deadline)
@@ -107,17 +111,17 @@ def _search(tally: Tally, solver: Solver, name: str, caps: Capabilities, puzzle:
         return False
     if found:
         grid = read(solver.get_model())
-        check_solutions(puzzle, [grid], spec)
-        models = 1
+        models.add(grid)
         solver.add_clause(exclusion(grid))
         again = solve_until(solver, caps, assumptions, deadline)
         if again is None:
             return False
-        models = 2 if again else 1
+        if again:
+            models.add(read(solver.get_model()))
     stats = stats_delta(before, solver.accum_stats() if caps.stats else None)
-    tally.not_unique += models != 1
+    tally.not_unique += models.count != 1
     if stats:
-        tally.decisions.append(decisions_of(name, stats, models))
+        tally.decisions.append(decisions_of(name, stats, models.count))
         tally.conflicts.append(stats.get("conflicts", 0))
         tally.propagations.append(stats.get("propagations", 0))
     return True

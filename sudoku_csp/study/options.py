@@ -31,7 +31,9 @@ import statistics
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import cache, partial
 
+from sudoku_csp.backends.base import Backend
 from sudoku_csp.backends.registry import backend_class, make_backend, parse_spec
 from sudoku_csp.constraints.registry import kinds_among
 from sudoku_csp.encodings import cnf
@@ -72,19 +74,22 @@ def option_specs(puzzles: Sequence[Puzzle], backends: Iterable[str] = STUDY_BACK
     return specs
 
 
-def _propagating(spec: str) -> str | None:
-    """``spec`` with its search off (unit propagation, or the native rules, alone), or None
-    for a backend that has no such option (cpsat) or a spec that cannot take it (a sat
-    solver PySAT cannot propagate with alone): that row's propagation is not read."""
+def _propagator(spec: str) -> Backend | None:
+    """A backend of ``spec`` with its search off (unit propagation, or the native rules,
+    alone), or None for a backend that has no such option (cpsat) or a spec that cannot take
+    it (a sat solver PySAT cannot propagate with alone): that row's propagation is not read.
+
+    >>> _propagator("native:rules=singles").spec, _propagator("cpsat")
+    ('native:rules=singles,search=off', None)
+    """
     name, options = parse_spec(spec)
     if "search" not in {o.name for o in backend_class(name).OPTIONS}:
         return None
-    alone = f"{name}:" + ",".join(f"{k}={v}" for k, v in {**options, "search": "off"}.items())
     try:
-        make_backend(alone)
+        return make_backend(f"{name}:" + ",".join(f"{k}={v}" for k, v in
+                                                  {**options, "search": "off"}.items()))
     except SpecError:
         return None
-    return alone
 
 
 def _left(deadline: float | None) -> float | None:
@@ -110,16 +115,18 @@ def measure_spec(spec: str, puzzles: Sequence[Puzzle], progress: Progress | None
             break
         warm.solve(puzzle, limit=2, time_limit=_left(deadline))
     backend = make_backend(spec)
-    alone = _propagating(spec)
-    propagator = None
+    propagator = cache(partial(_propagator, spec))  # made on first need, once
     tally = Tally(propagation_read=False)
     for index, puzzle in enumerate(puzzles):
         if out_of_time(deadline):
             tally.complete = False
             return tally
         result = backend.solve(puzzle, limit=2, time_limit=_left(deadline))
-        if result.status is Status.UNKNOWN:  # the time limit cut it
-            tally.complete = False
+        if result.status is Status.UNKNOWN:
+            if out_of_time(deadline):  # the time limit cut it
+                tally.complete = False
+            else:  # the spec cannot decide it (a node budget, search=off): not the time's
+                tally.undecided = result.message or "unknown"
             return tally
         tally.search_seconds += result.seconds
         tally.not_unique += result.status is not Status.UNIQUE
@@ -128,9 +135,11 @@ def measure_spec(spec: str, puzzles: Sequence[Puzzle], progress: Progress | None
                               (tally.propagations, "propagations")):
             if name in stats:
                 counter.append(int(stats[name]))
-        if "solved_by_propagation" not in stats and alone is not None:  # the native
-            propagator = propagator or make_backend(alone)  # solver's search says it
-            stats = propagator.solve(puzzle, limit=2).stats
+        # The native solver's search says it; another backend asks its search=off twin,
+        # within what is left of the study's time like every other call.
+        twin = None if "solved_by_propagation" in stats else propagator()
+        if twin is not None:
+            stats = twin.solve(puzzle, limit=2, time_limit=_left(deadline)).stats
         if "solved_by_propagation" in stats:
             tally.propagation_read = True
             if stats["solved_by_propagation"]:
@@ -171,7 +180,9 @@ def run_options_study(puzzles: Sequence[Puzzle], *, specs: Iterable[str] | None 
     spec, whose ``effect`` compares it with the first row of the same backend.
 
     ``time_limit``: seconds for the whole study (None: no limit); when it runs out the rows
-    not measured on every puzzle are left out and named in :attr:`Study.unfinished`.
+    not measured on every puzzle are left out and named in :attr:`Study.unfinished`. A spec
+    that leaves a puzzle undecided for a reason of its own (a node budget, ``search=off``)
+    is left out too, with that reason in :attr:`Study.undecided`.
     ``progress`` is called with a step count (one per puzzle and spec)."""
     puzzles = list(puzzles)
     if not puzzles:
@@ -188,6 +199,9 @@ def run_options_study(puzzles: Sequence[Puzzle], *, specs: Iterable[str] | None 
             study.unfinished.append(spec)
             continue
         found = measure_spec(spec, puzzles, progress, deadline)
+        if found.undecided:  # the others are measured all the same
+            study.undecided[spec] = found.undecided
+            continue
         if not found.complete:
             study.unfinished.append(spec)
             continue

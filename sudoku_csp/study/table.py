@@ -106,6 +106,9 @@ class Study:
     unfinished: list[str] = field(default_factory=list)
     """What the time limit left unmeasured, in table order: a method's label (none of its
     rows), or ``"label / solver"`` (that row only); empty when the study finished."""
+    undecided: dict[str, str] = field(default_factory=dict)
+    """Specs of the options study left unmeasured for a reason of their own, not the time
+    limit: spec -> why it left a puzzle undecided (a node budget, propagation alone)."""
 
 
 def methods(encodings: Iterable[str], amos: Iterable[str], reduced: Iterable[str],
