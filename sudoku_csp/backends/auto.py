@@ -69,12 +69,11 @@ SAT 3.4), the generated few-givens puzzles 4.4 (4.7, 6.3; SAT 4.3); end to end t
 budgets were within 3 ms of each other. Budgets of 50 and 150 measured no better than 20."""
 
 HAND_OVER = True
-"""Whether SAT starts from the native propagation's candidates (a switch for measuring it).
-Measured in one run beside SAT from the givens alone, on the puzzles the native node leaves
-undecided (examples/uniqueness_benchmark.py's corpora, sat's medians per puzzle, busy
-machine): the published variants 2.0 → 1.6 ms, the generated few-givens puzzles 7.3 →
-3.7 ms; conflicts about the same (5,413 → 4,885 and 44,294 → 41,830 in all), propagations
-fewer (1.20 → 0.72 million on the published ones)."""
+"""Whether SAT starts from the native propagation's candidates (a switch, to measure it; see
+docs/design.md, "SAT from the native node's candidates"). On the puzzles the native node
+leaves undecided, counting to two in fresh mode (deterministic), conflicts per puzzle at the
+median: the published variants 56 → 48, the generated few-givens puzzles 200 → 118 (the
+placed digits alone: 52 and 200)."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
 """The members tried in turn on every puzzle, to two solutions at most."""
