@@ -72,7 +72,7 @@ HAND_OVER = True
 """Whether SAT starts from the native propagation's candidates (a switch, to measure it; see
 docs/design.md, "SAT from the native node's candidates"). On the puzzles the native node
 leaves undecided, counting to two in fresh mode (deterministic), conflicts per puzzle at the
-median: the published variants 56 → 48, the generated few-givens puzzles 200 → 118 (the
+median: the published variants 56 → 48, the generated few-givens puzzles 200 → 115 (the
 placed digits alone: 52 and 200)."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
