@@ -261,6 +261,7 @@ def test_auto_hands_the_native_candidates_to_sat():
     assert (answer.status, answer.stats["winner"]) == (Status.UNIQUE, "sat")
     assert answer.stats["known"] == len(ruled_out(variables(puzzle.geometry), root,
                                                   puzzle.givens)) > 0
+    assert {"native_seconds", "model_seconds", "solve_seconds"} <= set(answer.phases)
 
 
 @pytest.mark.parametrize("mode", ["incremental", "fresh"])

@@ -160,8 +160,11 @@ class AutoBackend(PortfolioBase):
             if first is None:
                 raise
             return first
-        if first is not None:  # where the time went: the native node, then SAT's phases
-            second = replace(second, phases={**second.phases, "native_seconds": first.seconds})
+        # Where the time went: the native node, then SAT's phases.
+        phases = ({**second.phases, "native_seconds": first.seconds} if first is not None
+                  else second.phases)
         if decisive(second, limit):
-            return replace(second, stats={**second.stats, "winner": QUICK[1]})
-        return first if first is not None and first.count > second.count else second
+            return replace(second, stats={**second.stats, "winner": QUICK[1]}, phases=phases)
+        if first is not None and first.count > second.count:
+            return first
+        return replace(second, phases=phases)
