@@ -27,8 +27,9 @@ ISS's count; a disagreement is printed and makes the exit code 1.
 Per file and family it prints, for each tool, the median / 90th percentile / largest time
 per puzzle (ms), how many took over 2 s and how many were undecided (time limit), and the
 ratio of our median to ISS's; with ``--phases``, where each spec's time goes: building the
-puzzle's model, the solver's calls, checking the solutions and the rest (medians of the
-backends' ``phases``: ``model_seconds``, ``solve_seconds`` and ``check_seconds``).
+puzzle's model, the solver's calls, checking the solutions, ``auto``'s native node before SAT
+took over, and the rest (medians of the backends' ``phases``: ``model_seconds``,
+``solve_seconds``, ``check_seconds`` and ``native_seconds``).
 """
 
 from __future__ import annotations
@@ -462,8 +463,8 @@ def node_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
 def phase_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
     """Where the time goes: per file, family and spec, the median ms per puzzle of building
     the model, solving, checking and the rest (the results' ``phases``)."""
-    lines = ["| file | family | spec | model | solve | check | rest | model share |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| file | family | spec | model | solve | check | native first | rest | model share |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for (file, family), members in by_family(puzzles).items():
         for spec in specs:
             rows = [e.phases[spec] for e in members if spec in e.phases]

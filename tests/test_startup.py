@@ -283,10 +283,10 @@ def test_the_fpuzzles_index_is_what_the_kinds_declare():
 _READ_EACH = """
 import json, sys
 from sudoku_csp.io import parse, to_line
-urls = json.loads(sys.stdin.read())
+texts = json.loads(sys.stdin.read())
 puzzles, loaded = [], []
-for url in urls:
-    puzzles.append(parse(url))
+for text in texts:  # each recorded before any is written: a JSON writer loads every kind
+    puzzles.append(parse(text))
     loaded.append(sorted(m for m in sys.modules if m.startswith("sudoku_csp.constraints.kinds.")))
 print(json.dumps({"lines": [to_line(p) for p in puzzles], "loaded": loaded}))
 """
@@ -354,6 +354,68 @@ def test_a_document_the_reader_refuses_is_told_every_rule_it_knows():
         in proc.stdout, proc.stdout
 
 
+def test_the_json_index_is_what_the_kinds_declare():
+    # JSON_INDEX is an index like FPUZZLES_INDEX: each built-in kind's module with the JSON
+    # fields its Names declare.
+    from sudoku_csp.constraints import BUILT_IN
+    from sudoku_csp.constraints.registry import JSON_INDEX, kind_of_module
+
+    declared = {module: set(kind_of_module(f"sudoku_csp.constraints.kinds.{module}").names.json)
+                for module in BUILT_IN}
+    assert {module: set(keys) for module, keys in JSON_INDEX.items()} == declared
+
+
+def test_the_json_reader_loads_the_kinds_a_record_names():
+    # The tool's own JSON, as the generated puzzles of few givens come: a record imports
+    # the kinds of the fields it holds (JSON_INDEX), not every kind (about 30 modules, most
+    # of a cold `count`'s reading), and reads what the reader with every kind loaded reads,
+    # constraints in the registry's order; a field no kind reads is refused with every
+    # kind's fields listed.
+    from cases import CONSTRAINED_CASES
+
+    from sudoku_csp.io import parse, puzzle_record, to_line
+
+    puzzles = [case.puzzle() for case in CONSTRAINED_CASES]
+    both = puzzles[0]  # a 4×4 killer, with a thermometer of the 4×4 thermo case's too
+    thermo = next(p for p in puzzles if p.geometry == both.geometry and any(
+        type(c).__name__ == "Thermo" for c in p.constraints))
+    records = [puzzle_record(p) for p in puzzles]
+    records.append({**puzzle_record(thermo), **puzzle_record(both)})
+    proc = subprocess.run([sys.executable, "-c", _READ_EACH],
+                          input=json.dumps([json.dumps(r) for r in records]),
+                          capture_output=True, text=True, timeout=120, check=True)
+    got = json.loads(proc.stdout)
+    expected: set[str] = set()
+    for record, line, loaded in zip(records, got["lines"], got["loaded"], strict=True):
+        puzzle = parse(json.dumps(record))
+        assert line == to_line(puzzle)
+        expected |= {type(c).__module__ for c in puzzle.constraints}
+        assert set(loaded) == expected
+    assert len(parse(json.dumps(records[-1])).constraints) == len(both.constraints) + len(
+        [c for c in thermo.constraints if type(c).__name__ == "Thermo"])
+    assert len(expected) < 10  # a subset of the kinds
+    script = ("from sudoku_csp.io import parse\n"
+              "try:\n"
+              "    parse('{\"size\": 4, \"thermos\": [], \"nope\": 1}')\n"
+              "except Exception as exc:\n"
+              "    print(exc)\n")
+    refused = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             timeout=120, check=True).stdout
+    assert "unknown field: expected" in refused and "little_killers" in refused, refused
+
+
+def test_count_a_json_record_loads_the_kinds_it_names():
+    from cases import CONSTRAINED_CASES
+
+    from sudoku_csp.io import json_line
+
+    thermo = next(c for c in CONSTRAINED_CASES if c.name == "thermo9").puzzle()
+    code, out, err, loaded = _run("count", json_line(thermo))
+    assert code == 0 and "unique" in out, err
+    kinds = set(_among(loaded, ("sudoku_csp.constraints.kinds",)))
+    assert kinds == {"sudoku_csp.constraints.kinds", "sudoku_csp.constraints.kinds.thermo"}
+
+
 _REGISTER_THEN_READ = """
 import json
 from dataclasses import dataclass
@@ -370,6 +432,10 @@ class Warm(Thermo):
     def from_fpuzzles(cls, document, geometry):
         return [cls((0, 1))]
 
+    @classmethod
+    def from_json(cls, fields, geometry):
+        return [cls((0, 1))]
+
 register(Warm)
 grid = [[{} for _ in range(4)] for _ in range(4)]
 said = []
@@ -383,6 +449,8 @@ for extra in ({"warmline": [1]}, {"negative": ["warmth"]}, {"cell": True},
         said.append([type(c).kind for c in puzzle.constraints])
     except Exception as exc:
         said.append(str(exc))
+said.append([type(c).kind for c in parse('{"size": 4, "warmlines": [["A1", "A2"]]}')
+                                      .constraints])
 print(json.dumps(said))
 """
 
@@ -396,6 +464,7 @@ def test_a_kind_registered_at_run_time_reads_its_fpuzzles_keys():
     said = json.loads(proc.stdout)
     assert said[:3] == [["warm line"]] * 3, said
     assert "coldline: not a rule this tool knows" in said[3], said
+    assert said[4] == ["warm line"], said  # and its JSON field (json_readers)
 
 
 @pytest.mark.parametrize("args", [

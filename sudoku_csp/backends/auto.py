@@ -1,13 +1,18 @@
 """The default solver, ``auto``: for each run, the backend that suits what is asked.
 
 - Solving or deciding uniqueness (``limit`` 1 or 2): the native solver bounded to
-  :data:`NODES` search nodes, then SAT (``first:native:nodes=1,sat``,
-  :class:`~sudoku_csp.backends.first.FirstBackend`). The native solver decides what
-  its propagation settles (killers, most sandwiches) in a millisecond or two, without
+  :data:`NODES` search nodes, then SAT, in turn as ``first:native:nodes=1,sat``
+  (:class:`~sudoku_csp.backends.first.FirstBackend`) runs them. The native solver decides
+  what its propagation settles (killers, most sandwiches) in a millisecond or two, without
   loading a SAT solver; a puzzle that needs a search goes to SAT, whose clause learning
   decides in milliseconds what the native search, where its propagation is weak (long sums
   with few givens, some little killers and lines), would take seconds over. PySAT is
-  imported only when SAT is reached.
+  imported only when SAT is reached. SAT starts from the candidates the native propagation
+  left (:meth:`~sudoku_csp.backends.native.NativeBackend.solve_from_root`, passed as
+  SAT's ``candidates``: unit clauses for the digits ruled out, :data:`HAND_OVER`), not
+  from the givens alone: what the native rules found (sum combinations, locked
+  candidates) SAT's unit propagation does not all find again, and its search has that much
+  less to do.
 - Looking for more solutions (``limit`` above 2, or ``None``: every one): the same pair
   decides uniqueness first; a puzzle it finds unique or without a solution has its exact
   count there (a published puzzle, the usual case, costs no more than ``count``). Only a
@@ -39,14 +44,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sudoku_csp.backends.base import PortfolioBase, decisive
-from sudoku_csp.backends.first import FirstBackend
 from sudoku_csp.deadline import Deadline, Limit
-from sudoku_csp.errors import SpecError
+from sudoku_csp.errors import InputError, SpecError
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, check_limit
+
+if TYPE_CHECKING:
+    from sudoku_csp.backends.native import NativeBackend
+    from sudoku_csp.backends.sat import SatBackend
 
 __all__ = ["NODES", "AutoBackend"]
 
@@ -59,6 +67,13 @@ search to SAT at once. Measured in one run beside budgets of 5 and 20
 variants 2.3 ms (5 nodes: 2.8, 20: 4.4; SAT alone 1.9), the published killers 1.2 (1.2, 1.3;
 SAT 3.4), the generated few-givens puzzles 4.4 (4.7, 6.3; SAT 4.3); end to end the three
 budgets were within 3 ms of each other. Budgets of 50 and 150 measured no better than 20."""
+
+HAND_OVER = True
+"""Whether SAT starts from the native propagation's candidates (a switch, to measure it; see
+docs/design.md, "SAT from the native node's candidates"). On the puzzles the native node
+leaves undecided, counting to two in fresh mode (deterministic), conflicts per puzzle at the
+median: the published variants 56 → 48, the generated few-givens puzzles 200 → 115 (the
+placed digits alone: 52 and 200)."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
 """The members tried in turn on every puzzle, to two solutions at most."""
@@ -85,7 +100,6 @@ class AutoBackend(PortfolioBase):
                             f"first:{','.join(QUICK)} or a backend for another choice")
         from sudoku_csp.backends.registry import get_backend
 
-        self.quick = FirstBackend(*QUICK)
         self.members = (*QUICK, ENUMERATOR)
         """Every backend ``auto`` may run: a cross-check refuses it beside any of them."""
         # The native members are built now, as any backend is before its first puzzle (a
@@ -106,7 +120,7 @@ class AutoBackend(PortfolioBase):
         start = time.perf_counter()
         deadline = Deadline.of(time_limit)
         asked = limit if limit is not None and limit <= 2 else 2
-        result = self.quick.solve(puzzle, limit=asked, time_limit=deadline)
+        result = self._quick(puzzle, asked, deadline)
         # Decided with fewer than two solutions, the search ran to its end: the count is
         # exact, whatever the limit (status_for gives the same verdict for every limit).
         if asked == limit or (decisive(result, asked) and result.count < 2):
@@ -118,3 +132,39 @@ class AutoBackend(PortfolioBase):
             else result.stats
         return replace(result, solver=self.spec, stats=stats,
                        seconds=time.perf_counter() - start)
+
+    def _quick(self, puzzle: Puzzle, limit: int, deadline: Deadline) -> Result:
+        """The native node, then SAT from the candidates it left, as
+        :class:`~sudoku_csp.backends.first.FirstBackend` runs its members in turn:
+        ``stats["winner"]`` names the member that decided (absent when neither did; the
+        answer is then the one that found more solutions)."""
+        from sudoku_csp.backends.registry import get_backend
+
+        native = cast("NativeBackend", get_backend(QUICK[0]))
+        first: Result | None = None
+        root: list[int] | None = None
+        try:
+            first, root = native.solve_from_root(puzzle, limit=limit, time_limit=deadline)
+        except InputError:  # a kind the native solver has no links for: SAT alone
+            pass
+        else:
+            if decisive(first, limit):
+                return replace(first, stats={**first.stats, "winner": QUICK[0]})
+            if deadline.expired():
+                return first
+        sat = cast("SatBackend", get_backend(QUICK[1]))
+        try:
+            second = sat.solve(puzzle, limit=limit, time_limit=deadline,
+                               candidates=root if HAND_OVER else None)
+        except InputError:  # a kind SAT has no clauses for: the native answer stands
+            if first is None:
+                raise
+            return first
+        # Where the time went: the native node, then SAT's phases.
+        phases = ({**second.phases, "native_seconds": first.seconds} if first is not None
+                  else second.phases)
+        if decisive(second, limit):
+            return replace(second, stats={**second.stats, "winner": QUICK[1]}, phases=phases)
+        if first is not None and first.count > second.count:
+            return first
+        return replace(second, phases=phases)

@@ -26,12 +26,14 @@ from sudoku_csp.verify import WrongSolutionError, check_solutions
 if TYPE_CHECKING:
     from sudoku_csp.constraints.translation import EncodingOption
 
-PHASES = ("model_seconds", "solve_seconds", "check_seconds")
+PHASES = ("model_seconds", "solve_seconds", "check_seconds", "native_seconds")
 """Where a puzzle's time goes, in a result's ``phases`` (seconds): building its model (the
 SAT backend: the geometry's formula loaded when new, the constraints' clauses made and
-added; CP-SAT: the template copied and the constraints added), the solver's calls, and the
-check of each solution (every backend). What is left of ``Result.seconds`` is reading the
-solutions back and assembling the result."""
+added; CP-SAT: the template copied and the constraints added), the solver's calls, the
+check of each solution (every backend), and in ``auto`` the native solver's run before SAT
+took over (its node, with its own check). What is left of ``Result.seconds`` is reading the
+solutions back and assembling the result (and the native solver's propagation and search
+where it decides alone)."""
 
 
 @runtime_checkable

@@ -5,12 +5,25 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
+from sudoku_csp.backends.base import (
+    BackendBase,
+    Option,
+    Tally,
+    clash_result,
+    decisive,
+    make_result,
+)
 from sudoku_csp.constraints import EncodingOption, encoding_options
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES
-from sudoku_csp.native.search import BRANCHING, DEFAULT_BRANCH, Searcher, propagate_puzzle
+from sudoku_csp.native.search import (
+    BRANCHING,
+    DEFAULT_BRANCH,
+    Searcher,
+    SearchResult,
+    propagate_puzzle,
+)
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status
@@ -76,6 +89,28 @@ class NativeBackend(BackendBase):
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: Limit = None) -> Result:
+        return self.solve_from_root(puzzle, limit=limit, time_limit=time_limit)[0]
+
+    def solve_from_root(self, puzzle: Puzzle, *, limit: int | None = 1,
+                        time_limit: Limit = None) -> tuple[Result, list[int] | None]:
+        """:meth:`solve`, with the candidates left by the propagation from the givens
+        (one digit mask per cell, bit ``d`` for digit ``d``) when the search stopped there,
+        undecided (a node budget of one): every solution of the puzzle lies within them,
+        so another backend may start from them
+        (:meth:`~sudoku_csp.backends.sat.SatBackend.solve`'s ``candidates``). None when the
+        search went below the root (a guess changes the root's candidates in place), when
+        it decided, or when the rules ran on the digit-plane engine, which keeps no
+        per-cell candidates (a puzzle without typed constraints).
+
+        >>> from sudoku_csp.constraints import Cage
+        >>> from sudoku_csp.geometry import EMPTY
+        >>> from sudoku_csp.variants import make_geometry
+        >>> cage = Cage((0, 1), 3)  # A1 and A2 add up to 3: digits 1 and 2 (masks 0b11)
+        >>> puzzle = Puzzle(make_geometry(4), (EMPTY,) * 16, constraints=(cage,))
+        >>> result, root = NativeBackend(nodes=1).solve_from_root(puzzle)
+        >>> result.status.value, [bin(mask) for mask in root[:4]]
+        ('unknown', ['0b11', '0b11', '0b1100', '0b1100'])
+        """
         start = time.perf_counter()
         deadline = Deadline.of(time_limit)
         tally = Tally(puzzle, self.spec, limit)
@@ -90,7 +125,15 @@ class NativeBackend(BackendBase):
             clash = clash_result(puzzle, self.spec)
             if clash is not None:
                 return Result(clash.status, (), {**out.stats.as_dict(), **clash.stats},
-                              seconds, self.spec, clash.message, puzzle=puzzle)
+                              seconds, self.spec, clash.message, puzzle=puzzle), None
+        result = self._result(puzzle, out, tally, limit, deadline, seconds)
+        root = None
+        if out.state is not None and out.stats.nodes <= 1 and not decisive(result, limit):
+            root = out.state.cand[:]
+        return result, root
+
+    def _result(self, puzzle: Puzzle, out: SearchResult, tally: Tally, limit: int | None,
+                deadline: Deadline, seconds: float) -> Result:
         result = make_result(
             puzzle, tally, limit=limit, complete=out.complete,
             timed_out=out.timed_out, solver=self.spec, seconds=seconds,

@@ -48,9 +48,9 @@ from sudoku_csp.constraints import EncodingOption, encoding_options
 from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import InputError, SpecError
-from sudoku_csp.geometry import Geometry, Grid
+from sudoku_csp.geometry import EMPTY, Geometry, Grid
 from sudoku_csp.interrupts import reraise_pysat
-from sudoku_csp.modeling.variables import variables
+from sudoku_csp.modeling.variables import Variables, variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status, check_limit
 from sudoku_csp.satsolver import (
@@ -165,13 +165,27 @@ class SatBackend(BackendBase):
                 "clauses": solver.nof_clauses() if solver is not None else 0,
                 "builds": s.builds}
 
-    def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
-              time_limit: Limit = None) -> Result:
+    def solve(self, puzzle: Puzzle, *, limit: int | None = 1, time_limit: Limit = None,
+              candidates: Sequence[int] | None = None) -> Result:
+        """Look for up to ``limit`` solutions of ``puzzle`` (the :class:`Backend` protocol).
+
+        ``candidates``: one digit mask per cell (bit ``d``: digit ``d`` may stand there)
+        that every solution of the puzzle keeps to, such as another solver's propagation
+        left them (:meth:`~sudoku_csp.backends.native.NativeBackend.solve_from_root`).
+        The search starts from them: each digit ruled out becomes a unit clause (behind the
+        puzzle's selector when incremental; ``stats["known"]`` counts them), so SAT does
+        not find again what the other solver found. Only *consequences of the puzzle's
+        rules* may be passed: a digit wrongly ruled out can hide a solution. The
+        ``reduced`` mode and ``search=off`` ignore them.
+        """
         start = time.perf_counter()
         deadline = Deadline.of(time_limit)
         check_limit(limit)
+        if candidates is not None and len(candidates) != puzzle.geometry.ncells:
+            raise ValueError(f"expected {puzzle.geometry.ncells} candidate masks, "
+                             f"got {len(candidates)}")
         try:
-            return self._solve(puzzle, limit, deadline, start)
+            return self._solve(puzzle, limit, deadline, start, candidates)
         except KeyboardInterrupt:
             # A solver stopped by Ctrl-C may be unusable (PySAT jumps out of it): drop them
             # all, so that a notebook can go on solving after an interrupted cell.
@@ -179,7 +193,7 @@ class SatBackend(BackendBase):
             raise
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
-               start: float) -> Result:
+               start: float, candidates: Sequence[int] | None) -> Result:
         if self.options["search"] == "off":
             result = self._propagate_only(puzzle, start)
         else:
@@ -189,10 +203,10 @@ class SatBackend(BackendBase):
             try:
                 if mode == "incremental":
                     complete, timed_out, stats = self._incremental(puzzle, limit, deadline,
-                                                                   tally, phases)
+                                                                   tally, phases, candidates)
                 else:
                     complete, timed_out, stats = self._fresh(puzzle, limit, deadline, tally,
-                                                             reduced=mode == "reduced")
+                                                             mode == "reduced", candidates)
             except Expired:  # loading the formula took what was left: nothing decided
                 complete, timed_out, stats = False, True, {}
             result = make_result(puzzle, tally, limit=limit, complete=complete,
@@ -228,7 +242,8 @@ class SatBackend(BackendBase):
         return session
 
     def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
-                     tally: Tally, phases: dict[str, float]):
+                     tally: Tally, phases: dict[str, float],
+                     candidates: Sequence[int] | None):
         began = time.perf_counter()
         session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline)
         solver = session.get(deadline)
@@ -245,6 +260,12 @@ class SatBackend(BackendBase):
             session.reserve(top)
             add_clauses(solver, clauses)
             assumptions.append(selector)
+        known = ruled_out(numbering, candidates, puzzle.givens) if candidates else []
+        if known:
+            if not selector:
+                selector = session.selector()
+                assumptions.append(selector)
+            add_clauses(solver, [(literal, -selector) for literal in known])
         model_seconds = time.perf_counter() - began
         solving = [0.0]
 
@@ -270,16 +291,19 @@ class SatBackend(BackendBase):
             raise
         stats = session.counts()
         stats["solver_calls"] = calls
+        if known:
+            stats["known"] = len(known)
         if selector:
             session.retire(selector)
         phases.update(model_seconds=model_seconds, solve_seconds=solving[0])
         return complete, timed_out, stats
 
     def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
-               tally: Tally, reduced: bool):
+               tally: Tally, reduced: bool, candidates: Sequence[int] | None):
         geometry = puzzle.geometry
         numbering = variables(geometry)
         options = self.kind_options
+        known: list[int] = []
         if reduced:
             base = cnf.clue_reduced(puzzle, self.encoding, self.amo, options).clauses
 
@@ -290,6 +314,9 @@ class SatBackend(BackendBase):
             base = [*formula.clauses, *([lit] for lit in numbering.literals(puzzle.givens))]
             if puzzle.constraints:
                 base += cnf.constraint_clauses(puzzle, formula.nv + 1, options)[0]
+            if candidates:
+                known = ruled_out(numbering, candidates, puzzle.givens)
+                base += ([literal] for literal in known)
             decode = numbering.read_model
         caps = self.caps
         blocks: list[list[int]] = []
@@ -316,6 +343,8 @@ class SatBackend(BackendBase):
         finally:
             solver.delete()
         totals["solver_calls"] = calls
+        if known:
+            totals["known"] = len(known)
         return complete, timed_out, totals
 
     def _propagate_only(self, puzzle: Puzzle, start: float) -> Result:
@@ -347,6 +376,28 @@ class SatBackend(BackendBase):
             return Result(Status.UNKNOWN, (), stats, result.seconds, self.spec,
                           "propagation alone does not solve this puzzle", puzzle=puzzle)
         return result
+
+
+def ruled_out(numbering: Variables, candidates: Sequence[int], givens: Grid) -> list[int]:
+    """The literal of each digit ``candidates`` rule out (``¬x(c, d)`` where bit ``d`` of
+    ``candidates[c]`` is clear), and ``x(c, d)`` where one digit is left, over the cells that
+    are not givens (theirs are assumed already).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> numbering = variables(make_geometry(4))
+    >>> ruled_out(numbering, [0b1111, 0b0100] + [0b1111] * 14, (-1,) * 16)
+    [-5, -6, -8, 7]
+    """
+    size, full = numbering.size, (1 << numbering.size) - 1
+    literals: list[int] = []
+    for cell, (mask, given) in enumerate(zip(candidates, givens, strict=True)):
+        if mask == full or given != EMPTY:
+            continue
+        first = cell * size + 1
+        literals += [-(first + d) for d in range(size) if not mask >> d & 1]
+        if mask and not mask & (mask - 1):
+            literals.append(first + mask.bit_length() - 1)
+    return literals
 
 
 _LIVE: weakref.WeakSet[SatBackend] = weakref.WeakSet()

@@ -23,7 +23,7 @@ from sudoku_csp.errors import InputError
 
 __all__ = ["BUILT_IN", "FPUZZLES_INDEX", "KINDS", "UnknownKindError", "by_kind",
            "encoding_choices", "encoding_options", "fields", "fpuzzles_keys", "fpuzzles_readers",
-           "kind_named", "kinds_among", "makers", "register"]
+           "JSON_INDEX", "json_readers", "kind_named", "kinds_among", "makers", "register"]
 
 BUILT_IN: tuple[str, ...] = (
     "cage", "thermo", "kropki", "xv", "nonconsecutive", "parity", "pencilmarks",
@@ -59,6 +59,24 @@ FPUZZLES_INDEX: dict[str, tuple[str, ...]] = {
 none, absent). It lets :func:`fpuzzles_readers` import only the kinds a document names
 (start-up, issue 34). The kinds' names stay the source: tests/test_startup.py holds this
 table equal to what the registered kinds declare."""
+
+
+JSON_INDEX: dict[str, tuple[str, ...]] = {
+    "cage": ("cages",), "thermo": ("thermos",), "kropki": ("dots",), "xv": ("xv",),
+    "nonconsecutive": ("nonconsecutive",), "parity": ("odd", "even"),
+    "pencilmarks": ("candidates",), "arrow": ("arrows",), "doublearrow": ("double_arrows",),
+    "zipper": ("zipper_lines",), "regionsum": ("region_sum_lines",),
+    "between": ("between_lines",), "lockout": ("lockout_lines",),
+    "littlekiller": ("little_killers",), "sandwich": ("sandwiches",), "xsum": ("x_sums",),
+    "skyscraper": ("skyscrapers",), "whispers": ("whispers",), "renban": ("renbans",),
+    "nabner": ("nabners",), "entropic": ("entropic_lines",), "modular": ("modular_lines",),
+    "palindrome": ("palindromes",), "clone": ("clones",), "slowthermo": ("slow_thermos",),
+    "dots": ("value_dots",), "quadruple": ("quadruples",), "extraregion": ("extra_regions",),
+    "minmax": ("minmax",), "indexer": ("indexers",),
+}
+"""The same for the tool's own JSON: each built-in kind's JSON fields by its module, so that
+:func:`json_readers` imports only the kinds a record names (tests/test_startup.py holds it
+equal to the kinds' :class:`~sudoku_csp.constraints.names.Names`)."""
 
 
 class UnknownKindError(InputError):
@@ -192,6 +210,22 @@ def fpuzzles_readers(keys: Iterable[str]) -> list[type[Constraint]]:
         return [kind for kind in KINDS if wanted.intersection(_fpuzzles_read(kind))]
     return [kind_of_module(_KIND_MODULE + module) for module in BUILT_IN
             if wanted.intersection(FPUZZLES_INDEX.get(module, ()))]
+
+
+def json_readers(keys: Iterable[str]) -> list[type[Constraint]]:
+    """The registered kinds whose JSON fields include one of ``keys``, in :data:`KINDS`
+    order: what the JSON reader hands a record to. While only the built-in kinds can be
+    registered, only the modules :data:`JSON_INDEX` names for ``keys`` are imported, as
+    :func:`fpuzzles_readers` does.
+
+    >>> [kind.kind for kind in json_readers(["size", "thermos", "cages"])]
+    ['cage', 'thermometer']
+    """
+    wanted = set(keys)
+    if _REGISTRY._loaded:
+        return [kind for kind in KINDS if wanted.intersection(kind.names.json)]
+    return [kind_of_module(_KIND_MODULE + module) for module in BUILT_IN
+            if wanted.intersection(JSON_INDEX[module])]
 
 
 def makers() -> dict[str, type[Constraint]]:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sudoku_csp.constraints import KINDS, Constraint, ConstraintError, FieldError, fields
+from sudoku_csp.constraints.registry import json_readers
 from sudoku_csp.errors import ParseError
 from sudoku_csp.geometry import EMPTY, Geometry, GeometryError, check_size, parse_box
 from sudoku_csp.io.grid import format_line, parse_grid
@@ -69,11 +70,14 @@ def parse_json(text: str, options: ReadOptions, line: int = 1, metadata: str = "
 
 def _from_record(data: dict[str, Any], options: ReadOptions, line: int,
                  metadata: str) -> Puzzle:
-    owned = fields()
+    # Only the kinds the record names are imported (start-up); a field none reads is
+    # refused with every kind's fields listed.
+    kinds = json_readers(k for k in data if k not in PUZZLE_FIELDS)
+    owned = {field: kind for kind in kinds for field in kind.names.json}
     unknown = [k for k in data if k not in PUZZLE_FIELDS and k not in owned]
     if unknown:
         raise FieldError(unknown[0], "unknown field: expected "
-                                     + ", ".join([*PUZZLE_FIELDS, *owned]))
+                                     + ", ".join([*PUZZLE_FIELDS, *fields()]))
     givens_text = data.get("givens")
     if givens_text is not None and not isinstance(givens_text, str):
         raise FieldError("givens", "expected the givens as one line of text, such as "
@@ -96,7 +100,7 @@ def _from_record(data: dict[str, Any], options: ReadOptions, line: int,
     else:
         givens = (EMPTY,) * geometry.ncells
     constraints: list[Constraint] = []
-    for kind in KINDS:
+    for kind in kinds:
         present = {k: data[k] for k in kind.names.json if k in data}
         if present:
             constraints += kind.from_json(present, geometry)
