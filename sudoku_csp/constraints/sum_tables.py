@@ -33,7 +33,7 @@ from sudoku_csp.constraints.translation import (
     ClauseTemplate,
     CnfContext,
     compile_clauses,
-    fill,
+    with_guard,
 )
 from sudoku_csp.geometry import Geometry
 
@@ -183,12 +183,13 @@ def table_clauses(ctx: CnfContext, cells: tuple[int, ...], table: Table) -> list
     selector per row, at least one, each fixing its digits; a digit of a cell needs a row
     with it there (none: the digit is out). Unit propagation keeps exactly the digits some
     row still allowed gives (generalised arc consistency on the table). Built once per
-    table and grid size as a template (:func:`_table_template`)."""
+    table and grid size as a template (:func:`_table_template`), filled with ``ctx``'s guard
+    (:meth:`~sudoku_csp.constraints.translation.CnfContext.fill`)."""
     if not table:
-        return [()]  # no filling at all
+        return with_guard([()], ctx.guard)  # no filling at all
     n = ctx.geometry.size
     template, aux = _table_template(table, len(cells), n)
-    return fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
+    return ctx.fill(template, [*ctx.cell_vars(cells), *ctx.new_vars(aux)])
 
 
 @lru_cache(maxsize=512)

@@ -74,7 +74,15 @@ from sudoku_csp.constraints.line_kinds import (
     random_path,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    Guarded,
+    Link,
+    templated,
+    with_guard,
+)
 from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -260,18 +268,26 @@ class Arrow(Constraint):
                                   geometry.size))
         return found
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> list[Clause]:
+        """Per shaft, the table of its fillings (a circle of one cell), else its automaton,
+        each from a template filled with ``ctx``'s guard (no clause copied to add it); with
+        ``line_sums=groups`` (a circle of one cell) the sum read by groups."""
+        clauses: list[Clause] = Guarded() if ctx.guard else []
         if ctx.option(LINE_SUMS) == "groups" and len(self.circle) == 1:
             for grouped in self.grouped(ctx.geometry):
-                yield from grouped.clauses(ctx)
-            return
-        for cells, automaton in self.automata(ctx.geometry):
-            table = tables.sum_table(ctx.geometry, cells, apart=False) if (
+                clauses += with_guard(grouped.clauses(ctx), ctx.guard)
+            return clauses
+        geometry = ctx.geometry
+        for cells, reading in self.readings(geometry):
+            table = tables.sum_table(geometry, cells, apart=False) if (
                 CNF_RULE_TABLE and len(self.circle) == 1) else None
             if table is None:
-                yield from automaton.clauses(ctx, cells)
+                automaton = reading.automaton(len(cells), geometry.size)
+                clauses += templated(ctx, cells, ("automaton", reading.key),
+                                     automaton.clauses)
             else:
-                yield from tables.table_clauses(ctx, cells, table)
+                clauses += tables.table_clauses(ctx, cells, table)
+        return clauses
 
     @classmethod
     def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
