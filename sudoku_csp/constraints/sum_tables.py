@@ -40,8 +40,8 @@ from sudoku_csp.geometry import Geometry
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
-__all__ = ["TABLE_MOST", "Table", "TableNarrow", "add_table", "shaft_tables", "sum_table",
-           "table_clauses"]
+__all__ = ["TABLE_MOST", "Table", "TableNarrow", "add_table", "seen_before", "shaft_tables",
+           "sum_table", "table_clauses"]
 
 TABLE_MOST = 3000
 """The most rows a table (:func:`sum_table`) may have for a kind to take it (0: never); a
@@ -64,9 +64,19 @@ def sum_table(geometry: Geometry, cells: tuple[int, ...], apart: bool = True,
     >>> len(sum_table(make_geometry(9), (1, 2, 3, 0), lengths=(2, 1)))  # and A4 = A1 too
     0
     """
-    peers = tuple(tuple(j for j in range(i) if apart and geometry.are_peers(cells[i], cells[j]))
-                  for i in range(len(cells)))
+    peers = seen_before(geometry, cells) if apart else ((),) * len(cells)
     return _table(geometry.size, peers, lengths or (len(cells) - 1,), TABLE_MOST)
+
+
+def seen_before(geometry: Geometry, cells: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Per place ``i`` of ``cells``, the earlier places whose cells see its cell.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> seen_before(make_geometry(9), (0, 1, 80))   # A1, A2 (row A), I9
+    ((), (0,), ())
+    """
+    return tuple(tuple(j for j in range(i) if geometry.are_peers(cells[i], cells[j]))
+                 for i in range(len(cells)))
 
 
 @lru_cache(maxsize=512)

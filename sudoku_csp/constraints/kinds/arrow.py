@@ -15,7 +15,8 @@ in the same shape, cell labels.
 
 Translations, one per arrow (shaft and circle):
 
-- native, and CNF for a pill: an automaton (:mod:`sudoku_csp.constraints.automaton`)
+- native, and CNF for a pill too long for a table (:data:`CNF_PILL_TABLE`): an automaton
+  (:mod:`sudoku_csp.constraints.automaton`)
   reading the shaft, then the circle's cells from the last (least significant) to the
   first, its state the sum still to account for and the place value of the next circle
   cell: exact for any grid size and pill, generalised arc consistency natively (so a circle
@@ -105,6 +106,14 @@ published arrow puzzles of the dev corpus 2,902 -> 1,703 (incrementally 2,948 ->
 (examples/kinds_few_givens.txt) 3,597 -> 3,043 (incrementally 2,896 -> 3,369); twenty
 more (`generate --kind arrow --count 8 --seed 2` and `--count 12 --seed 3`, `--size 9
 --symmetry none`) 16,044 -> 14,392 (incrementally 14,526 -> 13,797) in 61,400 -> 55,000."""
+CNF_PILL_TABLE = True
+"""Whether CNF gets a pill's shaft and circle as the table of the readings its automaton
+accepts with cells that see each other apart (:meth:`~sudoku_csp.constraints.automaton.
+Automaton.table`, up to :data:`~sudoku_csp.constraints.sum_tables.TABLE_MOST` rows) rather
+than as the automaton's clauses. Fresh mode, conflicts in all: the twenty generated arrow
+puzzles above (25 pills among 256 arrows) 14,392 -> 7,373 (incrementally 13,797 -> 5,894)
+in 55,000 -> 71,900 clauses; the five of few givens (6 pills) 3,043 -> 2,261; the table
+without cells apart took as many conflicts in 117,000 clauses."""
 
 
 def pill_value(values: Sequence[int]) -> int:
@@ -280,7 +289,8 @@ class Arrow(Constraint):
 
     def cnf(self, ctx: CnfContext) -> list[Clause]:
         """Per shaft, the table of its fillings (a circle of one cell; cells that see each
-        other apart, :data:`CNF_APART`), else its automaton,
+        other apart, :data:`CNF_APART`; a pill: its automaton's, :data:`CNF_PILL_TABLE`),
+        else its automaton,
         each from a template filled with ``ctx``'s guard (no clause copied to add it); with
         ``line_sums=groups`` (a circle of one cell) the sum read by groups."""
         clauses: list[Clause] = Guarded() if ctx.guard else []
@@ -292,8 +302,10 @@ class Arrow(Constraint):
         for cells, reading in self.readings(geometry):
             table = tables.sum_table(geometry, cells, apart=CNF_APART) if (
                 CNF_RULE_TABLE and len(self.circle) == 1) else None
+            automaton = reading.automaton(len(cells), geometry.size)
+            if table is None and CNF_PILL_TABLE and len(self.circle) > 1:
+                table = automaton.table(tables.seen_before(geometry, cells), tables.TABLE_MOST)
             if table is None:
-                automaton = reading.automaton(len(cells), geometry.size)
                 clauses += templated(ctx, cells, ("automaton", reading.key),
                                      automaton.clauses)
             else:
