@@ -374,13 +374,15 @@ def test_an_arrow_in_cnf_propagates_what_its_table_allows():
                    for v in k)
 
 
+@pytest.mark.parametrize("joint", [False, True])
 def test_an_arrow_in_cnf_keeps_its_shaft_digits_apart_where_they_see_each_other(
-        monkeypatch):
-    # With the joint tables on (arrow.CNF_TABLE, off by default: measured slower): A1 =
-    # A2 + A3, all in row A, A1 a 4: 1+3 or 3+1, never 2+2 (the row). Unit propagation
-    # over the arrow's clauses alone (and one digit per cell) takes the 2 out of A2; main's
-    # automaton clauses, adding values one by one, kept it.
-    monkeypatch.setattr(arrow_module, "CNF_TABLE", True)
+        monkeypatch, joint):
+    # A1 = A2 + A3, all in row A, A1 a 4: 1+3 or 3+1, never 2+2 (the row). Unit propagation
+    # over the arrow's clauses alone (and one digit per cell) takes the 2 out of A2: the
+    # rule's table leaves out fillings the grid forbids (arrow.CNF_APART), and so do the
+    # joint tables when switched on (arrow.CNF_TABLE); the table of every filling kept it,
+    # as the automaton's clauses, adding values one by one, did.
+    monkeypatch.setattr(arrow_module, "CNF_TABLE", joint)
     geometry = make_geometry(9)
     x = variables(geometry).x
     rules = [[x(c, d) for d in range(9)] for c in (0, 1, 2)]
