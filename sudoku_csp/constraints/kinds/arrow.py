@@ -290,9 +290,9 @@ class Arrow(Constraint):
     def cnf(self, ctx: CnfContext) -> list[Clause]:
         """Per shaft, the table of its fillings (a circle of one cell; cells that see each
         other apart, :data:`CNF_APART`; a pill: its automaton's, :data:`CNF_PILL_TABLE`),
-        else its automaton,
-        each from a template filled with ``ctx``'s guard (no clause copied to add it); with
-        ``line_sums=groups`` (a circle of one cell) the sum read by groups."""
+        else its automaton, each from a template filled with ``ctx``'s guard (no clause
+        copied to add it); with ``line_sums=groups`` (a circle of one cell) the sum read by
+        groups."""
         clauses: list[Clause] = Guarded() if ctx.guard else []
         if ctx.option(LINE_SUMS) == "groups" and len(self.circle) == 1:
             for grouped in self.grouped(ctx.geometry):
