@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sudoku_csp.constraints.kinds.arrow as arrow_module
+import sudoku_csp.constraints.sum_tables as sum_tables
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.kinds.arrow import Arrow, pill_value
 from sudoku_csp.constraints.translation import CnfContext, Guarded
@@ -81,7 +81,7 @@ def test_a_pill_counts_the_same_on_its_table_and_on_its_automaton(monkeypatch):
     puzzle = Puzzle(geometry, givens, "", tuple(arrows))
     native = get_backend("native").solve(puzzle, limit=50)
     tabled = get_backend("sat:mode=fresh").solve(puzzle, limit=50)
-    monkeypatch.setattr(arrow_module, "CNF_PILL_TABLE", False)
+    monkeypatch.setattr(sum_tables, "PILL_TABLE", False)
     automaton = get_backend("sat:mode=fresh").solve(puzzle, limit=50)
     assert native.count < 50
     assert sorted(tabled.solutions) == sorted(automaton.solutions) == sorted(native.solutions)

@@ -116,7 +116,7 @@ def test_links_and_clauses_say_what_the_rule_says_on_every_assignment(geometry, 
             # The clauses, the kind's own and with its joint ones, say what the rule says
             # wherever cells that see each other differ; elsewhere (which the grid's formula,
             # loaded with them by every consumer, forbids) they may reject a filling that
-            # holds (an arrow's table leaves such fillings out: arrow.CNF_APART), never
+            # holds (an arrow's table leaves such fillings out: sum_tables.APART), never
             # accept one that breaks the rule.
             for together in (False, True):
                 accepts = _cnf_accepts(geometry, constraint, grid, joint=together)

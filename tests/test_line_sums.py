@@ -379,7 +379,7 @@ def test_an_arrow_in_cnf_keeps_its_shaft_digits_apart_where_they_see_each_other(
         monkeypatch, joint):
     # A1 = A2 + A3, all in row A, A1 a 4: 1+3 or 3+1, never 2+2 (the row). Unit propagation
     # over the arrow's clauses alone (and one digit per cell) takes the 2 out of A2: the
-    # rule's table leaves out fillings the grid forbids (arrow.CNF_APART), and so do the
+    # rule's table leaves out fillings the grid forbids (sum_tables.APART), and so do the
     # joint tables when switched on (arrow.CNF_TABLE); the table of every filling kept it,
     # as the automaton's clauses, adding values one by one, did.
     monkeypatch.setattr(arrow_module, "CNF_TABLE", joint)

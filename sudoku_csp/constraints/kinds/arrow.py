@@ -15,17 +15,15 @@ in the same shape, cell labels.
 
 Translations, one per arrow (shaft and circle):
 
-- native, and CNF for a pill too long for a table (:data:`CNF_PILL_TABLE`): an automaton
-  (:mod:`sudoku_csp.constraints.automaton`)
-  reading the shaft, then the circle's cells from the last (least significant) to the
-  first, its state the sum still to account for and the place value of the next circle
-  cell: exact for any grid size and pill, generalised arc consistency natively (so a circle
-  keeps only values some shaft reaches, and a shaft cell only values that fit);
-- CNF for a circle of one cell: its table (the fillings where cells that see each other
-  differ, :data:`CNF_APART`) as support clauses; with the
-  units (CP-SAT's joint translation, and natively for several shafts), the tables with
-  cells that see each other apart (:mod:`sudoku_csp.constraints.sum_tables`, which says
-  what they measured), on CP-SAT's integer model as a table;
+- native (and CNF for a pill too long for a table): an automaton (:mod:`sudoku_csp.
+  constraints.automaton`) reading the shaft, then the circle from its last (least
+  significant) cell, its state the sum still to account for and the place value of the
+  next circle cell: exact for any grid size and pill, generalised arc consistency natively;
+- CNF: the table of its fillings where cells that see each other differ (a pill's from its
+  automaton: :func:`~sudoku_csp.constraints.sum_tables.reading_clauses`) as support
+  clauses; with the units (CP-SAT's joint translation, natively for several shafts), the
+  tables with cells apart (:mod:`~sudoku_csp.constraints.sum_tables`, which says what they
+  measured), on CP-SAT's integer model as a table;
 - otherwise CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most
   9 values (the automaton's ``add_automaton`` on larger grids with a pill, where a value's
   own number of digits decides its place). Measured against the automaton
@@ -76,15 +74,7 @@ from sudoku_csp.constraints.line_kinds import (
     random_path,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import (
-    Clause,
-    CnfContext,
-    EncodingOption,
-    Guarded,
-    Link,
-    templated,
-    with_guard,
-)
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link, with_guard
 from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -97,23 +87,6 @@ automaton: measured faster (see the module docstring)."""
 CPSAT_TABLE, CNF_TABLE, CNF_RULE_TABLE, NATIVE_TABLE = True, False, True, True
 """Switches of the tables (CP-SAT's and CNF's joint ones, CNF's of the rule, the native
 one over several shafts), by measurement (:mod:`sudoku_csp.constraints.sum_tables`)."""
-CNF_APART = True
-"""Whether CNF's table of a shaft and its circle leaves out the fillings where cells that see
-each other hold one value (the grid forbids them anyway) rather than holding every filling
-of the sum. Measured in fresh mode, counting to two, CaDiCaL's conflicts in all: the eight
-published arrow puzzles of the dev corpus 2,902 -> 1,703 (incrementally 2,948 -> 1,584) in
-22,900 -> 18,800 clauses; the five generated arrows of few givens
-(examples/kinds_few_givens.txt) 3,597 -> 3,043 (incrementally 2,896 -> 3,369); twenty
-more (`generate --kind arrow --count 8 --seed 2` and `--count 12 --seed 3`, `--size 9
---symmetry none`) 16,044 -> 14,392 (incrementally 14,526 -> 13,797) in 61,400 -> 55,000."""
-CNF_PILL_TABLE = True
-"""Whether CNF gets a pill's shaft and circle as the table of the readings its automaton
-accepts with cells that see each other apart (:meth:`~sudoku_csp.constraints.automaton.
-Automaton.table`, up to :data:`~sudoku_csp.constraints.sum_tables.TABLE_MOST` rows) rather
-than as the automaton's clauses. Fresh mode, conflicts in all: the twenty generated arrow
-puzzles above (25 pills among 256 arrows) 14,392 -> 7,373 (incrementally 13,797 -> 5,894)
-in 55,000 -> 71,900 clauses; the five of few givens (6 pills) 3,043 -> 2,261; the table
-without cells apart took as many conflicts in 117,000 clauses."""
 
 
 def pill_value(values: Sequence[int]) -> int:
@@ -288,29 +261,13 @@ class Arrow(Constraint):
         return found
 
     def cnf(self, ctx: CnfContext) -> list[Clause]:
-        """Per shaft, the table of its fillings (a circle of one cell; cells that see each
-        other apart, :data:`CNF_APART`; a pill: its automaton's, :data:`CNF_PILL_TABLE`),
-        else its automaton, each from a template filled with ``ctx``'s guard (no clause
-        copied to add it); with ``line_sums=groups`` (a circle of one cell) the sum read by
-        groups."""
-        clauses: list[Clause] = Guarded() if ctx.guard else []
+        """Its shafts' tables or automata (:func:`~sudoku_csp.constraints.sum_tables.
+        reading_clauses`); with ``line_sums=groups`` and a circle of one cell, by groups."""
         if ctx.option(LINE_SUMS) == "groups" and len(self.circle) == 1:
-            for grouped in self.grouped(ctx.geometry):
-                clauses += with_guard(grouped.clauses(ctx), ctx.guard)
-            return clauses
-        geometry = ctx.geometry
-        for cells, reading in self.readings(geometry):
-            table = tables.sum_table(geometry, cells, apart=CNF_APART) if (
-                CNF_RULE_TABLE and len(self.circle) == 1) else None
-            automaton = reading.automaton(len(cells), geometry.size)
-            if table is None and CNF_PILL_TABLE and len(self.circle) > 1:
-                table = automaton.table(tables.seen_before(geometry, cells), tables.TABLE_MOST)
-            if table is None:
-                clauses += templated(ctx, cells, ("automaton", reading.key),
-                                     automaton.clauses)
-            else:
-                clauses += tables.table_clauses(ctx, cells, table)
-        return clauses
+            return with_guard([c for grouped in self.grouped(ctx.geometry)
+                               for c in grouped.clauses(ctx)], ctx.guard)
+        return tables.reading_clauses(ctx, self.readings(ctx.geometry), len(self.circle) == 1,
+                                      CNF_RULE_TABLE)
 
     @classmethod
     def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
