@@ -9,7 +9,7 @@ values whose greatest and least are at most ``L - 1`` apart are exactly a run of
 consecutive values. Arc consistency natively, tables in CP-SAT. In CNF (sat option
 ``renban_runs``, :func:`~sudoku_csp.constraints.order_lines.run_clauses`) the run's start on
 order literals with each of the run's values held by a cell, and cells that share no unit
-different: a third of the pair clauses' conflicts on "159", two fifths on the generated
+different: a seventh of the pair clauses' conflicts on "159", two fifths on the generated
 renbans of few givens (``renban_runs=off``: the pairs' support or conflict clauses).
 Natively also what pairs cannot see: the run is one of the windows of ``L`` consecutive
 values that the cells can take one each (Hall's condition, checked exactly by the sets of
