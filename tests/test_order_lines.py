@@ -7,10 +7,12 @@ force.
 - Unit propagation carries bounds: a 3-cell thermometer on a 4x4 whose bulb is no 1 is
   2, 3, 4; a between line whose ends are 1 and 3 has a 2 between, and one whose ends are no
   1 a 3, either way up, with no other clause.
-- ``line_order`` off, on or both: every grid of a small puzzle judged as the checker does;
+- ``line_order`` (and ``renban_runs``) off, on or both: every grid of a small puzzle judged
+  as the checker does (a renban across boxes too, whose cells the grid does not keep apart);
   generated puzzles of few givens counted alike, incrementally (clauses guarded: a reversed
   thermometer after the first changes nothing) and fresh, and with fewer conflicts on order
-  literals (a count, not a time).
+  literals (a count, not a time); a renban puzzle so with ``renban_runs``
+  (tests/test_renban_runs.py holds the runs against brute force).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pysat.solvers import Solver
 from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.kinds.between import BetweenLine
+from sudoku_csp.constraints.kinds.renban import Renban
 from sudoku_csp.constraints.kinds.slowthermo import SlowThermo
 from sudoku_csp.constraints.kinds.thermo import Thermo
 from sudoku_csp.constraints.order_lines import between_clauses, thermo_clauses
@@ -85,7 +88,7 @@ def test_unit_propagation_carries_bounds_along_the_lines():
 
 
 SPECS = ("sat:line_order=off", "sat:line_order=on", "sat:line_order=both",
-         "sat:mode=fresh,line_order=on")
+         "sat:renban_runs=off", "sat:renban_runs=both", "sat:mode=fresh")
 
 
 @pytest.mark.parametrize("lines", [
@@ -94,6 +97,10 @@ SPECS = ("sat:line_order=off", "sat:line_order=on", "sat:line_order=both",
     (BetweenLine((0, 5, 10)), BetweenLine((3, 2, 6, 7))),
     (BetweenLine((12, 9, 6, 3)), Thermo((8, 13, 14))),
     (SlowThermo((0, 5, 6, 7)), SlowThermo((12, 8, 4))),
+    (Renban((0, 5, 10)), Renban((3, 6))),
+    (Renban((1, 2, 6, 11)),),  # across the top boxes: A2 and C4 share no unit
+    (Renban((4, 9, 14, 15)), Thermo((2, 7))),
+    (Renban((0, 1, 2, 3)),),
 ])
 def test_every_option_counts_the_grids_the_checker_keeps(lines):
     geometry = make_geometry(4)
@@ -139,18 +146,42 @@ def _reversed(text: str) -> Puzzle:
     return Puzzle(puzzle.geometry, puzzle.givens, "", turned)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("text", [THERMOS, BETWEEN, SLOW])
-def test_order_literals_take_fewer_conflicts_and_change_no_answer(text):
+# The first generated renban puzzle of examples/kinds_few_givens.txt (`sudoku-csp generate
+# --kind renban --count 5 --size 9 --symmetry none --seed 1`): one solution.
+RENBANS = (
+    '{"size":9,"givens":"........................................................3...........'
+    '............1","renbans":[["A2","B1","C1"],["A6","B6","C5"],["A9","A8","B7"],["B2","A3"],'
+    '["B2","C2","C3"],["B5","A4"],["C4","B3","B2","A3"],["D3","C3","B2","C1"],["D8","E9","F8"],'
+    '["D9","E8","F9","G9"],["E2","F3","F4","E5"],["E7","E6","E5","F5"],["F6","G7","F8"],["F7",'
+    '"G6"],["G1","F2","G3","G4"],["H5","G6","F7"],["H8","G8"],["I7","H8","G7","F8"]]}')
+
+
+def _shifted(text: str) -> Puzzle:
+    """The puzzle with every line moved one row down where it can be (other runs, no
+    longer this grid's): what a clause left unguarded would carry over to the next."""
     puzzle = parse(text)
-    off = get_backend("sat:mode=fresh,line_order=off").solve(puzzle, limit=2)
-    on = get_backend("sat:mode=fresh,line_order=on").solve(puzzle, limit=2)
+    n = puzzle.geometry.size
+    moved = tuple(Renban(tuple(c + n for c in line.cells))
+                  if all(c + n < n * n for c in line.cells) else line
+                  for line in puzzle.constraints)
+    return Puzzle(puzzle.geometry, puzzle.givens, "", moved)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "option", "other"), [
+    (THERMOS, "line_order", _reversed), (BETWEEN, "line_order", _reversed),
+    (SLOW, "line_order", _reversed), (RENBANS, "renban_runs", _shifted)])
+def test_order_literals_take_fewer_conflicts_and_change_no_answer(text, option, other):
+    puzzle = parse(text)
+    off = get_backend(f"sat:mode=fresh,{option}=off").solve(puzzle, limit=2)
+    on = get_backend(f"sat:mode=fresh,{option}=on").solve(puzzle, limit=2)
     assert on.count == off.count == 1 and on.solutions == off.solutions
     assert on.stats["conflicts"] < off.stats["conflicts"]
     incremental = get_backend("sat")
     first = incremental.solve(puzzle, limit=2)
-    turned = incremental.solve(_reversed(text), limit=2)
+    turned = incremental.solve(other(text), limit=2)
     again = incremental.solve(puzzle, limit=2)
-    fresh_turned = get_backend("sat:mode=fresh").solve(_reversed(text), limit=2)
+    fresh_turned = get_backend("sat:mode=fresh").solve(other(text), limit=2)
     assert first.solutions == again.solutions == on.solutions
-    assert (turned.count, turned.solutions) == (fresh_turned.count, fresh_turned.solutions)
+    assert (turned.count, sorted(turned.solutions)) == (fresh_turned.count,
+                                                       sorted(fresh_turned.solutions))

@@ -88,6 +88,61 @@ class Automaton:
     def _memo(self) -> dict[tuple[int, ...], tuple[int, ...] | None]:
         return {}
 
+    @cached_property
+    def _tables(self) -> dict[tuple[tuple[tuple[int, ...], ...], int],
+                              tuple[tuple[int, ...], ...] | None]:
+        return {}
+
+    def table(self, apart: tuple[tuple[int, ...], ...], most: int
+              ) -> tuple[tuple[int, ...], ...] | None:
+        """Every sequence of digits the automaton accepts in which position ``i`` differs
+        from each earlier position of ``apart[i]`` (cells that see each other), in
+        lexicographic order; ``None`` when there are more than ``most``. Remembered per
+        ``apart`` and ``most``.
+
+        >>> pair = build(("doc sum", 4), 2, 4, 0, lambda s, i, v: s + v if s + v <= 4 else None,
+        ...              lambda s: s == 4)
+        >>> pair.table(((), ()), 10), pair.table(((), (0,)), 10), pair.table(((), ()), 2)
+        (((0, 2), (1, 1), (2, 0)), ((0, 2), (2, 0)), None)
+        """
+        key = (apart, most)
+        if key not in self._tables:
+            self._tables[key] = self._table(apart, most)
+        return self._tables[key]
+
+    def _table(self, apart: tuple[tuple[int, ...], ...], most: int
+               ) -> tuple[tuple[int, ...], ...] | None:
+        out: list[list[list[tuple[int, int]]]] = []
+        for i, edges in enumerate(self.edges):
+            layer: list[list[tuple[int, int]]] = [[] for _ in range(self.sizes[i])]
+            for s, d, t in sorted(edges, key=lambda e: e[1]):
+                layer[s].append((d, t))
+            out.append(layer)
+        rows: list[tuple[int, ...]] = []
+        row: list[int] = []
+        # depth first over the layers: every full path is accepted (each state lies on a
+        # start-to-accept path), so a row is a path whose digits keep ``apart``
+        stack = [iter(out[0][0])] if self.length and not self.empty else []
+        while stack:
+            i = len(stack) - 1
+            step = next(stack[-1], None)
+            if step is None:
+                stack.pop()
+                if row:
+                    row.pop()
+                continue
+            d, t = step
+            if any(row[j] == d for j in apart[i]):
+                continue
+            if i == self.length - 1:
+                rows.append((*row, d))
+                if len(rows) > most:
+                    return None
+                continue
+            row.append(d)
+            stack.append(iter(out[i + 1][t]))
+        return tuple(rows)
+
     def narrow(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
         """Each cell's digits that lie on an accepting path through the candidate
         ``masks`` (one per position), or ``None`` when no path is left."""

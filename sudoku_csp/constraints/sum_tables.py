@@ -32,22 +32,39 @@ from sudoku_csp.constraints.translation import (
     Clause,
     ClauseTemplate,
     CnfContext,
+    Guarded,
     compile_clauses,
-    fill,
+    templated,
+    with_guard,
 )
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
+    from sudoku_csp.constraints.line_kinds import Reading
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
-__all__ = ["TABLE_MOST", "Table", "TableNarrow", "add_table", "shaft_tables", "sum_table",
-           "table_clauses"]
+__all__ = ["APART", "PILL_TABLE", "TABLE_MOST", "Table", "TableNarrow", "add_table",
+           "reading_clauses", "seen_before", "shaft_tables", "sum_table", "table_clauses"]
 
 TABLE_MOST = 3000
 """The most rows a table (:func:`sum_table`) may have for a kind to take it (0: never); a
 longer one is written as before (an arrow: its automaton, its linear sum)."""
 
 Table = tuple[tuple[int, ...], ...]
+
+APART = True
+"""Whether CNF's table of an arrow's shaft and circle (:func:`reading_clauses`) leaves out
+the fillings where cells that see each other hold one value (the grid's formula, loaded
+with it, forbids them) rather than holding every filling of the sum. Conflicts to decide
+uniqueness (fresh mode) on the eight published arrow puzzles of the dev corpus 2,902 ->
+1,703, on twenty-five generated of few givens 19,641 -> 17,435, in a tenth fewer clauses
+(docs/design.md: Design choices, measured)."""
+PILL_TABLE = True
+"""Whether CNF gets a pill's shaft and circle as the table of the readings its automaton
+accepts, cells that see each other apart (:meth:`~sudoku_csp.constraints.automaton.
+Automaton.table`, up to :data:`TABLE_MOST` rows), rather than as the automaton's clauses:
+on twenty generated arrow puzzles of few givens (25 pills among 256 arrows) 14,392 -> 7,373
+conflicts in 55,000 -> 71,900 clauses (docs/design.md)."""
 
 
 def sum_table(geometry: Geometry, cells: tuple[int, ...], apart: bool = True,
@@ -64,9 +81,19 @@ def sum_table(geometry: Geometry, cells: tuple[int, ...], apart: bool = True,
     >>> len(sum_table(make_geometry(9), (1, 2, 3, 0), lengths=(2, 1)))  # and A4 = A1 too
     0
     """
-    peers = tuple(tuple(j for j in range(i) if apart and geometry.are_peers(cells[i], cells[j]))
-                  for i in range(len(cells)))
+    peers = seen_before(geometry, cells) if apart else ((),) * len(cells)
     return _table(geometry.size, peers, lengths or (len(cells) - 1,), TABLE_MOST)
+
+
+def seen_before(geometry: Geometry, cells: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Per place ``i`` of ``cells``, the earlier places whose cells see its cell.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> seen_before(make_geometry(9), (0, 1, 80))   # A1, A2 (row A), I9
+    ((), (0,), ())
+    """
+    return tuple(tuple(j for j in range(i) if geometry.are_peers(cells[i], cells[j]))
+                 for i in range(len(cells)))
 
 
 @lru_cache(maxsize=512)
@@ -183,12 +210,34 @@ def table_clauses(ctx: CnfContext, cells: tuple[int, ...], table: Table) -> list
     selector per row, at least one, each fixing its digits; a digit of a cell needs a row
     with it there (none: the digit is out). Unit propagation keeps exactly the digits some
     row still allowed gives (generalised arc consistency on the table). Built once per
-    table and grid size as a template (:func:`_table_template`)."""
+    table and grid size as a template (:func:`_table_template`), filled with ``ctx``'s guard
+    (:meth:`~sudoku_csp.constraints.translation.CnfContext.fill`)."""
     if not table:
-        return [()]  # no filling at all
+        return with_guard([()], ctx.guard)  # no filling at all
     n = ctx.geometry.size
     template, aux = _table_template(table, len(cells), n)
-    return fill(template, [*ctx.cell_vars(cells), *(ctx.new_var() for _ in range(aux))])
+    return ctx.fill(template, [*ctx.cell_vars(cells), *ctx.new_vars(aux)])
+
+
+def reading_clauses(ctx: CnfContext, readings: Sequence[tuple[tuple[int, ...], Reading]],
+                    one: bool, rule_table: bool = True) -> list[Clause]:
+    """An arrow's shafts, each with its circle (``readings``: the cells in reading order and
+    how they are read; ``one``: a circle of one cell), in CNF with ``ctx``'s guard: each
+    one's table (:func:`sum_table`, cells apart as :data:`APART` says; a pill's from its
+    automaton, :data:`PILL_TABLE`; with ``rule_table`` false, a circle of one cell gets
+    none) as support clauses, else its automaton's clauses (one template per reading)."""
+    geometry = ctx.geometry
+    clauses: list[Clause] = Guarded() if ctx.guard else []
+    for cells, reading in readings:
+        automaton = reading.automaton(len(cells), geometry.size)
+        table = sum_table(geometry, cells, apart=APART) if rule_table and one else None
+        if table is None and PILL_TABLE and not one:
+            table = automaton.table(seen_before(geometry, cells), TABLE_MOST)
+        if table is None:
+            clauses += templated(ctx, cells, ("automaton", reading.key), automaton.clauses)
+        else:
+            clauses += table_clauses(ctx, cells, table)
+    return clauses
 
 
 @lru_cache(maxsize=512)

@@ -15,15 +15,15 @@ in the same shape, cell labels.
 
 Translations, one per arrow (shaft and circle):
 
-- native, and CNF for a pill: an automaton (:mod:`sudoku_csp.constraints.automaton`)
-  reading the shaft, then the circle's cells from the last (least significant) to the
-  first, its state the sum still to account for and the place value of the next circle
-  cell: exact for any grid size and pill, generalised arc consistency natively (so a circle
-  keeps only values some shaft reaches, and a shaft cell only values that fit);
-- CNF for a circle of one cell: its table (all fillings) as support clauses; with the
-  units (CP-SAT's joint translation, and natively for several shafts), the tables with
-  cells that see each other apart (:mod:`sudoku_csp.constraints.sum_tables`, which says
-  what they measured), on CP-SAT's integer model as a table;
+- native (and CNF for a pill too long for a table): an automaton (:mod:`sudoku_csp.
+  constraints.automaton`) reading the shaft, then the circle from its last (least
+  significant) cell, its state the sum still to account for and the place value of the
+  next circle cell: exact for any grid size and pill, generalised arc consistency natively;
+- CNF: the table of its fillings where cells that see each other differ (a pill's from its
+  automaton: :func:`~sudoku_csp.constraints.sum_tables.reading_clauses`) as support
+  clauses; with the units (CP-SAT's joint translation, natively for several shafts), the
+  tables with cells apart (:mod:`~sudoku_csp.constraints.sum_tables`, which says what they
+  measured), on CP-SAT's integer model as a table;
 - otherwise CP-SAT: the linear equality ``Σ shaft == Σ 10^k · circle`` on grids of at most
   9 values (the automaton's ``add_automaton`` on larger grids with a pill, where a value's
   own number of digits decides its place). Measured against the automaton
@@ -74,7 +74,7 @@ from sudoku_csp.constraints.line_kinds import (
     random_path,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link, with_guard
 from sudoku_csp.constraints.wording import equal_sums, kept, plus, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -260,18 +260,14 @@ class Arrow(Constraint):
                                   geometry.size))
         return found
 
-    def cnf(self, ctx: CnfContext) -> Iterator[Clause]:
+    def cnf(self, ctx: CnfContext) -> list[Clause]:
+        """Its shafts' tables or automata (:func:`~sudoku_csp.constraints.sum_tables.
+        reading_clauses`); with ``line_sums=groups`` and a circle of one cell, by groups."""
         if ctx.option(LINE_SUMS) == "groups" and len(self.circle) == 1:
-            for grouped in self.grouped(ctx.geometry):
-                yield from grouped.clauses(ctx)
-            return
-        for cells, automaton in self.automata(ctx.geometry):
-            table = tables.sum_table(ctx.geometry, cells, apart=False) if (
-                CNF_RULE_TABLE and len(self.circle) == 1) else None
-            if table is None:
-                yield from automaton.clauses(ctx, cells)
-            else:
-                yield from tables.table_clauses(ctx, cells, table)
+            return with_guard([c for grouped in self.grouped(ctx.geometry)
+                               for c in grouped.clauses(ctx)], ctx.guard)
+        return tables.reading_clauses(ctx, self.readings(ctx.geometry), len(self.circle) == 1,
+                                      CNF_RULE_TABLE)
 
     @classmethod
     def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterator[Clause]:
