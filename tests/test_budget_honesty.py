@@ -1,5 +1,6 @@
 """Answers a budget or a limit cut short stay honest: a node budget's count is a lower bound,
-never exact, and no portfolio takes it for a verdict."""
+never exact, and no portfolio takes it for a verdict; a race no member decided names no
+winner."""
 
 from __future__ import annotations
 
@@ -83,3 +84,14 @@ def test_the_command_line_says_at_least():
     record = runner.invoke(app, ["count", line, "-l", "0", "-s", "native:nodes=8", "--json"])
     assert record.exit_code == Exit.MULTIPLE
     assert json.loads(record.output)["complete"] is False
+
+
+def test_a_race_no_member_decided_names_no_winner():
+    # A race named the member whose unknown it kept ("unknown · sat (race:sat,cpsat)").
+    race = make_backend("race:sat,cpsat")
+    try:
+        result = race.solve(parse("." * 81), limit=2, time_limit=0)
+    finally:
+        race.close()
+    assert result.status is Status.UNKNOWN
+    assert "winner" not in result.stats
