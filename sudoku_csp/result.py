@@ -84,7 +84,8 @@ class Result:
     uses shared names where the idea is shared (``nodes``, ``decisions``, ``conflicts``,
     ``backtracks``, ``propagations``) plus backend-specific extras. ``message`` explains a
     ``NONE`` that comes from clashing givens, or an ``UNKNOWN``. ``complete`` is False when
-    a time limit cut the search short: an ``UNKNOWN``, or a count that is only a lower bound.
+    a time limit or a node budget cut the search short: an ``UNKNOWN``, or a count that is
+    only a lower bound.
     ``puzzle`` is the puzzle solved (set by the backends; it is what a notebook draws).
 
     >>> r = Result(Status.MULTIPLE, ((0,), (1,)), total=288, complete=False)

@@ -297,9 +297,16 @@ class PortfolioBase(BackendBase):
 
 
 def decisive(result: Result, limit: int | None) -> bool:
-    """Whether ``result`` is a verdict: anything but unknown; when counting every solution
-    (``limit`` None), a count that ran to the end."""
-    return result.status is not Status.UNKNOWN and (limit is not None or result.complete)
+    """Whether ``result`` is a verdict: anything but unknown, that either ran to the end or
+    found the ``limit`` solutions asked. A count a time limit or a node budget cut short
+    below the limit is only a lower bound: a portfolio asks its next member.
+
+    >>> three = Result(Status.MULTIPLE, ((0,), (1,)), total=3, complete=False)
+    >>> decisive(three, 2), decisive(three, 5), decisive(three, None)
+    (True, False, False)
+    """
+    return result.status is not Status.UNKNOWN and (
+        result.complete or (limit is not None and result.count >= limit))
 
 
 def make_result(
@@ -314,11 +321,14 @@ def make_result(
     stats: dict[str, Any],
     time_limit: Limit = None,
     phases: dict[str, float] | None = None,
+    budget: str = "",
 ) -> Result:
     """The verdict on a search that found ``solutions``: a :class:`Tally` that checked each
     as it came, or a sequence of grids, checked here (the same way). The result's
     ``phases`` are ``phases`` and ``check_seconds``, the time checking took (see
-    :data:`PHASES`).
+    :data:`PHASES`). ``budget``: what ran out and stopped the search short, other than
+    the time limit (the native solver's "node budget ran out (8 search nodes)"): the
+    result is then incomplete, its count a lower bound, as when ``timed_out``.
 
     Raises :class:`~sudoku_csp.verify.WrongSolutionError` if a backend produced a grid that
     is not a solution, or the same solution twice.
@@ -332,14 +342,16 @@ def make_result(
     count = tally.count
     status = status_for(count, limit, complete)
     message = ""
-    if timed_out:
+    if timed_out or budget:
         deadline = Deadline.of(time_limit)
-        why = deadline.words() if deadline.limited else "interruption"
+        why = budget if not timed_out else (
+            f"{deadline.words() if deadline.limited else 'interruption'} reached")
         if status is Status.UNKNOWN:
-            message = f"{why} reached"
+            message = why
         elif limit is None:  # a verdict holds, but the count was cut short
-            message = f"{why} reached: at least {count} solutions, count incomplete"
+            message = f"{why}: at least {count} solutions, count incomplete"
     return Result(status, tuple(tally.grids), stats, seconds, solver, message,
-                  total=count if count != len(tally.grids) else None, complete=not timed_out,
+                  total=count if count != len(tally.grids) else None,
+                  complete=not (timed_out or budget),
                   puzzle=puzzle,
                   phases={**(phases or {}), "check_seconds": tally.check_seconds})

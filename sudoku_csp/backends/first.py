@@ -10,11 +10,13 @@ has no weak family. Unlike a race (:mod:`sudoku_csp.backends.race`) it starts no
 and takes no second core: the order of the members is the strategy.
 
 Every member runs under the caller's one deadline; a member that answers ``unknown`` (its
-node budget or the time limit ran out) hands on to the next. A member that cannot take
-the puzzle (a kind it has no translation for) is passed over. Every member checks its own
-solutions as it finds them (:class:`~sudoku_csp.backends.base.Tally`); the answer names
-this portfolio as its solver and the member that decided in ``stats["winner"]``. In a
-cross-check it is one claim, like a race: beside one of its own members it is refused.
+node budget or the time limit ran out), or a count its budget cut short of the solutions
+asked (a lower bound: :func:`~sudoku_csp.backends.base.decisive`), hands on to the next. A
+member that cannot take the puzzle (a kind it has no translation for) is passed over.
+Every member checks its own solutions as it finds them
+(:class:`~sudoku_csp.backends.base.Tally`); the answer names this portfolio as its solver
+and the member that decided in ``stats["winner"]``. In a cross-check it is one claim, like
+a race: beside one of its own members it is refused.
 
 >>> from sudoku_csp import parse
 >>> first = FirstBackend("native:nodes=10", "sat")

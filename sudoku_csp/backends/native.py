@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from sudoku_csp.backends.base import (
     BackendBase,
@@ -134,14 +133,15 @@ class NativeBackend(BackendBase):
 
     def _result(self, puzzle: Puzzle, out: SearchResult, tally: Tally, limit: int | None,
                 deadline: Deadline, seconds: float) -> Result:
+        # The node budget stopped the search short of the solutions asked: what it found
+        # is a lower bound (MULTIPLE, "at least 3"), never an exact count.
+        short = out.exhausted and not out.timed_out and (limit is None or tally.count < limit)
+        budget = f"the node budget ran out ({self.options['nodes']} search nodes)"
         result = make_result(
             puzzle, tally, limit=limit, complete=out.complete,
             timed_out=out.timed_out, solver=self.spec, seconds=seconds,
-            stats=out.stats.as_dict(), time_limit=deadline)
-        if result.status is Status.UNKNOWN and out.exhausted and not out.timed_out:
-            return replace(result, complete=False, message="the node budget ran out "
-                           f"({self.options['nodes']} search nodes)")
-        if result.status is Status.UNKNOWN and not out.timed_out:
+            stats=out.stats.as_dict(), time_limit=deadline, budget=budget if short else "")
+        if result.status is Status.UNKNOWN and not out.timed_out and not short:
             return Result(Status.UNKNOWN, (), result.stats, seconds, self.spec,
                           "propagation alone does not solve this puzzle", puzzle=puzzle)
         return result

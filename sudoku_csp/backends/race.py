@@ -14,8 +14,10 @@ How it runs, and why:
   member imports its own solver library in its own process, at the same time as the others
   and as the caller reading its puzzle.
 - Every member gets the puzzle with the caller's deadline (:class:`~sudoku_csp.deadline.
-  Deadline`, on the monotonic clock all processes share). The first *decisive* answer (any
-  verdict but ``unknown``; when counting every solution, a count that ran to the end) wins.
+  Deadline`, on the monotonic clock all processes share). The first *decisive* answer
+  (:func:`~sudoku_csp.backends.base.decisive`: any verdict but ``unknown`` that ran to the
+  end or found the solutions asked; a count a time limit or node budget cut short below
+  the limit does not decide) wins.
   Then every other member's deadline is brought forward to now
   (:meth:`~sudoku_csp.deadline.Cancellable.cancel`): it stops exactly as a time limit stops
   it (CP-SAT's ``stop_search``, PySAT's ``interrupt`` or the end of a conflict-budget
@@ -28,8 +30,8 @@ How it runs, and why:
 - A wrong answer from a member (:class:`~sudoku_csp.verify.WrongSolutionError`) is raised
   at once, not outvoted. A member that cannot take the puzzle (a kind it has no
   translation for) sits the puzzle out; when none can, its error is raised.
-- No member decided (time limit): the result is ``unknown`` with the solutions of the
-  member that found the most.
+- No member decided (time limit): the result is the answer of the member that found the
+  most solutions (``unknown``, or a count that is a lower bound), with no winner named.
 
 A race is one backend: in a cross-check its verdict is one claim, never counted as two
 (:func:`~sudoku_csp.crosscheck.resolve` refuses a race beside a spec of its own members).
@@ -280,7 +282,10 @@ class RaceBackend(PortfolioBase):
                     raise errors[0]
                 undecided.append(Result(Status.UNKNOWN, message="time limit reached",
                                         complete=False))
-            winner = max(undecided, key=lambda r: r.count)
+            # No member decided: the answer that found the most, with no winner named.
+            best = max(undecided, key=lambda r: r.count)
+            return self._verified(puzzle, best, limit, time.perf_counter() - start,
+                                  decided=False)
         return self._verified(puzzle, winner, limit, time.perf_counter() - start)
 
     def solve_each(self, puzzle: Puzzle, *, limit: int | None,
@@ -351,16 +356,17 @@ class RaceBackend(PortfolioBase):
         return [answers[i] for i in sorted(answers)]
 
     def _verified(self, puzzle: Puzzle, result: Result, limit: int | None,
-                  seconds: float, as_race: bool = True) -> Result:
+                  seconds: float, as_race: bool = True, decided: bool = True) -> Result:
         """The member's result, its solutions checked again here: as the race's
-        (``as_race``: the winner named in its stats), else as the member's own."""
+        (``as_race``; the member named the winner in its stats when it ``decided``), else
+        as the member's own."""
         tally = Tally(puzzle, result.solver, limit)
         for grid in result.solutions:
             tally.add(grid)
         if not as_race:
             return replace(result, puzzle=puzzle)
-        return replace(result, solver=self.spec, seconds=seconds, puzzle=puzzle,
-                       stats={**result.stats, "winner": result.solver})
+        stats = {**result.stats, "winner": result.solver} if decided else result.stats
+        return replace(result, solver=self.spec, seconds=seconds, puzzle=puzzle, stats=stats)
 
     def close(self) -> None:
         """End every member's process (a later :meth:`solve` starts them again)."""

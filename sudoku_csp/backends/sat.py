@@ -195,7 +195,7 @@ class SatBackend(BackendBase):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                start: float, candidates: Sequence[int] | None) -> Result:
         if self.options["search"] == "off":
-            result = self._propagate_only(puzzle, start)
+            result = self._propagate_only(puzzle, start, deadline)
         else:
             mode = self.options["mode"]
             tally = Tally(puzzle, self.spec, limit)
@@ -347,22 +347,32 @@ class SatBackend(BackendBase):
             totals["known"] = len(known)
         return complete, timed_out, totals
 
-    def _propagate_only(self, puzzle: Puzzle, start: float) -> Result:
-        if puzzle.constraints:  # the puzzle's own clauses: a propagator for this puzzle only
-            formula = self.formula(puzzle.geometry)
-            extra = cnf.constraint_clauses(puzzle, formula.nv + 1, self.kind_options)[0]
-            prop = Propagator(self.options["solver"], formula, extra)
-        else:
-            prop = self._session(puzzle.geometry, Propagator)
-        numbering = prop.formula.vars
-        assumptions = list(dict.fromkeys([*prop.units, *numbering.literals(puzzle.givens)]))
+    def _propagate_only(self, puzzle: Puzzle, start: float, deadline: Deadline) -> Result:
+        # The deadline is looked at while the formula is built and before propagating (the
+        # propagator's loading and one propagation are not stopped): past it, unknown.
+        prop: Propagator | None = None
         try:
+            if puzzle.constraints:  # the puzzle's own clauses: a propagator for it only
+                formula = self.formula(puzzle.geometry, deadline)
+                extra = cnf.constraint_clauses(puzzle, formula.nv + 1, self.kind_options)[0]
+                deadline.check("building the formula")
+                prop = Propagator(self.options["solver"], formula, extra)
+            else:
+                prop = self._session(puzzle.geometry, Propagator, deadline)
+            deadline.check("loading the formula")
+            numbering = prop.formula.vars
+            assumptions = list(dict.fromkeys([*prop.units,
+                                              *numbering.literals(puzzle.givens)]))
             ok, literals = prop.solver.propagate(assumptions=assumptions)
+        except Expired:
+            return make_result(puzzle, [], limit=None, complete=False, timed_out=True,
+                               solver=self.spec, seconds=time.perf_counter() - start,
+                               stats={}, time_limit=deadline)
         except pysolvers.error as exc:
             reraise_pysat(exc)
             raise
         finally:
-            if puzzle.constraints:
+            if puzzle.constraints and prop is not None:
                 prop.close()
         grid = numbering.decode(literals) if ok else ()
         placed = sum(d >= 0 for d in grid)
