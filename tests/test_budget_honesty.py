@@ -115,3 +115,14 @@ def test_propagation_alone_keeps_the_time_limit(constrained):
 def test_propagation_alone_under_a_time_limit_it_keeps_still_decides():
     result = make_backend("sat:search=off").solve(parse("3.1...4.2......."), time_limit=60)
     assert result.status is Status.UNIQUE and result.complete
+
+
+@pytest.mark.parametrize("limit", [None, 5])
+def test_the_explainers_two_witnesses_are_no_exact_count_beyond_two(limit):
+    # explain stops at the two solutions that show a puzzle is not unique: asked for more,
+    # they are a lower bound (complete=True claimed exactly 2 of these 18).
+    from sudoku_csp.logic.backend import LogicBackend
+    result = LogicBackend().solve(MANY, limit=limit)
+    assert result.status is Status.MULTIPLE and result.count == 2
+    assert not result.complete and not decisive(result, limit)
+    assert LogicBackend().solve(MANY, limit=2).complete

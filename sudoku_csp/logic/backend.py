@@ -55,8 +55,12 @@ class LogicBackend(BackendBase):
             return make_result(puzzle, [e.grid], limit=limit, complete=True, timed_out=False,
                                solver=self.spec, seconds=seconds, stats=stats)
         if e.not_unique:  # decided before any step: the solutions that show it
-            return make_result(puzzle, e.witnesses, limit=limit, complete=True, timed_out=False,
-                               solver=self.spec, seconds=seconds, stats=stats)
+            # The verdict's count stops at two: a lower bound when more were asked.
+            short = limit is None or len(e.witnesses) < limit
+            return make_result(puzzle, e.witnesses, limit=limit, complete=True,
+                               timed_out=False, solver=self.spec, seconds=seconds,
+                               stats=stats,
+                               budget="the explainer stops at two solutions" if short else "")
         if e.no_solution:
             return Result(Status.NONE, (), stats, seconds, self.spec, e.stuck or "",
                           puzzle=puzzle)
