@@ -337,7 +337,8 @@ class SatBackend(BackendBase):
                      stats: dict[str, Any], phases: dict[str, float]) -> tuple[bool, bool]:
         """The search of a puzzle that passed ``fresh_after`` conflicts in the incremental
         solver, on in a fresh one with the solutions ``found`` there blocked, up to
-        ``limit`` more; its counts are added to ``stats`` and its time to ``phases``."""
+        ``limit`` more; its counts are added to ``stats``, its time (the fresh solver's
+        loading too) to ``phases["solve_seconds"]``."""
         start = time.perf_counter()
         stats["finished_in"] = "fresh"
         try:
