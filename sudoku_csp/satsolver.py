@@ -189,12 +189,16 @@ def enumerate_solutions(solve: Callable[[], bool | None], model: Callable[[], Gr
 
 
 def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
-                deadline: Deadline | float | None) -> bool | None:
+                deadline: Deadline | float | None, conflicts: int | None = None) -> bool | None:
     """Solve once under ``assumptions``; None when ``deadline`` (a :class:`Deadline`, or a
     ``time.monotonic()`` value; None for no limit) passed first, or had passed already (the
     solver is then not called). ``caps`` says how the solver can be stopped: by
     ``interrupt()`` from the watchdog thread, or in conflict-budget slices sized to end on
     time (:data:`SLICE_SECONDS`).
+
+    ``conflicts`` (a solver with ``caps.budget`` only): None as well once about that many
+    conflicts were spent undecided (the caller tells the two apart by its deadline); no
+    budget is left behind for the solver's later calls.
 
     Ctrl-C (or SIGTERM under :func:`~sudoku_csp.interrupts.handling`) raises
     ``KeyboardInterrupt``, never a result: the solver may then be unusable, so the caller
@@ -214,9 +218,11 @@ def solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
         if not deadline.limited and not interrupts.active():
             # Nothing to stop it but PySAT's own Ctrl-C handling: the plain call, which is
             # what most calls are (a library user solving 9×9 puzzles).
-            return solver.solve(assumptions=assumptions)
+            if conflicts is None:
+                return solver.solve(assumptions=assumptions)
+            return _budgeted(solver, assumptions, conflicts)
         with stoppable(solver.interrupt if caps.interrupt else _no_stop):
-            return _solve_until(solver, caps, assumptions, deadline)
+            return _solve_until(solver, caps, assumptions, deadline, conflicts)
     except pysolvers.error as exc:
         reraise_pysat(exc)
         raise
@@ -226,49 +232,73 @@ def _no_stop() -> None:
     """A solver without ``interrupt()``: PySAT's own SIGINT handler stops it."""
 
 
+def _budgeted(solver: Solver, assumptions: list[int], conflicts: int | None,
+              expect_interrupt: bool = False) -> bool | None:
+    """One ``solve_limited`` call under a budget of ``conflicts`` (None: none)."""
+    if conflicts is None:
+        return solver.solve_limited(assumptions=assumptions, expect_interrupt=expect_interrupt)
+    solver.conf_budget(max(conflicts, 1))  # 0 would mean no budget at all
+    try:
+        return solver.solve_limited(assumptions=assumptions, expect_interrupt=expect_interrupt)
+    finally:
+        # The MiniSat family keeps a budget for every later limited call (CaDiCaL for the
+        # next call only): switched off, or the session's next puzzle would stop at once.
+        solver.conf_budget(-1)
+
+
 def _solve_until(solver: Solver, caps: Capabilities, assumptions: list[int],
-                 deadline: Deadline) -> bool | None:
+                 deadline: Deadline, conflicts: int | None) -> bool | None:
     if not deadline.limited:
         if caps.interrupt and interrupts.active():
             # Stoppable from the watcher thread (SIGTERM too), where plain solve() is not.
-            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            answer = _budgeted(solver, assumptions, conflicts, expect_interrupt=True)
             solver.clear_interrupt()
             return answer
         if caps.budget and interrupts.active():
             # No interrupt() (CaDiCaL): in slices, so that Python's signal handler runs
             # between two of them and SIGTERM stops the search too, not only SIGINT.
-            return _sliced(solver, assumptions, deadline)
+            return _sliced(solver, assumptions, deadline, conflicts)
+        if conflicts is not None:
+            return _budgeted(solver, assumptions, conflicts)
         return solver.solve(assumptions=assumptions)
     if deadline.expired():
         return None
     if caps.interrupt:
         try:
             with deadline.watch(solver.interrupt):
-                return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                return _budgeted(solver, assumptions, conflicts, expect_interrupt=True)
         finally:
             solver.clear_interrupt()  # an interrupt may land just after the call returned
     if caps.budget:
-        return _sliced(solver, assumptions, deadline)
+        return _sliced(solver, assumptions, deadline, conflicts)
     return solver.solve(assumptions=assumptions)
 
 
-def _sliced(solver: Solver, assumptions: list[int], deadline: Deadline) -> bool | None:
+def _sliced(solver: Solver, assumptions: list[int], deadline: Deadline,
+            conflicts: int | None = None) -> bool | None:
     """Solve in conflict-budget slices, looking at ``deadline`` between them; None when it
-    passed first. Each slice is sized from the conflict rate of the last one to take
-    :data:`SLICE_SECONDS` (:data:`SIGNAL_SLICE_SECONDS` without a limit), or what is left
-    of the time when that is less."""
+    passed first, or when the slices' budgets add up to ``conflicts``. Each slice is sized
+    from the conflict rate of the last one to take :data:`SLICE_SECONDS`
+    (:data:`SIGNAL_SLICE_SECONDS` without a limit), or what is left of the time when that
+    is less."""
     budget = _FIRST_SLICE
+    left = conflicts
     while True:
+        if left is not None:
+            if left <= 0:
+                return None
+            budget = min(budget, left)
+            left -= budget
         solver.conf_budget(budget)
         began = time.monotonic()
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
             return answer
         took = time.monotonic() - began
-        left = deadline.remaining()
-        if left == 0.0:
+        remaining = deadline.remaining()
+        if remaining == 0.0:
             return None
-        target = SIGNAL_SLICE_SECONDS if left is None else min(SLICE_SECONDS, left)
+        target = SIGNAL_SLICE_SECONDS if remaining is None else min(SLICE_SECONDS, remaining)
         # Never more than doubled: one quick slice (all propagation, few conflicts) must
         # not size the next for a rate the search does not keep.
         budget = max(_MIN_SLICE, min(2 * budget, int(budget * target / max(took, 1e-6))))

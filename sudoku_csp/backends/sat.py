@@ -16,6 +16,11 @@ Modes (how a puzzle meets the formula):
   puzzle is solved); afterwards a unit clause ``¬selector`` retires those clauses for good.
   Retired selectors are dead variables that every model still carries, so after ``recycle``
   of them the solver is rebuilt: nothing piles up over a long run.
+  With ``fresh_after=N`` (off by default, measured: docs/design.md, "Incremental, then
+  fresh"), a puzzle whose search passes N conflicts undecided goes on in a new solver as
+  ``fresh`` loads it, the solutions found so far blocked by clauses (so the count stays
+  exact), under the same time limit; ``stats["finished_in"]`` says which solver the search
+  ended in, the counts are both solvers' together.
 - ``fresh``: a new solver per puzzle, givens as unit clauses (the textbook way, to compare).
 - ``reduced``: a new solver per puzzle on the clue-reduced formula (Kwon & Jain).
 
@@ -69,6 +74,11 @@ from sudoku_csp.satsolver import (
 )
 
 DEFAULT_RECYCLE = 500
+DEFAULT_FRESH_AFTER = 0
+"""Conflicts a puzzle may spend in the incremental solver before its search goes on in a
+fresh one; 0: never. Off: the fresh solver starts without the learnt clauses, and only on
+little killers does a conflict cost less there (docs/design.md: "Incremental, then
+fresh")."""
 MODES = ("incremental", "fresh", "reduced")
 # Loaded solvers kept per backend, least recently used dropped first. A file mixing many
 # geometries (jigsaws) must not rebuild a solver for every puzzle, yet memory stays bounded:
@@ -107,6 +117,9 @@ class SatBackend(BackendBase):
                ("on", "off")),
         Option("recycle", DEFAULT_RECYCLE, "incremental: rebuild the solver after this many "
                "retired counting selectors", kind=int, minimum=1),
+        Option("fresh_after", DEFAULT_FRESH_AFTER, "incremental: a puzzle still undecided "
+               "after this many conflicts goes on in a fresh solver (givens as units, "
+               "solutions found blocked; 0: never)", kind=int, minimum=0),
     )
 
     @classmethod
@@ -268,11 +281,24 @@ class SatBackend(BackendBase):
             add_clauses(solver, [(literal, -selector) for literal in known])
         model_seconds = time.perf_counter() - began
         solving = [0.0]
+        # Past this many conflicts the search goes on in a fresh solver (None: never).
+        budget: int | None = self.options["fresh_after"] or None
+        if budget is not None and not (caps.budget and caps.stats):
+            budget = None
+        spent = solver.accum_stats()["conflicts"] if budget is not None else 0
+        found: list[Grid] = []  # blocked so far: the fresh solver blocks them too
+        switch = False
 
         def solve() -> bool | None:
+            nonlocal switch
             start = time.perf_counter()
             try:
-                return solve_until(solver, caps, assumptions, deadline)
+                if budget is None:
+                    return solve_until(solver, caps, assumptions, deadline)
+                left = budget - (solver.accum_stats()["conflicts"] - spent)
+                answer = solve_until(solver, caps, assumptions, deadline, max(left, 0))
+                switch = answer is None and not deadline.expired()
+                return answer
             finally:
                 solving[0] += time.perf_counter() - start
 
@@ -282,9 +308,11 @@ class SatBackend(BackendBase):
                 selector = session.selector()
                 assumptions.append(selector)
             solver.add_clause(numbering.exclusion(grid, puzzle.givens, -selector))
+            if budget is not None:
+                found.append(grid)
 
         try:
-            _, complete, timed_out, calls = enumerate_solutions(
+            count, complete, timed_out, calls = enumerate_solutions(
                 solve, lambda: read(solver.get_model()), block, limit, tally.add)
         except Exception:
             session.counts()  # a failed puzzle's counts are not the next puzzle's
@@ -296,10 +324,37 @@ class SatBackend(BackendBase):
         if selector:
             session.retire(selector)
         phases.update(model_seconds=model_seconds, solve_seconds=solving[0])
+        if budget is not None:
+            stats["finished_in"] = "incremental"
+            if switch:
+                complete, timed_out = self._go_on_fresh(
+                    puzzle, None if limit is None else limit - count, deadline, tally,
+                    candidates, found, stats, phases)
         return complete, timed_out, stats
 
+    def _go_on_fresh(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
+                     tally: Tally, candidates: Sequence[int] | None, found: list[Grid],
+                     stats: dict[str, Any], phases: dict[str, float]) -> tuple[bool, bool]:
+        """The search of a puzzle that passed ``fresh_after`` conflicts in the incremental
+        solver, on in a fresh one with the solutions ``found`` there blocked, up to
+        ``limit`` more; its counts are added to ``stats``, its time (the fresh solver's
+        loading too) to ``phases["solve_seconds"]``."""
+        start = time.perf_counter()
+        stats["finished_in"] = "fresh"
+        try:
+            complete, timed_out, more = self._fresh(puzzle, limit, deadline, tally, False,
+                                                    candidates, found)
+        except Expired:  # loading the formula took what was left
+            complete, timed_out, more = False, True, {}
+        for key, value in more.items():
+            if key != "known":
+                stats[key] = stats.get(key, 0) + value
+        phases["solve_seconds"] += time.perf_counter() - start
+        return complete, timed_out
+
     def _fresh(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
-               tally: Tally, reduced: bool, candidates: Sequence[int] | None):
+               tally: Tally, reduced: bool, candidates: Sequence[int] | None,
+               found: Sequence[Grid] = ()):
         geometry = puzzle.geometry
         numbering = variables(geometry)
         options = self.kind_options
@@ -317,6 +372,7 @@ class SatBackend(BackendBase):
             if candidates:
                 known = ruled_out(numbering, candidates, puzzle.givens)
                 base += ([literal] for literal in known)
+            base += (numbering.exclusion(grid, puzzle.givens) for grid in found)
             decode = numbering.read_model
         caps = self.caps
         blocks: list[list[int]] = []
