@@ -30,9 +30,10 @@ from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.constraints import links_of
-from sudoku_csp.logic.exact import BUDGET, MOST_CELLS, Filling, read_together, supports, title
+from sudoku_csp.logic.constraints import links_of, title
+from sudoku_csp.logic.exact import BUDGET, MOST_CELLS, Filling, read_together, supports
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
+from sudoku_csp.native.rules import unit_digits
 
 __all__ = ["MOST_CELLS", "MOST_UNIT_CELLS", "OVERLAP_RATING", "SEGMENT_RATING",
            "UNIT_RATING", "segment_overlap", "segment_pointing", "segment_unit"]
@@ -130,14 +131,6 @@ def _needed(board: Board, links: tuple[Link, ...], cells: tuple[int, ...],
             free |= ~held
     answers[(links, segment)] = (masks, need)
     return need
-
-
-def _seen_by_all(board: Board, places: list[int], segment: tuple[int, ...], d: int
-                 ) -> list[Candidate]:
-    g = board.geometry
-    return [(c, d) for c in range(len(board.cand))
-            if board.is_open(c) and board.cand[c] >> d & 1 and c not in segment
-            and all(g.are_peers(c, p) for p in places)]
 
 
 def segment_pointing(board: Board) -> Step | None:
@@ -248,7 +241,8 @@ def _pointing(board: Board, plans: tuple[Plan, ...], key: str) -> Step | None:
             gone: list[Candidate] = []
             for d in digits_of(need):
                 places = [c for c in open_ if board.cand[c] >> d & 1]
-                gone += _seen_by_all(board, places, segment, d)
+                gone += board.present([(c, d) for c in board.seen_by_all(places)
+                                       if c not in segment])
             if gone:
                 return _step(board, key, group, unit, segment, need, gone)
         quiet[links] = masks
@@ -279,19 +273,16 @@ def _once_each(full: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     between the unit's cells (its cells are peers: the search keeps those apart)."""
     if len(masks) < full.bit_count():
         return None
-    seen = 0
-    for m in masks:
-        seen |= m
+    seen, once = unit_digits(masks)
     if seen != full:
         return None
     out = list(masks)
-    for d in digits_of(full):
-        bit = 1 << d
-        places = [i for i, m in enumerate(masks) if m & bit]
-        if len(places) == 1:
-            out[places[0]] &= bit
-            if not out[places[0]]:
+    for i, m in enumerate(masks):
+        hit = m & once
+        if hit:
+            if hit & (hit - 1):   # two digits with their one place in this cell
                 return None
+            out[i] = hit
     return tuple(out)
 
 
