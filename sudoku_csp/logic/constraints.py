@@ -45,7 +45,7 @@ from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["COMBINATION_RATING", "RULE_RATING", "UNITS_RATING", "WeakLinks",
            "check_constraints", "combination_step", "joint_links", "kind_steps", "links_of",
-           "named_links", "rule_step", "units_step", "weak_links"]
+           "named_links", "rule_step", "title", "units_step", "weak_links"]
 
 RULE_RATING = 2.0
 """The rating of a step of a rule between cells (``constraint``)."""
@@ -98,9 +98,9 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _title(geometry: Geometry, constraint: Constraint) -> str:
-    """The constraint's name, and its cells unless it rules the whole grid (the dots: the
-    reason names the cells)."""
+def title(geometry: Geometry, constraint: Constraint) -> str:
+    """The constraint's name, capitalised, and its cells unless it rules the whole grid (the
+    dots: the reason names the cells)."""
     name = _capital(constraint.describe(geometry))
     return name if constraint.single else f"{name} ({cell_list(geometry, constraint.touched())})"
 
@@ -117,7 +117,7 @@ def _own_step(board: Board, technique: str, combines: bool) -> Step | None:
             gone = board.ruled_out(link, constraint.describe(g))
             if gone:
                 reason = constraint.why_link(g, board.cand, link, gone)
-                what = _title(g, constraint)
+                what = title(g, constraint)
                 return Step(technique, 0.0,
                             f"{what}: {reason} → eliminates {eliminated(g, gone)}" if reason
                             else f"{what} → eliminates {eliminated(g, gone)}",
