@@ -36,7 +36,7 @@ from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_
 from sudoku_csp.native.rules import unit_digits
 
 __all__ = ["MOST_CELLS", "MOST_UNIT_CELLS", "OVERLAP_RATING", "SEGMENT_RATING",
-           "UNIT_RATING", "segment_overlap", "segment_pointing", "segment_unit"]
+           "UNIT_RATING", "segment_overlap", "segment_pointing", "segment_unit", "segments_of"]
 
 SEGMENT_RATING = 2.9
 """A segment's digits pointing out of it: as pointing through the rules (2.9), whose houses
@@ -59,10 +59,15 @@ MOST_UNIT_CELLS = 16
 
 
 @lru_cache(maxsize=1024)
-def _segments(geometry: Geometry, touched: tuple[int, ...]
-              ) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """``(unit, cells)``: each unit holding two or more of ``touched`` and some cell
-    besides, with those cells (in the order of ``touched``)."""
+def segments_of(geometry: Geometry, touched: tuple[int, ...]
+                ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """``(unit, cells)``: each unit holding two or more of ``touched`` (no cell twice) and
+    some cell besides, with those cells (in the order of ``touched``), in the units' order.
+
+    >>> from sudoku_csp import make_geometry
+    >>> segments_of(make_geometry(4), (0, 5, 10))   # A1, B2, C3: box 1 holds two
+    ((8, (0, 5)),)
+    """
     found = []
     for u, unit in enumerate(geometry.units):
         inside = set(unit.cells)
@@ -213,7 +218,7 @@ def _plans(geometry: Geometry, constraints: tuple[Constraint, ...], pairs: bool
         cells = tuple(dict.fromkeys(c for link in links for c in link.cells))
         if not links or len(cells) > MOST_CELLS:
             continue
-        segments = _segments(geometry, cells)   # the cells its links read (a kind may
+        segments = segments_of(geometry, cells)   # the cells its links read (a kind may
         # touch more: a renban's windows read some of its cells only)
         if segments:
             plans.append((group, links, cells, segments))
