@@ -16,9 +16,9 @@ exactly where these closures do, and otherwise the same facts.
 
 from __future__ import annotations
 
-from sudoku_csp.geometry import bits
+from sudoku_csp.geometry import Candidate, bits
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.constraints import weak_links
+from sudoku_csp.logic.constraints import linked_mask, weak_links
 
 __all__ = ["Closure", "digit_forbids", "nishio_suspects", "shares", "static_closures"]
 
@@ -39,8 +39,9 @@ def static_closures(board: Board, lits: list[int]) -> dict[int, Closure]:
     [(2, 3), (3, 2)]
     """
     n, cand, done = board.size, board.cand, board.state.done
-    opens, holders, spread = board.open_candidates(), board.holders(), board.layout.peer_spread
+    opens, holders = board.open_candidates(), board.holders()
     weak = weak_links(board)
+    memo: dict[Candidate, int] = board.cached("weak sets", dict)   # pointing's masks too
     cell_units = board.tables.cell_units
     unit_masks = board.layout.unit_masks
     size = len(cand) * n
@@ -53,10 +54,7 @@ def static_closures(board: Board, lits: list[int]) -> dict[int, Closure]:
         c, d = divmod(i, n)
         bit = 1 << d
         cell_bit[i] = 1 << c
-        near = spread[c] << d | (cand[c] & ~bit) << (c * n)
-        for x, e in weak.get((c, d), ()):
-            near |= 1 << (x * n + e)
-        on_implies[i] = near & opens
+        on_implies[i] = linked_mask(board, weak, (c, d), memo)
         then = 0
         if cand[c].bit_count() == 2:
             then |= (cand[c] & ~bit) << (c * n)

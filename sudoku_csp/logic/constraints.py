@@ -44,8 +44,8 @@ from sudoku_csp.logic.board import Board, Contradiction
 from sudoku_csp.logic.step import Step, cell_list, eliminated
 
 __all__ = ["COMBINATION_RATING", "RULE_RATING", "UNITS_RATING", "WeakLinks",
-           "check_constraints", "combination_step", "joint_links", "kind_steps", "links_of",
-           "named_links", "rule_step", "units_step", "weak_links"]
+           "check_constraints", "combination_step", "joint_links", "kind_steps", "linked_mask",
+           "links_of", "named_links", "rule_step", "title", "units_step", "weak_links"]
 
 RULE_RATING = 2.0
 """The rating of a step of a rule between cells (``constraint``)."""
@@ -98,9 +98,9 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _title(geometry: Geometry, constraint: Constraint) -> str:
-    """The constraint's name, and its cells unless it rules the whole grid (the dots: the
-    reason names the cells)."""
+def title(geometry: Geometry, constraint: Constraint) -> str:
+    """The constraint's name, capitalised, and its cells unless it rules the whole grid (the
+    dots: the reason names the cells)."""
     name = _capital(constraint.describe(geometry))
     return name if constraint.single else f"{name} ({cell_list(geometry, constraint.touched())})"
 
@@ -117,7 +117,7 @@ def _own_step(board: Board, technique: str, combines: bool) -> Step | None:
             gone = board.ruled_out(link, constraint.describe(g))
             if gone:
                 reason = constraint.why_link(g, board.cand, link, gone)
-                what = _title(g, constraint)
+                what = title(g, constraint)
                 return Step(technique, 0.0,
                             f"{what}: {reason} → eliminates {eliminated(g, gone)}" if reason
                             else f"{what} → eliminates {eliminated(g, gone)}",
@@ -196,6 +196,30 @@ def weak_links(board: Board) -> WeakLinks:
     if not board.constraints:
         return {}
     return _weak(board.geometry, board.constraints, tuple(board.cand), board.state.placed)
+
+
+def linked_mask(board: Board, extra: WeakLinks, source: Candidate,
+                memo: dict[Candidate, int]) -> int:
+    """The candidates of open cells weakly linked to ``source`` (the cell's others, the
+    digit in its peers, the constraints' weak links ``extra``: :func:`weak_links`) as a mask
+    (bit ``cell * size + digit``, :meth:`Board.unmask`), kept in ``memo``, the position's
+    (``board.cached("weak sets", dict)``: pointing and fish through the rules and the static
+    forcing chains read the same masks).
+
+    >>> from sudoku_csp import parse
+    >>> b = Board.from_puzzle(parse("12.." "...." "...." "...."))
+    >>> b.unmask(linked_mask(b, {}, (2, 2), {}))   # A3=3: A3's 4, and 3 in A4, B3, B4, C3, D3
+    [(2, 3), (3, 2), (6, 2), (7, 2), (10, 2), (14, 2)]
+    """
+    found = memo.get(source)
+    if found is None:
+        c, d = source
+        size = board.size
+        near = board.layout.peer_spread[c] << d | (board.cand[c] & ~(1 << d)) << (c * size)
+        for y, e in extra.get(source, ()):
+            near |= 1 << (y * size + e)
+        found = memo[source] = near & board.open_candidates()
+    return found
 
 
 def named_links(board: Board) -> tuple[tuple[str, Link], ...]:

@@ -29,11 +29,11 @@ from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.constraints import links_of
-from sudoku_csp.logic.step import Step, cell_list, eliminated
+from sudoku_csp.logic.constraints import links_of, title
+from sudoku_csp.logic.step import Step, eliminated
 
 __all__ = ["BUDGET", "EXACT_RATING", "MOST_CELLS", "OVERLAP_RATING", "constraint_exact",
-           "constraint_overlap", "read_together", "supports", "title", "Filling"]
+           "constraint_overlap", "read_together", "supports", "Filling"]
 
 BUDGET = 4000
 """Search nodes spent at most on one link (or pair of links) for one set of candidates."""
@@ -167,13 +167,6 @@ def supports(geometry: Geometry, links: tuple[Link, ...], cells: tuple[int, ...]
     except _OutOfBudget:
         return None
     return tuple(supported), tuple(shown)
-
-
-def title(geometry: Geometry, constraint: Constraint) -> str:
-    """The constraint's name, capitalised, with its cells unless it rules the whole grid."""
-    name = constraint.describe(geometry)
-    name = name[:1].upper() + name[1:]
-    return name if constraint.single else f"{name} ({cell_list(geometry, constraint.touched())})"
 
 
 def _gone(board: Board, links: tuple[Link, ...]) -> tuple[list[Candidate], tuple[int, ...]

@@ -12,10 +12,9 @@ from __future__ import annotations
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.constraints import WeakLinks, weak_links
+from sudoku_csp.logic.constraints import WeakLinks, linked_mask, weak_links
 from sudoku_csp.logic.houses import (
     House,
-    _linked,
     _size_bonus,
     _targets,
     _via,
@@ -60,13 +59,13 @@ def rule_fish(board: Board) -> Step | None:
                     continue
                 seen.add(key)  # a house met twice (a unit and a cage on the same cells)
                 pairs = [(x, y) for x in first for y in second
-                         if not _linked(board, extra, (x, d), memo) >> (y * size + d) & 1]
+                         if not linked_mask(board, extra, (x, d), memo) >> (y * size + d) & 1]
                 if not pairs or len(pairs) == len(first) * len(second):
                     continue
                 gone_set = -1  # every candidate, until the first pair narrows it
                 for x, y in pairs:
-                    gone_set &= (_linked(board, extra, (x, d), memo)
-                                 | _linked(board, extra, (y, d), memo))
+                    gone_set &= (linked_mask(board, extra, (x, d), memo)
+                                 | linked_mask(board, extra, (y, d), memo))
                     if not gone_set:
                         break
                 if gone_set:
@@ -132,7 +131,7 @@ def rule_fish3(board: Board) -> Step | None:
     extra, memo, found, by_digit = setup
     for d, items in by_digit:
         size = board.size
-        linked = {x: _linked(board, extra, (x, d), memo) for _, places in items
+        linked = {x: linked_mask(board, extra, (x, d), memo) for _, places in items
                   for x in places}
         count = len(items)
         # which pairs of houses share no place, and which of those rule out a pair

@@ -34,7 +34,13 @@ from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.constraints import WeakLinks, joint_links, links_of, weak_links
+from sudoku_csp.logic.constraints import (
+    WeakLinks,
+    joint_links,
+    linked_mask,
+    links_of,
+    weak_links,
+)
 from sudoku_csp.logic.step import Link as ChainLink
 from sudoku_csp.logic.step import Step, cell_list, eliminated, unit_name
 from sudoku_csp.native.rules import naked_sets
@@ -205,32 +211,16 @@ def _sight(board: Board, a: int, b: int) -> str:
     return "a pair that must differ"
 
 
-def _linked(board: Board, extra: WeakLinks, source: Candidate, memo: dict[Candidate, int]
-            ) -> int:
-    """The candidates of open cells weakly linked to ``source`` (the cell's others, the
-    digit in its peers, the constraints' weak links) as a mask (:meth:`Board.unmask`), kept
-    in ``memo``, the position's."""
-    found = memo.get(source)
-    if found is None:
-        c, d = source
-        size = board.size
-        near = board.layout.peer_spread[c] << d | (board.cand[c] & ~(1 << d)) << (c * size)
-        for y, e in extra.get(source, ()):
-            near |= 1 << (y * size + e)
-        found = memo[source] = near & board.open_candidates()
-    return found
-
-
 def _common(board: Board, extra: WeakLinks, sources: list[Candidate]
             ) -> tuple[list[Candidate], list[str]]:
     """The candidates weakly linked to every one of ``sources`` (one of which is true),
     and the reasons used (without repeats, the grid's own left out)."""
     memo: dict[Candidate, int] = board.cached("weak sets", dict)
-    found = _linked(board, extra, sources[0], memo)
+    found = linked_mask(board, extra, sources[0], memo)
     for source in sources[1:]:
         if not found:
             break
-        found &= _linked(board, extra, source, memo)
+        found &= linked_mask(board, extra, source, memo)
     gone = board.unmask(found)
     reasons: dict[str, None] = {}
     for y in gone:

@@ -30,12 +30,13 @@ from sudoku_csp.constraints import Constraint, Link
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
-from sudoku_csp.logic.constraints import links_of
-from sudoku_csp.logic.exact import BUDGET, MOST_CELLS, Filling, read_together, supports, title
+from sudoku_csp.logic.constraints import links_of, title
+from sudoku_csp.logic.exact import BUDGET, MOST_CELLS, Filling, read_together, supports
 from sudoku_csp.logic.step import Step, cell_list, digit_list, eliminated, unit_name
+from sudoku_csp.native.rules import unit_digits
 
 __all__ = ["MOST_CELLS", "MOST_UNIT_CELLS", "OVERLAP_RATING", "SEGMENT_RATING",
-           "UNIT_RATING", "segment_overlap", "segment_pointing", "segment_unit"]
+           "UNIT_RATING", "segment_overlap", "segment_pointing", "segment_unit", "segments_of"]
 
 SEGMENT_RATING = 2.9
 """A segment's digits pointing out of it: as pointing through the rules (2.9), whose houses
@@ -58,10 +59,15 @@ MOST_UNIT_CELLS = 16
 
 
 @lru_cache(maxsize=1024)
-def _segments(geometry: Geometry, touched: tuple[int, ...]
-              ) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """``(unit, cells)``: each unit holding two or more of ``touched`` and some cell
-    besides, with those cells (in the order of ``touched``)."""
+def segments_of(geometry: Geometry, touched: tuple[int, ...]
+                ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """``(unit, cells)``: each unit holding two or more of ``touched`` (no cell twice) and
+    some cell besides, with those cells (in the order of ``touched``), in the units' order.
+
+    >>> from sudoku_csp import make_geometry
+    >>> segments_of(make_geometry(4), (0, 5, 10))   # A1, B2, C3: box 1 holds two
+    ((8, (0, 5)),)
+    """
     found = []
     for u, unit in enumerate(geometry.units):
         inside = set(unit.cells)
@@ -130,14 +136,6 @@ def _needed(board: Board, links: tuple[Link, ...], cells: tuple[int, ...],
             free |= ~held
     answers[(links, segment)] = (masks, need)
     return need
-
-
-def _seen_by_all(board: Board, places: list[int], segment: tuple[int, ...], d: int
-                 ) -> list[Candidate]:
-    g = board.geometry
-    return [(c, d) for c in range(len(board.cand))
-            if board.is_open(c) and board.cand[c] >> d & 1 and c not in segment
-            and all(g.are_peers(c, p) for p in places)]
 
 
 def segment_pointing(board: Board) -> Step | None:
@@ -220,7 +218,7 @@ def _plans(geometry: Geometry, constraints: tuple[Constraint, ...], pairs: bool
         cells = tuple(dict.fromkeys(c for link in links for c in link.cells))
         if not links or len(cells) > MOST_CELLS:
             continue
-        segments = _segments(geometry, cells)   # the cells its links read (a kind may
+        segments = segments_of(geometry, cells)   # the cells its links read (a kind may
         # touch more: a renban's windows read some of its cells only)
         if segments:
             plans.append((group, links, cells, segments))
@@ -248,7 +246,8 @@ def _pointing(board: Board, plans: tuple[Plan, ...], key: str) -> Step | None:
             gone: list[Candidate] = []
             for d in digits_of(need):
                 places = [c for c in open_ if board.cand[c] >> d & 1]
-                gone += _seen_by_all(board, places, segment, d)
+                gone += board.present([(c, d) for c in board.seen_by_all(places)
+                                       if c not in segment])
             if gone:
                 return _step(board, key, group, unit, segment, need, gone)
         quiet[links] = masks
@@ -279,19 +278,16 @@ def _once_each(full: int, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     between the unit's cells (its cells are peers: the search keeps those apart)."""
     if len(masks) < full.bit_count():
         return None
-    seen = 0
-    for m in masks:
-        seen |= m
+    seen, once = unit_digits(masks)
     if seen != full:
         return None
     out = list(masks)
-    for d in digits_of(full):
-        bit = 1 << d
-        places = [i for i, m in enumerate(masks) if m & bit]
-        if len(places) == 1:
-            out[places[0]] &= bit
-            if not out[places[0]]:
+    for i, m in enumerate(masks):
+        hit = m & once
+        if hit:
+            if hit & (hit - 1):   # two digits with their one place in this cell
                 return None
+            out[i] = hit
     return tuple(out)
 
 

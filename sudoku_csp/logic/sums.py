@@ -40,6 +40,7 @@ from sudoku_csp.logic.board import Board
 from sudoku_csp.logic.constraints import links_of
 from sudoku_csp.logic.exact import MOST_CELLS as MOST_CELLS_EXACT
 from sudoku_csp.logic.exact import read_together
+from sudoku_csp.logic.segments import segments_of
 from sudoku_csp.logic.step import Step, eliminated, unit_name
 
 __all__ = ["MOST_CELLS", "SUMS_RATING", "Combined", "combined_sums", "sum_leftovers"]
@@ -270,12 +271,9 @@ def _with_neighbours(board: Board, link: Link, unit: int | None, most: int) -> _
 def _units_of(geometry: Geometry, cells: Sequence[int]) -> list[int]:
     """The units holding two or more of ``cells`` and some cell besides, boxes first, then
     the most of them first."""
-    found = []
-    for u, unit in enumerate(geometry.units):
-        shared = len(set(cells).intersection(unit.cells))
-        if 2 <= shared < len(unit.cells):
-            found.append((unit.kind not in BOX_KINDS, -shared, u))
-    return [u for *_, u in sorted(found)]
+    found = segments_of(geometry, tuple(dict.fromkeys(cells)))
+    return [u for *_, u in sorted((geometry.units[u].kind not in BOX_KINDS, -len(inside), u)
+                                  for u, inside in found)]
 
 
 def sum_leftovers(board: Board) -> Step | None:
