@@ -146,3 +146,32 @@ def test_templated_clauses_propagate_as_the_clauses_they_are_made_from(seed):
     finally:
         before[0].delete()
         after[0].delete()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([4, 6, 9]), st.integers(0, 10**9), st.booleans(), st.booleans())
+def test_cage_clauses_are_the_literal_by_literal_ones(size, seed, guarded, summed):
+    """A cage's "different digits" clauses, zipped from its cells' negated literals, are
+    those written literal by literal for each pair of its cells that do not see each other
+    (in the same order), followed by its sum's clauses."""
+    from sudoku_csp.constraints import Cage
+    from sudoku_csp.constraints.cage_sums import combinations_for, combo_clauses, seers_of
+
+    rng = random.Random(seed)
+    geometry = make_geometry(size)
+    cells = tuple(sorted(rng.sample(range(geometry.ncells), rng.randint(1, size))))
+    total = sum(rng.sample(range(1, size + 1), len(cells))) if summed else None
+    numbering = variables(geometry)
+    guard = -numbering.first_aux if guarded else 0
+    ctx = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
+    made = [tuple(c) for c in Cage(cells, total).cnf(ctx)]
+    tail = (guard,) if guard else ()
+    expected = [(-numbering.x(a, d), -numbering.x(b, d), *tail)
+                for i, a in enumerate(cells) for b in cells[i + 1:]
+                if not geometry.are_peers(a, b) for d in range(size)]
+    assert made[:len(expected)] == expected
+    if total is not None:
+        again = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
+        rest = combo_clauses(again, cells, combinations_for(len(cells), total, size) or (),
+                             seers_of(geometry, cells), guarded=True)  # required digits on
+        assert [tuple(c) for c in rest] == made[len(expected):]

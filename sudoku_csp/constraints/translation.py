@@ -320,6 +320,18 @@ class CnfContext:
         """
         return list(chain.from_iterable(map(_cell_ranges(self.vars).__getitem__, cells)))
 
+    def negations(self, cell: int) -> range:
+        """The literals ``¬x(cell, d)`` for every digit ``d``, in digit order: zipped with
+        another cell's, the clauses "not both hold ``d``" in one C-level call.
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> from sudoku_csp.modeling.variables import variables
+        >>> list(CnfContext(variables(make_geometry(4)), start=65).negations(2))
+        [-9, -10, -11, -12]
+        """
+        own = _cell_ranges(self.vars)[cell]
+        return range(-own.start, -own.stop, -1)
+
     def new_var(self) -> int:
         """A fresh auxiliary variable from the pool."""
         return self.pool.id()

@@ -42,6 +42,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
@@ -201,16 +202,20 @@ class Cage(Constraint):
 
     # -- CNF --------------------------------------------------------------------------------
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        g, x, cells = ctx.geometry, ctx.x, self.cells
+        g, cells, guard = ctx.geometry, self.cells, ctx.guard
         n = g.size
         # One list, not a generator: a killer's model is thousands of these clauses, each
-        # written with the context's guard (Guarded) so that none is copied to add it.
-        guard = (ctx.guard,) if ctx.guard else ()
+        # written with the context's guard (Guarded) so that none is copied to add it; a
+        # pair's n clauses zipped from its cells' negated literals, with no Python call per
+        # clause (the literal-by-literal form was 40 % of a killer's model).
         clauses: list[Clause] = Guarded() if guard else []
         for i, a in enumerate(cells):
+            not_a = ctx.negations(a)
             for b in cells[i + 1:]:
                 if not g.are_peers(a, b):
-                    clauses += ((-x(a, d), -x(b, d), *guard) for d in range(n))
+                    not_b = ctx.negations(b)
+                    clauses += (zip(not_a, not_b, repeat(guard, n), strict=True) if guard
+                                else zip(not_a, not_b, strict=True))
         if self.total is None:
             return clauses
         combos = combinations_for(len(cells), self.total, n)
