@@ -329,8 +329,8 @@ class CnfContext:
         >>> list(CnfContext(variables(make_geometry(4)), start=65).negations(2))
         [-9, -10, -11, -12]
         """
-        own = _cell_ranges(self.vars)[cell]
-        return range(-own.start, -own.stop, -1)
+        first = self.vars.x(cell, 0)  # a cell's variables are consecutive
+        return range(-first, -first - self.geometry.size, -1)
 
     def new_var(self) -> int:
         """A fresh auxiliary variable from the pool."""
