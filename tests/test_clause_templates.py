@@ -175,3 +175,30 @@ def test_cage_clauses_are_the_literal_by_literal_ones(size, seed, guarded, summe
         rest = combo_clauses(again, cells, combinations_for(len(cells), total, size) or (),
                              seers_of(geometry, cells), guarded=True)  # required digits on
         assert [tuple(c) for c in rest] == made[len(expected):]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9), st.booleans())
+def test_pair_rules_write_each_pairs_clauses(seed, guarded):
+    """A kind of pair rules (dots with negative rules: runs of pairs under one relation,
+    broken by dots of other relations) writes, pair by pair, the clauses pair_clauses
+    writes for that pair and relation."""
+    from sudoku_csp.constraints.kinds.dots import Dots
+    from sudoku_csp.constraints.pairs import pair_clauses
+
+    rng = random.Random(seed)
+    geometry = make_geometry(rng.choice([4, 6, 9]))
+    n = geometry.size
+    edges = [(a, a + 1) for a in range(geometry.ncells) if (a + 1) % n] + [
+        (a, a + n) for a in range(geometry.ncells - n)]
+    chosen = rng.sample(edges, rng.randint(0, 6))
+    half = len(chosen) // 2
+    dots = Dots(difference=tuple((a, b, 1) for a, b in chosen[:half]),
+                ratio=tuple((a, b, 2) for a, b in chosen[half:]),
+                negative=tuple(sorted(rng.sample(["difference", "ratio"], rng.randint(0, 2)))))
+    numbering = variables(geometry)
+    guard = -numbering.first_aux if guarded else 0
+    ctx = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
+    expected = [tuple(c) for a, b, rel in dots.rules(geometry)
+                for c in pair_clauses(ctx, a, b, rel, guarded=True)]
+    assert [tuple(c) for c in dots.cnf(ctx)] == expected
