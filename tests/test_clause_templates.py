@@ -146,3 +146,59 @@ def test_templated_clauses_propagate_as_the_clauses_they_are_made_from(seed):
     finally:
         before[0].delete()
         after[0].delete()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([4, 6, 9]), st.integers(0, 10**9), st.booleans(), st.booleans())
+def test_cage_clauses_are_the_literal_by_literal_ones(size, seed, guarded, summed):
+    """A cage's "different digits" clauses, zipped from its cells' negated literals, are
+    those written literal by literal for each pair of its cells that do not see each other
+    (in the same order), followed by its sum's clauses."""
+    from sudoku_csp.constraints import Cage
+    from sudoku_csp.constraints.cage_sums import combinations_for, combo_clauses, seers_of
+
+    rng = random.Random(seed)
+    geometry = make_geometry(size)
+    cells = tuple(sorted(rng.sample(range(geometry.ncells), rng.randint(1, size))))
+    total = sum(rng.sample(range(1, size + 1), len(cells))) if summed else None
+    numbering = variables(geometry)
+    guard = -numbering.first_aux if guarded else 0
+    ctx = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
+    made = [tuple(c) for c in Cage(cells, total).cnf(ctx)]
+    tail = (guard,) if guard else ()
+    expected = [(-numbering.x(a, d), -numbering.x(b, d), *tail)
+                for i, a in enumerate(cells) for b in cells[i + 1:]
+                if not geometry.are_peers(a, b) for d in range(size)]
+    assert made[:len(expected)] == expected
+    if total is not None:
+        again = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
+        rest = combo_clauses(again, cells, combinations_for(len(cells), total, size) or (),
+                             seers_of(geometry, cells), guarded=True)  # required digits on
+        assert [tuple(c) for c in rest] == made[len(expected):]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9), st.booleans())
+def test_pair_rules_write_each_pairs_clauses(seed, guarded):
+    """A kind of pair rules (dots with negative rules: runs of pairs under one relation,
+    broken by dots of other relations) writes, pair by pair, the clauses pair_clauses
+    writes for that pair and relation."""
+    from sudoku_csp.constraints.kinds.dots import Dots
+    from sudoku_csp.constraints.pairs import pair_clauses
+
+    rng = random.Random(seed)
+    geometry = make_geometry(rng.choice([4, 6, 9]))
+    n = geometry.size
+    edges = [(a, a + 1) for a in range(geometry.ncells) if (a + 1) % n] + [
+        (a, a + n) for a in range(geometry.ncells - n)]
+    chosen = rng.sample(edges, rng.randint(0, 6))
+    half = len(chosen) // 2
+    dots = Dots(difference=tuple((a, b, 1) for a, b in chosen[:half]),
+                ratio=tuple((a, b, 2) for a, b in chosen[half:]),
+                negative=tuple(sorted(rng.sample(["difference", "ratio"], rng.randint(0, 2)))))
+    numbering = variables(geometry)
+    guard = -numbering.first_aux if guarded else 0
+    ctx = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
+    expected = [tuple(c) for a, b, rel in dots.rules(geometry)
+                for c in pair_clauses(ctx, a, b, rel, guarded=True)]
+    assert [tuple(c) for c in dots.cnf(ctx)] == expected

@@ -273,9 +273,15 @@ class PairRules(Constraint):
         return [pair_link(a, b, rel, n) for a, b, rel in self.rules(geometry)]
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        """Each pair's :func:`pair_clauses`; a run of pairs under one relation (a negative
+        rule's 144 neighbours) looks its template up once, not hashing the relation again
+        for each pair."""
         clauses: list[Clause] = Guarded() if ctx.guard else []
+        n, last, template = ctx.geometry.size, None, compile_clauses(())
         for a, b, rel in self.rules(ctx.geometry):
-            clauses += pair_clauses(ctx, a, b, rel, guarded=True)
+            if rel is not last:
+                last, template = rel, _pair_template(rel, n)
+            clauses += ctx.fill(template, ctx.cell_vars((a, b)))
         return clauses
 
     def cpsat(self, model: CpSatModel) -> None:

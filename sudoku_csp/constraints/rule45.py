@@ -287,10 +287,13 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     width, member, ones, high, packed_regions, masks = _packed(geometry)
     half = 1 << (width - 1)
     covered_all = totals = 0
+    lifts: dict[int, int] = {}  # a cage size -> (half - least) in every field, made once
     for cells, total in _summed(cages):
-        least = len(cells) // 2 + 1  # more than half the cage's cells
-        counts = sum(map(member.__getitem__, cells))
-        picked = ((counts + ones * (half - least)) & high) >> (width - 1)
+        lift = lifts.get(len(cells))
+        if lift is None:
+            least = len(cells) // 2 + 1  # more than half the cage's cells
+            lift = lifts[len(cells)] = ones * (half - least)
+        picked = (sum(map(member.__getitem__, cells), lift) & high) >> (width - 1)
         if picked:
             covered_all |= picked * cell_mask(cells)
             totals += picked * total

@@ -42,6 +42,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
@@ -61,6 +62,7 @@ from sudoku_csp.constraints.cage_sums import (
     combo_clauses,
     narrow,
     pb_encoding,
+    peer_masks,
     seers_of,
     sum_range,
 )
@@ -201,16 +203,21 @@ class Cage(Constraint):
 
     # -- CNF --------------------------------------------------------------------------------
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        g, x, cells = ctx.geometry, ctx.x, self.cells
-        n = g.size
+        g, cells, guard = ctx.geometry, self.cells, ctx.guard
+        n, k, peers = g.size, len(cells), peer_masks(g)
         # One list, not a generator: a killer's model is thousands of these clauses, each
-        # written with the context's guard (Guarded) so that none is copied to add it.
-        guard = (ctx.guard,) if ctx.guard else ()
+        # written with the context's guard (Guarded) so that none is copied to add it; a
+        # pair's n clauses zipped from its cells' negated literals, with no Python call per
+        # clause (the literal-by-literal form was 40 % of a killer's model).
         clauses: list[Clause] = Guarded() if guard else []
+        nots: list[range] = []  # each cell's, once a pair needs them (none in a box)
         for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                if not g.are_peers(a, b):
-                    clauses += ((-x(a, d), -x(b, d), *guard) for d in range(n))
+            seen = peers[a]
+            for j in range(i + 1, k):
+                if not seen >> cells[j] & 1:
+                    nots = nots or list(map(ctx.negations, cells))
+                    clauses += (zip(nots[i], nots[j], repeat(guard, n), strict=True) if guard
+                                else zip(nots[i], nots[j], strict=True))
         if self.total is None:
             return clauses
         combos = combinations_for(len(cells), self.total, n)
