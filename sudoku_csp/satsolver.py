@@ -43,7 +43,7 @@ from sudoku_csp.interrupts import reraise_pysat, stoppable
 
 DEFAULT_SOLVER = "cadical153"
 """The PySAT solver used unless told otherwise: fastest measured for many small solves under
-assumptions (the SAT backend and the generator's uniqueness questions)."""
+assumptions (the generator's questions; the SAT backend's: ``backends.sat.SAT_SOLVER``)."""
 STAT_NAMES = ("decisions", "conflicts", "propagations", "restarts")
 
 # PySAT's Kissat ignores assumptions and aborts the process if a clause is added after a
@@ -309,30 +309,22 @@ _LOADED_BETWEEN_CHECKS = 1 << 16  # clauses loaded between two looks at a deadli
 # PySAT's solver classes whose add_clause is one C call on a handle attribute and nothing
 # else but the status a refused clause sets: (attribute, C function). A puzzle's model is
 # thousands of clauses, and PySAT's append_formula calls add_clause, a Python method, for
-# each (about a third of adding them). Lingeling and Kissat are left out: their add_clause
-# returns nothing, so a refused clause could not be told.
+# each (about a third of adding them). Not Lingeling, Kissat: no refusal to read.
 _ADD_CLAUSE = {cls: (handle, getattr(pysolvers, f"{prefix}_add_cl", None))
                for cls, handle, prefix in (
-                   ("Cadical103", "cadical", "cadical103"),
-                   ("Cadical153", "cadical", "cadical153"),
-                   ("Cadical195", "cadical", "cadical195"),
-                   ("Cadical300", "cadical", "cadical300"),
-                   ("Glucose3", "glucose", "glucose3"),
-                   ("Glucose4", "glucose", "glucose41"),
-                   ("Glucose42", "glucose", "glucose421"),
-                   ("MapleChrono", "maplesat", "maplechrono"),
-                   ("MapleCM", "maplesat", "maplecm"),
-                   ("Maplesat", "maplesat", "maplesat"),
-                   ("Minisat22", "minisat", "minisat22"),
-                   ("MinisatEP", "minisat", "minisatep"),
+                   ("Cadical103", "cadical", "cadical103"), ("Cadical153", "cadical", "cadical153"),
+                   ("Cadical195", "cadical", "cadical195"), ("Cadical300", "cadical", "cadical300"),
+                   ("Glucose3", "glucose", "glucose3"), ("Glucose4", "glucose", "glucose41"),
+                   ("Glucose42", "glucose", "glucose421"), ("Maplesat", "maplesat", "maplesat"),
+                   ("MapleChrono", "maplesat", "maplechrono"), ("MapleCM", "maplesat", "maplecm"),
+                   ("Minisat22", "minisat", "minisat22"), ("MinisatEP", "minisat", "minisatep"),
                    ("MinisatGH", "minisat", "minisatgh"))}
 
 
 def add_clauses(solver: Solver, clauses: Iterable[Sequence[int]]) -> None:
     """Add ``clauses`` (each a sequence of nonzero literals) to ``solver``, as PySAT's
-    ``append_formula`` does, but with no Python call per clause for CaDiCaL and the MiniSat
-    family (Glucose, Maple): the solver's C function is mapped over them. Any other solver
-    (Lingeling, ...) goes through ``append_formula``.
+    ``append_formula`` does, but for CaDiCaL and the MiniSat family (Glucose, Maple) with no
+    Python call per clause: the C function is mapped over them. Others: ``append_formula``.
 
     >>> with Solver(name="cadical153") as s:
     ...     add_clauses(s, [(1, 2), [-1], (-2, 3)])

@@ -41,9 +41,9 @@ CONFIGS = [
 def test_bare_sat_is_the_documented_default():
     backend = make_backend("sat")
     assert backend.spec == "sat"
-    assert backend.options["solver"] == satsolver.DEFAULT_SOLVER
+    assert backend.options["solver"] == sat.SAT_SOLVER == "minisat22"
     assert backend.options["encoding"] == cnf.DEFAULT_ENCODING.value
-    assert satsolver.DEFAULT_SOLVER in backend.description
+    assert sat.SAT_SOLVER in backend.description
 
 
 def test_solver_aliases_become_canonical_names():
