@@ -19,7 +19,7 @@ solver's quirks are handled in one place:
 - :class:`SolverSession`: one loaded solver with selector-guarded clauses that are retired
   for good, rebuilt after ``recycle`` retirements so that nothing piles up.
 - :func:`add_clauses`: many clauses into a solver without a Python call per clause where
-  PySAT's C function can be reached (CaDiCaL).
+  PySAT's C function can be reached (CaDiCaL, the MiniSat family).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from sudoku_csp.interrupts import reraise_pysat, stoppable
 
 DEFAULT_SOLVER = "cadical153"
 """The PySAT solver used unless told otherwise: fastest measured for many small solves under
-assumptions (the SAT backend and the generator's uniqueness questions)."""
+assumptions (the generator's questions; the SAT backend's: ``backends.sat.SAT_SOLVER``)."""
 STAT_NAMES = ("decisions", "conflicts", "propagations", "restarts")
 
 # PySAT's Kissat ignores assumptions and aborts the process if a clause is added after a
@@ -309,16 +309,22 @@ _LOADED_BETWEEN_CHECKS = 1 << 16  # clauses loaded between two looks at a deadli
 # PySAT's solver classes whose add_clause is one C call on a handle attribute and nothing
 # else but the status a refused clause sets: (attribute, C function). A puzzle's model is
 # thousands of clauses, and PySAT's append_formula calls add_clause, a Python method, for
-# each (about a third of adding them).
+# each (about a third of adding them). Not Lingeling, Kissat: no refusal to read.
 _ADD_CLAUSE = {cls: (handle, getattr(pysolvers, f"{prefix}_add_cl", None))
-               for cls, handle, prefix in (("Cadical153", "cadical", "cadical153"),
-                                           ("Cadical195", "cadical", "cadical195"))}
+               for cls, handle, prefix in (
+                   ("Cadical103", "cadical", "cadical103"), ("Cadical153", "cadical", "cadical153"),
+                   ("Cadical195", "cadical", "cadical195"), ("Cadical300", "cadical", "cadical300"),
+                   ("Glucose3", "glucose", "glucose3"), ("Glucose4", "glucose", "glucose41"),
+                   ("Glucose42", "glucose", "glucose421"), ("Maplesat", "maplesat", "maplesat"),
+                   ("MapleChrono", "maplesat", "maplechrono"), ("MapleCM", "maplesat", "maplecm"),
+                   ("Minisat22", "minisat", "minisat22"), ("MinisatEP", "minisat", "minisatep"),
+                   ("MinisatGH", "minisat", "minisatgh"))}
 
 
 def add_clauses(solver: Solver, clauses: Iterable[Sequence[int]]) -> None:
     """Add ``clauses`` (each a sequence of nonzero literals) to ``solver``, as PySAT's
-    ``append_formula`` does, but for CaDiCaL with no Python call per clause: its C
-    function is mapped over them. Any other solver goes through ``append_formula``.
+    ``append_formula`` does, but for CaDiCaL and the MiniSat family (Glucose, Maple) with no
+    Python call per clause: the C function is mapped over them. Others: ``append_formula``.
 
     >>> with Solver(name="cadical153") as s:
     ...     add_clauses(s, [(1, 2), [-1], (-2, 3)])

@@ -59,7 +59,6 @@ from sudoku_csp.modeling.variables import Variables, variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status, check_limit
 from sudoku_csp.satsolver import (
-    DEFAULT_SOLVER,
     Propagator,
     SolverSession,
     add_clauses,
@@ -73,6 +72,12 @@ from sudoku_csp.satsolver import (
     solver_names,
 )
 
+SAT_SOLVER = "minisat22"
+"""The PySAT solver of bare ``sat`` (and so of ``auto``'s SAT member): deciding uniqueness
+in incremental mode on the dev corpus, the killers and the few-givens kinds it took the
+least CPU per puzzle at the median and in the tail of every file, at about the conflicts of
+CaDiCaL 1.5.3 (docs/design.md: "The SAT backend's solver"). The generator and the setter
+tools keep :data:`~sudoku_csp.satsolver.DEFAULT_SOLVER`."""
 DEFAULT_RECYCLE = 500
 DEFAULT_FRESH_AFTER = 0
 """Conflicts a puzzle may spend in the incremental solver before its search goes on in a
@@ -99,12 +104,12 @@ class SatBackend(BackendBase):
 
     name = "sat"
     translation = "cnf"
-    description = (f"CNF encoding + PySAT solver; bare 'sat' = {DEFAULT_SOLVER}, "
+    description = (f"CNF encoding + PySAT solver; bare 'sat' = {SAT_SOLVER}, "
                    f"{cnf.DEFAULT_ENCODING} encoding, {cnf.DEFAULT_AMO} AMO, incremental "
                    "(fastest measured)")
     COMPARE = ("sat:solver=cadical195,encoding=extended", "sat:encoding=minimal")  # rich, lean
     OPTIONS = (
-        Option("solver", DEFAULT_SOLVER, "any PySAT solver (aliases such as g4 accepted)",
+        Option("solver", SAT_SOLVER, "any PySAT solver (aliases such as g4 accepted)",
                solver_names(), open_choices=True),
         Option("encoding", cnf.DEFAULT_ENCODING.value, "CNF encoding",
                tuple(e.value for e in cnf.Encoding)),
