@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
-from sudoku_csp.constraints.group_sums import sets_adding_to, split_supports
+from sudoku_csp.constraints.group_sums import set_supports, sets_adding_to
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.set_clues import (
     SetClue,
@@ -80,6 +80,73 @@ def _fillings(k: int, total: int, n: int) -> tuple[int, ...]:
     return tuple(m for m in sets_adding_to(k, total, n) if not m & crusts)
 
 
+@lru_cache(maxsize=1024)
+def _readings(n: int, total: int, length: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """The places the crusts may take on a line of ``length`` cells for the clue: per two
+    places ``(low, high)``, ``low < high``, with some filling of the cells between
+    (:func:`_fillings`), the digits some filling holds and the digits of 2..N-1 some
+    filling leaves out (all the cells between and outside can hold in any reading of these
+    places: their candidates are cut to them before the cache of :func:`_held` is read,
+    which then serves more lines)."""
+    rest = ((1 << n) - 1) & ~(1 | 1 << (n - 1))
+    found = {}
+    for low in range(length):
+        for high in range(low + 1, length):
+            combos = _fillings(high - low - 1, total, n)
+            if combos:
+                union, common = 0, -1
+                for combo in combos:
+                    union |= combo
+                    common &= combo
+                found[low, high] = union, rest & ~common
+    return found
+
+
+@lru_cache(maxsize=1 << 16)
+def _held(n: int, total: int, size: int, digits: int, masks: tuple[int, ...]
+          ) -> tuple[dict[int, tuple[int, ...]], tuple[int, ...]]:
+    """One side of a sandwich's crusts: per filling of ``size`` cells (:func:`_fillings`)
+    whose digits the cells of ``masks`` can hold, one each, all different
+    (:func:`~sudoku_csp.constraints.group_sums.set_supports`), the cells' digits over those
+    placements; with ``digits`` (not 0) the filling's complement there instead (the cells
+    outside the crusts on a unit). Also the cells' digits over all the fillings kept.
+    Cached per side, so that a change on the other side (or the crusts' other places)
+    reads this one from the cache; a filling the cells' digits cannot cover, or that misses
+    a cell's digits, is left out before its placements are read (they would refuse it
+    too)."""
+    union = 0
+    for m in masks:
+        union |= m
+    found = {}
+    every = [0] * len(masks)
+    for combo in _fillings(size, total, n):
+        wanted = digits & ~combo if digits else combo
+        if wanted & ~union or not all(m & wanted for m in masks):
+            continue
+        support = set_supports(wanted, masks) if masks else ()
+        if support is not None:
+            found[combo] = support
+            every = [a | b for a, b in zip(every, support, strict=True)]
+    return found, tuple(every)
+
+
+def _joined(supports: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The cells' digits over several placements (each a tuple of masks)."""
+    every = supports[0]
+    for support in supports[1:]:
+        every = tuple(a | b for a, b in zip(every, support, strict=True))
+    return every
+
+
+@lru_cache(maxsize=1 << 14)
+def _places(n: int, total: int, length: int, ones: int, tops: int
+            ) -> tuple[tuple[int, int], ...]:
+    """The readings of :func:`_readings` whose crusts the cells allow: ``ones`` and
+    ``tops`` the cells (a bit each) that may hold the 1 and the N."""
+    return tuple(pair for pair in _readings(n, total, length)
+                 if ones >> pair[0] & tops >> pair[1] & 1 or ones >> pair[1] & tops >> pair[0] & 1)
+
+
 @lru_cache(maxsize=50_000)
 def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """A sandwich's combination rule over its whole line: for each two places the 1 and the
@@ -89,43 +156,71 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
     With ``unit`` (the line is a unit of the grid: its ``n`` cells hold every digit once)
     the cells outside the crusts hold the other digits, the set's complement, held against
     them as well: a set they cannot hold is no reading, and they lose its digits. Else they
-    keep anything but 1 and N."""
+    keep anything but 1 and N.
+
+    The places come from a table per clue and length (:func:`_readings`), each side of the
+    crusts is read once per candidates (:func:`_held`, cached), and the reading stops as
+    soon as every cell keeps all it holds (nothing can narrow).
+
+    >>> [bin(m) for m in _narrow(4, 2, True, (0b1111, 0b0001, 0b1111, 0b1111))]
+    ['0b100', '0b1', '0b10', '0b1000']
+    """
     one, top = 1, 1 << (n - 1)
     crusts = one | top
     rest = ((1 << n) - 1) & ~crusts
     free = [m & ~crusts for m in masks]  # what each cell holds when no crust
-    bound = [k for k, m in enumerate(free) if not m]  # cells that can only be crusts
-    if len(bound) > 2:
+    bound = 0  # the cells that can only be crusts, a bit each
+    ones = tops = 0  # the cells that may hold the 1, the N
+    for k, m in enumerate(masks):
+        if not m & ~crusts:
+            bound |= 1 << k
+        if m & one:
+            ones |= 1 << k
+        if m & top:
+            tops |= 1 << k
+    if bound.bit_count() > 2:
         return None
-    ones = [i for i, m in enumerate(masks) if m & one]
-    tops = [i for i, m in enumerate(masks) if m & top]
-    out = [0] * len(masks)
-    found = False
-    for i in ones:
-        for j in tops:
-            if i == j or any(k != i and k != j for k in bound):
-                continue  # a 1 or an N outside the crusts: not this reading
-            low, high = (i, j) if i < j else (j, i)
-            combos = _fillings(high - low - 1, total, n)
-            if not combos:
-                continue
-            between = tuple(free[low + 1:high])
-            around = (*free[:low], *free[high + 1:])
-            fits, beyond = split_supports(combos, between, around if unit else (), rest)
-            if fits is None:
-                continue
-            found = True
-            out[i] |= one
-            out[j] |= top
-            for k, m in enumerate(fits, start=low + 1):
-                out[k] |= m
-            if beyond is None:
-                beyond = around
-            for k, m in enumerate(beyond[:low]):
-                out[k] |= m
-            for k, m in enumerate(beyond[low:], start=high + 1):
-                out[k] |= m
-    if not found or not all(out):
+    size = len(masks)
+    out = [0] * size
+    whole = list(masks)
+    readings = _readings(n, total, size)
+    for low, high in _places(n, total, size, ones, tops):
+        if bound & ~(1 << low | 1 << high):
+            continue  # a 1 or an N outside the crusts: not this reading
+        within, left = readings[low, high]
+        inside, fits = _held(n, total, high - low - 1, 0,
+                             tuple([m & within for m in free[low + 1:high]]))
+        if not inside:
+            continue
+        around = (*free[:low], *free[high + 1:])
+        if unit and around:
+            beside, beyond = _held(n, total, high - low - 1, rest,
+                                   tuple([m & left for m in around]))
+            if len(beside) != len(inside) or beside.keys() != inside.keys():
+                kept = [c for c in inside if c in beside]
+                if not kept:
+                    continue
+                fits = _joined([inside[c] for c in kept])
+                beyond = _joined([beside[c] for c in kept])
+        else:
+            beyond = around
+        up = ones >> low & tops >> high & 1  # the 1 at low, the N at high
+        down = ones >> high & tops >> low & 1
+        if up:
+            out[low] |= one
+            out[high] |= top
+        if down:
+            out[high] |= one
+            out[low] |= top
+        for k, m in enumerate(fits, start=low + 1):
+            out[k] |= m
+        for k, m in enumerate(beyond[:low]):
+            out[k] |= m
+        for k, m in enumerate(beyond[low:], start=high + 1):
+            out[k] |= m
+        if out == whole:
+            return masks  # every cell keeps all it holds: the other readings add nothing
+    if not all(out):
         return None
     return tuple(out)
 
