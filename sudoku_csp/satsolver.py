@@ -369,12 +369,14 @@ def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
     return solver
 
 
-def propagating_solver(name: str, clauses: Sequence[Sequence[int]]) -> tuple[Solver, list[int]]:
+def propagating_solver(name: str, clauses: Sequence[Sequence[int]],
+                       deadline: Deadline = NEVER) -> tuple[Solver, list[int]]:
     """A solver for unit propagation alone over ``clauses``, and their unit clauses, which
     it does not hold: a loaded unit would be fixed at level 0, and ``propagate`` leaves
-    level-0 literals out of its answer, so the caller passes them as assumptions."""
+    level-0 literals out of its answer, so the caller passes them as assumptions. Loaded
+    under ``deadline`` as :func:`load` does (:class:`~sudoku_csp.deadline.Expired`)."""
     units = [c[0] for c in clauses if len(c) == 1]
-    return Solver(name=name, bootstrap_with=[c for c in clauses if len(c) != 1]), units
+    return load(name, [c for c in clauses if len(c) != 1], deadline=deadline), units
 
 
 class SolverSession:
@@ -465,14 +467,15 @@ class SolverSession:
 class Propagator:
     """A solver that only ever propagates (a solved solver may hold learnt units, which
     ``propagate`` leaves out of what it reports); ``extra`` clauses (a puzzle's typed
-    constraints) join the formula's."""
+    constraints) join the formula's. Loading looks at ``deadline``
+    (:class:`~sudoku_csp.deadline.Expired`, nothing left loaded)."""
 
     def __init__(self, name: str, formula: cnf.Formula,
-                 extra: Sequence[Sequence[int]] = ()) -> None:
+                 extra: Sequence[Sequence[int]] = (), deadline: Deadline = NEVER) -> None:
         self.formula = formula
         # Unit clauses (only a 1×1 grid or odd geometries have any) are assumptions.
         self.solver, self.units = propagating_solver(
-            name, [*formula.clauses, *extra] if extra else formula.clauses)
+            name, [*formula.clauses, *extra] if extra else formula.clauses, deadline)
 
     def close(self) -> None:
         self.solver.delete()

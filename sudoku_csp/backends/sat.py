@@ -247,7 +247,7 @@ class SatBackend(BackendBase):
             if kind is SolverSession:
                 session = SolverSession(self.options["solver"], formula, self.options["recycle"])
             else:
-                session = Propagator(self.options["solver"], formula)
+                session = Propagator(self.options["solver"], formula, deadline=deadline)
             loaded = len(formula.clauses)
             for other in self._sessions.values():
                 loaded += len(other.formula.clauses)
@@ -409,15 +409,15 @@ class SatBackend(BackendBase):
         return complete, timed_out, totals
 
     def _propagate_only(self, puzzle: Puzzle, start: float, deadline: Deadline) -> Result:
-        # The deadline is looked at while the formula is built and before propagating (the
-        # propagator's loading and one propagation are not stopped): past it, unknown.
+        # The deadline is looked at while the formula is built, between chunks of its
+        # loading and before propagating (one propagation is not stopped): past it, unknown.
         prop: Propagator | None = None
         try:
             if puzzle.constraints:  # the puzzle's own clauses: a propagator for it only
                 formula = self.formula(puzzle.geometry, deadline)
                 extra = cnf.constraint_clauses(puzzle, formula.nv + 1, self.kind_options)[0]
                 deadline.check("building the formula")
-                prop = Propagator(self.options["solver"], formula, extra)
+                prop = Propagator(self.options["solver"], formula, extra, deadline)
             else:
                 prop = self._session(puzzle.geometry, Propagator, deadline)
             deadline.check("loading the formula")
