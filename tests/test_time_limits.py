@@ -19,25 +19,27 @@ from sudoku_csp.encodings import cnf
 from sudoku_csp.variants import make_geometry
 
 LOADING = "loading the formula"
+SIMPLIFYING = "simplifying the formula"
 
 
 @dataclass(frozen=True)
 class PassesAtLook(Deadline):
-    """A limited deadline that passes at the ``passes_at``-th look made while loading a
-    formula (0: never), and records what each look was made during."""
+    """A limited deadline that passes at the ``passes_at``-th look made while doing
+    ``when`` (0: never), and records what each look was made during."""
 
     at: float | None = 1e18
     seconds: float | None = 3
     passes_at: int = 0
+    when: str = LOADING
     looks: list[str] = field(default_factory=list)
 
     def check(self, doing: str = "") -> None:
         self.looks.append(doing)
-        if self.passes_at and self.looks.count(LOADING) >= self.passes_at:
+        if self.expired():
             raise Expired(f"{self.words()} reached while {doing}")
 
     def expired(self) -> bool:
-        return bool(self.passes_at) and self.looks.count(LOADING) >= self.passes_at
+        return bool(self.passes_at) and self.looks.count(self.when) >= self.passes_at
 
 
 @pytest.fixture
@@ -89,3 +91,26 @@ def test_the_cli_answers_unknown_with_the_limit_when_loading_is_cut(monkeypatch,
     assert result.exit_code == Exit.UNKNOWN, result.output
     assert "time limit of 30 s" in result.output
     assert loaded == [100]  # the first chunk only
+
+
+# -- the clue-reduced formula (sat:mode=reduced, encode --reduce) -------------------------
+def test_simplifying_by_the_givens_looks_at_the_deadline():
+    # Before: clue_reduced built and went through the whole formula with no deadline (the
+    # empty 35x35 grid's: seconds past `count -s sat:mode=reduced -t 0.2`).
+    with pytest.raises(Expired, match=SIMPLIFYING):
+        cnf.clue_reduced(parse(GRID2), deadline=PassesAtLook(passes_at=1, when=SIMPLIFYING))
+
+
+def test_reduced_mode_answers_unknown_when_the_limit_passes_while_simplifying():
+    deadline = PassesAtLook(passes_at=1, when=SIMPLIFYING)
+    result = make_backend("sat:mode=reduced").solve(parse(GRID2), limit=2, time_limit=deadline)
+    assert result.status is Status.UNKNOWN and "time limit of 3 s" in result.message
+    assert LOADING not in deadline.looks  # stopped before any solver was loaded
+
+
+def test_encode_reduce_stops_when_the_limit_passes_while_simplifying():
+    from sudoku_csp.encodings.dimacs import encode_puzzle_dimacs
+
+    with pytest.raises(Expired, match=SIMPLIFYING):
+        encode_puzzle_dimacs(parse(GRID2), reduce=True,
+                             time_limit=PassesAtLook(passes_at=1, when=SIMPLIFYING))

@@ -365,7 +365,8 @@ class SatBackend(BackendBase):
         options = self.kind_options
         known: list[int] = []
         if reduced:
-            base = cnf.clue_reduced(puzzle, self.encoding, self.amo, options).clauses
+            base = cnf.clue_reduced(puzzle, self.encoding, self.amo, options,
+                                   deadline=deadline).clauses
 
             def decode(model: Sequence[int]) -> Grid:
                 return numbering.decode(model, puzzle.givens)

@@ -182,7 +182,8 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     line = f"c puzzle: {to_line(puzzle, standalone=False)}"
     nv = None
     if reduce:
-        clauses = [*clue_reduced(puzzle, encoding, amo).clauses, *extra_clauses]
+        clauses = [*clue_reduced(puzzle, encoding, amo, deadline=deadline).clauses,
+                   *extra_clauses]
         # A solver may print anything for a variable in no clause (CaDiCaL prints many of
         # them true), so the header says which ones to ignore: every variable the givens
         # fix, not just the given cells'. encodings/README.md gives the same recipe, and
