@@ -371,14 +371,10 @@ def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
 
 def propagating_solver(name: str, clauses: Sequence[Sequence[int]],
                        deadline: Deadline = NEVER) -> tuple[Solver, list[int]]:
-    """A solver for unit propagation alone over ``clauses``, and their unit clauses, which
-    it does not hold: a loaded unit would be fixed at level 0, and ``propagate`` leaves
-    level-0 literals out of its answer, so the caller passes them as assumptions. Loaded
-    under ``deadline`` as :func:`load` does (:class:`~sudoku_csp.deadline.Expired`)."""
-    units = [c[0] for c in clauses if len(c) == 1]
-    # Most formulas have no unit: no copy of their clauses (2.9 million on the empty 35×35
-    # grid) before the loading's first look at the deadline.
-    kept = [c for c in clauses if len(c) != 1] if units else clauses
+    """A propagation-only solver of ``clauses`` but their units, returned for the caller to
+    assume (``propagate`` leaves level-0 literals out); loaded as :func:`load` does."""
+    units = [c[0] for c in clauses if len(c) == 1]  # a 1×1 grid's, odd geometries': rare
+    kept = [c for c in clauses if len(c) != 1] if units else clauses  # copied only then
     return load(name, kept, deadline=deadline), units
 
 
@@ -470,13 +466,11 @@ class SolverSession:
 class Propagator:
     """A solver that only ever propagates (a solved solver may hold learnt units, which
     ``propagate`` leaves out of what it reports); ``extra`` clauses (a puzzle's typed
-    constraints) join the formula's. Loading looks at ``deadline``
-    (:class:`~sudoku_csp.deadline.Expired`, nothing left loaded)."""
+    constraints) join the formula's, loaded under ``deadline`` (see :func:`load`)."""
 
     def __init__(self, name: str, formula: cnf.Formula,
                  extra: Sequence[Sequence[int]] = (), deadline: Deadline = NEVER) -> None:
         self.formula = formula
-        # Unit clauses (only a 1×1 grid or odd geometries have any) are assumptions.
         self.solver, self.units = propagating_solver(
             name, [*formula.clauses, *extra] if extra else formula.clauses, deadline)
 
