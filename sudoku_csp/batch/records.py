@@ -40,8 +40,8 @@ class Record:
     or more did and none contradicts another (a verdict one spec decided alone was checked
     by nothing); ``solutions`` how many solutions the spec returned, ``solution`` the first
     as a line; ``seconds`` the backend's own solve time; ``complete`` False when the time
-    limit or a budget cut the search short (the status is then ``unknown``, or ``solutions`` is only a
-    lower bound on the count).
+    limit or a budget cut the search short (the status is then ``unknown``, or
+    ``solutions`` is only a lower bound on the count).
 
     Files written before the ``decided`` column are read with it worked out from their
     records (:func:`iter_records`); a record made by hand without it has ``decided`` None,
