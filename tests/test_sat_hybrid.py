@@ -154,9 +154,16 @@ def test_an_interrupt_after_the_switch_stops_the_search(monkeypatch):
             os.kill(os.getpid(), signal.SIGINT)
 
     backend = make_backend(f"{SWITCHING},encoding=minimal")
-    with pytest.raises(KeyboardInterrupt), interrupts.handling():
-        threading.Thread(target=send, daemon=True).start()
-        backend.solve(pigeonhole_puzzle(), limit=1)
+    # Python's own SIGINT handler for the test: a background job (pytest run with "&") has
+    # SIGINT ignored, and handling() keeps it so, so the search would never stop.
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt), interrupts.handling():
+            threading.Thread(target=send, daemon=True).start()
+            backend.solve(pigeonhole_puzzle(), limit=1)
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert switched.is_set()
     assert backend.solve(BY_NAME["hard1"].puzzle(), limit=2).status is Status.MULTIPLE
 
