@@ -445,6 +445,30 @@ def placements(masks: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
                     else:
                         row[0] |= bit_a
                         row[1] |= bit_b
+    elif k == 3:  # a little killer's box segment: three loops, no recursion (the 201,402
+        # three-cell reads of a native count of 5 generated little killers: 3.1 -> 2.4 s)
+        a, b, c = masks
+        while a:
+            bit_a = a & -a
+            a ^= bit_a
+            value_a = bit_a.bit_length()  # digit d's value d + 1
+            rest_b = b & ~bit_a
+            while rest_b:
+                bit_b = rest_b & -rest_b
+                rest_b ^= bit_b
+                rest_c = c & ~(bit_a | bit_b)
+                value_b = value_a + bit_b.bit_length()
+                while rest_c:
+                    bit_c = rest_c & -rest_c
+                    rest_c ^= bit_c
+                    value = value_b + bit_c.bit_length()
+                    row = table.get(value)
+                    if row is None:
+                        table[value] = [bit_a, bit_b, bit_c]
+                    else:
+                        row[0] |= bit_a
+                        row[1] |= bit_b
+                        row[2] |= bit_c
     elif k <= EXACT_MOST:
         _place(masks, 0, 0, 0, [0] * k, table)
     else:
