@@ -26,9 +26,10 @@ from sudoku_csp import (
     get_backend,
     is_solution,
     make_backend,
+    parse,
     solve,
 )
-from sudoku_csp.backends.auto import NODES, AutoBackend
+from sudoku_csp.backends.auto import NODES, AutoBackend, native_first
 from sudoku_csp.backends.registry import DEFAULT_SPEC
 from sudoku_csp.backends.sat import ruled_out
 from sudoku_csp.batch import run_batch
@@ -253,8 +254,8 @@ def test_the_candidates_handed_to_sat_hold_every_solution(name, make):
 
 
 def test_auto_hands_the_native_candidates_to_sat():
-    # A given-free 4×4 kropki: the native node narrows ten cells and decides nothing.
-    puzzle = BY_NAME_CONSTRAINED["kropki4"].puzzle()
+    # A diagonal killer the native node narrows without deciding it.
+    puzzle = BY_NAME_CONSTRAINED["killer9-diagonal"].puzzle()
     result, root = get_backend(QUICK).solve_from_root(puzzle, limit=2)
     assert result.status is Status.UNKNOWN and root is not None
     answer = count(puzzle)
@@ -262,6 +263,20 @@ def test_auto_hands_the_native_candidates_to_sat():
     assert answer.stats["known"] == len(ruled_out(variables(puzzle.geometry), root,
                                                   puzzle.givens)) > 0
     assert {"native_seconds", "model_seconds", "solve_seconds"} <= set(answer.phases)
+
+
+@pytest.mark.parametrize("name", ["kropki4", "killer9-diagonal", "killer4-no-sums"])
+def test_only_puzzles_of_cages_start_with_the_native_node(name):
+    # Killers (and plain puzzles) start with the native node; a puzzle with any other kind
+    # goes to SAT at once, from its givens: no native time, nothing handed over.
+    puzzle = BY_NAME_CONSTRAINED[name].puzzle()
+    cages_only = all(c.kind == "cage" for c in puzzle.constraints)
+    assert native_first(puzzle) is cages_only and native_first(parse(GRID2)) is True
+    answer = count(puzzle)
+    assert answer.status is BY_NAME_CONSTRAINED[name].expected
+    assert ("native_seconds" in answer.phases) is cages_only
+    if not cages_only:
+        assert answer.stats["winner"] == "sat" and "known" not in answer.stats
 
 
 @pytest.mark.parametrize("mode", ["incremental", "fresh"])
