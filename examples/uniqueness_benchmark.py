@@ -50,7 +50,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sudoku_csp import Puzzle, Status, get_backend, parse  # noqa: E402
+from sudoku_csp import Puzzle, Status, make_backend, parse  # noqa: E402
 from sudoku_csp.backends.base import PHASES  # noqa: E402
 from sudoku_csp.errors import InputError, ReaderNote  # noqa: E402
 from sudoku_csp.geometry import EMPTY, UnitKind  # noqa: E402
@@ -333,7 +333,10 @@ class Peer:
 
 # -- runs -------------------------------------------------------------------------------------
 def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float) -> None:
-    backends = {spec: get_backend(spec) for spec in specs}
+    # A backend of its own per spec: `auto` runs the registry's shared `sat`, and a solver
+    # shared with the `sat` column would carry what it learnt on a puzzle from one column's
+    # run to the next one's (the second would be timed warm).
+    backends = {spec: make_backend(spec) for spec in specs}
     for round_ in range(rounds):
         for index, entry in enumerate(puzzles):
             turn = (index + round_) % len(specs)
