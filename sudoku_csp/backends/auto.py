@@ -1,7 +1,7 @@
 """The default solver, ``auto``: for each run, the backend that suits what is asked.
 
-- Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of cages alone (a killer)
-  or of no constraints goes to the native solver bounded to :data:`NODES` search nodes,
+- Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of cages or sandwiches
+  alone, or of no constraints, goes to the native solver bounded to :data:`NODES` search nodes,
   then SAT, in turn as ``first:native:nodes=1,sat``
   (:class:`~sudoku_csp.backends.first.FirstBackend`) runs them; a puzzle with any other
   kind goes to SAT at once (:data:`NATIVE_FIRST`, measured). The native solver decides
@@ -77,16 +77,18 @@ leaves undecided, counting to two in fresh mode (deterministic), conflicts per p
 median: the published variants 56 → 48, the generated few-givens puzzles 200 → 115 (the
 placed digits alone: 52 and 200)."""
 
-NATIVE_FIRST = frozenset({"cage"})
+NATIVE_FIRST = frozenset({"cage", "sandwich"})
 """The constraint kinds on which the native node goes first: a puzzle whose constraints are
 all of these (or that has none) starts with the native node, any other goes to SAT at once.
 Measured in one run on the idle machine (examples/uniqueness_benchmark.py, two rounds,
 medians in one process, ms, SAT alone against the node then SAT): the published killers 3.3
-against 1.2 and the few-givens killers 3.4 against 1.9, 300 17-clue puzzles 0.2 against 0.1
-(the node decides most: their clauses are never built); but the published variants 1.4
-against 2.1 (their cages among other kinds 2.1 against 3.7, little killers 1.9 against 3.6)
-and the few-givens puzzles of the other kinds 3.5 against 4.8: since SAT runs MiniSat on
-templated clauses the node's 0.3-0.7 ms no longer pays for itself on them."""
+against 1.2 and the few-givens killers 3.4 against 1.9, the published sandwiches 3.8 against
+0.9 (their sums are expensive clauses that the native propagation reads whole: one node
+decides them), 300 17-clue puzzles 0.2 against 0.1 (the node decides most: their clauses are
+never built); but the published variants 1.4 against 2.1 (their cages among other kinds 2.1
+against 3.7, little killers 1.9 against 3.6) and the few-givens puzzles of the other kinds
+3.5 against 4.8: since SAT runs MiniSat on templated clauses the node's 0.3-0.7 ms no longer
+pays for itself on them."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
 """The members tried in turn on every puzzle, to two solutions at most."""
@@ -102,8 +104,8 @@ class AutoBackend(PortfolioBase):
     name = "auto"
     translation = ""
     description = (f"the default: to solve or decide uniqueness, native bounded to {NODES} "
-                   f"search nodes then sat (first:{','.join(QUICK)}) on killers and plain "
-                   "puzzles, sat on the other kinds; to count further, "
+                   f"search nodes then sat (first:{','.join(QUICK)}) on killers, sandwiches "
+                   "and plain puzzles, sat on the other kinds; to count further, "
                    "the same, then native where they find two solutions; the member that "
                    "decided is in stats['winner']")
 
