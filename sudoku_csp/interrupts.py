@@ -234,7 +234,13 @@ def deferred() -> Iterator[None]:
 
 def worker_signals() -> None:
     """For a worker process: SIGINT blocked for good (the parent stops its workers), SIGTERM
-    back to its default action (how the parent stops them)."""
+    back to its default action (how the parent stops them), and no :func:`handling` watch
+    inherited from a forking parent: its pipe is the parent's wakeup fd, so a watcher thread
+    started here would take the parent's Ctrl-C from it and stop this worker's search."""
+    global _watch
+    _watch = None
+    if threading.current_thread() is threading.main_thread():
+        signal.set_wakeup_fd(-1)
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

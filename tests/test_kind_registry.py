@@ -212,7 +212,7 @@ SEVERAL = '{"size": 4, "pairsums": [{"cells": ["B3", "B4"], "sum": 3}]}'
 
 
 @pytest.mark.parametrize(("args", "code", "words"), [
-    (["solve", UNIQUE], 0, "unique"),
+    (["solve", UNIQUE], 0, "solved · "),  # auto: SAT for one solution (kind not NATIVE_FIRST)
     (["count", UNIQUE, "-s", "sat"], 0, "unique"),
     (["check", UNIQUE], 0, "all verdicts agreed"),
     (["show", UNIQUE], 0, "4 pair sums: pair sum at B3–B4"),
