@@ -42,7 +42,6 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer
@@ -58,11 +57,11 @@ from sudoku_csp.constraints.cage_sums import (
     FALLBACK_PB,
     PB_ENCODINGS,
     SUM_ENCODINGS,
+    apart_clauses,
     combinations_for,
     combo_clauses,
     narrow,
     pb_encoding,
-    peer_masks,
     seers_of,
     sum_range,
 )
@@ -83,7 +82,6 @@ from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
     EncodingOption,
-    Guarded,
     Link,
     with_guard,
 )
@@ -203,21 +201,10 @@ class Cage(Constraint):
 
     # -- CNF --------------------------------------------------------------------------------
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        g, cells, guard = ctx.geometry, self.cells, ctx.guard
-        n, k, peers = g.size, len(cells), peer_masks(g)
+        cells, n = self.cells, ctx.geometry.size
         # One list, not a generator: a killer's model is thousands of these clauses, each
-        # written with the context's guard (Guarded) so that none is copied to add it; a
-        # pair's n clauses zipped from its cells' negated literals, with no Python call per
-        # clause (the literal-by-literal form was 40 % of a killer's model).
-        clauses: list[Clause] = Guarded() if guard else []
-        nots: list[range] = []  # each cell's, once a pair needs them (none in a box)
-        for i, a in enumerate(cells):
-            seen = peers[a]
-            for j in range(i + 1, k):
-                if not seen >> cells[j] & 1:
-                    nots = nots or list(map(ctx.negations, cells))
-                    clauses += (zip(nots[i], nots[j], repeat(guard, n), strict=True) if guard
-                                else zip(nots[i], nots[j], strict=True))
+        # written with the context's guard (Guarded) so that none is copied to add it.
+        clauses = apart_clauses(ctx, cells)
         if self.total is None:
             return clauses
         combos = combinations_for(len(cells), self.total, n)

@@ -42,11 +42,12 @@ from operator import or_
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.cage_sums import apart_clauses
 from sudoku_csp.constraints.group_sums import set_supports
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.order_lines import RENBAN_RUNS, run_clauses
 from sudoku_csp.constraints.pairlines import LinePairs
-from sudoku_csp.constraints.pairs import Relation, pair_clauses
+from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
@@ -58,8 +59,6 @@ from sudoku_csp.constraints.translation import (
 )
 from sudoku_csp.constraints.wording import digit_list, digits_of
 from sudoku_csp.geometry import Geometry, bits
-
-_DIFFERENT = Relation("different", lambda x, y: x != y, "{a} and {b} differ")
 
 
 @lru_cache(maxsize=32)
@@ -329,14 +328,7 @@ class Renban(LinePairs):
         if choice == "off":
             return super().cnf(ctx)
         clauses: list[Clause] = Guarded() if ctx.guard else []
-        if choice == "both":
-            clauses += super().cnf(ctx)
-        else:
-            cells, peers = self.cells, ctx.geometry.are_peers
-            for i, a in enumerate(cells):
-                for b in cells[i + 1:]:
-                    if not peers(a, b):
-                        clauses += pair_clauses(ctx, a, b, _DIFFERENT, guarded=True)
+        clauses += super().cnf(ctx) if choice == "both" else apart_clauses(ctx, self.cells)
         clauses += with_guard(run_clauses(ctx, self.cells), ctx.guard)
         return clauses
 
