@@ -31,7 +31,6 @@ from sudoku_csp import (
 )
 from sudoku_csp.backends.auto import NODES, AutoBackend, native_first
 from sudoku_csp.backends.registry import DEFAULT_SPEC
-from sudoku_csp.backends.sat import ruled_out
 from sudoku_csp.batch import run_batch
 from sudoku_csp.cli import Exit, app
 from sudoku_csp.constraints import Cage
@@ -260,8 +259,8 @@ def test_auto_hands_the_native_candidates_to_sat():
     assert result.status is Status.UNKNOWN and root is not None
     answer = count(puzzle)
     assert (answer.status, answer.stats["winner"]) == (Status.UNIQUE, "sat")
-    assert answer.stats["known"] == len(ruled_out(variables(puzzle.geometry), root,
-                                                  puzzle.givens)) > 0
+    assert answer.stats["known"] == len(variables(puzzle.geometry).ruled_out(
+        root, puzzle.givens)) > 0
     assert {"native_seconds", "model_seconds", "solve_seconds"} <= set(answer.phases)
 
 
@@ -312,7 +311,7 @@ def test_ruled_out_literals_name_the_missing_digits():
     masks[0], masks[3], masks[15] = 0b0110, 0b1000, 0b0001
     givens = [EMPTY] * 16
     givens[15] = 0  # a given: its literal is assumed already
-    literals = ruled_out(numbering, masks, tuple(givens))
+    literals = numbering.ruled_out(masks, tuple(givens))
     expected = {-numbering.x(0, 0), -numbering.x(0, 3), numbering.x(3, 3),
                 *(-numbering.x(3, d) for d in range(3))}
     assert sorted(literals) == sorted(expected)

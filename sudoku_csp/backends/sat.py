@@ -53,9 +53,9 @@ from sudoku_csp.constraints import EncodingOption, encoding_options
 from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import InputError, SpecError
-from sudoku_csp.geometry import EMPTY, Geometry, Grid
+from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.interrupts import reraise_pysat
-from sudoku_csp.modeling.variables import Variables, variables
+from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status, check_limit
 from sudoku_csp.satsolver import (
@@ -278,7 +278,7 @@ class SatBackend(BackendBase):
             session.reserve(top)
             add_clauses(solver, clauses)
             assumptions.append(selector)
-        known = ruled_out(numbering, candidates, puzzle.givens) if candidates else []
+        known = numbering.ruled_out(candidates, puzzle.givens) if candidates else []
         if known:
             if not selector:
                 selector = session.selector()
@@ -376,7 +376,7 @@ class SatBackend(BackendBase):
             if puzzle.constraints:
                 base += cnf.constraint_clauses(puzzle, formula.nv + 1, options)[0]
             if candidates:
-                known = ruled_out(numbering, candidates, puzzle.givens)
+                known = numbering.ruled_out(candidates, puzzle.givens)
                 base += ([literal] for literal in known)
             base += (numbering.exclusion(grid, puzzle.givens) for grid in found)
             decode = numbering.read_model
@@ -448,28 +448,6 @@ class SatBackend(BackendBase):
             return Result(Status.UNKNOWN, (), stats, result.seconds, self.spec,
                           "propagation alone does not solve this puzzle", puzzle=puzzle)
         return result
-
-
-def ruled_out(numbering: Variables, candidates: Sequence[int], givens: Grid) -> list[int]:
-    """The literal of each digit ``candidates`` rule out (``¬x(c, d)`` where bit ``d`` of
-    ``candidates[c]`` is clear), and ``x(c, d)`` where one digit is left, over the cells that
-    are not givens (theirs are assumed already).
-
-    >>> from sudoku_csp.variants import make_geometry
-    >>> numbering = variables(make_geometry(4))
-    >>> ruled_out(numbering, [0b1111, 0b0100] + [0b1111] * 14, (-1,) * 16)
-    [-5, -6, -8, 7]
-    """
-    size, full = numbering.size, (1 << numbering.size) - 1
-    literals: list[int] = []
-    for cell, (mask, given) in enumerate(zip(candidates, givens, strict=True)):
-        if mask == full or given != EMPTY:
-            continue
-        first = cell * size + 1
-        literals += [-(first + d) for d in range(size) if not mask >> d & 1]
-        if mask and not mask & (mask - 1):
-            literals.append(first + mask.bit_length() - 1)
-    return literals
 
 
 _LIVE: weakref.WeakSet[SatBackend] = weakref.WeakSet()

@@ -94,6 +94,26 @@ class Variables:
         cell order: a puzzle's givens as assumptions or unit clauses."""
         return [first + d for first, d in zip(self._firsts, grid, strict=True) if d != EMPTY]
 
+    def ruled_out(self, candidates: Sequence[int], givens: Sequence[int]) -> list[int]:
+        """The literal of each digit ``candidates`` rule out (``¬x(c, d)`` where bit ``d`` of
+        ``candidates[c]`` is clear), and ``x(c, d)`` where one digit is left, over the cells
+        that are not givens (theirs are assumed already): another solver's propagation as
+        clauses.
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> variables(make_geometry(4)).ruled_out([0b1111, 0b0100] + [0b1111] * 14, (-1,) * 16)
+        [-5, -6, -8, 7]
+        """
+        size, full = self.size, (1 << self.size) - 1
+        literals: list[int] = []
+        for first, mask, given in zip(self._firsts, candidates, givens, strict=True):
+            if mask == full or given != EMPTY:
+                continue
+            literals += [-(first + d) for d in range(size) if not mask >> d & 1]
+            if mask and not mask & (mask - 1):
+                literals.append(first + mask.bit_length() - 1)
+        return literals
+
     def exclusion(self, solution: Sequence[int], givens: Sequence[int] | None = None,
                   guard: int = 0) -> list[int]:
         """The clause "not this solution": ``¬x(c, solution[c])`` for every cell that is not
