@@ -284,8 +284,7 @@ class RaceBackend(PortfolioBase):
                                         complete=False))
             # No member decided: the answer that found the most, with no winner named.
             best = max(undecided, key=lambda r: r.count)
-            return self._verified(puzzle, best, limit, time.perf_counter() - start,
-                                  decided=False)
+            return self._verified(puzzle, best, limit, time.perf_counter() - start)
         return self._verified(puzzle, winner, limit, time.perf_counter() - start)
 
     def solve_each(self, puzzle: Puzzle, *, limit: int | None,
@@ -356,16 +355,17 @@ class RaceBackend(PortfolioBase):
         return [answers[i] for i in sorted(answers)]
 
     def _verified(self, puzzle: Puzzle, result: Result, limit: int | None,
-                  seconds: float, as_race: bool = True, decided: bool = True) -> Result:
+                  seconds: float, as_race: bool = True) -> Result:
         """The member's result, its solutions checked again here: as the race's
-        (``as_race``; the member named the winner in its stats when it ``decided``), else
-        as the member's own."""
+        (``as_race``; the member named the winner in its stats when its answer is
+        :func:`~sudoku_csp.backends.base.decisive`), else as the member's own."""
         tally = Tally(puzzle, result.solver, limit)
         for grid in result.solutions:
             tally.add(grid)
         if not as_race:
             return replace(result, puzzle=puzzle)
-        stats = {**result.stats, "winner": result.solver} if decided else result.stats
+        stats = ({**result.stats, "winner": result.solver} if decisive(result, limit)
+                 else result.stats)
         return replace(result, solver=self.spec, seconds=seconds, puzzle=puzzle, stats=stats)
 
     def close(self) -> None:
