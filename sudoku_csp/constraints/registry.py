@@ -12,7 +12,7 @@ one lookup of a kind by any name options accept.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -205,11 +205,7 @@ def fpuzzles_readers(keys: Iterable[str]) -> list[type[Constraint]]:
     >>> [kind.kind for kind in fpuzzles_readers(["size", "thermometer", "killercage"])]
     ['cage', 'thermometer']
     """
-    wanted = set(keys)
-    if _REGISTRY._loaded:
-        return [kind for kind in KINDS if wanted.intersection(_fpuzzles_read(kind))]
-    return [kind_of_module(_KIND_MODULE + module) for module in BUILT_IN
-            if wanted.intersection(FPUZZLES_INDEX.get(module, ()))]
+    return _readers(keys, FPUZZLES_INDEX, _fpuzzles_read)
 
 
 def json_readers(keys: Iterable[str]) -> list[type[Constraint]]:
@@ -221,11 +217,19 @@ def json_readers(keys: Iterable[str]) -> list[type[Constraint]]:
     >>> [kind.kind for kind in json_readers(["size", "thermos", "cages"])]
     ['cage', 'thermometer']
     """
+    return _readers(keys, JSON_INDEX, lambda kind: kind.names.json)
+
+
+def _readers(keys: Iterable[str], index: Mapping[str, tuple[str, ...]],
+             read: Callable[[type[Constraint]], Iterable[str]]) -> list[type[Constraint]]:
+    """The registered kinds some of whose names (``read(kind)``) are among ``keys``, in
+    :data:`KINDS` order; before the registry is loaded, from ``index`` (the built-in kinds'
+    names by module), importing only the modules it names for ``keys``."""
     wanted = set(keys)
     if _REGISTRY._loaded:
-        return [kind for kind in KINDS if wanted.intersection(kind.names.json)]
+        return [kind for kind in KINDS if wanted.intersection(read(kind))]
     return [kind_of_module(_KIND_MODULE + module) for module in BUILT_IN
-            if wanted.intersection(JSON_INDEX[module])]
+            if wanted.intersection(index.get(module, ()))]
 
 
 def makers() -> dict[str, type[Constraint]]:
