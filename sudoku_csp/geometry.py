@@ -309,6 +309,16 @@ class Geometry:
     def are_peers(self, a: Cell, b: Cell) -> bool:
         return b in self.peers[a]
 
+    def seen_before(self, cells: Sequence[Cell]) -> tuple[tuple[int, ...], ...]:
+        """Per place ``i`` of ``cells``, the earlier places whose cells see its cell.
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> make_geometry(9).seen_before((0, 1, 80))   # A1, A2 (row A), I9
+        ((), (0,), ())
+        """
+        return tuple(tuple(j for j in range(i) if self.are_peers(cells[i], cells[j]))
+                     for i in range(len(cells)))
+
 
 def default_box_or_none(size: int) -> tuple[int, int] | None:
     try:

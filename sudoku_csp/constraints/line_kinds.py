@@ -41,7 +41,6 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
-from sudoku_csp.constraints.sum_tables import seen_before
 from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
 from sudoku_csp.constraints.wording import counted, kept, seeing
 from sudoku_csp.geometry import Geometry, Grid
@@ -102,7 +101,7 @@ def distinct(geometry: Geometry, cells: tuple[int, ...], reading: Reading
     [3, 4, 5, 6, 7, 8, 9]
     """
     length = len(cells)
-    peers = seen_before(geometry, cells)
+    peers = geometry.seen_before(cells)
     most = next((m for size, m in DISTINCT_MOST.items() if geometry.size <= size), 0)
     if not any(peers) or length > most:
         return None

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 __all__ = ["APART", "PILL_TABLE", "TABLE_MOST", "Table", "TableNarrow", "add_table",
-           "reading_clauses", "seen_before", "shaft_tables", "sum_table", "table_clauses"]
+           "reading_clauses", "shaft_tables", "sum_table", "table_clauses"]
 
 TABLE_MOST = 3000
 """The most rows a table (:func:`sum_table`) may have for a kind to take it (0: never); a
@@ -81,19 +81,8 @@ def sum_table(geometry: Geometry, cells: tuple[int, ...], apart: bool = True,
     >>> len(sum_table(make_geometry(9), (1, 2, 3, 0), lengths=(2, 1)))  # and A4 = A1 too
     0
     """
-    peers = seen_before(geometry, cells) if apart else ((),) * len(cells)
+    peers = geometry.seen_before(cells) if apart else ((),) * len(cells)
     return _table(geometry.size, peers, lengths or (len(cells) - 1,), TABLE_MOST)
-
-
-def seen_before(geometry: Geometry, cells: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """Per place ``i`` of ``cells``, the earlier places whose cells see its cell.
-
-    >>> from sudoku_csp.variants import make_geometry
-    >>> seen_before(make_geometry(9), (0, 1, 80))   # A1, A2 (row A), I9
-    ((), (0,), ())
-    """
-    return tuple(tuple(j for j in range(i) if geometry.are_peers(cells[i], cells[j]))
-                 for i in range(len(cells)))
 
 
 @lru_cache(maxsize=512)
@@ -232,7 +221,7 @@ def reading_clauses(ctx: CnfContext, readings: Sequence[tuple[tuple[int, ...], R
         automaton = reading.automaton(len(cells), geometry.size)
         table = sum_table(geometry, cells, apart=APART) if rule_table and one else None
         if table is None and PILL_TABLE and not one:
-            table = automaton.table(seen_before(geometry, cells), TABLE_MOST)
+            table = automaton.table(geometry.seen_before(cells), TABLE_MOST)
         if table is None:
             clauses += templated(ctx, cells, ("automaton", reading.key), automaton.clauses)
         else:
