@@ -6,7 +6,7 @@ import random
 import threading
 
 import pytest
-from cases import BY_NAME, CASES, pigeonhole_puzzle, slow_if
+from cases import BY_NAME, CASES, KILLER4, pigeonhole_puzzle, slow_if
 
 from sudoku_csp import (
     EMPTY,
@@ -259,6 +259,24 @@ def test_retired_auxiliaries_are_bounded_by_the_formula_they_join():
     added = backend.session_info(killer.geometry)["variables"]  # at most one puzzle's worth
     assert most <= nv * (1 + satsolver.DEAD_PER_VARIABLE) + added
     assert backend.session_info(killer.geometry)["builds"] > 1
+
+
+def test_a_puzzles_givens_leave_with_it():
+    # A puzzle with constraints puts its givens behind its selector (its one assumption):
+    # retired with the puzzle, no given may hold for the next one on the same solver.
+    # KILLER4 is unique with a 3 in A1 and has no solution with any other digit there.
+    rows = ["3...............", "1...............", "2...............", "4...............",
+            "3..4............", "................"]
+    puzzles = [parse(f"{KILLER4} {row}") for row in rows] + [parse(row) for row in rows]
+    expected = [make_backend("sat:mode=fresh").solve(p, limit=2) for p in puzzles]
+    assert {r.status for r in expected} == {Status.UNIQUE, Status.NONE, Status.MULTIPLE}
+    shared = make_backend("sat")
+    for _ in range(2):
+        for puzzle, want in zip(puzzles, expected, strict=True):
+            got = shared.solve(puzzle, limit=2)
+            assert got.status is want.status
+            if got.status is Status.UNIQUE:
+                assert got.solution == want.solution
 
 
 def test_solving_without_counting_adds_no_variables():
