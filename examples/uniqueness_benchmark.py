@@ -3,7 +3,8 @@ end (the command line), beside sigh's Interactive Sudoku Solver (ISS) run throug
 the same run when given its checkout.
 
     python examples/uniqueness_benchmark.py FILE [FILE ...] [--solver SPEC ...]
-        [--iss PATH] [--rounds 2] [--time-limit 60] [--e2e N] [--first N]
+        [--iss PATH] [--rounds 2] [--time-limit 60] [--e2e N] [--first N] [--phases]
+        [--per-puzzle]
 
 FILE holds one puzzle per line in any form the tool reads (an f-puzzles or SudokuPad link,
 f-puzzles JSON, the tool's own JSON, a killer line), with anything after a tab ignored (a
@@ -29,7 +30,9 @@ per puzzle (ms), how many took over 2 s and how many were undecided (time limit)
 ratio of our median to ISS's; with ``--phases``, where each spec's time goes: building the
 puzzle's model, the solver's calls, checking the solutions, ``auto``'s native node before SAT
 took over, and the rest (medians of the backends' ``phases``: ``model_seconds``,
-``solve_seconds``, ``check_seconds`` and ``native_seconds``).
+``solve_seconds``, ``check_seconds`` and ``native_seconds``); with ``--per-puzzle``, each
+puzzle's time and verdict per tool (and its ratio to ISS), since a family's medians for two
+tools may sit on different puzzles.
 """
 
 from __future__ import annotations
@@ -467,6 +470,29 @@ def node_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
     return lines
 
 
+def puzzle_table(puzzles: list[Entry], tools: list[str]) -> list[str]:
+    """Each puzzle's best time per tool in process (ms) and its verdict (0, 1 or 2
+    solutions; ``?`` undecided), and with ISS our first spec's time over its: a family's
+    medians can sit on different puzzles for two tools, this says which puzzles lose."""
+    ratio = "ISS" in tools and tools[0] != "ISS"
+    lines = ["| file | puzzle | families | " + " | ".join(tools)
+             + (f" | {tools[0]} ÷ ISS" if ratio else "") + " |",
+             "|" + "---|" * (3 + len(tools) + ratio)]
+    for e in puzzles:
+        cells = []
+        for tool in tools:
+            said = e.verdicts.get(tool)
+            cells.append(f"{e.times[tool] * 1000:.2f} ({'?' if said is None else said})"
+                         if tool in e.times else "n/a")
+        if ratio:
+            mine, theirs = e.times.get(tools[0]), e.times.get("ISS")
+            cells.append(f"{mine / theirs:.1f}×" if mine and theirs else "n/a")
+        name = e.name.replace("|", "/")
+        lines.append(f"| {e.file} | {name[:48]} | {', '.join(e.families)} | "
+                     + " | ".join(cells) + " |")
+    return lines
+
+
 def phase_table(puzzles: list[Entry], specs: list[str]) -> list[str]:
     """Where the time goes: per file, family and spec, the median ms per puzzle of building
     the model, solving, checking and the rest (the results' ``phases``)."""
@@ -497,6 +523,8 @@ def main() -> int:
                         help="only the first N puzzles of each file")
     parser.add_argument("--phases", action="store_true",
                         help="also print where each spec's time goes (model, solve, check)")
+    parser.add_argument("--per-puzzle", action="store_true",
+                        help="also print each puzzle's times and verdicts")
     args = parser.parse_args()
     specs = args.solver or list(DEFAULT_SPECS)
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and args.e2e != 0:
@@ -552,6 +580,9 @@ def main() -> int:
     if args.phases:
         print("\nms per puzzle (medians), in process, best round; model share of the sum")
         print("\n".join(phase_table(puzzles, specs)))
+    if args.per_puzzle:
+        print("\nms per puzzle in process, best round (verdict: solutions counted to two)")
+        print("\n".join(puzzle_table(puzzles, tools)))
     bad = 0
     for entry in puzzles:
         said = {t: v for t, v in entry.verdicts.items() if v is not None}
