@@ -4,7 +4,7 @@ the same run when given its checkout.
 
     python examples/uniqueness_benchmark.py FILE [FILE ...] [--solver SPEC ...]
         [--iss PATH] [--rounds 2] [--time-limit 60] [--e2e N] [--first N] [--phases]
-        [--per-puzzle]
+        [--per-puzzle] [--unsolvable]
 
 FILE holds one puzzle per line in any form the tool reads (an f-puzzles or SudokuPad link,
 f-puzzles JSON, the tool's own JSON, a killer line), with anything after a tab ignored (a
@@ -32,12 +32,15 @@ puzzle's model, the solver's calls, checking the solutions, ``auto``'s native no
 took over, and the rest (medians of the backends' ``phases``: ``model_seconds``,
 ``solve_seconds``, ``check_seconds`` and ``native_seconds``); with ``--per-puzzle``, each
 puzzle's time and verdict per tool (and its ratio to ISS), since a family's medians for two
-tools may sit on different puzzles.
+tools may sit on different puzzles. With ``--unsolvable``, each puzzle is replaced by a variant
+with one clue's total moved by one or two so that it has no solution (a setter's typo: how
+long proving "no solution" takes; :func:`unsolvable_variants`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
@@ -58,6 +61,7 @@ from sudoku_csp import Puzzle, Status, make_backend, parse  # noqa: E402
 from sudoku_csp.backends.base import PHASES  # noqa: E402
 from sudoku_csp.errors import InputError, ReaderNote  # noqa: E402
 from sudoku_csp.geometry import EMPTY, UnitKind  # noqa: E402
+from sudoku_csp.io.record import puzzle_record  # noqa: E402
 
 DEFAULT_SPECS = ("sat", "cpsat")
 SLOW = 2.0  # seconds: the issue's "over 2 s"
@@ -114,6 +118,39 @@ def entries(path: str, first: int | None) -> list[Entry]:
                 continue
             families = tuple(sorted({c.kind for c in puzzle.constraints})) or ("plain",)
             found.append(Entry(Path(path).name, name, text, puzzle, families))
+    return found
+
+
+def unsolvable_variants(puzzles: list[Entry], seconds: float) -> list[Entry]:
+    """Per puzzle, the first variant with one clue's total (any constraint with a ``total``:
+    a cage's, a little killer's, a sandwich's, ...) moved by 1, -1, 2 or -2 that the sat
+    backend finds no solution for: a setter's typo, the "unsolvable published puzzle" of
+    issue 34. Puzzles where no such move does it (or none decides in ``seconds``) are left
+    out; each variant's text is its JSON record, as the command line reads it."""
+    sat = make_backend("sat")
+    found = []
+    for entry in puzzles:
+        for i, clue in enumerate(entry.puzzle.constraints):
+            if getattr(clue, "total", None) is None or not dataclasses.is_dataclass(clue):
+                continue
+            variant = None
+            for move in (1, -1, 2, -2):
+                try:  # a total no filling reaches is refused when the puzzle is made
+                    moved = dataclasses.replace(clue, total=clue.total + move)
+                    rules = list(entry.puzzle.constraints)
+                    rules[i] = moved
+                    candidate = dataclasses.replace(entry.puzzle, constraints=tuple(rules))
+                except (InputError, ValueError):
+                    continue
+                if sat.solve(candidate, limit=1, time_limit=seconds).status is Status.NONE:
+                    variant = (candidate, f"{clue.kind} {clue.total}->{moved.total}")
+                    break
+            if variant is not None:
+                puzzle, how = variant
+                text = json.dumps(puzzle_record(puzzle), separators=(",", ":"))
+                found.append(Entry(entry.file, f"{entry.name} [{how}]", text, puzzle,
+                                   entry.families))
+                break
     return found
 
 
@@ -525,6 +562,9 @@ def main() -> int:
                         help="also print where each spec's time goes (model, solve, check)")
     parser.add_argument("--per-puzzle", action="store_true",
                         help="also print each puzzle's times and verdicts")
+    parser.add_argument("--unsolvable", action="store_true",
+                        help="run, in place of each puzzle, a variant with one clue's total "
+                             "moved so that it has no solution (puzzles with none left out)")
     args = parser.parse_args()
     specs = args.solver or list(DEFAULT_SPECS)
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and args.e2e != 0:
@@ -532,6 +572,9 @@ def main() -> int:
               "package again (about 0.1 s): set PYTHONPYCACHEPREFIX to a directory of your "
               "own and unset it for the figures of an installed package", file=sys.stderr)
     puzzles = [e for path in args.files for e in entries(path, args.first)]
+    if args.unsolvable:
+        puzzles = unsolvable_variants(puzzles, args.time_limit)
+        print(f"{len(puzzles)} unsolvable variants", file=sys.stderr)
     node_run: tuple[str, Path, str] | None = None
     peer = None
     tmp = None

@@ -49,3 +49,24 @@ def test_example_runs(script, small_file):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip(), "an example prints its figures"
+
+
+def test_unsolvable_variants_move_one_total_to_no_solution(tmp_path, monkeypatch):
+    # uniqueness_benchmark --unsolvable: a variant per puzzle with one clue's total moved,
+    # which an independent backend also finds unsolvable; a plain puzzle has none.
+    from cases import KILLER4
+
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    import uniqueness_benchmark as bench
+
+    from sudoku_csp import Status, make_backend, parse
+
+    path = tmp_path / "two.txt"
+    path.write_text(f"{KILLER4}\n3...............\n", encoding="utf-8")
+    found = bench.unsolvable_variants(bench.entries(str(path), None), 30)
+    assert len(found) == 1 and "cage" in found[0].name
+    (variant,) = found
+    assert make_backend("cpsat").solve(variant.puzzle, limit=1).status is Status.NONE
+    assert parse(variant.text).constraints == variant.puzzle.constraints
+    moved = set(variant.puzzle.constraints) - set(parse(KILLER4).constraints)
+    assert len(moved) == 1
