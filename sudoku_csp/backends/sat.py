@@ -118,8 +118,9 @@ class SatBackend(BackendBase):
         Option("amo", cnf.DEFAULT_AMO, "at-most-one encoding (pysat.card.EncType)",
                cnf.AMO_CHOICES),
         Option("mode", "incremental", "incremental: one solver per geometry, givens "
-               "assumed (behind a selector with constraints); fresh: new solver per puzzle, givens as units; reduced: new "
-               "solver per puzzle on the clue-reduced formula", MODES),
+               "assumed (behind a selector with constraints); fresh: new solver per puzzle, "
+               "givens as units; reduced: new solver per puzzle on the clue-reduced formula",
+               MODES),
         Option("search", "on", "off: unit propagation only, never guess (grading)",
                ("on", "off")),
         Option("recycle", DEFAULT_RECYCLE, "incremental: rebuild the solver after this many "
