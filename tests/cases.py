@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
 from sudoku_csp import Puzzle, Status, parse
+from sudoku_csp.constraints import Constraint, Names
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.variants import make_geometry
 
@@ -234,3 +235,53 @@ def filling(numbering, cells, values) -> list[int]:  # noqa: ANN001
     """Assumptions placing digit ``values`` in ``cells``, every other digit of them out."""
     return [numbering.x(c, d) if d == v else -numbering.x(c, d)
             for c, v in zip(cells, values, strict=True) for d in range(numbering.geometry.size)]
+
+
+# -- kinds a backend refuses: a rule that rules nothing, with only the translations named --
+@dataclass(frozen=True)
+class Free(Constraint):
+    """No translation: every backend refuses it, as it refuses a kind with no native
+    propagation, no CNF clauses or no CP-SAT model (unregistered: only these tests make it)."""
+
+    cells: tuple[int, ...] = (0,)
+    names = Names("free (a test kind)", json=())
+
+    def touched(self) -> tuple[int, ...]:
+        return self.cells
+
+    def violations(self, geometry, grid) -> list[str]:  # noqa: ANN001
+        return []
+
+    @classmethod
+    def from_json(cls, fields, geometry) -> list[Constraint]:  # noqa: ANN001
+        return []
+
+    @classmethod
+    def to_json(cls, constraints, geometry) -> dict:  # noqa: ANN001
+        return {}
+
+
+@dataclass(frozen=True)
+class FreeNative(Free):
+    """The native solver takes it (no links); SAT and CP-SAT refuse it."""
+
+    def native(self, geometry) -> list:  # noqa: ANN001
+        return []
+
+
+@dataclass(frozen=True)
+class FreeCnf(Free):
+    """SAT takes it (no clauses); the native solver and CP-SAT refuse it."""
+
+    def cnf(self, ctx):  # noqa: ANN001, ANN201
+        return iter(())
+
+
+@dataclass(frozen=True)
+class FreeNativeCnf(FreeNative, FreeCnf):
+    """The native solver and SAT take it; CP-SAT refuses it."""
+
+
+def with_constraint(puzzle: Puzzle, constraint: Constraint) -> Puzzle:
+    """``puzzle`` with ``constraint`` added."""
+    return replace(puzzle, constraints=(*puzzle.constraints, constraint))

@@ -13,12 +13,24 @@ import sys
 from dataclasses import replace
 
 import pytest
-from cases import BY_NAME, CASES, CONSTRAINED_CASES, GRID2, HARD1, random_cages
+from cases import (
+    BY_NAME,
+    CASES,
+    CONSTRAINED_CASES,
+    GRID2,
+    HARD1,
+    Free,
+    FreeCnf,
+    FreeNative,
+    random_cages,
+    with_constraint,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sudoku_csp import (
+    InputError,
     Puzzle,
     SpecError,
     Status,
@@ -350,3 +362,55 @@ def test_the_hand_over_keeps_every_solution_of_random_4x4_killers(seed, some_wro
                for mask, digit in zip(root, g, strict=True)), to_line(puzzle)
     handed = get_backend("sat").solve(puzzle, limit=300, candidates=root)
     assert sorted(handed.solutions) == sorted(solutions), to_line(puzzle)
+
+
+# -- members that refuse a puzzle, and a tie (auto runs them as first: does) ----------------
+@pytest.fixture
+def native_first_too(monkeypatch):
+    """The test kinds of tests/cases.py among the kinds the native node goes first on."""
+    from sudoku_csp.backends import auto
+
+    monkeypatch.setattr(auto, "NATIVE_FIRST", auto.NATIVE_FIRST | {Free.kind})
+
+
+def test_a_puzzle_the_native_solver_refuses_goes_to_sat_alone(native_first_too):
+    puzzle = with_constraint(BY_NAME_CONSTRAINED["killer9-diagonal"].puzzle(), FreeCnf())
+    assert native_first(puzzle)
+    answer = count(puzzle)
+    assert (answer.status, answer.stats["winner"]) == (Status.UNIQUE, "sat")
+    assert "native_seconds" not in answer.phases and "known" not in answer.stats
+
+
+@pytest.mark.parametrize(("name", "status"), [("killer4-line", Status.UNIQUE),
+                                              ("killer9-diagonal", Status.UNKNOWN)])
+def test_where_sat_refuses_the_native_answer_stands(native_first_too, name, status):
+    puzzle = with_constraint(BY_NAME_CONSTRAINED[name].puzzle(), FreeNative())
+    answer = count(puzzle)
+    assert answer.status is status and "native_seconds" not in answer.phases
+    assert answer.stats.get("winner") == (QUICK if status is Status.UNIQUE else None)
+    with pytest.raises(InputError, match="have no CNF clauses"):
+        count(with_constraint(puzzle, Free()))  # neither takes it: SAT's refusal
+
+
+def test_a_kind_sat_refuses_is_refused_where_the_native_node_does_not_go_first():
+    puzzle = with_constraint(BY_NAME_CONSTRAINED["killer4-line"].puzzle(), FreeNative())
+    assert not native_first(puzzle)
+    with pytest.raises(InputError, match="have no CNF clauses"):
+        count(puzzle)
+
+
+def test_with_neither_deciding_sat_s_answer_stands_on_a_tie(monkeypatch):
+    # The node's budget runs out, then SAT's time (cut to nothing here): no solution found
+    # by either, and the answer is SAT's, with the node's time among its phases.
+    from sudoku_csp.backends.sat import SatBackend
+
+    real = SatBackend.solve
+
+    def no_time(self, puzzle, *, limit=1, time_limit=None, candidates=None):
+        return real(self, puzzle, limit=limit, time_limit=0, candidates=candidates)
+
+    monkeypatch.setattr(SatBackend, "solve", no_time)
+    answer = count(BY_NAME_CONSTRAINED["killer9-diagonal"].puzzle())
+    assert (answer.status, answer.count, answer.message) == (
+        Status.UNKNOWN, 0, "time limit of 0 s reached")
+    assert "winner" not in answer.stats and "native_seconds" in answer.phases

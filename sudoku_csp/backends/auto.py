@@ -2,8 +2,8 @@
 
 - Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of cages or sandwiches
   alone, or of no constraints, goes to the native solver bounded to :data:`NODES` search nodes,
-  then SAT, in turn as ``first:native:nodes=1,sat``
-  (:class:`~sudoku_csp.backends.first.FirstBackend`) runs them; a puzzle with any other
+  then SAT, in turn, by the loop of ``first:native:nodes=1,sat``
+  (:func:`~sudoku_csp.backends.first.in_turn`); a puzzle with any other
   kind goes to SAT at once (:data:`NATIVE_FIRST`, measured). The native solver decides
   what its propagation settles (killers, most sandwiches) in a millisecond or two, without
   loading a SAT solver; a puzzle that needs a search goes to SAT, whose clause learning
@@ -46,17 +46,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from sudoku_csp.backends.base import PortfolioBase, decisive
+from sudoku_csp.backends.first import in_turn
 from sudoku_csp.deadline import Deadline, Limit
-from sudoku_csp.errors import InputError, SpecError
+from sudoku_csp.errors import SpecError
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, check_limit
-
-if TYPE_CHECKING:
-    from sudoku_csp.backends.native import NativeBackend
-    from sudoku_csp.backends.sat import SatBackend
 
 __all__ = ["NATIVE_FIRST", "NODES", "AutoBackend", "native_first"]
 
@@ -151,42 +148,18 @@ class AutoBackend(PortfolioBase):
 
     def _quick(self, puzzle: Puzzle, limit: int, deadline: Deadline) -> Result:
         """The native node (where :func:`native_first`), then SAT from the candidates it
-        left, as
-        :class:`~sudoku_csp.backends.first.FirstBackend` runs its members in turn:
-        ``stats["winner"]`` names the member that decided (absent when neither did; the
-        answer is then the one that found more solutions)."""
-        from sudoku_csp.backends.registry import get_backend
-
-        first: Result | None = None
-        root: list[int] | None = None
-        if native_first(puzzle):
-            native = cast("NativeBackend", get_backend(QUICK[0]))
-            try:
-                first, root = native.solve_from_root(puzzle, limit=limit,
-                                                     time_limit=deadline)
-            except InputError:  # a kind the native solver has no links for: SAT alone
-                pass
-            else:
-                if decisive(first, limit):
-                    return replace(first, stats={**first.stats, "winner": QUICK[0]})
-                if deadline.expired():
-                    return first
-        sat = cast("SatBackend", get_backend(QUICK[1]))
-        try:
-            second = sat.solve(puzzle, limit=limit, time_limit=deadline,
-                               candidates=root if HAND_OVER else None)
-        except InputError:  # a kind SAT has no clauses for: the native answer stands
-            if first is None:
-                raise
-            return first
-        # Where the time went: the native node, then SAT's phases.
-        phases = ({**second.phases, "native_seconds": first.seconds} if first is not None
-                  else second.phases)
-        if decisive(second, limit):
-            return replace(second, stats={**second.stats, "winner": QUICK[1]}, phases=phases)
-        if first is not None and first.count > second.count:
-            return first
-        return replace(second, phases=phases)
+        left, run in turn as :class:`~sudoku_csp.backends.first.FirstBackend` runs its
+        members (:func:`~sudoku_csp.backends.first.in_turn`): ``stats["winner"]`` names
+        the member that decided (absent when neither did; the answer is then the one that
+        found more solutions, SAT's on a tie). A SAT answer after the node carries the
+        node's time in its phases (``native_seconds``)."""
+        members = QUICK if native_first(puzzle) else QUICK[1:]
+        turns = in_turn(puzzle, members, limit=limit, deadline=deadline, hand_over=HAND_OVER)
+        node = turns.tried.get(QUICK[0])
+        if node is None or turns.member == QUICK[0]:
+            return turns.answer
+        return replace(turns.answer,
+                       phases={**turns.answer.phases, "native_seconds": node.seconds})
 
 
 def native_first(puzzle: Puzzle) -> bool:
