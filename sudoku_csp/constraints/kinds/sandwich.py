@@ -20,7 +20,7 @@ states a layer:
   (:meth:`Sandwich.set_clauses`: "between" per cell from running ORs of the crusts, "held
   between" per digit, a selector per filling of any length) and, by default
   (:data:`SANDWICH_CNF` ``lengths``), the crusts' distance as one literal per length of
-  the fillings (about 290 clauses a clue on 9x9 where ``pairs``, the fillings of each
+  the fillings (about 320 clauses a clue on 9x9 where ``pairs``, the fillings of each
   distance per place of the crusts and the digits they leave out barred between, wrote
   about 460: docs/design.md, "Sandwiches on length literals"); else the automaton's
   clauses and per place of the crusts, the digits the fillings of that length allow
@@ -239,33 +239,25 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
     return tuple(out)
 
 
-def _length_clauses(ctx: CnfContext, crusts: Sequence[int], chosen: Sequence[int],
-                    fillings: Sequence[int]) -> list[Clause]:
-    """The crusts' distance tied to the length of the filling (``sandwich_cnf=lengths``):
-    ``crusts`` the literals "a crust here" along the line, ``chosen`` the fillings'
-    selectors. Per length of some filling a literal (the selector itself when one filling
-    has it) implied by its fillings' selectors and calling for one of them; at most one
-    length; per two places of the crusts the length of their distance, or not both when no
-    filling has that length."""
+def _length_literals(ctx: CnfContext, by_length: dict[int, tuple[int, ...]]
+                     ) -> tuple[list[Clause], dict[int, tuple[int, ...]]]:
+    """The fillings' length as literals (``sandwich_cnf=lengths``), from their selectors
+    by length: per length a literal (the selector itself when one filling has it) implied
+    by its fillings' selectors and calling for one of them, and at most one length. Returns
+    the clauses and per length its literal (as a 1-tuple, in place of the selectors)."""
     clauses: list[Clause] = []
-    by_length: dict[int, list[int]] = {}
-    for s, c in zip(chosen, fillings, strict=True):
-        by_length.setdefault(c.bit_count(), []).append(s)
-    length: dict[int, int] = {}
+    length: dict[int, tuple[int, ...]] = {}
     for k, selectors in by_length.items():
         if len(selectors) == 1:
-            length[k] = selectors[0]
+            length[k] = selectors
         else:
-            lit = length[k] = ctx.new_var()
+            lit = ctx.new_var()
+            length[k] = (lit,)
             clauses.append((-lit, *selectors))
             clauses += [(-s, lit) for s in selectors]
-    lits = list(length.values())
+    lits = [lit for (lit,) in length.values()]
     clauses += [(-a, -b) for i, a in enumerate(lits) for b in lits[i + 1:]]
-    for i, a in enumerate(crusts):
-        for j in range(i + 1, len(crusts)):
-            k = j - i - 1
-            clauses.append((-a, -crusts[j], length[k]) if k in length else (-a, -crusts[j]))
-    return clauses
+    return clauses, length
 
 
 @dataclass(frozen=True)
@@ -326,30 +318,20 @@ class Sandwich(SetClue):
         when both; per digit of 2..N-1 "between the crusts" (a cell between holding it says
         yes, a cell outside no: the unit places it once); one selector per filling of the
         clue, of any length, fixing those digits. Then, as :data:`SANDWICH_CNF` says, the
-        crusts' distance tied to the filling's length: ``lengths``, per cell a literal "a
-        crust here" (the running ORs read it), per length of some filling a literal that
-        its fillings' selectors imply and that calls for one of them, at most one length,
-        and per two cells holding the crusts the length of their distance (none: not
-        both); ``pairs``, for the 1 and the N at two places, some filling of their
-        distance.
+        crusts' distance tied to the filling's length: ``lengths``, per length of some
+        filling a literal that its fillings' selectors imply and that calls for one of
+        them, at most one length, and for the 1 and the N at two places the length of
+        their distance (none: not both; :func:`_length_literals`); ``pairs``, for the 1 and
+        the N at two places, some filling of their distance.
 
         Exact either way without the distance: the selector fixes the digits between,
-        whose values add up to the clue; the distance only makes unit propagation
-        stronger (placed crusts rule out the fillings of other lengths, a length no
-        filling has rules out crusts that far apart).
+        whose values add up to the clue; the distance makes unit propagation stronger
+        (placed crusts rule out the fillings of other lengths, a length no filling has
+        rules out crusts that far apart).
         """
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
         last = len(cells) - 1
         top = n - 1
-        lengths = ctx.option(SANDWICH_CNF) == "lengths"
-        clauses: list[Clause] = []
-        crusts: list[tuple[int, ...]]  # per cell, the literals "a crust here"
-        if lengths:
-            crusts = [(lit,) for lit in ctx.new_vars(len(cells))]
-            for (lit,), a in zip(crusts, cells, strict=True):
-                clauses += [(-lit, x(a, 0), x(a, top)), (-x(a, 0), lit), (-x(a, top), lit)]
-        else:
-            crusts = [(x(a, 0), x(a, top)) for a in cells]
 
         def running(order: Sequence[int]) -> dict[int, int]:
             # seen[m]: a crust among the cells read before cells[m] in this order.
@@ -358,13 +340,15 @@ class Sandwich(SetClue):
             for a, b in zip(order, order[1:], strict=False):
                 lit = ctx.new_var()
                 seen[b] = lit
-                clauses.append((-lit, *crusts[a], *((prev,) if prev else ())))
-                clauses.extend((-crust, lit) for crust in crusts[a])
+                clauses.append((-lit, x(cells[a], 0), x(cells[a], top), *((prev,) if prev
+                                                                          else ())))
+                clauses.extend(((-x(cells[a], 0), lit), (-x(cells[a], top), lit)))
                 if prev:
                     clauses.append((-prev, lit))
                 prev = lit
             return seen
 
+        clauses: list[Clause] = []
         before = running(range(len(cells)))
         after = running(range(last, -1, -1))
         inside: list[int | None] = [None] * len(cells)
@@ -375,16 +359,16 @@ class Sandwich(SetClue):
         held, chosen = held_set_clauses(ctx, cells, inside, ((1 << n) - 1) & ~(1 | 1 << top),
                                         fillings)
         clauses += held
-        if lengths:
-            clauses += _length_clauses(ctx, [c for (c,) in crusts], chosen, fillings)
-        else:
-            for i, a in enumerate(cells):
-                for j, b in enumerate(cells):
-                    if i != j:
-                        k = abs(i - j) - 1
-                        clauses.append((-x(a, 0), -x(b, top), *(
-                            s for s, c in zip(chosen, fillings, strict=True)
-                            if c.bit_count() == k)))
+        by_length: dict[int, tuple[int, ...]] = {}  # the fillings' selectors by length
+        for s, c in zip(chosen, fillings, strict=True):
+            by_length[c.bit_count()] = (*by_length.get(c.bit_count(), ()), s)
+        if ctx.option(SANDWICH_CNF) == "lengths":
+            length, by_length = _length_literals(ctx, by_length)
+            clauses += length
+        for i, a in enumerate(cells):
+            for j, b in enumerate(cells):
+                if i != j:
+                    clauses.append((-x(a, 0), -x(b, top), *by_length.get(abs(i - j) - 1, ())))
         yield from clauses
 
     def unit_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
