@@ -103,7 +103,7 @@ def _written(constraint, geometry, start):
     ctx = CnfContext(variables(geometry), start=start)
     if isinstance(constraint, BetweenLine):
         return list(constraint.automaton(geometry).clauses(ctx, constraint.sequence(geometry)))
-    return [*constraint.set_clauses(ctx), *constraint.more_clauses(ctx)]
+    return list(constraint.unit_clauses(ctx))
 
 
 @settings(max_examples=40, deadline=None)

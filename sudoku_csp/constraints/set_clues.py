@@ -145,18 +145,25 @@ class SetClue(OutsideClue):
                 if isinstance(clue, SetClue) and clue.reads_a_unit(geometry)]
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        """With its line a unit (and :attr:`cnf_sets`), its :meth:`set_clauses` and
-        :meth:`more_clauses`, built once per kind, clue and length
+        """With its line a unit (and :attr:`cnf_sets`), its :meth:`unit_clauses`, built once
+        per kind, clue, length and value of the kind's encoding options
         (:func:`~sudoku_csp.constraints.translation.templated`); else its automaton's and
         :meth:`more_clauses`."""
         if self.cnf_sets and self.reads_a_unit(ctx.geometry):
-            def make(slots: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
-                clue = replace(self, cells=cells)
-                yield from clue.set_clauses(slots)
-                yield from clue.more_clauses(slots)
+            chosen = {option.name: ctx.option(option) for option in self.encoding_options}
 
-            return templated(ctx, self.cells, (self.kind, self.total), make)
+            def make(slots: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
+                slots.options.update(chosen)  # the template is kept per these values
+                yield from replace(self, cells=cells).unit_clauses(slots)
+
+            return templated(ctx, self.cells, (self.kind, self.total, *chosen.values()), make)
         return chain(super().cnf(ctx), self.more_clauses(ctx))
+
+    def unit_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+        """The clauses of a clue whose line is a unit (:meth:`cnf`): its
+        :meth:`set_clauses` and :meth:`more_clauses`."""
+        yield from self.set_clauses(ctx)
+        yield from self.more_clauses(ctx)
 
     def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """The rule as clauses that read its line as a unit (:meth:`cnf`)."""

@@ -18,8 +18,13 @@ states a layer:
   unit together);
 - CNF: on a line that is a unit, the set of digits between the crusts
   (:meth:`Sandwich.set_clauses`: "between" per cell from running ORs of the crusts, "held
-  between" per digit, a selector per filling of any length), else the automaton's clauses;
-  and per place of the crusts, the digits the fillings of that length allow between;
+  between" per digit, a selector per filling of any length) and, by default
+  (:data:`SANDWICH_CNF` ``lengths``), the crusts' distance as one literal per length of
+  the fillings (about 320 clauses a clue on 9x9 where ``pairs``, the fillings of each
+  distance per place of the crusts and the digits they leave out barred between, wrote
+  about 460: docs/design.md, "Sandwiches on length literals"); else the automaton's
+  clauses and per place of the crusts, the digits the fillings of that length allow
+  between;
 - CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses
   (:func:`~sudoku_csp.constraints.set_clues.clauses_to_cpsat`; five
   generated sandwiches of few givens 47-81 -> 20 ms median, the two of the dev corpus
@@ -42,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
@@ -52,12 +57,21 @@ from sudoku_csp.constraints.set_clues import (
     SetClue,
     held_set_clauses,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
+
+
+SANDWICH_CNF = EncodingOption(
+    "sandwich_cnf", "lengths", "sandwiches on a unit in CNF: lengths (the crusts' distance as "
+    "a literal per length of the fillings) or pairs (each two places of the 1 and the N call "
+    "for the fillings of their distance; the digits those leave out barred between)",
+    ("lengths", "pairs"), "sandwich encoding")
+"""How the sat backend ties a sandwich's crusts to its fillings on a line that is a unit
+(:meth:`Sandwich.set_clauses`; docs/design.md, "Sandwiches on length literals")."""
 
 
 @cache
@@ -225,6 +239,27 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
     return tuple(out)
 
 
+def _length_literals(ctx: CnfContext, by_length: dict[int, tuple[int, ...]]
+                     ) -> tuple[list[Clause], dict[int, tuple[int, ...]]]:
+    """The fillings' length as literals (``sandwich_cnf=lengths``), from their selectors
+    by length: per length a literal (the selector itself when one filling has it) implied
+    by its fillings' selectors and calling for one of them, and at most one length. Returns
+    the clauses and per length its literal (as a 1-tuple, in place of the selectors)."""
+    clauses: list[Clause] = []
+    length: dict[int, tuple[int, ...]] = {}
+    for k, selectors in by_length.items():
+        if len(selectors) == 1:
+            length[k] = selectors
+        else:
+            lit = ctx.new_var()
+            length[k] = (lit,)
+            clauses.append((-lit, *selectors))
+            clauses += [(-s, lit) for s in selectors]
+    lits = [lit for (lit,) in length.values()]
+    clauses += [(-a, -b) for i, a in enumerate(lits) for b in lits[i + 1:]]
+    return clauses, length
+
+
 @dataclass(frozen=True)
 class Sandwich(SetClue):
     """A sandwich sum: the values of ``cells`` (a whole row or column, read ``direction``
@@ -240,6 +275,7 @@ class Sandwich(SetClue):
     names = Names("sandwich", json=("sandwiches",), fpuzzles=("sandwichsum",),
                   noun="sandwich sum")
     narrowing = staticmethod(_narrow)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SANDWICH_CNF,)
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:
@@ -281,8 +317,18 @@ class Sandwich(SetClue):
         cell "a crust before it" and "a crust after it" (running ORs both ways), "between"
         when both; per digit of 2..N-1 "between the crusts" (a cell between holding it says
         yes, a cell outside no: the unit places it once); one selector per filling of the
-        clue, of any length, fixing those digits; and for the 1 and the N at two places,
-        some filling of their distance."""
+        clue, of any length, fixing those digits. Then, as :data:`SANDWICH_CNF` says, the
+        crusts' distance tied to the filling's length: ``lengths``, per length of some
+        filling a literal that its fillings' selectors imply and that calls for one of
+        them, at most one length, and for the 1 and the N at two places the length of
+        their distance (none: not both; :func:`_length_literals`); ``pairs``, for the 1 and
+        the N at two places, some filling of their distance.
+
+        Exact either way without the distance: the selector fixes the digits between,
+        whose values add up to the clue; the distance makes unit propagation stronger
+        (placed crusts rule out the fillings of other lengths, a length no filling has
+        rules out crusts that far apart).
+        """
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
         last = len(cells) - 1
         top = n - 1
@@ -313,14 +359,25 @@ class Sandwich(SetClue):
         held, chosen = held_set_clauses(ctx, cells, inside, ((1 << n) - 1) & ~(1 | 1 << top),
                                         fillings)
         clauses += held
+        by_length: dict[int, tuple[int, ...]] = {}  # the fillings' selectors by length
+        for s, c in zip(chosen, fillings, strict=True):
+            by_length[c.bit_count()] = (*by_length.get(c.bit_count(), ()), s)
+        if ctx.option(SANDWICH_CNF) == "lengths":
+            length, by_length = _length_literals(ctx, by_length)
+            clauses += length
         for i, a in enumerate(cells):
             for j, b in enumerate(cells):
                 if i != j:
-                    k = abs(i - j) - 1
-                    clauses.append((-x(a, 0), -x(b, top), *(
-                        s for s, c in zip(chosen, fillings, strict=True)
-                        if c.bit_count() == k)))
+                    clauses.append((-x(a, 0), -x(b, top), *by_length.get(abs(i - j) - 1, ())))
         yield from clauses
+
+    def unit_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+        """:meth:`set_clauses`, and with ``sandwich_cnf=pairs`` :meth:`more_clauses` (the
+        length literals make them redundant: placed crusts leave the fillings of their
+        distance, whose digits the cells between then keep to)."""
+        yield from self.set_clauses(ctx)
+        if ctx.option(SANDWICH_CNF) == "pairs":
+            yield from self.more_clauses(ctx)
 
     def more_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """For the 1 and the N at two places, the cells between hold only values of the
