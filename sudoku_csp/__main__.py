@@ -16,7 +16,10 @@ collection at exit (about 10 ms of a ``count``). What is garbage is still freed 
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gc
+import os
 import signal
 import sys
 from types import FrameType
@@ -65,6 +68,28 @@ def main() -> None:
     finally:
         gc.enable()
         gc.freeze()
+        _end_beside_an_import(sys.exc_info()[1])
+
+
+def _end_beside_an_import(ending: BaseException | None) -> None:
+    """End the process now, its exit code that of ``ending`` (a ``SystemExit``, or None),
+    when a CP-SAT solve gave up on importing OR-Tools at its time limit and the import still
+    runs in its thread: the interpreter's shutdown must not run beside it (a crash), and
+    waiting for it (``finish_import``) would hold the exit past the limit. Standard output
+    and error are flushed and the exit handlers run first (a race's members stopped), as
+    in a normal exit."""
+    loader = sys.modules.get("sudoku_csp.encodings.cpsat")
+    if loader is None or not loader.importing():
+        return
+    code = ending.code if isinstance(ending, SystemExit) else 0 if ending is None else "?"
+    if not (code is None or isinstance(code, int)):
+        return  # a message or a traceback to print: the ordinary way (waits for the import)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe
+            stream.flush()
+    atexit.unregister(loader.finish_import)
+    atexit._run_exitfuncs()
+    os._exit(code or 0)
 
 
 if __name__ == "__main__":  # worker processes that re-import this module must not run it

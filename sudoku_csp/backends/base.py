@@ -200,6 +200,13 @@ class BackendBase(abc.ABC):
         """Look for up to ``limit`` solutions (``None``: all) within ``time_limit`` (seconds,
         or a :class:`~sudoku_csp.deadline.Deadline` shared with the caller)."""
 
+    def prepare(self, time_limit: Limit = None) -> bool:
+        """Start loading what this backend's first solve would otherwise have to load (a
+        solver library slow to import), and wait for it at most ``time_limit`` (0: not at
+        all, it goes on in the background): whether it is ready. A batch calls it with 0 as
+        it starts; the first solve waits for the rest inside its own time limit."""
+        return True
+
     def crosscheck_seconds(self, puzzle: Puzzle) -> float | None:
         """The time limit this backend runs under in a cross-check given none (``check``,
         ``compare``): ``None``, no bound, unless its search can stall on the puzzle where the

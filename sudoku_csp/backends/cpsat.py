@@ -39,28 +39,35 @@ How a puzzle is solved, and why:
   the watchdog calls ``stop_search`` at the deadline as well, since CP-SAT measures its own
   time from when it starts and may look at it late (presolving a large model). A deadline
   already passed returns ``UNKNOWN`` without solving.
+- The limit covers importing OR-Tools too (0.2-1 s: it loads pandas): the first solve waits
+  for it only until its deadline (:func:`~sudoku_csp.encodings.cpsat.cp_model_within`),
+  and answers "unknown: time limit reached" if the import is still going on then; the
+  import finishes in the background for the next solve. Importing this module does not
+  import OR-Tools.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
 from sudoku_csp.constraints import EncodingOption, add_to_cpsat, encoding_options
 from sudoku_csp.deadline import Deadline, Limit
-from sudoku_csp.encodings.cpsat import BUILDERS, MODELS
+from sudoku_csp.encodings.cpsat import BUILDERS, MODELS, cp_model_within
 from sudoku_csp.errors import BackendError
 from sudoku_csp.geometry import Geometry
 from sudoku_csp.interrupts import stoppable
 from sudoku_csp.modeling.cpsat_model import CpSatModel
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, check_limit
+
+if TYPE_CHECKING:  # only for annotations: OR-Tools is imported within the caller's limit
+    from ortools.sat.python import cp_model
 
 TUNING: dict[str, Any] = {
     "symmetry_level": 0,  # symmetry detection costs more than it saves once givens are set
@@ -99,56 +106,65 @@ class SearchEnd(enum.Enum):
     UNDECIDED = "undecided"  # UNKNOWN: cut by a limit before anything was decided
 
 
-STATUS_TABLE: dict[Any, SearchEnd] = {
-    cp_model.OPTIMAL: SearchEnd.FINISHED,
-    cp_model.FEASIBLE: SearchEnd.STOPPED,
-    cp_model.INFEASIBLE: SearchEnd.NO_SOLUTION,
-    cp_model.UNKNOWN: SearchEnd.UNDECIDED,
+STATUS_TABLE: dict[str, SearchEnd] = {
+    "OPTIMAL": SearchEnd.FINISHED,
+    "FEASIBLE": SearchEnd.STOPPED,
+    "INFEASIBLE": SearchEnd.NO_SOLUTION,
+    "UNKNOWN": SearchEnd.UNDECIDED,
 }
-"""CP-SAT status -> :class:`SearchEnd`. ``MODEL_INVALID`` is deliberately absent."""
+"""CP-SAT status (by its name: OR-Tools is not imported yet when this module is) ->
+:class:`SearchEnd`. ``MODEL_INVALID`` is deliberately absent."""
 
 
 def search_end(status: Any, model: cp_model.CpModel | None = None) -> SearchEnd:
     """How the search ended, by its CP-SAT status; :class:`CpSatError` for any other status.
 
+    >>> from ortools.sat.python import cp_model
     >>> search_end(cp_model.INFEASIBLE)
     <SearchEnd.NO_SOLUTION: 'no solution'>
     """
     try:
-        return STATUS_TABLE[status]
-    except KeyError:
+        return STATUS_TABLE[getattr(status, "name", status)]
+    except (KeyError, TypeError):
         detail = model.validate() if model is not None else ""
         raise CpSatError(f"CP-SAT returned {getattr(status, 'name', status)}"
                          + (f": {detail}" if detail else "")) from None
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Hands the distinct grids CP-SAT reports to a :class:`Tally` (which checks each at
-    once, inside the time limit); stops the search at ``limit`` of them."""
+@functools.cache
+def _collector_class(cp: Any) -> type:
+    """The solution callback's class, made once OR-Tools (``cp``, its ``cp_model``) is
+    imported: its base class is OR-Tools'."""
 
-    def __init__(self, template: CpSatModel, limit: int | None, tally: Tally) -> None:
-        super().__init__()
-        self._decode = template.decode
-        self._limit = limit
-        self.tally = tally
-        self.reported = 0
-        self.duplicates = 0
-        self.stopped = False
+    class Collector(cp.CpSolverSolutionCallback):
+        """Hands the distinct grids CP-SAT reports to a :class:`Tally` (which checks each
+        at once, inside the time limit); stops the search at ``limit`` of them."""
 
-    def on_solution_callback(self) -> None:
-        self.reported += 1
-        if self.stopped:  # reported after stop_search: the limit is already met
-            return
-        # One copy of the response decodes faster than a value() call per variable
-        # (measured 180 vs 280 us per 9x9 solution); Response() has no snake_case alias.
-        grid = self._decode(self.Response().solution)
-        if self.tally.seen(grid):
-            self.duplicates += 1
-            return
-        self.tally.add(grid)
-        if self._limit is not None and self.tally.count >= self._limit:
-            self.stopped = True
-            self.stop_search()
+        def __init__(self, template: CpSatModel, limit: int | None, tally: Tally) -> None:
+            super().__init__()
+            self._decode = template.decode
+            self._limit = limit
+            self.tally = tally
+            self.reported = 0
+            self.duplicates = 0
+            self.stopped = False
+
+        def on_solution_callback(self) -> None:
+            self.reported += 1
+            if self.stopped:  # reported after stop_search: the limit is already met
+                return
+            # One copy of the response decodes faster than a value() call per variable
+            # (measured 180 vs 280 us per 9x9 solution); Response() has no snake_case alias.
+            grid = self._decode(self.Response().solution)
+            if self.tally.seen(grid):
+                self.duplicates += 1
+                return
+            self.tally.add(grid)
+            if self._limit is not None and self.tally.count >= self._limit:
+                self.stopped = True
+                self.stop_search()
+
+    return Collector
 
 
 class CpSatBackend(BackendBase):
@@ -234,6 +250,13 @@ class CpSatBackend(BackendBase):
         clash = clash_result(puzzle, self.spec)
         if clash is not None:
             return clash
+        loading = time.perf_counter()
+        cp = cp_model_within(deadline)
+        # Waiting for the import is the limit's, not the puzzle's: a result's seconds (what
+        # compare adds up) leave it out, as they did when the import came first.
+        start += time.perf_counter() - loading
+        if cp is None:  # the limit passed while OR-Tools was still being imported
+            return self._undecided(puzzle, limit, start, deadline)
         began = time.perf_counter()
         template = self.template(puzzle.geometry)
         if puzzle.constraints:
@@ -242,17 +265,15 @@ class CpSatBackend(BackendBase):
             template = template.copy()
             add_to_cpsat(template, puzzle.constraints, self.given_kind_options())
         enumerate_all = limit != 1
-        tally = Tally(puzzle, self.spec, limit)
         if deadline.expired():  # building the model took what was left: nothing decided
-            return make_result(puzzle, tally, limit=limit, complete=False, timed_out=True,
-                               solver=self.spec, seconds=time.perf_counter() - start,
-                               stats={}, time_limit=deadline)
-        solver = cp_model.CpSolver()
+            return self._undecided(puzzle, limit, start, deadline)
+        tally = Tally(puzzle, self.spec, limit)
+        solver = cp.CpSolver()
         for key, value in self.parameters(enumerate_all=enumerate_all,
                                           time_limit=deadline.remaining(),
                                           constrained=bool(puzzle.constraints)).items():
             setattr(solver.parameters, key, value)
-        collector = _Collector(template, limit, tally) if enumerate_all else None
+        collector = _collector_class(cp)(template, limit, tally) if enumerate_all else None
         fixed = template.fix_givens(puzzle.givens)
         model_seconds = time.perf_counter() - began
         began = time.perf_counter()
@@ -297,6 +318,18 @@ class CpSatBackend(BackendBase):
             solver=self.spec, seconds=time.perf_counter() - start, stats=stats,
             time_limit=deadline,
             phases={"model_seconds": model_seconds, "solve_seconds": solve_seconds})
+
+    def _undecided(self, puzzle: Puzzle, limit: int | None, start: float,
+                   deadline: Deadline) -> Result:
+        """The result of a solve the time limit cut before it searched: nothing decided."""
+        return make_result(puzzle, Tally(puzzle, self.spec, limit), limit=limit,
+                           complete=False, timed_out=True, solver=self.spec,
+                           seconds=time.perf_counter() - start, stats={}, time_limit=deadline)
+
+    def prepare(self, time_limit: Limit = None) -> bool:
+        """Start importing OR-Tools, waiting at most ``time_limit`` (0: not at all; it goes on
+        in a daemon thread): whether it is imported."""
+        return cp_model_within(time_limit) is not None
 
 
 def _make_backend(options: dict[str, Any]) -> CpSatBackend:

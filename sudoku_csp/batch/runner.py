@@ -18,7 +18,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
-from sudoku_csp.backends.base import Backend
+from sudoku_csp.backends.base import Backend, BackendBase
 from sudoku_csp.backends.registry import get_backend
 from sudoku_csp.batch.records import Outcome, Record, RecordWriter, record_format
 from sudoku_csp.batch.resume import Finished
@@ -63,10 +63,13 @@ _Item = tuple[int, "Puzzle | PuzzleText", tuple[str, ...] | None, dict[str, Clai
 
 
 def _warm(specs: Sequence[Spec]) -> None:
-    """Build this process's solvers once (pool initializer; ``Client.run`` on Dask)."""
+    """Build this process's solvers once, and start loading the solver libraries slow to
+    import, in the background: a backend's first solve waits for the rest of its import
+    inside its own time limit (pool initializer; ``Client.run`` on Dask; a run here)."""
     for spec in specs:
-        if isinstance(spec, str):
-            get_backend(spec)
+        backend = get_backend(spec) if isinstance(spec, str) else spec
+        if isinstance(backend, BackendBase):
+            backend.prepare(0)
 
 
 def _start_worker(specs: Sequence[Spec]) -> None:
@@ -232,6 +235,10 @@ def run_batch(
     if scheduler is not None:
         require_extra("distributed", "cluster", _DASK)  # now, not at the first record
     names = tuple(resolve(specs))  # SpecError now, not from inside a worker
+    if jobs == 1 and scheduler is None and (not concurrent or len(names) < 2):
+        # Here, not in a process that forks workers (a thread would be left to fork beside):
+        # those warm up in their own processes.
+        _warm(specs)
     if finished is not None and finished.specs != names:
         raise ValueError("finished was loaded for other specs: "
                          f"{', '.join(finished.specs)} (run: {', '.join(names)})")

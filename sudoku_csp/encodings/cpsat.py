@@ -32,17 +32,25 @@ them to (CP-SAT cannot remove a constraint once added).
 :func:`export_models` writes the empty 9×9 model of each kind as a text proto into the
 top-level ``encodings/`` folder (see ``encodings/CPSAT.md`` there).
 
-OR-Tools is imported when a model is built, not when this module is imported.
+OR-Tools is imported when a model is built, not when this module is imported, and only
+through :func:`cp_model_within`: importing it (it loads pandas) takes 0.2-1 s, which a caller
+with a time limit waits for only as long as its limit allows.
 """
 
 from __future__ import annotations
 
+import atexit
+import importlib
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
+from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry
+from sudoku_csp.interrupts import requested, stoppable
 from sudoku_csp.modeling.cpsat_model import AllDiffModel, BooleanModel, CpSatModel, ReadBackError
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
@@ -55,11 +63,125 @@ EXPORT_SIZES = (9,)
 """Sizes of the standard empty grid exported by :func:`export_models`."""
 
 
+# -- importing OR-Tools ------------------------------------------------------------------------
+CP_MODEL = "ortools.sat.python.cp_model"
+"""The module every CP-SAT model and solver comes from."""
+
+
+def _import_cp_model() -> ModuleType:
+    return importlib.import_module(CP_MODEL)
+
+
+class _Import:
+    """The one import of :data:`CP_MODEL` in this process (by ``load``): what it gave (the
+    module, or the exception it raised), and the daemon thread that runs it for callers
+    with a limit."""
+
+    def __init__(self, load: Callable[[], ModuleType] = _import_cp_model) -> None:
+        self.load = load
+        self.cond = threading.Condition()
+        self.module: ModuleType | None = None
+        self.error: BaseException | None = None
+        self.thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        try:
+            module = self.load()
+        except BaseException as exc:  # noqa: BLE001 - handed to every caller, raised there
+            with self.cond:
+                self.error = exc
+                self.cond.notify_all()
+            return
+        with self.cond:
+            self.module = module
+            self.cond.notify_all()
+
+    def wake(self) -> None:
+        """Make the callers waiting look again (the deadline passed, a signal came)."""
+        with self.cond:
+            self.cond.notify_all()
+
+
+_IMPORT = _Import()
+
+
+def cp_model_within(time_limit: Limit = None) -> ModuleType | None:
+    """OR-Tools' ``cp_model`` module, imported on the first call: None when ``time_limit``
+    (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) passes first.
+
+    With a limit, the import runs in a daemon thread that this call waits for until the
+    deadline (or its cancellation, or Ctrl-C: ``KeyboardInterrupt``, as for any search);
+    the import goes on after a call that gave up, and a later call takes the module it
+    gave. Without a limit, the calling thread imports it (or waits for that thread). An
+    import that fails raises its error here, in every call.
+
+    >>> cp_model_within(60).__name__
+    'ortools.sat.python.cp_model'
+    """
+    state = _IMPORT
+    if state.module is not None:
+        return state.module
+    deadline = Deadline.of(time_limit)
+    with state.cond:
+        if state.thread is None and state.error is None and not deadline.limited:
+            direct = True
+        else:
+            direct = False
+            if state.thread is None and state.error is None:
+                # A daemon thread, so that nothing waits for it but finish_import: a
+                # process must not shut down while it runs the libraries' C code (a
+                # crash), so at exit it is waited for; the command line ends at once
+                # instead (sudoku_csp.__main__).
+                state.thread = threading.Thread(target=state.run, name="import-ortools",
+                                                daemon=True)
+                state.thread.start()
+                atexit.register(finish_import)
+    if not direct and deadline.expired() and state.error is None:
+        return state.module  # a start in the background (prepare): nothing to wait for
+    if direct:
+        # No limit: as any import, in this thread (no thread left behind to fork beside).
+        module = state.load()
+        with state.cond:
+            state.module = module
+        return module
+    # The watch wakes this wait at the deadline or when the deadline is cancelled (a race's
+    # loser), stoppable when a signal comes while this is not the main thread (the main
+    # thread gets KeyboardInterrupt inside the wait itself); leaving its block then raises.
+    with stoppable(state.wake), deadline.watch(state.wake), state.cond:
+        while (state.module is None and state.error is None and not deadline.expired()
+               and requested() is None):
+            left = deadline.remaining()
+            state.cond.wait(None if left is None else min(left, threading.TIMEOUT_MAX))
+    if state.error is not None:
+        raise state.error
+    return state.module
+
+
+def importing() -> bool:
+    """Whether the import of OR-Tools is under way in its thread (a caller gave up on it)."""
+    thread = _IMPORT.thread
+    return thread is not None and thread.is_alive()
+
+
+def finish_import() -> None:
+    """Wait until an import of OR-Tools under way has ended: registered to run at exit once
+    the thread starts, since the interpreter's shutdown beside a thread running the import's
+    C code can crash (segmentation fault)."""
+    thread = _IMPORT.thread
+    if thread is not None:
+        thread.join()
+
+
+def _cp_model() -> ModuleType:
+    """``cp_model`` for building a model (no limit: the caller checks its deadline after)."""
+    module = cp_model_within(None)
+    assert module is not None  # only a limit makes it None
+    return module
+
+
 # -- builders ---------------------------------------------------------------------------------
 def _new_model(geometry: Geometry, kind: str) -> cp_model.CpModel:
-    from ortools.sat.python import cp_model
-
-    model = cp_model.CpModel()
+    model = _cp_model().CpModel()
     model.name = f"sudoku {geometry.name} {kind}"
     return model
 
@@ -175,11 +297,15 @@ __all__ = [
     "MODELS",
     "AllDiffModel",
     "BooleanModel",
+    "CP_MODEL",
     "CpSatModel",
     "ReadBackError",
     "build_alldiff",
     "build_boolean",
     "build_model",
+    "cp_model_within",
+    "finish_import",
+    "importing",
     "export_models",
     "export_name",
 ]

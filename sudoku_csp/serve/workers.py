@@ -35,6 +35,7 @@ OnEvent = Callable[[Fields], None]
 
 _PRELOAD = ["sudoku_csp.serve.jobs", "sudoku_csp.setter", "sudoku_csp.logic",
             "sudoku_csp.crosscheck", "sudoku_csp.backends.sat", "sudoku_csp.backends.cpsat",
+            "ortools.sat.python.cp_model",  # not imported by the backend's module itself
             "sudoku_csp.cli.conflicts"]
 """What the fork server imports once, so that each worker it forks starts with it."""
 
