@@ -8,10 +8,15 @@ little killers' ``sum_bounds`` clauses), against brute force.
   a 3, and under 7 a cell that is no 4 is 3 and the other 4, with no other clause.
 - Switched off or on, the sat backend counts a little killer puzzle alike, and on a generated
   little killer of few givens the bounds take the solver fewer conflicts (a count, not a time).
+- Ends shared (``bounds_ends=shared``: the first prefix the first cell's literals, the last
+  cell the prefix before it read backwards, literals only inside the ranges) or own: both
+  exact, the same propagation on the digits, the shared ones with fewer auxiliaries and
+  clauses.
 """
 
 from __future__ import annotations
 
+import random
 from itertools import product
 
 import pytest
@@ -25,24 +30,32 @@ from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.sum_bounds import bounds_clauses
 from sudoku_csp.constraints.translation import CnfContext
 
+ENDS = ["shared", "own"]
 
+
+@pytest.mark.parametrize("ends", ENDS)
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from([4, 6, 9]), st.integers(1, 3), st.integers(-1, 30))
-def test_the_bounds_hold_exactly_the_fillings_adding_up_to_the_total(n, length, total):
+@given(n_length=st.sampled_from([(4, 4), (6, 4), (9, 3)]).flatmap(
+           lambda nl: st.tuples(st.just(nl[0]), st.integers(1, nl[1]))),
+       total=st.integers(-1, 30))
+def test_the_bounds_hold_exactly_the_fillings_adding_up_to_the_total(ends, n_length, total):
+    n, length = n_length
     ctx, numbering = cnf_context(n)
     cells = tuple(range(length))
-    clauses = bounds_clauses(ctx, cells, total)
+    clauses = bounds_clauses(ctx, cells, total, ends)
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for values in product(range(n), repeat=length):
             holds = sum(values) + length == total
             assert solver.solve(assumptions=filling(numbering, cells, values)) == holds, values
 
 
+@pytest.mark.parametrize("ends", ENDS)
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 12), st.integers(2, 12))
-def test_two_sums_through_one_cell_hold_together(first, second):
+def test_two_sums_through_one_cell_hold_together(ends, first, second):
     ctx, numbering = cnf_context(4)
-    clauses = bounds_clauses(ctx, (0, 1, 2), first) + bounds_clauses(ctx, (3, 1), second)
+    clauses = (bounds_clauses(ctx, (0, 1, 2), first, ends)
+               + bounds_clauses(ctx, (3, 1), second, ends))
     cells = (0, 1, 2, 3)
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for values in product(range(4), repeat=4):
@@ -51,17 +64,48 @@ def test_two_sums_through_one_cell_hold_together(first, second):
             assert solver.solve(assumptions=filling(numbering, cells, values)) == holds
 
 
-def test_unit_propagation_keeps_the_running_sum_s_bounds():
+@pytest.mark.parametrize("ends", ENDS)
+def test_unit_propagation_keeps_the_running_sum_s_bounds(ends):
     ctx, numbering = cnf_context(4)
-    clauses = bounds_clauses(ctx, (0, 1), 8)  # 4 + 4 only
+    clauses = bounds_clauses(ctx, (0, 1), 8, ends)  # 4 + 4 only
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         for cell in (0, 1):  # either cell under 4: no way, by propagation alone
             ok, _ = solver.propagate(assumptions=[-numbering.x(cell, 3)])
             assert not ok
-    clauses = bounds_clauses(ctx, (0, 1), 7)  # 3 + 4 or 4 + 3
+    clauses = bounds_clauses(ctx, (0, 1), 7, ends)  # 3 + 4 or 4 + 3
     with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
         ok, implied = solver.propagate(assumptions=[-numbering.x(0, 3)])
         assert ok and numbering.x(0, 2) in implied and numbering.x(1, 3) in implied
+
+
+def _implied_digits(clauses, assumptions, digits):  # noqa: ANN001, ANN202
+    """The digit literals unit propagation sets under ``assumptions`` (None: a conflict)."""
+    if clauses == [()]:
+        return None
+    with Solver(name="minisat22", bootstrap_with=[list(c) for c in clauses]) as solver:
+        ok, implied = solver.propagate(assumptions=assumptions)
+    return {lit for lit in implied if abs(lit) in digits} if ok else None
+
+
+def test_shared_ends_propagate_on_the_digits_as_own_ones_with_fewer_literals():
+    rng = random.Random(34)
+    for _ in range(150):
+        length = rng.randint(2, 7)
+        total = rng.randint(length - 1, 9 * length + 1)
+        cells = tuple(range(length))
+        made = {}
+        for ends in ENDS:
+            ctx, numbering = cnf_context(9)
+            made[ends] = bounds_clauses(ctx, cells, total, ends), ctx.top - numbering.x_count
+        digits = {numbering.x(c, d) for c in cells for d in range(9)}
+        assumptions = [-lit for lit in rng.sample(sorted(digits), rng.randint(1, 4 * length))]
+        shared, own = (_implied_digits(made[e][0], assumptions, digits) for e in ENDS)
+        assert shared == own, (length, total, assumptions)
+    # a diagonal of nine under 45: one cell's literals and one prefix's fewer (8 each)
+    (shared, shared_aux), (own, own_aux) = (
+        (bounds_clauses(ctx, tuple(range(9)), 45, ends), ctx.top - numbering.x_count)
+        for ends in ENDS for ctx, numbering in [cnf_context(9)])
+    assert shared_aux == own_aux - 16 and len(shared) < len(own)
 
 
 # Generated by `sudoku-csp generate --kind little-killer --count 5 --size 9 --symmetry none
@@ -83,14 +127,17 @@ def test_the_bounds_take_fewer_conflicts_and_change_no_answer():
     puzzle = parse(FEW_GIVENS)
     on = get_backend("sat:mode=fresh").solve(puzzle, limit=2)
     off = get_backend("sat:mode=fresh,sum_bounds=off").solve(puzzle, limit=2)
-    assert on.count == off.count == 1 and on.solutions == off.solutions
+    own = get_backend("sat:mode=fresh,bounds_ends=own").solve(puzzle, limit=2)
+    assert on.count == off.count == own.count == 1
+    assert on.solutions == off.solutions == own.solutions
     assert on.stats["conflicts"] < off.stats["conflicts"]
 
 
+@pytest.mark.parametrize("ends", ENDS)
 @pytest.mark.parametrize("total", [1, 13])
-def test_a_total_no_filling_reaches_is_one_clause_with_the_guard(total):
+def test_a_total_no_filling_reaches_is_one_clause_with_the_guard(total, ends):
     # An incremental solver holds one puzzle's clauses behind a guard: an empty clause
     # without it would leave every later puzzle with no solution.
     _, numbering = cnf_context(4)
     ctx = CnfContext(numbering, start=numbering.x_count + 1, guard=-99)
-    assert [list(c) for c in bounds_clauses(ctx, (0, 1, 2), total)] == [[-99]]
+    assert [list(c) for c in bounds_clauses(ctx, (0, 1, 2), total, ends)] == [[-99]]

@@ -17,7 +17,10 @@ to read (so at most ``clue`` states a layer):
   (:class:`~sudoku_csp.constraints.group_sums.GroupLinearSum`);
 - CNF: the sum on bounds (order literals "this cell's value is v or more", "the first i
   cells add up to s or more": :func:`~sudoku_csp.constraints.sum_bounds.bounds_clauses`),
-  from which the solver learns clauses about bounds, as CP-SAT does from its integers;
+  from which the solver learns clauses about bounds, as CP-SAT does from its integers; its
+  ends shared by default (``bounds_ends``: the first prefix the first cell's literals, the
+  last cell the prefix before it read backwards, 10-12 % fewer propagations on the generated
+  little killers of few givens);
   with ``sum_bounds=off``, the automaton's clauses (a state variable per running sum,
   unit propagation following the sums both ways: each cell's digits, not only its
   bounds), or by box segments (``line_sums=groups``). On the five generated little killers
@@ -75,7 +78,7 @@ from sudoku_csp.constraints.outside import (
     inside,
     ray,
 )
-from sudoku_csp.constraints.sum_bounds import SUM_BOUNDS, bounds_clauses
+from sudoku_csp.constraints.sum_bounds import BOUNDS_ENDS, SUM_BOUNDS, bounds_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import equal_sums, kept, seeing
 from sudoku_csp.geometry import Geometry
@@ -101,7 +104,8 @@ class LittleKiller(OutsideClue):
     """
 
     names = Names("little killer", json=("little_killers",), fpuzzles=("littlekillersum",))
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS, SUM_BOUNDS)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS, SUM_BOUNDS,
+                                                                BOUNDS_ENDS)
     directions: ClassVar[tuple[str, ...]] = DIAGONAL
 
     @classmethod
@@ -173,7 +177,7 @@ class LittleKiller(OutsideClue):
         bounds_clauses`); with ``sum_bounds=off``, as ``line_sums`` says: the automaton
         over the cells' values, or the box segments' digit sets then the running sum."""
         if ctx.option(SUM_BOUNDS) == "on":
-            return bounds_clauses(ctx, self.cells, self.total)
+            return bounds_clauses(ctx, self.cells, self.total, ctx.option(BOUNDS_ENDS))
         if ctx.option(LINE_SUMS) == "groups":
             return self.grouped(ctx.geometry).clauses(ctx)
         return super().cnf(ctx)
