@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 __all__ = ["APART", "ARROW_ROWS", "PILL_TABLE", "SET_RUN", "TABLE_MOST", "Table", "TableNarrow",
-           "add_table", "reading_clauses", "shaft_tables", "sum_table", "table_clauses"]
+           "accepted_clauses", "add_table", "reading_clauses", "shaft_tables", "sum_runs",
+           "sum_table", "table_clauses"]
 
 TABLE_MOST = 3000
 """The most rows a table (:func:`sum_table`) may have for a kind to take it (0: never); a
@@ -241,37 +242,65 @@ def reading_clauses(ctx: CnfContext, readings: Sequence[tuple[tuple[int, ...], R
     """An arrow's shafts, each with its circle of ``circle`` cells (``readings``: the cells
     in reading order, the shaft's first, and how they are read), in CNF with ``ctx``'s
     guard: each one's table (:func:`sum_table`, cells apart as :data:`APART` says; a pill's
-    from its automaton, :data:`PILL_TABLE`; with ``rule_table`` false, a circle of one cell
-    gets none) as support clauses (with ``arrow_rows=sets`` on the digit sets of the
-    shaft's runs of cells that see each other), else its automaton's clauses (one template
-    per reading)."""
+    from its automaton, :data:`PILL_TABLE`, :func:`accepted_clauses`; with ``rule_table``
+    false, a circle of one cell gets none) as support clauses (with ``arrow_rows=sets`` on
+    the digit sets of the shaft's runs of cells that see each other), else its automaton's
+    clauses (one template per reading)."""
     geometry = ctx.geometry
     one = circle == 1
     sets = ctx.option(ARROW_ROWS) == "sets"
     clauses: list[Clause] = Guarded() if ctx.guard else []
     for cells, reading in readings:
-        automaton = reading.automaton(len(cells), geometry.size)
+        runs = sum_runs(geometry, cells, (0, len(cells) - circle)) if sets else None
         table = sum_table(geometry, cells, apart=APART) if rule_table and one else None
-        if table is None and PILL_TABLE and not one:
-            table = automaton.table(geometry.seen_before(cells), TABLE_MOST)
-        if table is None:
-            clauses += templated(ctx, cells, ("automaton", reading.key), automaton.clauses)
+        if table is not None:
+            clauses += table_clauses(ctx, cells, table, runs)
+        elif PILL_TABLE and not one:
+            clauses += accepted_clauses(ctx, cells, reading, runs)
         else:
-            clauses += table_clauses(ctx, cells, table,
-                                     _runs(geometry, cells, circle) if sets else None)
+            clauses += accepted_clauses(ctx, cells, reading, table=False)
     return clauses
 
 
-def _runs(geometry: Geometry, cells: tuple[int, ...], circle: int
-          ) -> tuple[tuple[int, ...], ...]:
-    """The places of ``cells`` (a shaft, then ``circle`` cells) cut into the shaft's groups
-    of cells that see each other (:func:`exclusion_groups`) of at least :data:`SET_RUN`
-    cells, and the other places one by one."""
-    shaft = cells[:len(cells) - circle]
-    place = {cell: i for i, cell in enumerate(shaft)}
-    return (*(tuple(place[c] for c in group) for run in exclusion_groups(geometry, shaft)
-              for group in ((run,) if len(run) >= SET_RUN else ((c,) for c in run))),
-            *((i,) for i in range(len(shaft), len(cells))))
+def accepted_clauses(ctx: CnfContext, cells: tuple[int, ...], reading: Reading,
+                     runs: tuple[tuple[int, ...], ...] | None = None, table: bool = True
+                     ) -> list[Clause]:
+    """The readings of ``cells`` that ``reading``'s automaton accepts, cells that see each
+    other apart (:meth:`~sudoku_csp.constraints.automaton.Automaton.table`, up to
+    :data:`TABLE_MOST` rows), as a table's support clauses (:func:`table_clauses`, by
+    ``runs`` when given); else (or without ``table``) the automaton's clauses, one template
+    per reading and length."""
+    geometry = ctx.geometry
+    automaton = reading.automaton(len(cells), geometry.size)
+    rows = automaton.table(geometry.seen_before(cells), TABLE_MOST) if table else None
+    if rows is None:
+        return templated(ctx, cells, ("automaton", reading.key), automaton.clauses)
+    return table_clauses(ctx, cells, rows, runs)
+
+
+def sum_runs(geometry: Geometry, cells: tuple[int, ...], *summed: tuple[int, int],
+             least: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """The places of ``cells`` cut into groups for :func:`table_clauses`: those of each
+    range of ``summed`` (places whose values are only added up, in any order: an arrow's
+    shaft) by runs of cells that see each other (:func:`exclusion_groups`) of at least
+    ``least`` cells (by default :data:`SET_RUN`), every other place alone; in order.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> sum_runs(make_geometry(9), (1, 2, 3, 40, 0), (0, 4))   # A2 A3 A4 in row A, E5
+    ((0, 1, 2), (3,), (4,))
+    """
+    least = SET_RUN if least is None else least
+    groups: list[tuple[int, ...]] = []
+    done = 0
+    for start, stop in summed:
+        groups += ((i,) for i in range(done, start))
+        place = {cell: i for i, cell in enumerate(cells[start:stop], start)}
+        groups += (tuple(place[c] for c in group)
+                   for run in exclusion_groups(geometry, cells[start:stop])
+                   for group in ((run,) if len(run) >= least else ((c,) for c in run)))
+        done = stop
+    groups += ((i,) for i in range(done, len(cells)))
+    return tuple(groups)
 
 
 @lru_cache(maxsize=512)
