@@ -14,10 +14,9 @@ import random
 from itertools import product
 
 import pytest
-from cases import slow_if
+from cases import local_fillings, sampled_puzzle, slow_if
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pysat.solvers import Solver
 
 import sudoku_csp.constraints.sum_tables as sum_tables
 from sudoku_csp.backends import get_backend
@@ -94,19 +93,6 @@ def test_a_pill_counts_the_same_on_its_table_and_on_its_automaton(monkeypatch):
     assert GRID9 in tabled.solutions
 
 
-def _fillings(clauses, cells, n, x):  # noqa: ANN001, ANN202
-    """Every digit filling of ``cells`` some model of ``clauses`` gives (blocked one by
-    one)."""
-    found = set()
-    with Solver("minisat22", bootstrap_with=[list(c) for c in clauses]) as solver:
-        while solver.solve():
-            model = set(solver.get_model())
-            filling = tuple(next(d for d in range(n) if x(c, d) in model) for c in cells)
-            found.add(filling)
-            solver.add_clause([-x(c, d) for c, d in zip(cells, filling, strict=True)])
-    return found
-
-
 @pytest.mark.parametrize("n", slow_if([4, 6, 9], lambda n: n == 9))
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from([UnitKind.BOX, UnitKind.ROW]), st.integers(1, 2), st.data())
@@ -117,7 +103,6 @@ def test_arrow_rows_as_sets_hold_exactly_the_fillings_of_the_rule(n, kind, pill,
     # from table_clauses) with each cell's one digit and peers' different digits, against
     # every filling of the cells checked by the rule.
     geometry = make_geometry(n)
-    x = variables(geometry).x
     pill = 1 if n < 9 else pill
     unit = data.draw(st.sampled_from([u.cells for u in geometry.units if u.kind == kind]))
     shaft = data.draw(st.lists(st.sampled_from(unit), min_size=1, max_size=min(4, n - 1),
@@ -130,10 +115,6 @@ def test_arrow_rows_as_sets_hold_exactly_the_fillings_of_the_rule(n, kind, pill,
                                       unique=True), "circle"))
     arrow = Arrow(circle, ((circle[-1], *shaft),))
     cells = (*shaft, *circle)
-    rules = [[x(c, d) for d in range(n)] for c in cells]
-    rules += [[-x(c, a), -x(c, b)] for c in cells for a in range(n) for b in range(a)]
-    rules += [[-x(a, d), -x(b, d)] for i, a in enumerate(cells) for b in cells[:i]
-              if geometry.are_peers(a, b) for d in range(n)]
     by_value: dict[int, list[tuple[int, ...]]] = {}
     for digits in product(range(n), repeat=pill):
         by_value.setdefault(pill_value([d + 1 for d in digits]), []).append(digits)
@@ -144,7 +125,7 @@ def test_arrow_rows_as_sets_hold_exactly_the_fillings_of_the_rule(n, kind, pill,
                 if all(digits[i] != digits[j] for i, j in peers)}
     start = variables(geometry).x_count + 1
     ctx = CnfContext(variables(geometry), start=start, options={"arrow_rows": "sets"})
-    assert _fillings(rules + arrow.cnf(ctx), cells, n, x) == expected
+    assert local_fillings(geometry, cells, arrow.cnf(ctx)) == expected
     # every run a set, runs of two too: straight from the rule's table
     (reading_cells, _), = arrow.readings(geometry)
     table = (sum_tables.sum_table(geometry, reading_cells) if pill == 1 else
@@ -154,7 +135,7 @@ def test_arrow_rows_as_sets_hold_exactly_the_fillings_of_the_rule(n, kind, pill,
             *((place[c],) for c in circle))
     ctx = CnfContext(variables(geometry), start=start)
     clauses = sum_tables.table_clauses(ctx, reading_cells, table, runs)
-    assert _fillings(rules + clauses, cells, n, x) == expected
+    assert local_fillings(geometry, cells, clauses) == expected
 
 
 def _peer_places(geometry, cells):  # noqa: ANN001, ANN202
@@ -181,15 +162,7 @@ def test_a_run_of_three_is_one_selector_per_digit_set():
 def test_arrow_rows_as_sets_count_as_rows_do(variant):
     # Arrows drawn on a grid (pills among them), half the other cells given: the solutions
     # with arrow_rows=sets, with a selector per row, and natively are the same.
-    geometry = make_geometry(9, variants=[variant] if variant else [])
-    grid = get_backend("native").solve(Puzzle.empty(geometry), limit=1).solutions[0]
-    rng = random.Random(7)
-    arrows: list[Arrow] = []
-    while len(arrows) < 6:
-        arrows += [a for a in Arrow.sample(geometry, grid, rng) if isinstance(a, Arrow)]
-    used = {c for a in arrows for c in a.touched()}
-    givens = tuple(v if c not in used and c % 2 else -1 for c, v in enumerate(grid))
-    puzzle = Puzzle(geometry, givens, "", tuple(arrows))
+    puzzle = sampled_puzzle(Arrow, make_geometry(9, variants=[variant] if variant else []), 7)
     found = [sorted(get_backend(spec).solve(puzzle, limit=50).solutions)
              for spec in ("native", "sat:mode=fresh", "sat:mode=fresh,arrow_rows=sets",
                           "sat:arrow_rows=sets")]

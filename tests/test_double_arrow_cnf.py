@@ -6,37 +6,21 @@ written into the clauses."""
 
 from __future__ import annotations
 
-import random
 from itertools import product
 
 import pytest
-from cases import slow_if
+from cases import local_fillings, sampled_puzzle, slow_if
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pysat.solvers import Solver
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.kinds.doublearrow import DOUBLE_ARROWS, DoubleArrow
 from sudoku_csp.constraints.translation import CnfContext, Guarded
 from sudoku_csp.geometry import UnitKind
 from sudoku_csp.modeling.variables import variables
-from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
 WAYS = DOUBLE_ARROWS.choices
-
-
-def _fillings(clauses, cells, n, x):  # noqa: ANN001, ANN202
-    """Every digit filling of ``cells`` some model of ``clauses`` gives (blocked one by
-    one)."""
-    found = set()
-    with Solver("minisat22", bootstrap_with=[list(c) for c in clauses]) as solver:
-        while solver.solve():
-            model = set(solver.get_model())
-            filling = tuple(next(d for d in range(n) if x(c, d) in model) for c in cells)
-            found.add(filling)
-            solver.add_clause([-x(c, d) for c, d in zip(cells, filling, strict=True)])
-    return found
 
 
 @pytest.mark.parametrize("n", slow_if([4, 6, 9], lambda n: n == 9))
@@ -48,7 +32,6 @@ def test_each_way_holds_exactly_the_fillings_of_the_rule(n, kind, data):
     # different digits, against every filling checked by the rule. The line need not be a
     # path: CNF reads only its cells.
     geometry = make_geometry(n)
-    x = variables(geometry).x
     units = [u.cells for u in geometry.units if u.kind == kind]
     ends = data.draw(st.lists(st.sampled_from(data.draw(st.sampled_from(units), "unit")),
                               min_size=2, max_size=2, unique=True), "ends")
@@ -65,18 +48,15 @@ def test_each_way_holds_exactly_the_fillings_of_the_rule(n, kind, data):
                                  unique=True), "between elsewhere")
     line = DoubleArrow((ends[0], *middle, ends[1]))
     cells = line.cells
-    rules = [[x(c, d) for d in range(n)] for c in cells]
-    rules += [[-x(c, a), -x(c, b)] for c in cells for a in range(n) for b in range(a)]
     peers = [(i, j) for i, a in enumerate(cells) for j, b in enumerate(cells[:i])
              if geometry.are_peers(a, b)]
-    rules += [[-x(cells[i], d), -x(cells[j], d)] for i, j in peers for d in range(n)]
     expected = {digits for digits in product(range(n), repeat=len(cells))
                 if digits[0] + digits[-1] + 2 == sum(d + 1 for d in digits[1:-1])
                 and all(digits[i] != digits[j] for i, j in peers)}
     for way in WAYS:
         ctx = CnfContext(variables(geometry), start=variables(geometry).x_count + 1,
                          options={"double_arrows": way})
-        assert _fillings(rules + list(line.cnf(ctx)), cells, n, x) == expected, way
+        assert local_fillings(geometry, cells, line.cnf(ctx)) == expected, way
 
 
 def test_sets_read_ends_that_see_each_other_as_one_set():
@@ -113,16 +93,8 @@ def test_each_way_writes_its_guard_into_its_own_clauses(way):
 def test_each_way_counts_as_the_native_solver(variant):
     # Double arrows drawn on a grid, half the other cells given: every way (fresh, and the
     # default incremental) finds the native solver's solutions.
-    geometry = make_geometry(9, variants=[variant] if variant else [])
-    grid = get_backend("native").solve(Puzzle.empty(geometry), limit=1).solutions[0]
-    rng = random.Random(5)
-    lines: list[DoubleArrow] = []
-    while len(lines) < 6:
-        lines += [c for c in DoubleArrow.sample(geometry, grid, rng)
-                  if isinstance(c, DoubleArrow)]
-    used = {c for line in lines for c in line.cells}
-    givens = tuple(v if c not in used and c % 2 else -1 for c, v in enumerate(grid))
-    puzzle = Puzzle(geometry, givens, "", tuple(lines))
+    puzzle = sampled_puzzle(DoubleArrow, make_geometry(9, variants=[variant] if variant else []),
+                            5)
     native = sorted(get_backend("native").solve(puzzle, limit=50).solutions)
     assert 0 < len(native) < 50
     for spec in (*(f"sat:mode=fresh,double_arrows={way}" for way in WAYS), "sat"):
