@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import random
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -235,6 +236,45 @@ def filling(numbering, cells, values) -> list[int]:  # noqa: ANN001
     """Assumptions placing digit ``values`` in ``cells``, every other digit of them out."""
     return [numbering.x(c, d) if d == v else -numbering.x(c, d)
             for c, v in zip(cells, values, strict=True) for d in range(numbering.geometry.size)]
+
+
+def local_fillings(geometry, cells, clauses) -> set[tuple[int, ...]]:  # noqa: ANN001
+    """Every digit filling of ``cells`` that ``clauses`` allow with each cell's one digit and
+    peers' different digits (the grid's rules on those cells alone), found by a SAT solver
+    and blocked one by one: to hold a kind's clauses against brute force."""
+    from pysat.solvers import Solver
+
+    from sudoku_csp.modeling.variables import variables
+
+    x, n = variables(geometry).x, geometry.size
+    rules = [[x(c, d) for d in range(n)] for c in cells]
+    rules += [[-x(c, a), -x(c, b)] for c in cells for a in range(n) for b in range(a)]
+    rules += [[-x(a, d), -x(b, d)] for i, a in enumerate(cells) for b in cells[:i]
+              if geometry.are_peers(a, b) for d in range(n)]
+    found = set()
+    with Solver("minisat22", bootstrap_with=rules + [list(c) for c in clauses]) as solver:
+        while solver.solve():
+            model = set(solver.get_model())
+            row = tuple(next(d for d in range(n) if x(c, d) in model) for c in cells)
+            found.add(row)
+            solver.add_clause([-x(c, d) for c, d in zip(cells, row, strict=True)])
+    return found
+
+
+def sampled_puzzle(kind, geometry, seed: int, count: int = 6) -> Puzzle:  # noqa: ANN001
+    """A puzzle of ``count`` or more constraints of ``kind`` drawn by its ``sample`` on a
+    grid of ``geometry`` (the native solver's first), every other cell off them given: few
+    solutions, each counted by every backend in a blink."""
+    from sudoku_csp.backends import get_backend
+
+    grid = get_backend("native").solve(Puzzle.empty(geometry), limit=1).solutions[0]
+    rng = random.Random(seed)
+    drawn: list[Constraint] = []
+    while len(drawn) < count:
+        drawn += [c for c in kind.sample(geometry, grid, rng) if isinstance(c, kind)]
+    used = {c for constraint in drawn for c in constraint.touched()}
+    givens = tuple(v if c not in used and c % 2 else EMPTY for c, v in enumerate(grid))
+    return Puzzle(geometry, givens, "", tuple(drawn))
 
 
 # -- kinds a backend refuses: a rule that rules nothing, with only the translations named --

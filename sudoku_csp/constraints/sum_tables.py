@@ -28,10 +28,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from sudoku_csp.constraints.group_sums import exclusion_groups
 from sudoku_csp.constraints.translation import (
     Clause,
     ClauseTemplate,
     CnfContext,
+    EncodingOption,
     Guarded,
     compile_clauses,
     templated,
@@ -43,8 +45,9 @@ if TYPE_CHECKING:
     from sudoku_csp.constraints.line_kinds import Reading
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
-__all__ = ["APART", "PILL_TABLE", "TABLE_MOST", "Table", "TableNarrow", "add_table",
-           "reading_clauses", "shaft_tables", "sum_table", "table_clauses"]
+__all__ = ["APART", "ARROW_ROWS", "PILL_TABLE", "SET_RUN", "TABLE_MOST", "Table", "TableNarrow",
+           "accepted_clauses", "add_table", "reading_clauses", "shaft_tables", "sum_runs",
+           "sum_table", "table_clauses"]
 
 TABLE_MOST = 3000
 """The most rows a table (:func:`sum_table`) may have for a kind to take it (0: never); a
@@ -65,6 +68,23 @@ accepts, cells that see each other apart (:meth:`~sudoku_csp.constraints.automat
 Automaton.table`, up to :data:`TABLE_MOST` rows), rather than as the automaton's clauses:
 on twenty generated arrow puzzles of few givens (25 pills among 256 arrows) 14,392 -> 7,373
 conflicts in 55,000 -> 71,900 clauses (docs/design.md)."""
+
+
+ARROW_ROWS = EncodingOption(
+    "arrow_rows", "cells", "arrows in CNF: cells (a selector per filling of a shaft and its "
+    "circle) or sets (a selector per choice of digit set for each run of shaft cells that "
+    "see each other)", ("cells", "sets"), "arrow-table rows")
+"""How the sat backend writes an arrow's table (:func:`reading_clauses`): a selector per
+row, or per row read up to the order of the digits inside each run of shaft cells that see
+each other (:func:`exclusion_groups`), whose cells the grid's formula keeps apart.
+``cells`` by measurement: ``sets`` takes a tenth to a quarter of the clauses away and about
+as many conflicts, not a clear gain in time (docs/design.md)."""
+
+SET_RUN = 3
+"""The fewest cells of a run that ``arrow_rows=sets`` reads as a set: with runs of two as
+well, conflicts summed over MiniSat, Glucose 4 and CaDiCaL 1.5.3 (fresh mode, counting to
+two) on 30 generated arrow puzzles rose 84,300 -> 93,500 and on the eight published ones
+5,000 -> 5,500 (docs/design.md)."""
 
 
 def sum_table(geometry: Geometry, cells: tuple[int, ...], apart: bool = True,
@@ -194,54 +214,117 @@ def add_table(model: CpSatModel, cells: tuple[int, ...], table: Table) -> None:
                                         [tuple(d + 1 for d in row) for row in table])
 
 
-def table_clauses(ctx: CnfContext, cells: tuple[int, ...], table: Table) -> list[Clause]:
+def table_clauses(ctx: CnfContext, cells: tuple[int, ...], table: Table,
+                  runs: tuple[tuple[int, ...], ...] | None = None) -> list[Clause]:
     """The support encoding of "``cells`` take the digits of one row of ``table``": a
     selector per row, at least one, each fixing its digits; a digit of a cell needs a row
     with it there (none: the digit is out). Unit propagation keeps exactly the digits some
     row still allowed gives (generalised arc consistency on the table). Built once per
     table and grid size as a template (:func:`_table_template`), filled with ``ctx``'s guard
-    (:meth:`~sudoku_csp.constraints.translation.CnfContext.fill`)."""
+    (:meth:`~sudoku_csp.constraints.translation.CnfContext.fill`).
+
+    With ``runs`` (places of ``cells`` in groups that cover them, each group's cells seeing
+    each other, so that the grid's formula holds them apart), a selector per row read up to
+    the order inside each group: each cell of a group holds a digit of the group's set and
+    each digit of the set is on one of its cells. Exact with the grid's formula, which
+    makes a group's cells hold its set; unit propagation no longer keeps exactly what the
+    rows allow."""
     if not table:
         return with_guard([()], ctx.guard)  # no filling at all
     n = ctx.geometry.size
-    template, aux = _table_template(table, len(cells), n)
+    groups = runs if runs is not None else tuple((i,) for i in range(len(cells)))
+    template, aux = _table_template(table, groups, n)
     return ctx.fill(template, [*ctx.cell_vars(cells), *ctx.new_vars(aux)])
 
 
 def reading_clauses(ctx: CnfContext, readings: Sequence[tuple[tuple[int, ...], Reading]],
-                    one: bool, rule_table: bool = True) -> list[Clause]:
-    """An arrow's shafts, each with its circle (``readings``: the cells in reading order and
-    how they are read; ``one``: a circle of one cell), in CNF with ``ctx``'s guard: each
-    one's table (:func:`sum_table`, cells apart as :data:`APART` says; a pill's from its
-    automaton, :data:`PILL_TABLE`; with ``rule_table`` false, a circle of one cell gets
-    none) as support clauses, else its automaton's clauses (one template per reading)."""
+                    circle: int, rule_table: bool = True) -> list[Clause]:
+    """An arrow's shafts, each with its circle of ``circle`` cells (``readings``: the cells
+    in reading order, the shaft's first, and how they are read), in CNF with ``ctx``'s
+    guard: each one's table (:func:`sum_table`, cells apart as :data:`APART` says; a pill's
+    from its automaton, :data:`PILL_TABLE`, :func:`accepted_clauses`; with ``rule_table``
+    false, a circle of one cell gets none) as support clauses (with ``arrow_rows=sets`` on
+    the digit sets of the shaft's runs of cells that see each other), else its automaton's
+    clauses (one template per reading)."""
     geometry = ctx.geometry
+    one = circle == 1
+    sets = ctx.option(ARROW_ROWS) == "sets"
     clauses: list[Clause] = Guarded() if ctx.guard else []
     for cells, reading in readings:
-        automaton = reading.automaton(len(cells), geometry.size)
+        runs = sum_runs(geometry, cells, (0, len(cells) - circle)) if sets else None
         table = sum_table(geometry, cells, apart=APART) if rule_table and one else None
-        if table is None and PILL_TABLE and not one:
-            table = automaton.table(geometry.seen_before(cells), TABLE_MOST)
-        if table is None:
-            clauses += templated(ctx, cells, ("automaton", reading.key), automaton.clauses)
+        if table is not None:
+            clauses += table_clauses(ctx, cells, table, runs)
+        elif PILL_TABLE and not one:
+            clauses += accepted_clauses(ctx, cells, reading, runs)
         else:
-            clauses += table_clauses(ctx, cells, table)
+            clauses += accepted_clauses(ctx, cells, reading, table=False)
     return clauses
 
 
+def accepted_clauses(ctx: CnfContext, cells: tuple[int, ...], reading: Reading,
+                     runs: tuple[tuple[int, ...], ...] | None = None, table: bool = True
+                     ) -> list[Clause]:
+    """The readings of ``cells`` that ``reading``'s automaton accepts, cells that see each
+    other apart (:meth:`~sudoku_csp.constraints.automaton.Automaton.table`, up to
+    :data:`TABLE_MOST` rows), as a table's support clauses (:func:`table_clauses`, by
+    ``runs`` when given); else (or without ``table``) the automaton's clauses, one template
+    per reading and length."""
+    geometry = ctx.geometry
+    automaton = reading.automaton(len(cells), geometry.size)
+    rows = automaton.table(geometry.seen_before(cells), TABLE_MOST) if table else None
+    if rows is None:
+        return templated(ctx, cells, ("automaton", reading.key), automaton.clauses)
+    return table_clauses(ctx, cells, rows, runs)
+
+
+def sum_runs(geometry: Geometry, cells: tuple[int, ...], *summed: tuple[int, int],
+             least: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """The places of ``cells`` cut into groups for :func:`table_clauses`: those of each
+    range of ``summed`` (places whose values are only added up, in any order: an arrow's
+    shaft) by runs of cells that see each other (:func:`exclusion_groups`) of at least
+    ``least`` cells (by default :data:`SET_RUN`), every other place alone; in order.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> sum_runs(make_geometry(9), (1, 2, 3, 40, 0), (0, 4))   # A2 A3 A4 in row A, E5
+    ((0, 1, 2), (3,), (4,))
+    """
+    least = SET_RUN if least is None else least
+    groups: list[tuple[int, ...]] = []
+    done = 0
+    for start, stop in summed:
+        groups += ((i,) for i in range(done, start))
+        place = {cell: i for i, cell in enumerate(cells[start:stop], start)}
+        groups += (tuple(place[c] for c in group)
+                   for run in exclusion_groups(geometry, cells[start:stop])
+                   for group in ((run,) if len(run) >= least else ((c,) for c in run)))
+        done = stop
+    groups += ((i,) for i in range(done, len(cells)))
+    return tuple(groups)
+
+
 @lru_cache(maxsize=512)
-def _table_template(table: Table, count: int, n: int) -> tuple[ClauseTemplate, int]:
+def _table_template(table: Table, groups: tuple[tuple[int, ...], ...], n: int
+                    ) -> tuple[ClauseTemplate, int]:
     """:func:`table_clauses` over slots (cell ``i``'s digit ``d``: slot ``i·n + d + 1``,
-    then a selector per row), and the number of selectors."""
+    then a selector per row's digit sets over ``groups``), and the number of selectors."""
+    count = sum(map(len, groups))
+    keys = list(dict.fromkeys(tuple(sum(1 << row[i] for i in group) for group in groups)
+                              for row in table))
     top = count * n
-    chosen = list(range(top + 1, top + 1 + len(table)))
+    chosen = list(range(top + 1, top + 1 + len(keys)))
     clauses: list[Clause] = [tuple(chosen)]
-    rows: list[dict[int, list[int]]] = [{} for _ in range(count)]
-    for s, row in zip(chosen, table, strict=True):
-        for i, d in enumerate(row):
-            clauses.append((-s, i * n + d + 1))
-            rows[i].setdefault(d, []).append(s)
+    supports: list[dict[int, list[int]]] = [{} for _ in range(count)]
+    for s, key in zip(chosen, keys, strict=True):
+        for group, mask in zip(groups, key, strict=True):
+            digits = [d for d in range(n) if mask >> d & 1]
+            for i in group:
+                clauses.append((-s, *(i * n + d + 1 for d in digits)))
+                for d in digits:
+                    supports[i].setdefault(d, []).append(s)
+            if len(group) > 1:
+                clauses += [(-s, *(i * n + d + 1 for i in group)) for d in digits]
     for i in range(count):
         for d in range(n):
-            clauses.append((-(i * n + d + 1), *rows[i].get(d, ())))
+            clauses.append((-(i * n + d + 1), *supports[i].get(d, ())))
     return compile_clauses(clauses), len(chosen)

@@ -169,7 +169,8 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     >>> [line for line in killer.splitlines() if line.startswith(("c constraints", "p "))]
     ... # doctest: +NORMALIZE_WHITESPACE
     ['c constraints: 8 cage (sums: combos, hidden: on, leftovers: on, required: on, line_order:
-      on, line_sums: cells, sum_bounds: on, bounds_ends: shared, sandwich_cnf: lengths,
+      on, line_sums: cells, arrow_rows: cells, double_arrows: sets, sum_bounds: on,
+      bounds_ends: shared, sandwich_cnf: lengths,
       renban_runs: on): 112 clauses after the givens',
      'p cnf 64 560']
     """

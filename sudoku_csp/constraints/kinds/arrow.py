@@ -133,7 +133,7 @@ class Arrow(Constraint):
     lines: tuple[tuple[int, ...], ...]
 
     names = Names("arrow", json=("arrows",), fpuzzles=("arrow",))
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_SUMS, tables.ARROW_ROWS)
 
     def touched(self) -> tuple[int, ...]:
         seen = dict.fromkeys(self.circle)
@@ -266,7 +266,7 @@ class Arrow(Constraint):
         if ctx.option(LINE_SUMS) == "groups" and len(self.circle) == 1:
             return with_guard([c for grouped in self.grouped(ctx.geometry)
                                for c in grouped.clauses(ctx)], ctx.guard)
-        return tables.reading_clauses(ctx, self.readings(ctx.geometry), len(self.circle) == 1,
+        return tables.reading_clauses(ctx, self.readings(ctx.geometry), len(self.circle),
                                       CNF_RULE_TABLE)
 
     @classmethod
