@@ -175,8 +175,9 @@ def required_link(geometry: Geometry, cells: tuple[int, ...], combos: tuple[int,
     outside = seers_of(geometry, cells)
     if not outside:
         return None
+    # Its result depends on the cage's cells alone: the cells outside only lose digits.
     return Link((*cells, *outside), partial(_required, combos, len(cells)), why,
-                REQUIRED.name)
+                REQUIRED.name, reads=len(cells))
 
 
 def _required(combos: tuple[int, ...], k: int, masks: tuple[int, ...]
