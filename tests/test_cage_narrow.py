@@ -50,15 +50,14 @@ def _rule(combos: tuple[int, ...], masks: tuple[int, ...]) -> tuple[int, ...] | 
     out = [m & allowed for m in out]
     if not all(out):
         return None
-    for d in range(required.bit_length()):  # in digit order, each seeing the ones before
-        bit = 1 << d
-        if not required & bit & ~placed:
-            continue
-        holders = [i for i, m in enumerate(out) if m & bit]
-        if not holders:
+    # A required digit not placed yet with one cell left for it goes there, in digit
+    # order, each seeing the ones before (none left for it: nothing fits).
+    for d in (d for d in range(required.bit_length()) if (required & ~placed) >> d & 1):
+        places = [i for i in range(len(out)) if out[i] >> d & 1]
+        if len(places) == 1:
+            out[places[0]] = 1 << d
+        elif not places:
             return None
-        if len(holders) == 1:
-            out[holders[0]] = bit
     return tuple(out)
 
 
