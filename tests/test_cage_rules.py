@@ -102,3 +102,22 @@ def test_leftovers_are_those_a_plain_reading_finds(seed, limits):
         expected.append((inside, outside, total))
     found = leftover_sums(geometry, cages, *limits)
     assert [(s.plus, s.minus, s.total) for s in found] == expected
+
+
+def test_each_implied_sum_gives_one_native_link():
+    """Two regions can leave the same cells, one as innies, the other as outies: the sum
+    (and the required digits of it as a cage) gets one link, not two that narrow alike."""
+    from sudoku_csp import parse
+    from sudoku_csp.constraints.rule45 import cage_links, implied_for
+
+    puzzle = parse("ABBCDEEFFAAGCDHEFIJJGDDHKFIJLLLLMKNIOOOPPMQNNRSSTUQQNVRWWTUQXXVYYYUU"
+                   "UXVVYZZaaaabb 16,9,11,24,11,17,13,9,20,14,9,13,14,19,18,12,26,12,7,7,20,"
+                   "20,10,17,17,14,21,5")
+    g, cages = puzzle.geometry, list(puzzle.constraints)
+    implied = implied_for(g, cages, "native")
+    said = {min((s.plus, s.minus, s.total), (s.minus, s.plus, -s.total)) for s in implied}
+    assert len(said) < len(implied)  # this puzzle has such twins
+    links = cage_links(g, cages)
+    assert len([link for link in links if link.family != "required"]) == len(said)
+    required = [link.cells for link in links if link.family == "required"]
+    assert len(required) == len(set(required))

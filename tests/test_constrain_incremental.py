@@ -1,6 +1,7 @@
 """The links' incremental bookkeeping (``State.todo``, ``State.snap``) against the plain
 path that looks at every link: on random walks of removals and propagation through puzzles
-with many links (renbans, little killers, arrows from examples/kinds_few_givens.txt), a
+with many links (renbans, little killers, arrows, a killer from
+examples/kinds_few_givens.txt), a
 state carried along and a copy made to look at every link again reach the same candidates
 and the same verdict at every step."""
 
@@ -12,9 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudoku_csp import parse
-from sudoku_csp.native.rules import PRESETS, RULES, propagate
-from sudoku_csp.native.state import State
+from sudoku_csp import EMPTY, make_geometry, parse
+from sudoku_csp.constraints.implied import required_link
+from sudoku_csp.constraints.translation import Link
+from sudoku_csp.native.rules import PRESETS, RULES, constrain, propagate
+from sudoku_csp.native.state import State, tables
 
 PUZZLES = {
     "renban": (
@@ -45,6 +48,11 @@ PUZZLES = {
         'nes":[["F9","E8","D9"]]},{"circle":["G4"],"lines":[["G4","H4","G5"]]},{"circle":["G6'
         '"],"lines":[["G6","F6","G5"],["G6","F5","E6"]]},{"circle":["H9"],"lines":[["H9","G9"'
         ',"F9"]]},{"circle":["I5"],"lines":[["I5","H4","I4","H3"]]}]}'),
+    # a given-free killer: cages, hidden cages, leftovers and required-digit links, which
+    # read only their cage's cells (Link.reads)
+    "killer": (
+        "ABBCDEEFFAAGCDHEFIJJGDDHKFIJLLLLMKNIOOOPPMQNNRSSTUQQNVRWWTUQXXVYYYUUUXVVYZZaaaabb "
+        "16,9,11,24,11,17,13,9,20,14,9,13,14,19,18,12,26,12,7,7,20,20,10,17,17,14,21,5"),
 }
 RULE_LIST = [RULES[name] for name in PRESETS["locked"]]
 
@@ -83,3 +91,32 @@ def test_incremental_constrain_keeps_what_the_plain_one_does(name: str, seed: in
         if not ok:
             break
         assert state.cand == plain.cand
+
+
+def test_a_required_link_is_looked_at_again_only_when_its_cage_changes() -> None:
+    """A required-digit link reads only its cage's cells (``Link.reads``): a change to a
+    cell outside that it narrows does not make constrain run it again, one to the cage does."""
+    g = make_geometry(4)
+    link = required_link(g, (0, 1), (0b0011,), "")  # A1 + A2 = 3: 1 and 2 leave A3-B2
+    assert link is not None and link.cells == (0, 1, 2, 3, 4, 5) and link.reads == 2
+    calls = []
+
+    def counted(masks: tuple[int, ...]) -> tuple[int, ...] | None:
+        calls.append(masks)
+        return link.narrow(masks)
+
+    t = tables(g)
+    state = State(t, [0b1111] * 16, [], 0, [0] * len(t.units), (EMPTY,) * 16,
+                  links=(Link(link.cells, counted, reads=link.reads),))
+    assert constrain(state) == 4 and len(calls) == 1  # 1 and 2 left A3, A4, B1, B2
+    assert state.cand[2] == state.cand[5] == 0b1100
+    state.cand[2] = 0b0100  # outside: nothing for the link to do again
+    assert constrain(state) == 0 and len(calls) == 1
+    state.cand[0] = 0b0011  # the cage: looked at again
+    assert constrain(state) == 0 and len(calls) == 2
+
+
+def test_a_puzzles_link_tables_are_built_once() -> None:
+    puzzle = parse(PUZZLES["killer"])
+    first, again = State.from_puzzle(puzzle), State.from_puzzle(puzzle)
+    assert first.links is again.links and first.link_tables is again.link_tables

@@ -126,14 +126,20 @@ def narrow(combos: tuple[int, ...] | None, total: int | None,
             return None
         out[i] = m
     rest = required & ~singles
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        holders = [i for i, m in enumerate(out) if m & bit]
-        if not holders:
-            return None
-        if len(holders) == 1:
-            out[holders[0]] = bit
+    if rest:
+        seen = twice = 0
+        for m in out:
+            twice |= seen & m
+            seen |= m
+        if rest & ~twice:  # a required digit with one place left (none: nothing to place)
+            while rest:  # one by one: placing one can leave another one place
+                bit = rest & -rest
+                rest ^= bit
+                holders = [i for i, m in enumerate(out) if m & bit]
+                if not holders:
+                    return None
+                if len(holders) == 1:
+                    out[holders[0]] = bit
     return tuple(out)
 
 

@@ -175,8 +175,9 @@ def required_link(geometry: Geometry, cells: tuple[int, ...], combos: tuple[int,
     outside = seers_of(geometry, cells)
     if not outside:
         return None
+    # Its result depends on the cage's cells alone: the cells outside only lose digits.
     return Link((*cells, *outside), partial(_required, combos, len(cells)), why,
-                REQUIRED.name)
+                REQUIRED.name, reads=len(cells))
 
 
 def _required(combos: tuple[int, ...], k: int, masks: tuple[int, ...]
@@ -187,7 +188,7 @@ def _required(combos: tuple[int, ...], k: int, masks: tuple[int, ...]
         union |= m
         if not m & (m - 1):
             singles |= m
-    required, fits = -1, False
+    required, fits, unplaced = -1, False, ~singles  # placed digits leave their peers already
     for c in combos:
         if c & singles == singles and not c & ~union:
             for m in cage:
@@ -195,12 +196,12 @@ def _required(combos: tuple[int, ...], k: int, masks: tuple[int, ...]
                     break
             else:
                 required &= c
+                if not required & unplaced:
+                    return masks  # one set fits and none is required: the rest can add none
                 fits = True
     if not fits:
         return None
-    required &= ~singles  # placed digits leave their peers already
-    if not required:
-        return masks
+    required &= unplaced
     keep = ~required
     out = list(masks)
     for j in range(k, len(out)):

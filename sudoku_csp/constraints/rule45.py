@@ -375,11 +375,26 @@ def _distinct_sums(geometry: Geometry, cages: Sequence[Summed],
     return found
 
 
+def _once(implied: list[SignedSum]) -> list[SignedSum]:
+    """``implied`` less each sum that one before it already says: the same sides and total,
+    or the sides swapped and the total negated (two regions can leave the same cells, one
+    as innies, the other as outies). Its link would narrow exactly as the first one's."""
+    seen: set[tuple[tuple[int, ...], tuple[int, ...], int]] = set()
+    kept = []
+    for s in implied:
+        if (s.plus, s.minus, s.total) in seen or (s.minus, s.plus, -s.total) in seen:
+            continue
+        seen.add((s.plus, s.minus, s.total))
+        kept.append(s)
+    return kept
+
+
 def cage_links(geometry: Geometry, cages: Sequence[Summed]) -> list[Link]:
     """The native links of every family of implied constraints of ``cages`` (each tagged
-    with its family, :attr:`Link.family`): the implied sums of :func:`implied_for`, then
-    the required digits of each summed cage and each implied cage."""
-    implied = implied_for(geometry, cages, "native")
+    with its family, :attr:`Link.family`): the implied sums of :func:`implied_for`, each
+    sum once (:func:`_once`), then the required digits of each summed cage and each
+    implied cage."""
+    implied = _once(implied_for(geometry, cages, "native"))
     links = [signed_link(geometry, s, signed_words(geometry, s)) for s in implied]
     for cells, combos in _distinct_sums(geometry, cages, implied):
         link = required_link(geometry, cells, combos,

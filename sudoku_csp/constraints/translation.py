@@ -81,6 +81,12 @@ class Link:
     keeps no more than that constraint's own links (a little killer's diagonal read by box
     segments): that constraint, whose own links the native search then leaves out as
     redundant work. Explanations keep both (their techniques tell the two apart)."""
+    reads: int | None = field(default=None, compare=False)
+    """When set, what ``narrow`` does depends only on the first ``reads`` cells' masks: it
+    refutes or narrows those from them alone, and from each other cell it only removes
+    digits worked out from them (a cage's required digits leave the cells that see it). So
+    once applied it has nothing more to do until one of those cells changes, and
+    :func:`~sudoku_csp.native.rules.constrain` looks at it again only then."""
 
 
 def _keep(mask: int, masks: Masks) -> Masks | None:

@@ -367,15 +367,18 @@ def constrain(state: State) -> int | None:
     its cells' candidates. Returns the number of cells changed, None on contradiction.
 
     A link is run only when its cells' masks differ from the last ones it accepted
-    unchanged, and looked at only when one of its cells changed since (``state.todo``, the
-    cells that differ from ``state.snap``), so a quiet constraint costs nothing. Links run
-    in their order, each at most once a call. A cell left single goes to ``pending`` for
-    :func:`eliminate` to place.
+    unchanged, and looked at only when one of the cells it reads
+    (:attr:`~sudoku_csp.constraints.translation.Link.reads`) changed since
+    (``state.todo``, the cells that differ from ``state.snap``), so a quiet constraint
+    costs nothing. Links run in their order, each at most once a call. A cell left single
+    goes to ``pending`` for :func:`eliminate` to place.
     """
-    cand, pending, seen, links = state.cand, state.pending, state.seen, state.links
+    cand, pending, seen = state.cand, state.pending, state.seen
     tables = state.link_tables
     assert tables is not None  # a state with links has their tables
-    getters, cell_links = tables.getters, tables.cell_links
+    getters, cell_links, narrows, link_cells = (
+        tables.getters, tables.cell_links, tables.narrows, tables.link_cells)
+    unit_flags, dirty = state.tables.unit_flags, state.dirty
     todo, snap = state.todo, state.snap
     if snap is not None:  # the cells changed since: picked out in C, the few in Python
         for c in compress(tables.cells, map(ne, cand, snap)):
@@ -390,30 +393,32 @@ def constrain(state: State) -> int | None:
         if masks == seen[i]:
             todo ^= low
             continue
-        link = links[i]
-        new = link.narrow(masks)
+        new = narrows[i](masks)
         if new is None:
+            state.dirty = dirty
             return None
+        todo ^= low
         if new == masks:
             seen[i] = masks
-            todo ^= low
             continue
         later = ~((low << 1) - 1)  # links after this one, still to look at in this call
-        for cell, old, m in zip(link.cells, masks, new, strict=True):
+        for cell, old, m in zip(link_cells[i], masks, new, strict=True):
             m &= old  # a link only ever removes candidates
             if m != old:
                 if not m:
+                    state.dirty = dirty
                     return None
                 cand[cell] = m
-                state.touch(cell)
+                dirty |= unit_flags[cell]
                 if not m & (m - 1):
                     pending.append(cell)
                 count += 1
-                # this link and the others over the cell may see new masks: the later
-                # ones now, the earlier ones (and this one) at the next call
+                # the links that read the cell may see new masks: the later ones now, the
+                # earlier ones (and this one, unless it does not read the cell: then it has
+                # nothing more to do) at the next call
                 todo |= cell_links[cell]
                 rest |= cell_links[cell] & later
-    state.todo, state.snap = todo, cand[:]
+    state.todo, state.snap, state.dirty = todo, cand[:], dirty
     return count
 
 

@@ -99,7 +99,9 @@ def tables(geometry: Geometry) -> Tables:
 class LinkTables:
     """Per puzzle's links, for :func:`~sudoku_csp.native.rules.constrain`: ``getters[i]``
     fetches link ``i``'s masks from ``cand`` as a tuple in one C call, and bit ``i`` of
-    ``cell_links[cell]`` is set for each link ``i`` over ``cell``.
+    ``cell_links[cell]`` is set for each link ``i`` whose result depends on ``cell``: each
+    link over it but one that reads only its other cells
+    (:attr:`~sudoku_csp.constraints.translation.Link.reads`).
 
     >>> from sudoku_csp.constraints.translation import keep_digits
     >>> t = LinkTables((keep_digits(2, 1), Link((0, 2), lambda masks: masks),
@@ -108,16 +110,41 @@ class LinkTables:
     ([2, 0, 3], [(7,), (5, 7), ()])
     """
 
-    __slots__ = ("getters", "cell_links", "cells")
+    __slots__ = ("getters", "cell_links", "cells", "narrows", "link_cells")
 
     def __init__(self, links: Sequence[Link], ncells: int) -> None:
         self.getters: list[Callable[[Sequence[int]], tuple[int, ...]]] = [
             gather(link.cells) for link in links]
+        self.narrows = [link.narrow for link in links]
+        self.link_cells = [link.cells for link in links]
         self.cells = range(ncells)
         self.cell_links = [0] * ncells
         for i, link in enumerate(links):
-            for c in link.cells:
+            for c in link.cells[:link.reads]:  # the cells its result depends on
                 self.cell_links[c] |= 1 << i
+
+
+_LINK_TABLES: dict[int, tuple[tuple[Link, ...], LinkTables]] = {}
+
+
+def link_tables_of(links: tuple[Link, ...], ncells: int) -> LinkTables:
+    """The :class:`LinkTables` of ``links``, built once per tuple of links: a puzzle's links
+    are one tuple (:func:`~sudoku_csp.constraints.native_links` caches them), so solving
+    it again builds nothing. Keyed by the tuple's identity (hashing its links would cost
+    more than building), which the entry keeps alive, so no other tuple can take its id.
+
+    >>> links = (Link((0, 1), lambda masks: masks),)
+    >>> link_tables_of(links, 2) is link_tables_of(links, 2)
+    True
+    """
+    found = _LINK_TABLES.get(id(links))
+    if found is not None and found[0] is links and len(found[1].cell_links) == ncells:
+        return found[1]
+    if len(_LINK_TABLES) >= 256:
+        _LINK_TABLES.clear()
+    made = LinkTables(links, ncells)
+    _LINK_TABLES[id(links)] = (links, made)
+    return made
 
 
 class State:
@@ -158,7 +185,7 @@ class State:
         # changed since are those where the two differ; ``link_tables`` the links' getters
         # and the links of each cell (built once, shared by copies).
         self.link_tables = (link_tables if link_tables is not None or not links
-                            else LinkTables(links, tables.ncells))
+                            else link_tables_of(links, tables.ncells))
         self.todo = (1 << len(links)) - 1 if todo == -1 else todo
         self.snap = snap
 
