@@ -75,6 +75,8 @@ SHARED = ["sat", "sat:recycle=1", "sat:fresh_after=1", "first:native:nodes=1,sat
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_shared_backends_count_as_fresh_solvers_over_a_random_sequence(seed):
+    # 4x4 and 6x6 only: a random 9x9 of few givens can take a solver minutes (little
+    # killers and one given: 20 s undecided), which a test bounded by counts cannot have.
     rng = random.Random(seed)
     fresh = make_backend("sat:mode=fresh")
     statuses = set()
@@ -86,7 +88,7 @@ def test_shared_backends_count_as_fresh_solvers_over_a_random_sequence(seed):
         for spec in SHARED:
             got = get_backend(spec).solve(puzzle, limit=limit)
             assert _verdict(got, limit) == _verdict(expected, limit), (spec, puzzle)
-            if limit == 12 and expected.count < 12:
+            if limit > 2 and expected.count < limit:
                 assert set(got.solutions) == set(expected.solutions), spec
     assert Status.NONE in statuses and Status.MULTIPLE in statuses  # the sequence varies
 
