@@ -16,14 +16,13 @@ from.
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from test_cpsat_import_limit import _finish
 
 from sudoku_csp.backends import base as backends_base
 from sudoku_csp.backends.registry import get_backend, make_backend
@@ -195,13 +194,7 @@ def _run_beside_a_never_ending_import(*args: str) -> tuple[int, str, str]:
     proc = subprocess.Popen([sys.executable, "-c", _NEVER_LOADED, *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail(f"{' '.join(args[:1])}: still running while OR-Tools imports")
-    return proc.returncode, out.decode(), err.decode()
+    return _finish(proc, " ".join(args[:1]))
 
 
 @pytest.mark.slow  # a subprocess
