@@ -6,7 +6,7 @@ reached"; the import goes on in a daemon thread and the next solve uses it.
 
 No test here depends on the machine's speed: a slow import is simulated by an import that
 waits on an event the test controls (in process, the loader's ``load``), or that never ends
-(in a subprocess, a finder placed before every other on ``sys.meta_path``), and the limits
+(in a subprocess, a loader placed before every other on ``sys.meta_path``), and the limits
 are either already expired, cancelled from inside the import, or far longer than any run.
 """
 
@@ -146,17 +146,26 @@ def test_a_race_with_a_cpsat_member_still_decides():
 
 # -- the command line, with an import that never ends ----------------------------------------
 _BLOCKED_RUN = """
-import pathlib, sys, threading
+import importlib.machinery, pathlib, sys, threading
 mark = pathlib.Path(sys.argv[1])
 
-class NeverImported:
+class NeverLoaded:
+    # Finds cp_model and never finishes running it: as a slow import, only that module's
+    # lock is held (a finder that blocked in find_spec would hold the interpreter's import
+    # lock, which no real import does, and any later import elsewhere would wait on it).
     def find_spec(self, name, path=None, target=None):
         if name == "ortools.sat.python.cp_model":
-            mark.write_text("importing")
-            threading.Event().wait()
+            return importlib.machinery.ModuleSpec(name, self)
         return None
 
-sys.meta_path.insert(0, NeverImported())
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        mark.write_text("importing")
+        threading.Event().wait()
+
+sys.meta_path.insert(0, NeverLoaded())
 sys.argv = ["sudoku-csp", *sys.argv[2:]]
 import runpy
 runpy.run_module("sudoku_csp", run_name="__main__", alter_sys=True)

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from test_cpsat_import_limit import _finish
+from test_cpsat_import_limit import _blocked, _finish
 
 from sudoku_csp.backends import base as backends_base
 from sudoku_csp.backends.registry import get_backend, make_backend
@@ -35,7 +33,6 @@ from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
 from sudoku_csp.variants import make_geometry
 
-ROOT = Path(__file__).resolve().parents[1]
 KINDS = sorted(makers())
 
 
@@ -161,39 +158,13 @@ def test_the_sandwich_template_is_kept_per_value_of_its_option():
 
 
 # -- the command line while OR-Tools never finishes importing ---------------------------------
-_NEVER_LOADED = """
-import importlib.machinery, sys, threading
-
-class NeverLoaded:
-    # Finds cp_model, never finishes running it: as a slow import, only that module's
-    # lock is held (a finder that blocks in find_spec holds the interpreter's import lock,
-    # which no real import does, and any later import in the main thread would wait on it).
-    def find_spec(self, name, path=None, target=None):
-        if name == "ortools.sat.python.cp_model":
-            return importlib.machinery.ModuleSpec(name, self)
-        return None
-
-    def create_module(self, spec):
-        return None
-
-    def exec_module(self, module):
-        threading.Event().wait()
-
-sys.meta_path.insert(0, NeverLoaded())
-sys.argv = ["sudoku-csp", *sys.argv[1:]]
-import runpy
-runpy.run_module("sudoku_csp", run_name="__main__", alter_sys=True)
-"""
-
 PUZZLES = ["..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
            "2...8.3...6..7..84.3.5..2.9...1.54.8.........4.27.6...3.1..7.4.72..4..6...4.1...3",
            "......9.7...42.18....7.5.261..9.4....5.....4....5.7..992.1.8....34.59...5.7......"]
 
 
-def _run_beside_a_never_ending_import(*args: str) -> tuple[int, str, str]:
-    proc = subprocess.Popen([sys.executable, "-c", _NEVER_LOADED, *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            start_new_session=True)
+def _run_beside_a_never_ending_import(tmp_path: Path, *args: str) -> tuple[int, str, str]:
+    proc, _ = _blocked(tmp_path, *args)
     return _finish(proc, " ".join(args[:1]))
 
 
@@ -203,7 +174,7 @@ def test_a_file_run_that_gives_up_on_the_import_writes_every_record(tmp_path):
     source.write_text("\n".join(PUZZLES) + "\n")
     out = tmp_path / "out.jsonl"
     code, stdout, err = _run_beside_a_never_ending_import(
-        "solve", str(source), "-s", "cpsat", "-t", "0.05", "--json", "-o", str(out))
+        tmp_path, "solve", str(source), "-s", "cpsat", "-t", "0.05", "--json", "-o", str(out))
     assert (code, err) == (0, "")  # files: 0 when every puzzle was processed
     printed = [json.loads(line) for line in stdout.splitlines()]
     written = [json.loads(line) for line in out.read_text().splitlines()]
@@ -218,13 +189,13 @@ def test_check_and_compare_beside_the_import_claim_no_agreement(tmp_path):
     source.write_text("\n".join(PUZZLES) + "\n")
     out = tmp_path / "out.jsonl"
     code, stdout, err = _run_beside_a_never_ending_import(
-        "check", str(source), "-s", "cpsat", "-s", "sat", "-t", "0.05", "-o", str(out))
+        tmp_path, "check", str(source), "-s", "cpsat", "-s", "sat", "-t", "0.05", "-o", str(out))
     assert code == 5 and "3 decided by fewer than two backends (not cross-checked)" in err
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 6 and not any(r["agreed"] for r in records)
     assert {r["status"] for r in records if r["spec"] == "cpsat"} == {"unknown"}
     code, stdout, err = _run_beside_a_never_ending_import(
-        "compare", str(source), "-s", "cpsat", "-s", "sat", "-t", "0.05", "--json")
+        tmp_path, "compare", str(source), "-s", "cpsat", "-s", "sat", "-t", "0.05", "--json")
     assert err == "" and code == 0
     rows = {row["spec"]: row for row in map(json.loads, stdout.splitlines())}
     assert (rows["cpsat"]["unknown"], rows["sat"]["unique"]) == (3, 3)
