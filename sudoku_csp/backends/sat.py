@@ -281,7 +281,7 @@ class SatBackend(BackendBase):
             # blocking clauses, and are retired with it; its givens too, so that the selector
             # is the one assumption: a clause learnt from givens taken as assumptions carries
             # one literal per given it rests on (givens behind the selector: little killers
-            # of few givens 5-18 % quicker, no family slower, docs/design.md).
+            # of few givens 17 % quicker, the rest within noise: docs/design.md).
             selector = session.selector()
             add_clauses(solver, [(literal, -selector) for literal in givens])
             givens = []
