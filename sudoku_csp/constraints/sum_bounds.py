@@ -100,6 +100,22 @@ def order_clauses(digits: int, first: int, n: int) -> list[tuple[int, ...]]:
     return clauses
 
 
+def _prefix_ranges(total: int, n: int, length: int) -> tuple[list[int], list[int]] | None:
+    """Per prefix of ``i`` cells (``i = 0..length``) of a sum of ``length`` values ``1..n``
+    adding up to ``total``, the least and greatest sum it can have (at least ``total`` less
+    ``n`` per cell to come, at most ``total`` less one per cell to come); None when no
+    filling reaches ``total``.
+
+    >>> _prefix_ranges(7, 4, 2)
+    ([0, 3, 7], [0, 4, 7])
+    """
+    lows = [max(i, total - n * (length - i)) for i in range(length + 1)]
+    highs = [min(n * i, total - (length - i)) for i in range(length + 1)]
+    if any(lo > hi for lo, hi in zip(lows, highs, strict=True)):
+        return None
+    return lows, highs
+
+
 def _bounds_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
                        ) -> list[Clause]:
     """:func:`bounds_clauses`' clauses for ``cells`` over the slots of a template
@@ -111,10 +127,10 @@ def _bounds_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
     the first that meets one, are written: the order of the values' literals gives the
     others by propagation."""
     n, length = slots.geometry.size, len(cells)
-    lows = [max(i, total - n * (length - i)) for i in range(length + 1)]
-    highs = [min(n * i, total - (length - i)) for i in range(length + 1)]
-    if any(lo > hi for lo, hi in zip(lows, highs, strict=True)):
+    ranges = _prefix_ranges(total, n, length)
+    if ranges is None:
         return [()]
+    lows, highs = ranges
     digits = slots.cell_vars(cells)
     orders = slots.new_vars(length * (n - 1))
     prefix: list[dict[int, int]] = []  # per prefix: s -> its variable, for lows < s <= highs
@@ -194,10 +210,10 @@ def _shared_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
     1``) and ``L - 1`` cells' (the chain ``L``), and no clauses tying a prefix to a cell it
     equals. Both write the same propagation on the digits."""
     n, length = slots.geometry.size, len(cells)
-    lows = [max(i, total - n * (length - i)) for i in range(length + 1)]
-    highs = [min(n * i, total - (length - i)) for i in range(length + 1)]
-    if any(lo > hi for lo, hi in zip(lows, highs, strict=True)):
+    ranges = _prefix_ranges(total, n, length)
+    if ranges is None:
         return [()]
+    lows, highs = ranges
     least, most = max(1, total - n * (length - 1)), min(n, total - (length - 1))
     digits = slots.cell_vars(cells)
     prefix = [_Ladder(0, 0)]  # prefix[i]: the first i cells' sum

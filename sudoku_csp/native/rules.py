@@ -378,6 +378,7 @@ def constrain(state: State) -> int | None:
     assert tables is not None  # a state with links has their tables
     getters, cell_links, narrows, link_cells = (
         tables.getters, tables.cell_links, tables.narrows, tables.link_cells)
+    # state.touch, inlined on a local: this loop runs a few hundred times a killer's root
     unit_flags, dirty = state.tables.unit_flags, state.dirty
     todo, snap = state.todo, state.snap
     if snap is not None:  # the cells changed since: picked out in C, the few in Python
