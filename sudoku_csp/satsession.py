@@ -1,6 +1,8 @@
-"""One SAT solver per geometry, asked again and again about puzzles: the core that the
-generator's uniqueness session (:class:`sudoku_csp.generate.UniquenessSession`) and the setter
-tools' part session (:class:`sudoku_csp.setter.PartSession`) share.
+"""One SAT solver per geometry, asked again and again about puzzles: :class:`SolverSession`,
+the loaded solver with its selectors, under the SAT backend's incremental mode and under
+:class:`GeometrySession`, the core that the generator's uniqueness session
+(:class:`sudoku_csp.generate.UniquenessSession`) and the setter tools' part session
+(:class:`sudoku_csp.setter.PartSession`) share.
 
 The geometry's formula is built and loaded once. A puzzle is put to it as assumptions, so
 that nothing is ever reloaded for the next one: each given is its cell's literal, each typed
@@ -10,7 +12,7 @@ behind another selector. A selector that is not assumed switches its clauses off
 they are off for good. Every grid read back is checked against the puzzle by
 :mod:`sudoku_csp.verify` before anyone sees it.
 
-The solver underneath is a :class:`~sudoku_csp.satsolver.SolverSession`: with ``recycle`` it is
+The solver underneath is a :class:`SolverSession`: with ``recycle`` it is
 rebuilt after that many retirements (a long-lived session that retires as it goes, like the
 generator's), which voids every selector handed out before; without, it is loaded once and
 holds every selector for the session's life (the setter tools keep theirs).
@@ -19,7 +21,9 @@ holds every selector for the session's life (the setter tools keep theirs).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import sub
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -32,14 +36,155 @@ from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.satsolver import (
     DEFAULT_SOLVER,
-    SolverSession,
+    STAT_NAMES,
     add_clauses,
     capabilities,
+    load,
     solve_until,
 )
 from sudoku_csp.verify import check_solutions
 
-__all__ = ["GeometrySession"]
+__all__ = ["DEAD_PER_VARIABLE", "GeometrySession", "SolverSession"]
+
+
+DEAD_PER_VARIABLE = 8
+"""Variables a :class:`SolverSession` carries that its latest puzzle does not use (retired
+selectors and auxiliaries, the rest of the scratch region) before it is rebuilt, per
+variable of its formula. Every solve and every model read pays for each variable the solver
+holds, dead or not: on 100 9×9 killers run three times (about 330 auxiliaries each), a
+session rebuilt past 100,000 dead variables took 11.7 ms a puzzle (the solve 4.9 ms, the
+model read 3.6 ms), past 8× its formula's 729 variables 5.1 ms (1.7 ms and 0.5 ms); past
+2× and 1×, 5.5 and 6.0 ms, rebuilding too often (docs/design.md: Design choices,
+measured). Since the puzzles of the incremental mode share one region of auxiliaries
+(:meth:`SolverSession.scratch`) it is seldom reached."""
+
+class SolverSession:
+    """One reusable solver holding one formula, with its selectors: selector-guarded
+    clauses are switched off for good by :meth:`retire`, and the solver is rebuilt after
+    ``recycle`` of them so retired clauses never pile up (None: never rebuilt for that, the
+    owner keeps its selectors for the solver's life). Shared by the incremental mode and by
+    :class:`GeometrySession`.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> session = SolverSession("glucose4", cnf.build(make_geometry(4)), recycle=1)
+    >>> solver, sel = session.get(), session.selector()
+    >>> grid = session.vars.read_model(solver.get_model()) if solver.solve() else None
+    >>> solver.add_clause(session.vars.exclusion(grid, guard=-sel))
+    >>> solver.solve(assumptions=[sel]), session.retire(sel), session.builds, session.solver
+    (True, None, 1, None)
+    """
+
+    def __init__(self, name: str, formula: cnf.Formula, recycle: int | None) -> None:
+        self.name = name
+        self.formula = formula
+        self.recycle = recycle
+        self.vars = formula.vars
+        self.solver: Solver | None = None
+        self.next_var = 0
+        self.retired = 0
+        self.builds = 0
+        # The scratch region (see scratch): its first variable, its size, and how many of
+        # them the latest puzzle uses.
+        self.scratch_start = self.scratch_size = self.scratch_used = 0
+        self._stats = capabilities(name).stats
+        self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
+        self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
+
+    def get(self, deadline: Deadline = NEVER) -> Solver:
+        """The loaded solver, (re)built with the formula when there is none (``deadline``:
+        see :func:`load`)."""
+        if self.solver is None:
+            self.solver = load(self.name, self.formula.clauses, self.formula.x_vars,
+                               deadline=deadline)
+            self.next_var = self.formula.nv + 1
+            self.scratch_size = self.scratch_used = 0
+            self.retired = 0
+            self.builds += 1
+            if self._stats:
+                reading = self.solver.accum_stats()
+                self._count_names = tuple(k for k in STAT_NAMES if k in reading)
+                self._counted = tuple(reading[k] for k in self._count_names)
+        return self.solver
+
+    def counts(self) -> dict[str, Any]:
+        """The growth of the loaded solver's :data:`STAT_NAMES` counts since the previous
+        call, or since it was built (empty when the solver keeps none). Only solving and
+        propagating move them, never adding clauses, so one reading after each puzzle both
+        ends its count and starts the next one's."""
+        if self.solver is None or not self._count_names:
+            return {}
+        before = self._counted
+        self._counted = tuple(map(self.solver.accum_stats().get, self._count_names))
+        return dict(zip(self._count_names, map(sub, self._counted, before), strict=True))
+
+    def selector(self) -> int:
+        """A fresh selector variable, above every variable of the formula."""
+        var, self.next_var = self.next_var, self.next_var + 1
+        return var
+
+    def reserve(self, top: int) -> None:
+        """Variables up to ``top`` are taken (auxiliaries of guarded clauses added for one
+        puzzle): later selectors come above them."""
+        self.next_var = max(self.next_var, top + 1)
+
+    def scratch(self, build: Callable[[int], tuple[list[Sequence[int]], int]]
+                ) -> list[Sequence[int]]:
+        """The clauses ``build(start)`` returns (with the highest variable they use), their
+        auxiliaries numbered from ``start``, for one puzzle whose clauses all carry its
+        selector, asked about alone (its selector the only one assumed). Every such puzzle
+        numbers its auxiliaries in one region of variables, so that a long run holds no
+        more than its largest puzzle's rather than every puzzle's (each solve and model read
+        pays for every variable the solver holds). Sound because a variable of the region
+        appears only in clauses of such puzzles, each carrying its puzzle's selector (the
+        clauses learnt from them keep it: a selector is an assumption, a decision that no
+        resolution removes): switched off for good once retired, and off at will while not
+        assumed. A puzzle that needs more than the region gets a new one above every
+        variable in use, the old one's variables set false (in no clause that can still
+        propagate).
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> session = SolverSession("minisat22", cnf.build(make_geometry(4)), recycle=None)
+        >>> _ = session.get(); sel = session.selector()
+        >>> session.scratch(lambda start: ([(-sel, start, start + 1)], start + 1))
+        [(-65, 66, 67)]
+        >>> session.retire(sel); sel = session.selector()
+        >>> session.scratch(lambda start: ([(-sel, -start)], start))   # the region again
+        [(-68, -66)]
+        """
+        if self.scratch_size:
+            clauses, top = build(self.scratch_start)
+            if top < self.scratch_start + self.scratch_size:
+                self.scratch_used = max(0, top + 1 - self.scratch_start)
+                return clauses
+            assert self.solver is not None
+            add_clauses(self.solver, [(-v,) for v in range(
+                self.scratch_start, self.scratch_start + self.scratch_size)])
+        self.scratch_start = self.next_var
+        clauses, top = build(self.scratch_start)
+        self.scratch_size = self.scratch_used = max(0, top + 1 - self.scratch_start)
+        self.next_var += self.scratch_size
+        return clauses
+
+    def retire(self, selector: int) -> None:
+        """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them, or
+        once the variables above the formula that the latest puzzle does not use (retired
+        selectors and auxiliaries, the scratch region's rest) pass :data:`DEAD_PER_VARIABLE`
+        times the formula's (never when ``recycle`` is None)."""
+        assert self.solver is not None
+        self.solver.add_clause([-selector])
+        self.retired += 1
+        nv = self.formula.nv
+        if self.recycle is not None and (
+                self.retired >= self.recycle
+                or self.next_var - 1 - nv - self.scratch_used > DEAD_PER_VARIABLE * nv):
+            self.close()
+
+    def close(self) -> None:
+        """Free the solver (:meth:`get` rebuilds it)."""
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+        self.retired = 0
 
 
 class GeometrySession:

@@ -1,10 +1,10 @@
-"""PySAT solvers for the whole project: which exist here, what each can do, a time limit
-inside a call, and a reusable session that keeps one formula loaded.
+"""PySAT solvers for the whole project: which exist here, what each can do, and a time limit
+inside a call.
 
 Every PySAT solver of the project is made here (:func:`load`, :func:`propagating_solver`,
-:class:`SolverSession`, :class:`Propagator`): the SAT backend (:mod:`sudoku_csp.backends.sat`),
-the sessions of questions of the generator and the setter tools
-(:mod:`sudoku_csp.satsession`), the generator's random grids (:mod:`sudoku_csp.generate`),
+:class:`Propagator`): the SAT backend (:mod:`sudoku_csp.backends.sat`), the reusable
+sessions of :mod:`sudoku_csp.satsession` (the incremental mode's, the generator's and the
+setter tools'), the generator's random grids (:mod:`sudoku_csp.generate`),
 certificates (:mod:`sudoku_csp.certify`), the proofs of explanations
 (:mod:`sudoku_csp.logic.prove`) and the encodings study (:mod:`sudoku_csp.study`), so a
 solver's quirks are handled in one place:
@@ -16,8 +16,6 @@ solver's quirks are handled in one place:
   conflict budget sized to end on time (CaDiCaL); Lingeling and Kissat offer neither, so
   one long call of theirs can overrun.
 - :func:`enumerate_solutions`: solve, read, block, again, up to a limit.
-- :class:`SolverSession`: one loaded solver with selector-guarded clauses that are retired
-  for good, rebuilt after ``recycle`` retirements so that nothing piles up.
 - :func:`add_clauses`: many clauses into a solver without a Python call per clause where
   PySAT's C function can be reached (CaDiCaL, the MiniSat family).
 """
@@ -29,7 +27,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import repeat
-from operator import sub
 from typing import Any
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames, pysolvers
@@ -137,14 +134,6 @@ def capabilities(name: str) -> Capabilities:
 
 
 # -- the time limit -----------------------------------------------------------------------
-DEAD_PER_VARIABLE = 8
-"""Retired auxiliary variables a :class:`SolverSession` carries before it is rebuilt, per
-variable of its formula. Every solve and every model read pays for each variable the solver
-holds, dead or not: on 100 9×9 killers run three times (about 330 auxiliaries each), a
-session rebuilt past 100,000 dead variables took 11.7 ms a puzzle (the solve 4.9 ms, the
-model read 3.6 ms), past 8× its formula's 729 variables 5.1 ms (1.7 ms and 0.5 ms); past
-2× and 1×, 5.5 and 6.0 ms, rebuilding too often (docs/design.md: Design choices,
-measured)."""
 SLICE_SECONDS = 0.1
 """How long one conflict-budget slice of a solver without ``interrupt()`` (CaDiCaL) is
 sized to run under a time limit: the deadline is looked at between slices, so this is about
@@ -376,91 +365,6 @@ def propagating_solver(name: str, clauses: Sequence[Sequence[int]],
     units = [c[0] for c in clauses if len(c) == 1]  # a 1×1 grid's, odd geometries': rare
     kept = [c for c in clauses if len(c) != 1] if units else clauses  # copied only then
     return load(name, kept, deadline=deadline), units
-
-
-class SolverSession:
-    """One reusable solver holding one formula, with its selectors: selector-guarded
-    clauses are switched off for good by :meth:`retire`, and the solver is rebuilt after
-    ``recycle`` of them so retired clauses never pile up (None: never rebuilt for that, the
-    owner keeps its selectors for the solver's life). Shared by the incremental mode and by
-    :class:`sudoku_csp.satsession.GeometrySession`.
-
-    >>> from sudoku_csp.variants import make_geometry
-    >>> session = SolverSession("glucose4", cnf.build(make_geometry(4)), recycle=1)
-    >>> solver, sel = session.get(), session.selector()
-    >>> grid = session.vars.read_model(solver.get_model()) if solver.solve() else None
-    >>> solver.add_clause(session.vars.exclusion(grid, guard=-sel))
-    >>> solver.solve(assumptions=[sel]), session.retire(sel), session.builds, session.solver
-    (True, None, 1, None)
-    """
-
-    def __init__(self, name: str, formula: cnf.Formula, recycle: int | None) -> None:
-        self.name = name
-        self.formula = formula
-        self.recycle = recycle
-        self.vars = formula.vars
-        self.solver: Solver | None = None
-        self.next_var = 0
-        self.retired = 0
-        self.builds = 0
-        self._stats = capabilities(name).stats
-        self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
-        self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
-
-    def get(self, deadline: Deadline = NEVER) -> Solver:
-        """The loaded solver, (re)built with the formula when there is none (``deadline``:
-        see :func:`load`)."""
-        if self.solver is None:
-            self.solver = load(self.name, self.formula.clauses, self.formula.x_vars,
-                               deadline=deadline)
-            self.next_var = self.formula.nv + 1
-            self.retired = 0
-            self.builds += 1
-            if self._stats:
-                reading = self.solver.accum_stats()
-                self._count_names = tuple(k for k in STAT_NAMES if k in reading)
-                self._counted = tuple(reading[k] for k in self._count_names)
-        return self.solver
-
-    def counts(self) -> dict[str, Any]:
-        """The growth of the loaded solver's :data:`STAT_NAMES` counts since the previous
-        call, or since it was built (empty when the solver keeps none). Only solving and
-        propagating move them, never adding clauses, so one reading after each puzzle both
-        ends its count and starts the next one's."""
-        if self.solver is None or not self._count_names:
-            return {}
-        before = self._counted
-        self._counted = tuple(map(self.solver.accum_stats().get, self._count_names))
-        return dict(zip(self._count_names, map(sub, self._counted, before), strict=True))
-
-    def selector(self) -> int:
-        """A fresh selector variable, above every variable of the formula."""
-        var, self.next_var = self.next_var, self.next_var + 1
-        return var
-
-    def reserve(self, top: int) -> None:
-        """Variables up to ``top`` are taken (auxiliaries of guarded clauses added for one
-        puzzle): later selectors come above them."""
-        self.next_var = max(self.next_var, top + 1)
-
-    def retire(self, selector: int) -> None:
-        """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them, or
-        once retired auxiliaries (:meth:`reserve`) pass :data:`DEAD_PER_VARIABLE` times the
-        formula's variables (never when ``recycle`` is None)."""
-        assert self.solver is not None
-        self.solver.add_clause([-selector])
-        self.retired += 1
-        if self.recycle is not None and (
-                self.retired >= self.recycle
-                or self.next_var - self.formula.nv > DEAD_PER_VARIABLE * self.formula.nv):
-            self.close()
-
-    def close(self) -> None:
-        """Free the solver (:meth:`get` rebuilds it)."""
-        if self.solver is not None:
-            self.solver.delete()
-            self.solver = None
-        self.retired = 0
 
 
 class Propagator:

@@ -244,21 +244,41 @@ def test_selectors_are_recycled_so_the_solver_stays_bounded():
     assert backend.session_info(geometry)["builds"] >= 150 // recycle
 
 
-def test_retired_auxiliaries_are_bounded_by_the_formula_they_join():
-    # Before: a session carried up to 100,000 dead auxiliaries of past puzzles' cages, and
-    # every solve and model read paid for each (9x9 killers took twice as long by then).
+def test_puzzles_number_their_auxiliaries_in_one_region():
+    # Each constrained puzzle's auxiliaries take the session's one scratch region
+    # (SolverSession.scratch): 200 killers leave the solver holding one puzzle's auxiliaries
+    # and a retired selector each, with no rebuild. Before, every puzzle's were left dead in
+    # the solver (100,000 of them before DEAD_PER_VARIABLE; then a rebuild every few dozen
+    # puzzles), and every solve and model read paid for each.
     backend = make_backend("sat")
     # 4x4: 64 variables; cages of two digit sets each (1+4, 2+3), so each puzzle adds
     # auxiliaries (a cage of one digit set needs none)
     killer = parse("AABBCCDDEEFFGGHH 5,5,5,5,5,5,5,5")
-    nv = backend.formula(killer.geometry).nv
-    most = 0
     for _ in range(200):
         assert backend.solve(killer, limit=2).status is Status.MULTIPLE
-        most = max(most, backend.session_info(killer.geometry)["variables"])
-    added = backend.session_info(killer.geometry)["variables"]  # at most one puzzle's worth
-    assert most <= nv * (1 + satsolver.DEAD_PER_VARIABLE) + added
-    assert backend.session_info(killer.geometry)["builds"] > 1
+    nv = backend.formula(killer.geometry).nv
+    aux = cnf.constraint_clauses(killer, nv + 1)[1] - nv
+    assert aux > 0
+    info = backend.session_info(killer.geometry)
+    assert (info["builds"], info["variables"]) == (1, nv + aux + 200)
+
+
+def test_a_puzzle_needing_more_auxiliaries_moves_the_region():
+    # KILLER4 needs 2 auxiliaries, the killer of 5s 8: the region grows once (the old one's
+    # variables set false), then both reuse it; every answer as a fresh solver's.
+    small, large = parse(f"{KILLER4} 3" + "." * 15), parse("AABBCCDDEEFFGGHH 5,5,5,5,5,5,5,5")
+    assert cnf.constraint_clauses(small, 65)[1] - 64 == 2
+    assert cnf.constraint_clauses(large, 65)[1] - 64 == 8
+    fresh = make_backend("sat:mode=fresh")
+    expected = {p: fresh.solve(p, limit=None) for p in (small, large)}
+    backend = make_backend("sat")
+    for puzzle in (small, large, small, large, large, small):
+        got = backend.solve(puzzle, limit=None)
+        assert (got.status, got.count) == (expected[puzzle].status, expected[puzzle].count)
+        if got.status is Status.UNIQUE:
+            assert got.solution == expected[puzzle].solution
+    nv = backend.formula(small.geometry).nv
+    assert backend.session_info(small.geometry)["variables"] == nv + 2 + 8 + 6
 
 
 def test_a_puzzles_givens_leave_with_it():

@@ -16,8 +16,11 @@ Modes (how a puzzle meets the formula):
   puzzle's *selector* literal, the one assumption. To count, each solution found is blocked
   by a clause guarded by the selector; afterwards a unit clause ``¬selector`` retires the
   puzzle's clauses for good.
-  Retired selectors are dead variables that every model still carries, so after ``recycle``
-  of them the solver is rebuilt: nothing piles up over a long run.
+  Every such puzzle numbers its auxiliaries in one region of variables that the next puzzle
+  takes over (:meth:`~sudoku_csp.satsession.SolverSession.scratch`), so the solver holds
+  no more than the largest puzzle's; retired selectors are dead variables that every model
+  still carries, so after ``recycle`` of them the solver is rebuilt: nothing piles up over a
+  long run.
   With ``fresh_after=N`` (off by default, measured: docs/design.md, "Incremental, then
   fresh"), a puzzle whose search passes N conflicts undecided goes on in a new solver as
   ``fresh`` loads it, the solutions found so far blocked by clauses (so the count stays
@@ -46,6 +49,7 @@ import atexit
 import time
 import weakref
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from pysat.solvers import pysolvers
@@ -60,9 +64,9 @@ from sudoku_csp.interrupts import reraise_pysat
 from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Result, Status, check_limit
+from sudoku_csp.satsession import SolverSession
 from sudoku_csp.satsolver import (
     Propagator,
-    SolverSession,
     add_clauses,
     add_stats,
     canonical_solver,
@@ -286,9 +290,8 @@ class SatBackend(BackendBase):
             add_clauses(solver, [(literal, -selector) for literal in givens])
             givens = []
         if puzzle.constraints:
-            clauses, top = cnf.constraint_clauses(puzzle, session.next_var, self.kind_options,
-                                                  guard=-selector)
-            session.reserve(top)
+            clauses = session.scratch(partial(cnf.constraint_clauses, puzzle,
+                                              options=self.kind_options, guard=-selector))
             add_clauses(solver, clauses)
         if known:
             add_clauses(solver, [(literal, -selector) for literal in known])

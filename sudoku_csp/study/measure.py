@@ -16,10 +16,10 @@ from sudoku_csp.geometry import Geometry, Grid
 from sudoku_csp.native.search import Searcher
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
+from sudoku_csp.satsession import SolverSession
 from sudoku_csp.satsolver import (
     Capabilities,
     Propagator,
-    SolverSession,
     capabilities,
     load,
     propagating_solver,
