@@ -44,19 +44,19 @@ from sudoku_csp.satsolver import (
 )
 from sudoku_csp.verify import check_solutions
 
-__all__ = ["DEAD_PER_VARIABLE", "GeometrySession", "SolverSession"]
+__all__ = ["WASTE_PER_CLAUSE", "GeometrySession", "SolverSession"]
 
 
-DEAD_PER_VARIABLE = 8
-"""Variables a :class:`SolverSession` carries that its latest puzzle does not use (retired
-selectors and auxiliaries, the rest of the scratch region) before it is rebuilt, per
-variable of its formula. Every solve and every model read pays for each variable the solver
-holds, dead or not: on 100 9×9 killers run three times (about 330 auxiliaries each), a
-session rebuilt past 100,000 dead variables took 11.7 ms a puzzle (the solve 4.9 ms, the
-model read 3.6 ms), past 8× its formula's 729 variables 5.1 ms (1.7 ms and 0.5 ms); past
-2× and 1×, 5.5 and 6.0 ms, rebuilding too often (docs/design.md: Design choices,
-measured). Since the puzzles of the incremental mode share one region of auxiliaries
-(:meth:`SolverSession.scratch`) it is seldom reached."""
+WASTE_PER_CLAUSE = 4
+"""When a :class:`SolverSession` is rebuilt: once the variables it held that a puzzle did not
+use (retired selectors and auxiliaries, the rest of the scratch region), summed over the
+puzzles since it was built, pass this many times its formula's clauses. Every solve and
+model read pays for each variable the solver holds, about what loading a clause costs a
+rebuild per four variables (9×9: a dead variable about 45 ns a puzzle, a clause loaded about
+100 ns). Measured on the dev corpus, the 100 killers and the few-givens file, three
+shuffled passes, medians of CPU per puzzle: 2 and 4 best (about a tenth below a rule of
+eight times the formula's variables at once, which rebuilt twice in 573 puzzles; 4 rebuilt
+13 times), 0.5, 1 and 8 between (docs/design.md: Design choices, measured)."""
 
 class SolverSession:
     """One reusable solver holding one formula, with its selectors: selector-guarded
@@ -86,6 +86,7 @@ class SolverSession:
         # The scratch region (see scratch): its first variable, its size, and how many of
         # them the latest puzzle uses.
         self.scratch_start = self.scratch_size = self.scratch_used = 0
+        self.waste = 0  # dead variables summed over the puzzles since the build
         self._stats = capabilities(name).stats
         self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
         self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
@@ -97,7 +98,7 @@ class SolverSession:
             self.solver = load(self.name, self.formula.clauses, self.formula.x_vars,
                                deadline=deadline)
             self.next_var = self.formula.nv + 1
-            self.scratch_size = self.scratch_used = 0
+            self.scratch_size = self.scratch_used = self.waste = 0
             self.retired = 0
             self.builds += 1
             if self._stats:
@@ -167,16 +168,16 @@ class SolverSession:
 
     def retire(self, selector: int) -> None:
         """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them, or
-        once the variables above the formula that the latest puzzle does not use (retired
-        selectors and auxiliaries, the scratch region's rest) pass :data:`DEAD_PER_VARIABLE`
-        times the formula's (never when ``recycle`` is None)."""
+        once the variables it held that the puzzles did not use, summed over them, pass
+        :data:`WASTE_PER_CLAUSE` times the formula's clauses (never when ``recycle`` is
+        None)."""
         assert self.solver is not None
         self.solver.add_clause([-selector])
         self.retired += 1
-        nv = self.formula.nv
+        self.waste += self.next_var - 1 - self.formula.nv - self.scratch_used
         if self.recycle is not None and (
                 self.retired >= self.recycle
-                or self.next_var - 1 - nv - self.scratch_used > DEAD_PER_VARIABLE * nv):
+                or self.waste > WASTE_PER_CLAUSE * len(self.formula.clauses)):
             self.close()
 
     def close(self) -> None:

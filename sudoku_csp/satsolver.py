@@ -91,6 +91,7 @@ class Capabilities:
     budget: bool = False
     stats: bool = False
     phases: bool = False
+    activities: bool = False
 
 
 def _supports(solver: Solver, call: Callable[[Solver], object]) -> bool:
@@ -130,6 +131,9 @@ def capabilities(name: str) -> Capabilities:
         budget=not one_shot and probe(limited),  # slices are repeated calls
         stats=probe(lambda s: s.accum_stats()),
         phases=probe(lambda s: s.set_phases([1, -2])),
+        # set_activities came with PySAT 1.9 (the MiniSat family)
+        activities=hasattr(Solver, "set_activities")
+        and probe(lambda s: s.set_activities({})),
     )
 
 

@@ -19,8 +19,12 @@ Modes (how a puzzle meets the formula):
   Every such puzzle numbers its auxiliaries in one region of variables that the next puzzle
   takes over (:meth:`~sudoku_csp.satsession.SolverSession.scratch`), so the solver holds
   no more than the largest puzzle's; retired selectors are dead variables that every model
-  still carries, so after ``recycle`` of them the solver is rebuilt: nothing piles up over a
-  long run.
+  still carries, so the solver is rebuilt after ``recycle`` of them, or sooner when the
+  dead variables have cost about a rebuild
+  (:data:`~sudoku_csp.satsession.WASTE_PER_CLAUSE`): nothing piles up over a long run.
+  With ``order=fresh`` (default) each puzzle's search starts with every variable's activity
+  at zero, as in a new solver (the MiniSat family; ``kept``: from the activities the
+  puzzles before left).
   With ``fresh_after=N`` (off by default, measured: docs/design.md, "Incremental, then
   fresh"), a puzzle whose search passes N conflicts undecided goes on in a new solver as
   ``fresh`` loads it, the solutions found so far blocked by clauses (so the count stays
@@ -135,6 +139,9 @@ class SatBackend(BackendBase):
         Option("fresh_after", DEFAULT_FRESH_AFTER, "incremental: a puzzle still undecided "
                "after this many conflicts goes on in a fresh solver (givens as units, "
                "solutions found blocked; 0: never)", kind=int, minimum=0),
+        Option("order", "fresh", "incremental: fresh: each puzzle's search starts with "
+               "every variable's activity at zero, as in a new solver (the MiniSat family); "
+               "kept: from the activities the puzzles before left", ("fresh", "kept")),
     )
 
     @classmethod
@@ -296,6 +303,11 @@ class SatBackend(BackendBase):
         if known:
             add_clauses(solver, [(literal, -selector) for literal in known])
         assumptions = [selector] if selector else givens
+        if self.options["order"] == "fresh" and caps.activities:
+            # The puzzles before bumped the variables their own conflicts met: a search that
+            # starts from their order branches first where another puzzle was hard (the dev
+            # corpus three times over: 16,400 conflicts, 10,700 from zero; docs/design.md).
+            solver.set_activities({})
         model_seconds = time.perf_counter() - began
         solving = [0.0]
         # Past this many conflicts the search goes on in a fresh solver (None: never).
