@@ -44,19 +44,31 @@ from sudoku_csp.satsolver import (
 )
 from sudoku_csp.verify import check_solutions
 
-__all__ = ["WASTE_PER_CLAUSE", "GeometrySession", "SolverSession"]
+__all__ = ["DEAD_PER_VARIABLE", "WASTE_PER_CLAUSE", "GeometrySession", "SolverSession"]
 
+
+DEAD_PER_VARIABLE = 8
+"""Variables a :class:`SolverSession` carries above its formula that its latest puzzle does
+not use (retired selectors and auxiliaries, the rest of the scratch region) before it is
+rebuilt, per variable of its formula. Every solve and every model read pays for each
+variable the solver holds, dead or not: on 100 9×9 killers run three times (about 330
+auxiliaries each), a session rebuilt past 100,000 dead variables took 11.7 ms a puzzle (the
+solve 4.9 ms, the model read 3.6 ms), past 8× its formula's 729 variables 5.1 ms (1.7 ms
+and 0.5 ms); past 2× and 1×, 5.5 and 6.0 ms, rebuilding too often (docs/design.md: Design
+choices, measured). A session asked one puzzle at a time is rebuilt sooner, by
+:data:`WASTE_PER_CLAUSE`."""
 
 WASTE_PER_CLAUSE = 4
-"""When a :class:`SolverSession` is rebuilt: once the variables it held that a puzzle did not
-use (retired selectors and auxiliaries, the rest of the scratch region), summed over the
-puzzles since it was built, pass this many times its formula's clauses. Every solve and
-model read pays for each variable the solver holds, about what loading a clause costs a
-rebuild per four variables (9×9: a dead variable about 45 ns a puzzle, a clause loaded about
-100 ns). Measured on the dev corpus, the 100 killers and the few-givens file, three
-shuffled passes, medians of CPU per puzzle: 2 and 4 best (about a tenth below a rule of
-eight times the formula's variables at once, which rebuilt twice in 573 puzzles; 4 rebuilt
-13 times), 0.5, 1 and 8 between (docs/design.md: Design choices, measured)."""
+"""When a :class:`SolverSession` asked one puzzle at a time is rebuilt: once the variables
+it held that a puzzle did not use (retired selectors and auxiliaries, the rest of the
+scratch region), summed over the puzzles since it was built, pass this many times its
+formula's clauses. Each solve and model read pays for every variable the solver holds (9×9:
+about 45 ns a dead variable a puzzle), a rebuild for every clause it loads (about 100 ns).
+Measured on the dev corpus, the 100 killers and the few-givens file, three shuffled passes,
+medians of CPU per puzzle: 2 and 4 best, about a tenth below :data:`DEAD_PER_VARIABLE`
+alone (which rebuilt twice in those 573 puzzles; 4 rebuilt 13 times), 0.5, 1 and 8
+between (docs/design.md: Design choices, measured)."""
+
 
 class SolverSession:
     """One reusable solver holding one formula, with its selectors: selector-guarded
@@ -74,10 +86,17 @@ class SolverSession:
     (True, None, 1, None)
     """
 
-    def __init__(self, name: str, formula: cnf.Formula, recycle: int | None) -> None:
+    def __init__(self, name: str, formula: cnf.Formula, recycle: int | None, *,
+                 one_at_a_time: bool = False) -> None:
         self.name = name
         self.formula = formula
         self.recycle = recycle
+        self.one_at_a_time = one_at_a_time
+        """Asked about one puzzle at a time, each retired before the next (the incremental
+        mode): every variable above the formula that a puzzle does not use is dead, and
+        their cost counts towards a rebuild (:data:`WASTE_PER_CLAUSE`). Otherwise (the
+        sessions of :class:`GeometrySession`, whose constraints stay live behind their
+        selectors) only :data:`DEAD_PER_VARIABLE` holds."""
         self.vars = formula.vars
         self.solver: Solver | None = None
         self.next_var = 0
@@ -168,15 +187,19 @@ class SolverSession:
 
     def retire(self, selector: int) -> None:
         """Switch off ``selector``'s clauses for good; rebuild after ``recycle`` of them, or
-        once the variables it held that the puzzles did not use, summed over them, pass
-        :data:`WASTE_PER_CLAUSE` times the formula's clauses (never when ``recycle`` is
-        None)."""
+        once the variables above the formula that the latest puzzle does not use pass
+        :data:`DEAD_PER_VARIABLE` times the formula's, or (:attr:`one_at_a_time`) once
+        those summed over the puzzles pass :data:`WASTE_PER_CLAUSE` times its clauses
+        (never when ``recycle`` is None)."""
         assert self.solver is not None
         self.solver.add_clause([-selector])
         self.retired += 1
-        self.waste += self.next_var - 1 - self.formula.nv - self.scratch_used
+        nv = self.formula.nv
+        dead = self.next_var - 1 - nv - self.scratch_used
+        if self.one_at_a_time:
+            self.waste += dead
         if self.recycle is not None and (
-                self.retired >= self.recycle
+                self.retired >= self.recycle or dead > DEAD_PER_VARIABLE * nv
                 or self.waste > WASTE_PER_CLAUSE * len(self.formula.clauses)):
             self.close()
 

@@ -48,6 +48,23 @@ def test_a_recycled_session_forgets_its_selectors_on_a_rebuild():
     s.close()
 
 
+def test_live_guards_do_not_count_as_dead_variables():
+    # A session asked again and again about one puzzle (the generator's) keeps its
+    # constraints' auxiliaries live behind their selectors: only the incremental mode's
+    # sessions, one puzzle at a time, count every variable a puzzle leaves unused towards a
+    # rebuild (SolverSession.retire), else each retired exclusion would rebuild the solver
+    # and make every constraint join it again.
+    s = GeometrySession(FOUR, recycle=1000)
+    cages = [Cage((2 * i, 2 * i + 1), 5) for i in range(8)]  # 1+4 or 2+3: auxiliaries each
+    guards = [s.guard(cage) for cage in cages]
+    for _ in range(300):
+        excluded = s.exclude(tuple(range(4)) * 4)  # no latin square anyway
+        assert s.ask([*guards, excluded])
+        s.retire(excluded)
+        assert s.builds == 1  # a rebuild would void the guards
+    s.close()
+
+
 def test_a_session_that_never_recycles_is_closed_for_good():
     s = GeometrySession(FOUR)
     assert s.ask([]) is True

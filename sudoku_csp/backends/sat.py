@@ -262,7 +262,8 @@ class SatBackend(BackendBase):
         if session is None:
             formula = self.formula(geometry, deadline)
             if kind is SolverSession:
-                session = SolverSession(self.options["solver"], formula, self.options["recycle"])
+                session = SolverSession(self.options["solver"], formula, self.options["recycle"],
+                                        one_at_a_time=True)
             else:
                 session = Propagator(self.options["solver"], formula, deadline=deadline)
             loaded = len(formula.clauses)
