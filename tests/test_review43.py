@@ -6,7 +6,10 @@ Guards where a false count could come from:
 
 - the region's bounds: a puzzle needing one auxiliary more than the region holds must move
   it (an off-by-one that fits it there puts its last auxiliary on the variable above, a
-  selector), and the old region's variables set false must be its own and no others.
+  selector), and the old region's variables set false must be its own and no others;
+- a move that fails midway: the old region's variables are set false for good, so the
+  session must not go on numbering puzzles there (it did when the move failed after
+  setting them; now it moves first).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import pytest
 from sudoku_csp import parse
 from sudoku_csp.backends.registry import make_backend
 from sudoku_csp.encodings import cnf
+from sudoku_csp.result import Status
 from sudoku_csp.satsession import SolverSession
 
 # Killers of k two-cell cages summing to 5 on the 4x4 grid: two digit sets each ({1,4},
@@ -55,3 +59,32 @@ def test_the_region_grows_one_auxiliary_at_a_time_and_counts_stay_right(spec):
         moved.append(session.scratch_size)
     assert moved[:3] == [1, 2, 3] and moved[-1] == 8  # the region did move, then stayed
 
+
+def test_a_region_move_that_fails_midway_leaves_no_region_set_false(monkeypatch):
+    # The puzzle of 6 cages does not fit the region of the puzzle of 2, so its clauses are
+    # written again for a new region, and that second writing fails (as an encoder out of
+    # memory would). Before, the old region's variables were set false first and the
+    # session kept numbering puzzles there: the puzzle of 2 counted 48 of its 96 solutions.
+    small, large = _killer(2), _killer(6)
+    expected = make_backend("sat:mode=fresh").solve(small, limit=LIMIT)
+    backend = make_backend("sat")
+    assert backend.solve(small, limit=LIMIT).count == expected.count == 96
+    write, calls = cnf.constraint_clauses, []
+
+    def fails_the_second_time(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 2:
+            raise MemoryError("the new region's clauses")
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(cnf, "constraint_clauses", fails_the_second_time)
+    with pytest.raises(MemoryError):
+        backend.solve(large, limit=LIMIT)
+    monkeypatch.undo()
+    assert len(calls) == 2
+    for puzzle in (small, large, small):
+        got = backend.solve(puzzle, limit=LIMIT)
+        want = expected if puzzle is small else make_backend("sat:mode=fresh").solve(large,
+                                                                                    limit=LIMIT)
+        assert (got.status, got.count, set(got.solutions)) == (
+            Status.MULTIPLE, want.count, set(want.solutions))
