@@ -156,11 +156,13 @@ class SolverSession:
         more than its largest puzzle's rather than every puzzle's (each solve and model read
         pays for every variable the solver holds). Sound because a variable of the region
         appears only in clauses of such puzzles, each carrying its puzzle's selector (the
-        clauses learnt from them keep it: a selector is an assumption, a decision that no
-        resolution removes): switched off for good once retired, and off at will while not
-        assumed. A puzzle that needs more than the region gets a new one above every
-        variable in use, the old one's variables set false (in no clause that can still
-        propagate).
+        clauses learnt from them keep it: no clause holds a selector positively, so no
+        resolution removes it): switched off for good once retired, and off at will while
+        not assumed. A puzzle that needs more than the region gets a new one above every
+        variable in use, the old one's variables set false (they are only in clauses of
+        puzzles retired or never assumed again, a puzzle cut short or failed midway among
+        them, so fixing them can at most switch those off), and only once the session has
+        moved: nothing raised on the way leaves it numbering puzzles in them.
 
         >>> from sudoku_csp.variants import make_geometry
         >>> session = SolverSession("minisat22", cnf.build(make_geometry(4)), recycle=None)
@@ -171,18 +173,19 @@ class SolverSession:
         >>> session.scratch(lambda start: ([(-sel, -start)], start))   # the region again
         [(-68, -66)]
         """
-        if self.scratch_size:
-            clauses, top = build(self.scratch_start)
-            if top < self.scratch_start + self.scratch_size:
-                self.scratch_used = max(0, top + 1 - self.scratch_start)
+        old = range(self.scratch_start, self.scratch_start + self.scratch_size)
+        if old:
+            clauses, top = build(old.start)
+            if top < old.stop:
+                self.scratch_used = max(0, top + 1 - old.start)
                 return clauses
-            assert self.solver is not None
-            add_clauses(self.solver, [(-v,) for v in range(
-                self.scratch_start, self.scratch_start + self.scratch_size)])
+        clauses, top = build(self.next_var)
         self.scratch_start = self.next_var
-        clauses, top = build(self.scratch_start)
         self.scratch_size = self.scratch_used = max(0, top + 1 - self.scratch_start)
         self.next_var += self.scratch_size
+        if old:
+            assert self.solver is not None
+            add_clauses(self.solver, [(-v,) for v in old])
         return clauses
 
     def retire(self, selector: int) -> None:
