@@ -126,6 +126,13 @@ class BackendBase(abc.ABC):
     COMPARE: ClassVar[tuple[str, ...]] = ()
     """The configurations of this backend ``sudoku-csp compare`` runs when no solver is
     named (spec strings), in the order of its table."""
+    reports_root: ClassVar[bool] = False
+    """It has ``solve_from_root`` (:meth:`~sudoku_csp.backends.native.NativeBackend.
+    solve_from_root`), reporting the candidates its propagation from the givens left: a
+    portfolio run in turn hands them on (:func:`~sudoku_csp.backends.first.in_turn`)."""
+    takes_candidates: ClassVar[bool] = False
+    """Its :meth:`solve` takes ``candidates`` (SAT's): where a portfolio run in turn starts
+    it from a native member's root."""
 
     def __init__(self, **options: Any) -> None:
         own = {o.name for o in self.OPTIONS}

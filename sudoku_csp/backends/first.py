@@ -125,13 +125,15 @@ def in_turn(puzzle: Puzzle, members: Sequence[str], *, limit: int | None,
 
 @functools.cache
 def _roles(member: str) -> tuple[bool, bool]:
-    """Whether ``member``'s backend reports its root's candidates (it has
-    ``solve_from_root``: the native solver) and whether it takes candidates (it sets
-    ``takes_candidates``: SAT), read from the class its name registers, once a spec."""
+    """Whether ``member``'s backend reports its root's candidates (``reports_root``: the
+    native solver) and whether it takes candidates (``takes_candidates``: SAT), as the
+    class its name registers declares them (:class:`~sudoku_csp.backends.base.
+    BackendBase`), read once a spec."""
     from sudoku_csp.backends.registry import backend_class, parse_spec
 
     cls = backend_class(parse_spec(member)[0])
-    return hasattr(cls, "solve_from_root"), bool(getattr(cls, "takes_candidates", False))
+    return (bool(getattr(cls, "reports_root", False)),
+            bool(getattr(cls, "takes_candidates", False)))
 
 
 class FirstBackend(PortfolioBase):

@@ -61,6 +61,8 @@ class NativeBackend(BackendBase):
                kind=int, minimum=0),
     )
 
+    reports_root = True
+
     @classmethod
     def kind_encoding_options(cls) -> dict[str, EncodingOption]:
         """The kinds' encoding options its links honour (the implied families)."""

@@ -119,8 +119,6 @@ class SatBackend(BackendBase):
                    "(fastest measured)")
     COMPARE = ("sat:solver=cadical195,encoding=extended", "sat:encoding=minimal")  # rich, lean
     takes_candidates = True
-    """:meth:`solve` takes ``candidates``: a portfolio run in turn hands it the native
-    root's (:func:`~sudoku_csp.backends.first.in_turn`)."""
     OPTIONS = (
         Option("solver", SAT_SOLVER, "any PySAT solver (aliases such as g4 accepted)",
                solver_names(), open_choices=True),
