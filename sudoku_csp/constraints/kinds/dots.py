@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import DOT_COLOUR, Canvas, Layer, text
@@ -160,27 +161,28 @@ class Dots(PairRules):
         no_sums = [5, 10] if "xv" in self.negative else []
         if "sum" in self.negative:
             no_sums += [v for a, b, v in self.sums]
-        kropki = {frozenset((a, b)) for a, b, v in self.difference + self.ratio}
-        summed = {frozenset((a, b)) for a, b, v in self.sums + self.xv}
+        if not (no_differences or no_ratios or no_sums):
+            return found
+        # The value pairs the negative rules bar, once: each pair of neighbours is then
+        # looked at by a set lookup (the messages say which rule).
         n = geometry.size
-        for r in range(n):
-            for c in range(n):
-                for rr, cc in ((r, c + 1), (r + 1, c)):
-                    if rr >= n or cc >= n:
-                        continue
-                    a, b = r * n + c, rr * n + cc
-                    x, y = grid[a] + 1, grid[b] + 1
-                    if frozenset((a, b)) not in kropki:
-                        if abs(x - y) in no_differences:
-                            found.append(f"{label(a)} and {label(b)} differ by {abs(x - y)} "
-                                         "but no kropki dot is between them")
-                        big, small = max(x, y), min(x, y)
-                        if big % small == 0 and big // small in no_ratios:
-                            found.append(f"{label(a)} and {label(b)} are in ratio "
-                                         f"{big // small}:1 but no kropki dot is between them")
-                    if frozenset((a, b)) not in summed and x + y in no_sums:
-                        found.append(f"{label(a)} and {label(b)} add up to {x + y} but no X, "
-                                     "V or sum dot is between them")
+        barred = _barred(n, frozenset(no_differences), frozenset(no_ratios))
+        unsummed = _barred(n, frozenset(), frozenset(), frozenset(no_sums))
+        kropki = {(min(a, b), max(a, b)) for a, b, v in self.difference + self.ratio}
+        summed = {(min(a, b), max(a, b)) for a, b, v in self.sums + self.xv}
+        for a, b in _neighbours(n):
+            x, y = grid[a] + 1, grid[b] + 1
+            if (x, y) in barred and (a, b) not in kropki:
+                if abs(x - y) in no_differences:
+                    found.append(f"{label(a)} and {label(b)} differ by {abs(x - y)} "
+                                 "but no kropki dot is between them")
+                big, small = max(x, y), min(x, y)
+                if big % small == 0 and big // small in no_ratios:
+                    found.append(f"{label(a)} and {label(b)} are in ratio "
+                                 f"{big // small}:1 but no kropki dot is between them")
+            if (x, y) in unsummed and (a, b) not in summed:
+                found.append(f"{label(a)} and {label(b)} add up to {x + y} but no X, "
+                             "V or sum dot is between them")
         return found
 
     # -- pictures ---------------------------------------------------------------------------
@@ -432,3 +434,35 @@ def _build(found: Mapping[str, Sequence[Dot]], negative: Sequence[str], nonconse
                 sums=tuple(sorted(found["sum"])), xv=tuple(sorted(found["xv"])),
                 negative=tuple(sorted(set(negative))), nonconsecutive=nonconsecutive)
 
+
+@lru_cache(maxsize=8)
+def _neighbours(n: int) -> tuple[tuple[int, int], ...]:
+    """Each cell of an ``n``×``n`` grid with the one to its right, then the one below it
+    (the check's own list, written apart from the translations' ``orthogonal_pairs``).
+
+    >>> _neighbours(2)
+    ((0, 1), (0, 2), (1, 3), (2, 3))
+    """
+    pairs = []
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n:
+                pairs.append((r * n + c, r * n + c + 1))
+            if r + 1 < n:
+                pairs.append((r * n + c, (r + 1) * n + c))
+    return tuple(pairs)
+
+
+@lru_cache(maxsize=64)
+def _barred(n: int, differences: frozenset[int], ratios: frozenset[int],
+            sums: frozenset[int] = frozenset()) -> frozenset[tuple[int, int]]:
+    """The pairs of values ``1..n`` that differ by one of ``differences``, stand in one of
+    ``ratios`` (the greater a multiple of the smaller) or add up to one of ``sums``.
+
+    >>> sorted(_barred(3, frozenset({2}), frozenset(), frozenset({3})))
+    [(1, 2), (1, 3), (2, 1), (3, 1)]
+    """
+    values = range(1, n + 1)
+    return frozenset((x, y) for x in values for y in values
+                     if abs(x - y) in differences or x + y in sums
+                     or (max(x, y) % min(x, y) == 0 and max(x, y) // min(x, y) in ratios))
