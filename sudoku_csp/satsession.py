@@ -94,9 +94,9 @@ class SolverSession:
         self.one_at_a_time = one_at_a_time
         """Asked about one puzzle at a time, each retired before the next (the incremental
         mode): every variable above the formula that a puzzle does not use is dead, and
-        their cost counts towards a rebuild (:data:`WASTE_PER_CLAUSE`). Otherwise (the
-        sessions of :class:`GeometrySession`, whose constraints stay live behind their
-        selectors) only :data:`DEAD_PER_VARIABLE` holds."""
+        their cost counts towards a rebuild (:data:`WASTE_PER_CLAUSE`). Otherwise only
+        :data:`DEAD_PER_VARIABLE` holds: the sessions of :class:`GeometrySession`, whose
+        constraints stay live behind their selectors, and the encodings study's."""
         self.vars = formula.vars
         self.solver: Solver | None = None
         self.next_var = 0
