@@ -223,3 +223,24 @@ def test_ctrl_c_while_waiting_for_the_import_interrupts(tmp_path):
     os.killpg(proc.pid, signal.SIGINT)
     code, out, err = _finish(proc, "count -s cpsat -t 600 after Ctrl-C")
     assert (code, err, out) == (130, "interrupted\n", "")
+
+
+def test_a_ctrl_c_inside_the_import_is_the_interrupt(monkeypatch):
+    # A Ctrl-C in a compiled module's initialisation (pybind11's) comes out of the import as
+    # ImportError("initialization failed") caused by it: a notebook's caller gets the
+    # KeyboardInterrupt, as in a search; an ImportError of another cause stays one.
+    def interrupted(name):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise ImportError("initialization failed") from exc
+
+    def missing(name):
+        raise ImportError("no module named ortools")
+
+    monkeypatch.setattr(encodings_cpsat.importlib, "import_module", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        encodings_cpsat._import_cp_model()
+    monkeypatch.setattr(encodings_cpsat.importlib, "import_module", missing)
+    with pytest.raises(ImportError, match="no module named ortools"):
+        encodings_cpsat._import_cp_model()

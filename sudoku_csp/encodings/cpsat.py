@@ -69,7 +69,14 @@ CP_MODEL = "ortools.sat.python.cp_model"
 
 
 def _import_cp_model() -> ModuleType:
-    return importlib.import_module(CP_MODEL)
+    try:
+        return importlib.import_module(CP_MODEL)
+    except ImportError as exc:
+        # A Ctrl-C inside a compiled module's initialisation comes out of the import as
+        # ImportError ("initialization failed") caused by it: the caller gets the interrupt.
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            raise exc.__cause__ from None
+        raise
 
 
 class _Import:
