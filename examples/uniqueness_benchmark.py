@@ -4,7 +4,7 @@ the same run when given its checkout.
 
     python examples/uniqueness_benchmark.py FILE [FILE ...] [--solver SPEC ...]
         [--iss PATH] [--rounds 2] [--time-limit 60] [--e2e N] [--first N] [--phases]
-        [--per-puzzle] [--unsolvable]
+        [--per-puzzle] [--unsolvable] [--shuffle]
 
 FILE holds one puzzle per line in any form the tool reads (an f-puzzles or SudokuPad link,
 f-puzzles JSON, the tool's own JSON, a killer line), with anything after a tab ignored (a
@@ -34,7 +34,10 @@ took over, and the rest (medians of the backends' ``phases``: ``model_seconds``,
 puzzle's time and verdict per tool (and its ratio to ISS), since a family's medians for two
 tools may sit on different puzzles. With ``--unsolvable``, each puzzle is replaced by a variant
 with one clue's total moved by one or two so that it has no solution (a setter's typo: how
-long proving "no solution" takes; :func:`unsolvable_variants`).
+long proving "no solution" takes; :func:`unsolvable_variants`). With ``--shuffle`` our
+backends meet the puzzles in a new seeded order each round: SAT's incremental solver carries
+learnt clauses, phases and variables from one puzzle to the next, so in one fixed order each
+puzzle is timed, every round, right after the same puzzle.
 """
 
 from __future__ import annotations
@@ -373,7 +376,8 @@ class Peer:
 
 
 # -- runs -------------------------------------------------------------------------------------
-def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float) -> None:
+def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float,
+             shuffle: bool = False) -> None:
     # A backend of its own per spec: `auto` runs the registry's shared `sat`, and a solver
     # shared with the `sat` column would carry what it learnt on a puzzle from one column's
     # run to the next one's (the second would be timed warm).
@@ -383,7 +387,9 @@ def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float
     # collect (the native solver's, ahead of auto, cost auto about 0.5 ms a puzzle).
     order = random.Random(0)
     for _round in range(rounds):
-        for entry in puzzles:
+        # --shuffle: the puzzles in a new seeded order each round, so that no puzzle always
+        # follows the same one (SAT's incremental solver carries what it met before it)
+        for entry in order.sample(puzzles, len(puzzles)) if shuffle else puzzles:
             for spec in order.sample(specs, len(specs)):
                 start = time.perf_counter()
                 result = backends[spec].solve(entry.puzzle, limit=2, time_limit=seconds)
@@ -565,6 +571,9 @@ def main() -> int:
     parser.add_argument("--unsolvable", action="store_true",
                         help="run, in place of each puzzle, a variant with one clue's total "
                              "moved so that it has no solution (puzzles with none left out)")
+    parser.add_argument("--shuffle", action="store_true",
+                        help="our backends meet the puzzles in a new seeded order each round "
+                             "(best of the rounds then comes from different sequences)")
     args = parser.parse_args()
     specs = args.solver or list(DEFAULT_SPECS)
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and args.e2e != 0:
@@ -596,7 +605,7 @@ def main() -> int:
         for why, n in skipped.items():
             print(f"not given to ISS: {n} puzzle(s) with {why}", file=sys.stderr)
     try:
-        run_ours(puzzles, specs, args.rounds, args.time_limit)
+        run_ours(puzzles, specs, args.rounds, args.time_limit, args.shuffle)
         if peer is not None:
             run_iss(puzzles, peer, args.rounds, args.time_limit)
         if args.e2e != 0:

@@ -37,7 +37,8 @@ SMALL_RUNS = {
     "performance_table.py": ["--lines", "20", "--count-lines", "40", "--jobs-lines", "20",
                              "--rounds", "1"],
     "line_cost.py": ["--lines", "20", "--rounds", "1"],
-    "uniqueness_benchmark.py": ["--rounds", "1", "--e2e", "2", "--phases", "--per-puzzle"],
+    "uniqueness_benchmark.py": ["--rounds", "2", "--e2e", "2", "--phases", "--per-puzzle",
+                                "--shuffle"],
 }
 
 
