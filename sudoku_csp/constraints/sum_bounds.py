@@ -14,9 +14,14 @@ on bounds they took about as many conflicts, more on the generated arrows of few
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
+from functools import lru_cache, partial
+from itertools import product
+from typing import TYPE_CHECKING
 
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
+
+if TYPE_CHECKING:
+    from sudoku_csp.geometry import Geometry
 
 __all__ = ["BOUNDS_ENDS", "SUM_BOUNDS", "bounds_clauses", "order_clauses"]
 
@@ -31,14 +36,21 @@ few givens (examples/kinds_few_givens.txt) CaDiCaL's conflicts to decide uniquen
 published ones of the dev corpus from 3,400 to 2,200."""
 
 BOUNDS_ENDS = EncodingOption(
-    "bounds_ends", "shared", "little killers on bounds: shared (the first prefix is the "
-    "first cell's value and the last cell's value the prefix before it read backwards, "
-    "literals only for the values the clue leaves a cell) or own (every cell and prefix "
-    "its own literals over all values)", ("shared", "own"), "sum-bounds ends")
-"""How :func:`bounds_clauses` writes a sum's ends and its cells' ranges. ``shared`` by
-measurement (docs/design.md: Design choices, measured): on the fifteen generated little
-killers of few givens 17 % fewer auxiliaries, 5 % fewer clauses and 7-10 % fewer
-propagations at as many conflicts, the same propagation on the digits."""
+    "bounds_ends", "segments", "little killers on bounds: segments (the diagonal read by "
+    "runs of up to three cells that see each other, each run's sum on bounds knowing its "
+    "digits differ, then the running sum over the runs), shared (the running sum over the "
+    "cells, the first prefix the first cell's value and the last cell's value the prefix "
+    "before it read backwards, literals only for the values the clue leaves a cell) or own "
+    "(every cell and prefix its own literals over all values)", ("segments", "shared", "own"),
+    "sum-bounds layout")
+"""How :func:`bounds_clauses` lays out a sum. ``segments`` by measurement (issue 34): on
+the eleven little killer puzzles of the dev corpus and of examples/kinds_few_givens.txt,
+counting to two in one process over three shuffled passes, 821 -> 739 ms in all and
+27,500 -> 25,000 conflicts, each published one with a box segment quicker (the
+three slowest by 11-20 %); ``shared`` over ``own`` (docs/design.md: Design choices,
+measured): on the fifteen generated little killers of few givens 17 % fewer auxiliaries,
+5 % fewer clauses and 7-10 % fewer propagations at as many conflicts, the same propagation
+on the digits."""
 
 
 def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int,
@@ -58,7 +70,12 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int,
     ``ends`` (:data:`BOUNDS_ENDS`): ``shared``, a cell's literals only for the values the
     total leaves it, the first prefix's literals the first cell's and the last cell's the
     prefix before it read backwards; ``own``, every cell's literals for ``v = 2..N`` and
-    every prefix's of its own. Both propagate alike on the digits.
+    every prefix's of its own. Both propagate alike on the digits. ``segments``: the cells
+    in runs that see each other (:func:`_runs`, in ``ctx``'s geometry), each run's sum a
+    literal ladder tied to its cells' knowing that their digits differ (two cells of a box
+    that are 5 or more add up to 11 or more), the running sum over the runs' sums, ends
+    shared; exact on the fillings whose runs hold different digits (the grid's rules
+    refuse the others), and propagation knows what the rules make of a run's bounds.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
@@ -72,6 +89,10 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int,
     """
     if ends == "own":
         return templated(ctx, cells, ("sum bounds", total), partial(_bounds_over_slots, total))
+    if ends == "segments":
+        sizes = _runs(ctx.geometry, cells)
+        return templated(ctx, cells, ("sum bounds, runs", total, sizes),
+                         partial(_runs_over_slots, total, sizes))
     return templated(ctx, cells, ("sum bounds, ends shared", total),
                      partial(_shared_over_slots, total))
 
@@ -199,6 +220,33 @@ def _clause(*literals: _Literal) -> Clause | None:
     return tuple(kept)
 
 
+def _tied(value: _Ladder, digits: Sequence[int]) -> list[Clause | None]:
+    """The clauses tying a cell's ladder ``value`` to its ``digits`` (digit ``d``: value
+    ``d + 1``): a digit sets the ladder, and "at least ``v``, not at least ``v + 1``" is the
+    digit ``v - 1``."""
+    clauses: list[Clause | None] = []
+    for d, x in enumerate(digits):
+        at_least, above = value.ge(d + 1), value.ge(d + 2)
+        clauses += [_clause(-x, at_least), _clause(-x, _negate(above)),
+                    _clause(x, _negate(at_least), above)]
+    return clauses
+
+
+def _step(here: _Ladder, term: _Ladder, after: _Ladder) -> list[Clause | None]:
+    """The clauses making ``after`` the sum of ``here`` and ``term`` on their ladders: at
+    least ``a`` and at least ``b`` make at least ``a + b``, under ``a`` and under ``b`` keep
+    it under ``a + b - 1`` (``None`` for a clause a constant satisfies)."""
+    lo, hi, lo1, hi1 = here.low, here.high, after.low, after.high
+    clauses: list[Clause | None] = []
+    for a in range(lo, hi + 1):  # at least a (a = lo: always), at least b: a + b
+        for b in range(max(term.low, lo1 + 1 - a), min(term.high, hi1 + 1 - a) + 1):
+            clauses.append(_clause(_negate(here.ge(a)), _negate(term.ge(b)), after.ge(a + b)))
+    for a in range(lo + 1, hi + 2):  # under a (a = hi + 1: always), under b: < a + b - 1
+        for b in range(max(term.low + 1, lo1 + 1 - a), min(term.high + 1, hi1 + 1 - a) + 1):
+            clauses.append(_clause(here.ge(a), term.ge(b), _negate(after.ge(a + b - 1))))
+    return clauses
+
+
 def _shared_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
                        ) -> list[Clause]:
     """:func:`bounds_clauses`' clauses with ``bounds_ends=shared``, over the slots of a
@@ -234,21 +282,152 @@ def _shared_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
             own = ladder.own
             clauses += [(-own[s + 1], own[s]) for s in range(ladder.low + 1, ladder.high)]
     for i, ladder in enumerate(value):  # each cell's literals tied to its digits
-        for d in range(n):
-            x, at_least, above = digits[i * n + d], ladder.ge(d + 1), ladder.ge(d + 2)
-            clauses += [_clause(-x, at_least), _clause(-x, _negate(above)),
-                        _clause(x, _negate(at_least), above)]
+        clauses += _tied(ladder, digits[i * n:(i + 1) * n])
     for i in range(1, length - 1):  # prefix i + 1 = prefix i + cell i, as the chain has it
-        here, after = prefix[i], prefix[i + 1]
-        lo, hi, lo1, hi1 = here.low, here.high, after.low, after.high
-        for a in range(lo, hi + 1):  # at least a (a = lo: always), at least b: a + b
-            for b in range(max(least, lo1 + 1 - a), min(most, hi1 + 1 - a) + 1):
-                clauses.append(_clause(_negate(here.ge(a)), _negate(value[i].ge(b)),
-                                       after.ge(a + b)))
-        for a in range(lo + 1, hi + 2):  # under a (a = hi + 1: always), under b: < a + b - 1
-            for b in range(max(least + 1, lo1 + 1 - a), min(most + 1, hi1 + 1 - a) + 1):
-                clauses.append(_clause(here.ge(a), value[i].ge(b),
-                                       _negate(after.ge(a + b - 1))))
+        clauses += _step(prefix[i], value[i], prefix[i + 1])
+    if () in clauses:
+        return [()]
+    return [clause for clause in clauses if clause is not None]
+
+
+
+# -- runs of different digits (bounds_ends=segments) -------------------------------------------
+RUN_MOST = 3
+"""The most cells :func:`_runs` puts in one run: a run of ``k`` cells has a clause for each
+tuple of bounds on its cells that no weaker one matches (65 for two cells of a 9x9, 366 for
+three, thousands for four), and a 9x9 diagonal meets a box in three cells at most."""
+
+
+def _runs(geometry: Geometry, cells: Sequence[int]) -> tuple[int, ...]:
+    """The sizes of the runs ``cells`` is cut into, in order: each run the longest stretch
+    of cells that see each other two by two (hold different digits), up to
+    :data:`RUN_MOST`.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> _runs(make_geometry(9), tuple(range(0, 81, 10)))   # the main diagonal: three boxes
+    (3, 3, 3)
+    """
+    sizes: list[int] = []
+    start = 0
+    for i, cell in enumerate(cells):
+        if i > start and (i - start == RUN_MOST or not all(
+                geometry.are_peers(cell, other) for other in cells[start:i])):
+            sizes.append(i - start)
+            start = i
+    return (*sizes, len(cells) - start)
+
+
+@lru_cache(maxsize=16)
+def _different_bounds(k: int, n: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """The bounds on ``k`` different values ``1..n`` that say more about their sum than
+    weaker ones, as rows ``(bounds, least, 0)`` (the values at least ``bounds``, one each,
+    add up to ``least`` or more: ``5, 5`` to 11) and ``(bounds, 0, greatest)`` (at most
+    ``bounds``, to ``greatest`` or less): a tuple is kept when loosening any one bound
+    loosens the sum.
+
+    >>> [row for row in _different_bounds(2, 3) if row[1]]   # two of 1..3: (3, 3) cannot be
+    [((1, 1), 3, 0), ((1, 3), 4, 0), ((2, 2), 5, 0), ((3, 1), 4, 0), ((3, 3), 7, 0)]
+    """
+    def least(bounds: Sequence[int]) -> int:  # each value the least above the one before
+        total = floor = 0
+        for bound in sorted(bounds):
+            floor = max(bound, floor + 1)
+            total += floor
+        return total
+
+    def greatest(bounds: Sequence[int]) -> int:
+        total, ceiling = 0, n + 1
+        for bound in sorted(bounds, reverse=True):
+            ceiling = min(bound, ceiling - 1)
+            total += ceiling
+        return total
+
+    rows: list[tuple[tuple[int, ...], int, int]] = []
+    for bounds in product(range(1, n + 1), repeat=k):
+        low, high = least(bounds), greatest(bounds)
+        if all(b == 1 or least((*bounds[:j], b - 1, *bounds[j + 1:])) < low
+               for j, b in enumerate(bounds)):
+            rows.append((bounds, low, 0))
+        if all(b == n or greatest((*bounds[:j], b + 1, *bounds[j + 1:])) > high
+               for j, b in enumerate(bounds)):
+            rows.append((bounds, 0, high))
+    return tuple(rows)
+
+
+def _run_ranges(total: int, n: int, sizes: tuple[int, ...]
+                ) -> tuple[list[int], list[int]] | None:
+    """As :func:`_prefix_ranges`, per boundary between runs (``sizes``: each run's cells,
+    which hold different values): ``k`` different values add up to ``k(k+1)/2`` at least
+    and ``k(2n-k+1)/2`` at most.
+
+    >>> _run_ranges(54, 9, (3, 3, 3))
+    ([0, 6, 30, 54], [0, 24, 48, 54])
+    """
+    least = [k * (k + 1) // 2 for k in sizes]
+    most = [k * (2 * n - k + 1) // 2 for k in sizes]
+    lows = [max(sum(least[:g]), total - sum(most[g:])) for g in range(len(sizes) + 1)]
+    highs = [min(sum(most[:g]), total - sum(least[g:])) for g in range(len(sizes) + 1)]
+    if any(lo > hi for lo, hi in zip(lows, highs, strict=True)):
+        return None
+    return lows, highs
+
+
+def _runs_over_slots(total: int, sizes: tuple[int, ...], slots: CnfContext,
+                     cells: tuple[int, ...]) -> list[Clause]:
+    """:func:`bounds_clauses`' clauses with ``bounds_ends=segments``, over the slots of a
+    template: ``cells`` in runs of ``sizes`` cells that hold different digits; each run's
+    sum a ladder of its own (a lone cell's its value's), tied to its cells' ladders by
+    :func:`_different_bounds` (two cells of 5 or more add up to 11 or more), then the
+    running sum over the runs' sums as :func:`_shared_over_slots` has it over cells (the
+    first prefix the first run, the last run the total less the prefix before it)."""
+    n, count = slots.geometry.size, len(sizes)
+    ranges = _run_ranges(total, n, sizes)
+    if ranges is None:
+        return [()]
+    lows, highs = ranges
+    digits = slots.cell_vars(cells)
+    prefix = [_Ladder(0, 0)]  # prefix[g]: the first g runs' sum
+    runs: list[_Ladder] = []
+    value: list[_Ladder] = []  # each cell's value
+    for g, k in enumerate(sizes):
+        low = max(k * (k + 1) // 2, lows[g + 1] - highs[g])
+        high = min(k * (2 * n - k + 1) // 2, highs[g + 1] - lows[g])
+        if count == 1:
+            run = _Ladder(total, total)
+        elif g == count - 1:  # the total less the runs before it
+            run = _Ladder(low, high, mirror=(prefix[g], total))
+        else:
+            run = _Ladder(low, high, slots.new_vars(high - low))
+        runs.append(run)
+        value += [run] if k == 1 else [_Ladder(1, n, slots.new_vars(n - 1)) for _ in range(k)]
+        if g == 0:
+            prefix.append(run)
+        elif g < count - 1:
+            prefix.append(_Ladder(lows[g + 1], highs[g + 1],
+                                  slots.new_vars(highs[g + 1] - lows[g + 1])))
+    clauses: list[Clause | None] = []
+    ladders = {id(ladder): ladder for ladder in (*value, *runs, *prefix[2:])
+               if ladder.mirror is None}  # (a lone cell's value is its run's sum)
+    for ladder in ladders.values():  # ordered: s + 1 or more is s or more
+        own = ladder.own
+        clauses += [(-own[s + 1], own[s]) for s in range(ladder.low + 1, ladder.high)]
+    for i, ladder in enumerate(value):  # each cell's literals tied to its digits
+        clauses += _tied(ladder, digits[i * n:(i + 1) * n])
+    first = 0
+    for k, run in zip(sizes, runs, strict=True):  # a run's sum from its cells' bounds
+        members = value[first:first + k]
+        first += k
+        if k == 1:
+            continue
+        for bounds, least, greatest in _different_bounds(k, n):
+            pairs = zip(members, bounds, strict=True)
+            if least:  # each at least its bound: the run at least ``least``
+                clauses.append(_clause(*(_negate(v.ge(b)) for v, b in pairs), run.ge(least)))
+            else:  # each at most its bound: the run at most ``greatest``
+                clauses.append(_clause(*(v.ge(b + 1) for v, b in pairs),
+                                       _negate(run.ge(greatest + 1))))
+    for g in range(1, count - 1):  # prefix g + 1 = prefix g + run g
+        clauses += _step(prefix[g], runs[g], prefix[g + 1])
     if () in clauses:
         return [()]
     return [clause for clause in clauses if clause is not None]

@@ -17,10 +17,12 @@ to read (so at most ``clue`` states a layer):
   (:class:`~sudoku_csp.constraints.group_sums.GroupLinearSum`);
 - CNF: the sum on bounds (order literals "this cell's value is v or more", "the first i
   cells add up to s or more": :func:`~sudoku_csp.constraints.sum_bounds.bounds_clauses`),
-  from which the solver learns clauses about bounds, as CP-SAT does from its integers; its
-  ends shared by default (``bounds_ends``: the first prefix the first cell's literals, the
-  last cell the prefix before it read backwards, 10-12 % fewer propagations on the generated
-  little killers of few givens);
+  from which the solver learns clauses about bounds, as CP-SAT does from its integers; by
+  default read by box segments (``bounds_ends=segments``: each run of cells that see each
+  other summed on bounds knowing its digits differ, about 10 % fewer conflicts and less
+  time on the little killer puzzles of both corpora), its ends shared (the first prefix
+  the first run's literals, the last run the prefix before it read backwards, 10-12 %
+  fewer propagations on the generated little killers of few givens);
   with ``sum_bounds=off``, the automaton's clauses (a state variable per running sum,
   unit propagation following the sums both ways: each cell's digits, not only its
   bounds), or by box segments (``line_sums=groups``). On the five generated little killers
