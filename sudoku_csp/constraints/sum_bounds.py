@@ -290,7 +290,6 @@ def _shared_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
     return [clause for clause in clauses if clause is not None]
 
 
-
 # -- runs of different digits (bounds_ends=segments) -------------------------------------------
 RUN_MOST = 3
 """The most cells :func:`_runs` puts in one run: a run of ``k`` cells has a clause for each
