@@ -220,6 +220,26 @@ def _clause(*literals: _Literal) -> Clause | None:
     return tuple(kept)
 
 
+def _ordered(ladders: Sequence[_Ladder]) -> list[Clause | None]:
+    """The clauses ordering each ladder's own literals ("``s + 1`` or more" is "``s`` or
+    more"), once per ladder (one may stand in two places); a mirror is ordered as the
+    ladder it reads."""
+    clauses: list[Clause | None] = []
+    for ladder in {id(ladder): ladder for ladder in ladders}.values():
+        own = ladder.own
+        clauses += [(-own[s + 1], own[s]) for s in range(ladder.low + 1, ladder.high)
+                    if ladder.mirror is None]
+    return clauses
+
+
+def _kept(clauses: list[Clause | None]) -> list[Clause]:
+    """``clauses`` without those a constant satisfies (``None``), or ``[()]`` when one is
+    empty (no filling reaches the total)."""
+    if () in clauses:
+        return [()]
+    return [clause for clause in clauses if clause is not None]
+
+
 def _tied(value: _Ladder, digits: Sequence[int]) -> list[Clause | None]:
     """The clauses tying a cell's ladder ``value`` to its ``digits`` (digit ``d``: value
     ``d + 1``): a digit sets the ladder, and "at least ``v``, not at least ``v + 1``" is the
@@ -276,18 +296,12 @@ def _shared_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
         else:
             prefix.append(_Ladder(lows[i + 1], highs[i + 1],
                                   slots.new_vars(highs[i + 1] - lows[i + 1])))
-    clauses: list[Clause | None] = []
-    for ladder in (*value, *prefix[2:]):  # ordered: s + 1 or more is s or more
-        if ladder.mirror is None:  # (a mirror is ordered as the ladder it reads)
-            own = ladder.own
-            clauses += [(-own[s + 1], own[s]) for s in range(ladder.low + 1, ladder.high)]
+    clauses = _ordered((*value, *prefix[2:]))
     for i, ladder in enumerate(value):  # each cell's literals tied to its digits
         clauses += _tied(ladder, digits[i * n:(i + 1) * n])
     for i in range(1, length - 1):  # prefix i + 1 = prefix i + cell i, as the chain has it
         clauses += _step(prefix[i], value[i], prefix[i + 1])
-    if () in clauses:
-        return [()]
-    return [clause for clause in clauses if clause is not None]
+    return _kept(clauses)
 
 
 # -- runs of different digits (bounds_ends=segments) -------------------------------------------
@@ -404,12 +418,7 @@ def _runs_over_slots(total: int, sizes: tuple[int, ...], slots: CnfContext,
         elif g < count - 1:
             prefix.append(_Ladder(lows[g + 1], highs[g + 1],
                                   slots.new_vars(highs[g + 1] - lows[g + 1])))
-    clauses: list[Clause | None] = []
-    ladders = {id(ladder): ladder for ladder in (*value, *runs, *prefix[2:])
-               if ladder.mirror is None}  # (a lone cell's value is its run's sum)
-    for ladder in ladders.values():  # ordered: s + 1 or more is s or more
-        own = ladder.own
-        clauses += [(-own[s + 1], own[s]) for s in range(ladder.low + 1, ladder.high)]
+    clauses = _ordered((*value, *runs, *prefix[2:]))  # (a lone cell's value: its run's sum)
     for i, ladder in enumerate(value):  # each cell's literals tied to its digits
         clauses += _tied(ladder, digits[i * n:(i + 1) * n])
     first = 0
@@ -427,6 +436,4 @@ def _runs_over_slots(total: int, sizes: tuple[int, ...], slots: CnfContext,
                                        _negate(run.ge(greatest + 1))))
     for g in range(1, count - 1):  # prefix g + 1 = prefix g + run g
         clauses += _step(prefix[g], runs[g], prefix[g + 1])
-    if () in clauses:
-        return [()]
-    return [clause for clause in clauses if clause is not None]
+    return _kept(clauses)
