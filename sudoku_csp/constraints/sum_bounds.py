@@ -46,8 +46,8 @@ BOUNDS_ENDS = EncodingOption(
 """How :func:`bounds_clauses` lays out a sum. ``segments`` by measurement (issue 34): on
 the eleven little killer puzzles of the dev corpus and of examples/kinds_few_givens.txt,
 counting to two in one process over three shuffled passes, 821 -> 739 ms in all and
-27,500 -> 25,000 conflicts, each published one with a box segment quicker (the
-three slowest by 11-20 %); ``shared`` over ``own`` (docs/design.md: Design choices,
+27,500 -> 25,000 conflicts, five of the six published ones quicker (the three slowest
+by 11-20 %, the 4x4 one 0.27 -> 0.32 ms); ``shared`` over ``own`` (docs/design.md: Design choices,
 measured): on the fifteen generated little killers of few givens 17 % fewer auxiliaries,
 5 % fewer clauses and 7-10 % fewer propagations at as many conflicts, the same propagation
 on the digits."""
