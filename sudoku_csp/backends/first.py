@@ -132,8 +132,7 @@ def _roles(member: str) -> tuple[bool, bool]:
     from sudoku_csp.backends.registry import backend_class, parse_spec
 
     cls = backend_class(parse_spec(member)[0])
-    return (bool(getattr(cls, "reports_root", False)),
-            bool(getattr(cls, "takes_candidates", False)))
+    return cls.reports_root, cls.takes_candidates
 
 
 class FirstBackend(PortfolioBase):
