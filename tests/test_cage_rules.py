@@ -121,3 +121,52 @@ def test_each_implied_sum_gives_one_native_link():
     assert len([link for link in links if link.family != "required"]) == len(said)
     required = [link.cells for link in links if link.family == "required"]
     assert len(required) == len(set(required))
+
+
+def _with_full_cage(geometry, grid, rng) -> list:
+    """A cage without a sum over one random cell of each digit of ``grid`` (N cells, each
+    digit once), with random cages over the rest, a tenth of them without sums."""
+    n = geometry.size
+    full = tuple(sorted(rng.choice([c for c in range(geometry.ncells) if grid[c] == d])
+                        for d in range(n)))
+    rest = [c for c in random_cages(geometry, grid, rng, 3, 0.1)
+            if not set(c.cells) & set(full)]
+    return [Cage(full), *rest]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9), st.booleans())
+def test_a_cage_of_n_cells_without_a_sum_counts_as_the_checker_does(seed, clash):
+    # Read as the sum N(N+1)/2 by every backend and the 45 rule; the checker only asks
+    # that its digits differ. A given repeated in it (clash) must still give no solution.
+    rng = random.Random(seed)
+    geometry = make_geometry(4)
+    cages = _with_full_cage(geometry, rng.choice(grids(4)), rng)[:rng.randint(1, 3)]
+    givens = [EMPTY] * 16
+    if clash:
+        a, b = rng.sample(cages[0].cells, 2)
+        givens[a] = givens[b] = rng.randrange(4)
+    puzzle = Puzzle(geometry, tuple(givens), "", tuple(cages))
+    expected = sum(not violations(puzzle, g) for g in grids(4))
+    for spec in ("native", "sat", "cpsat"):
+        result = get_backend(spec).solve(puzzle, limit=None)
+        assert (result.count, result.complete) == (expected, True), (spec, to_line(puzzle))
+
+
+def test_a_cage_of_n_cells_without_a_sum_places_a_digit_with_one_place_left():
+    geometry = make_geometry(4)
+    cage = Cage((0, 5, 10, 15))            # the main diagonal, as a cage of four cells
+    assert cage.sum_for(4) == 10 and Cage((0, 5, 10)).sum_for(4) is None
+    (link,) = cage.native(geometry)
+    # Only D4 can hold 4 (digit 3): it is placed there; the others keep theirs.
+    assert link.narrow((0b0111, 0b0111, 0b0111, 0b1111)) == (0b0111, 0b0111, 0b0111, 0b1000)
+    assert link.narrow((0b0111, 0b0111, 0b0111, 0b0111)) is None
+    # In CNF, each digit in at least one of its cells.
+    from cases import cnf_context
+    clauses = {tuple(c) for c in cage.cnf(cnf_context(4)[0])}
+    assert (4, 24, 44, 64) in clauses       # the variables "holds 4" of A1, B2, C3, D4
+    # A1+A2+A3+B4 holds 1-4 as row A does: A4 is B4, the law of leftovers says.
+    bent = {link.cells for link in native_links(geometry, (Cage((0, 1, 2, 7)),))}
+    assert (3, 7) in bent
+    assert bent == {link.cells for link in native_links(geometry, (Cage((0, 1, 2, 7), 10),))}
+    assert [link.cells for link in native_links(geometry, (Cage((0, 1, 2)),))] == [(0, 1, 2)]
