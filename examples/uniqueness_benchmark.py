@@ -15,15 +15,18 @@ constraint it holds (``plain`` for none): a puzzle of several kinds counts in ea
 For each spec (``--solver``, repeatable; default sat and cpsat) every puzzle is counted to
 two solutions (``count(puzzle, spec)``) ``--rounds`` times in this process, taking turns
 with the other specs so that a shared machine's noise falls on all alike, and its best time
-kept; then, for the first ``--e2e`` puzzles of each file (all by default, 0 for none), the
-wall time of ``sudoku-csp count PUZZLE -s SPEC`` as a new process. With ``--iss``, the same
-puzzles go to ISS, written in its constraint language by :func:`iss_text`: one node
-process counts each (``SimpleSolver.countSolutions(text, 2)``, its public API) ``--rounds``
-times, best kept, then one node process per puzzle end to end. The harness is a few lines
-written to a temporary directory (nothing here depends on node; no code of ISS is copied):
-puzzles whose rules ISS has no constraint for, or whose translation this script lacks, are
-left out of its columns ("n/a"). Every verdict is compared: ours with each other and with
-ISS's count; a disagreement is printed and makes the exit code 1.
+kept (each time as a new puzzle: what was worked out for this very puzzle is forgotten
+first, :func:`~sudoku_csp.constraints.forget_puzzles`; what puzzles of the same shapes share
+is kept, as ISS keeps its own tables); then, for the first ``--e2e`` puzzles of each file
+(all by default, 0 for none), the wall time of ``sudoku-csp count PUZZLE -s SPEC`` as a new
+process. With ``--iss``, the same puzzles go to ISS, written in its constraint language by
+:func:`iss_text`: one node process counts each (``SimpleSolver.countSolutions(text, 2)``,
+its public API) ``--rounds`` times, best kept, then one node process per puzzle end to end.
+The harness is a few lines written to a temporary directory (nothing here depends on node;
+no code of ISS is copied): puzzles whose rules ISS has no constraint for, or whose
+translation this script lacks, are left out of its columns ("n/a"). Every verdict is
+compared: ours with each other and with ISS's count; a disagreement is printed and makes the
+exit code 1.
 
 Per file and family it prints, for each tool, the median / 90th percentile / largest time
 per puzzle (ms), how many took over 2 s and how many were undecided (time limit), and the
@@ -62,6 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudoku_csp import Puzzle, Status, make_backend, parse  # noqa: E402
 from sudoku_csp.backends.base import PHASES  # noqa: E402
+from sudoku_csp.constraints import forget_puzzles  # noqa: E402
 from sudoku_csp.errors import InputError, ReaderNote  # noqa: E402
 from sudoku_csp.geometry import EMPTY, UnitKind  # noqa: E402
 from sudoku_csp.io.record import puzzle_record  # noqa: E402
@@ -391,6 +395,11 @@ def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float
         # follows the same one (SAT's incremental solver carries what it met before it)
         for entry in order.sample(puzzles, len(puzzles)) if shuffle else puzzles:
             for spec in order.sample(specs, len(specs)):
+                # Each solve meets the puzzle as new: the native links worked out for it
+                # (by this spec in an earlier round, or by another spec just now) would
+                # spare it a third of a killer's time, which no new puzzle is spared (ISS
+                # builds its handlers afresh for each count too).
+                forget_puzzles()
                 start = time.perf_counter()
                 result = backends[spec].solve(entry.puzzle, limit=2, time_limit=seconds)
                 took = time.perf_counter() - start

@@ -412,3 +412,26 @@ def test_an_incremental_sat_solver_answers_each_puzzle_as_a_fresh_one():
         assert (a.status, a.count) == (b.status, b.count), name
         assert a.count < 50 and sorted(a.solutions) == sorted(b.solutions), name
         assert a.count or kind.grid_rule(), name  # a rule of the grid: not read off it
+
+
+def test_forget_puzzles_leaves_a_puzzle_met_again_as_new():
+    # What the native search remembered of a puzzle (its links; narrowings per candidate
+    # masks: a sandwich's, a renban's, an automaton's) goes; the count stays the same.
+    from cases import sampled_puzzle
+
+    from sudoku_csp.constraints import forget_puzzles, native_links
+    from sudoku_csp.constraints.automaton import _BUILT
+    from sudoku_csp.constraints.kinds.renban import Renban, _line
+    from sudoku_csp.constraints.kinds.sandwich import Sandwich, _narrow
+
+    geometry = make_geometry(6)
+    puzzles = [sampled_puzzle(kind, geometry, seed=3) for kind in (Sandwich, Renban)]
+    native = get_backend("native")
+    counts = [native.solve(p, limit=None).count for p in puzzles]
+    links = native_links(geometry, puzzles[0].constraints)
+    assert _narrow.cache_info().currsize and _line.cache_info().currsize
+    forget_puzzles()
+    assert not _narrow.cache_info().currsize and not _line.cache_info().currsize
+    assert not any("_memo" in vars(a) for a in _BUILT.values())
+    assert native_links(geometry, puzzles[0].constraints) is not links
+    assert [native.solve(p, limit=None).count for p in puzzles] == counts

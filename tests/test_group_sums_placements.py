@@ -7,7 +7,7 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudoku_csp.constraints.group_sums import _PLACEMENTS, placements
+from sudoku_csp.constraints.group_sums import placements
 
 
 def _listed(masks: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
@@ -27,14 +27,14 @@ def _listed(masks: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.integers(0, (1 << 9) - 1), min_size=1, max_size=4))
 def test_placements_match_listing(masks: list[int]) -> None:
-    _PLACEMENTS.clear()  # read, not remembered from another example
+    placements.cache_clear()  # read, not remembered from another example
     found = placements(tuple(masks))
     assert found == _listed(tuple(masks))
     assert list(found) == sorted(found)  # sums in increasing order, as callers read them
 
 
 def test_three_cells_one_sum() -> None:
-    _PLACEMENTS.clear()
+    placements.cache_clear()
     # 1, 2 or 3 in each: 1+2+3 only, every digit in every cell
     assert placements((0b111, 0b111, 0b111)) == {6: (0b111, 0b111, 0b111)}
     # a 1 in the first two: no placement

@@ -29,6 +29,7 @@ from sudoku_csp.constraints.combined import (
     add_to_cpsat,
     check_all,
     cnf_clauses,
+    forget_puzzles,
     native_links,
     rule_lines,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "BUILT_IN", "HANDLED_BY", "KINDS", "CnfContext", "Constraint", "ConstraintError",
     "EncodingOption", "FieldError", "Link", "Names", "UnknownKindError", "UnsupportedError",
     "add_to_cpsat", "by_kind", "check_all", "cnf_clauses", "encoding_choices",
-    "encoding_options", "fields", "fpuzzles_keys", "kind_named", "makers", "native_links",
+    "encoding_options", "fields", "forget_puzzles", "fpuzzles_keys", "kind_named", "makers",
+    "native_links",
     "refuse_constraints", "register", "rule_lines",
 ]

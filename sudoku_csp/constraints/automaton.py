@@ -35,7 +35,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import Constraint
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, on_forget
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 
@@ -285,6 +285,15 @@ def build(key: Hashable, length: int, n: int, start: Hashable, step: Step,
 
 
 _BUILT: dict[tuple[Hashable, int, int], Automaton] = {}
+
+
+def _forget_states() -> None:
+    """Each automaton's narrowings per masks go; its structure stays."""
+    for automaton in _BUILT.values():
+        automaton.__dict__.pop("_memo", None)
+
+
+on_forget(_forget_states)
 _CACHED = 4096
 
 

@@ -38,7 +38,12 @@ from functools import lru_cache
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import LinearSum, combo_clauses, group_sets
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    state_cache,
+)
 from sudoku_csp.geometry import Geometry
 
 __all__ = ["EXACT_MOST", "LINE_SUMS", "GroupLinearSum", "GroupSum", "exclusion_groups",
@@ -113,7 +118,7 @@ def sets_adding_to(size: int, total: int, n: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=1 << 16)
+@state_cache(maxsize=1 << 16)
 def set_supports(combo: int, masks: tuple[int, ...], exact: int = EXACT_MOST
                  ) -> tuple[int, ...] | None:
     """Each cell's digits in some placement of the set ``combo`` over cells of candidates
@@ -166,7 +171,7 @@ def split_supports(combos: Sequence[int], inner: tuple[int, ...], outer: tuple[i
     return fits, beyond
 
 
-@lru_cache(maxsize=1 << 16)
+@state_cache(maxsize=1 << 16)
 def _supports(combo: int, masks: tuple[int, ...], exact: int) -> tuple[int, ...] | None:
     """:func:`set_supports` on candidates already within ``combo``, exact up to ``exact``
     cells: the sets of digits the first cells can take, forward, then
@@ -355,7 +360,6 @@ class GroupLinearSum(LinearSum):
                                in zip(ends, self.sizes, self.signs, strict=True) if sign < 0)
 
     def _narrow(self, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-        cache = _PLACEMENTS
         tables: list[dict[int, tuple[int, ...]]] = []
         reach = []
         bias = 0
@@ -367,9 +371,7 @@ class GroupLinearSum(LinearSum):
         for size, sign in zip(self.sizes, self.signs, strict=True):
             part = masks[start:start + size]
             start += size
-            table = cache.get(part)
-            if table is None:
-                table = placements(part)
+            table = placements(part)
             tables.append(table)
             reach.append(here)
             nxt = 0
@@ -406,10 +408,7 @@ class GroupLinearSum(LinearSum):
         return tuple(out)
 
 
-_PLACEMENTS_MOST = 50_000
-_PLACEMENTS: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-
-
+@state_cache(maxsize=50_000)
 def placements(masks: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
     """For cells of candidates ``masks`` that hold different digits: each sum of values
     (digit + 1) they can make, with each cell's digits in some placement making it; empty
@@ -421,9 +420,6 @@ def placements(masks: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
     >>> placements((0b001, 0b001))     # both 1: none
     {}
     """
-    found = _PLACEMENTS.get(masks)
-    if found is not None:
-        return found
     k = len(masks)
     table: dict[int, list[int]] = {}
     if k == 1:
@@ -463,11 +459,7 @@ def placements(masks: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
                     row = table.setdefault(total, [0] * k)
                     for j, m in enumerate(cells):
                         row[j] |= m
-    found = {total: tuple(row) for total, row in sorted(table.items())}
-    if len(_PLACEMENTS) >= _PLACEMENTS_MOST:
-        _PLACEMENTS.clear()
-    _PLACEMENTS[masks] = found
-    return found
+    return {total: tuple(row) for total, row in sorted(table.items())}
 
 
 @lru_cache(maxsize=1 << 12)

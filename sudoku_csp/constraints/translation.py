@@ -18,22 +18,64 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import chain
 from operator import itemgetter, neg
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from functools import _lru_cache_wrapper
+
     from pysat.formula import IDPool
 
     from sudoku_csp.modeling.variables import Variables
 
 __all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Guarded", "Link",
-           "Masks", "Narrow", "Why", "compile_clauses", "fill", "gather", "keep_digits",
-           "merge_equivalent", "merge_map", "templated", "with_guard"]
+           "Masks", "Narrow", "Why", "compile_clauses", "fill", "forget_states", "gather",
+           "keep_digits", "merge_equivalent", "merge_map", "on_forget", "state_cache",
+           "templated", "with_guard"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
 Why = Callable[[Sequence[int], Sequence[tuple[int, int]]], str]
 """Words for a link's deduction from the pencil marks and what it removes (:attr:`Link.why`)."""
 Clause = Sequence[int]
+
+
+_FORGET: list[Callable[[], object]] = []
+_Result = TypeVar("_Result")
+
+
+def on_forget(clear: Callable[[], object]) -> None:
+    """Have :func:`forget_states` call ``clear`` (a memory of narrowings per candidate
+    masks held somewhere else than a :func:`state_cache`: an automaton's per state)."""
+    _FORGET.append(clear)
+
+
+def state_cache(maxsize: int
+                ) -> Callable[[Callable[..., _Result]], _lru_cache_wrapper[_Result]]:
+    """``functools.lru_cache(maxsize)`` for what is worked out from candidate masks (a
+    narrowing per state of the cells), which :func:`forget_states` clears. Such results
+    help a search that meets a state again, and any puzzle that meets it; a puzzle solved
+    again meets all of its own states again, which no new puzzle does.
+
+    >>> @state_cache(maxsize=8)
+    ... def fewest(masks): return min(masks)
+    >>> fewest((3, 1)), fewest.cache_info().currsize
+    (1, 1)
+    >>> forget_states(); fewest.cache_info().currsize
+    0
+    """
+    def remembered(function: Callable[..., _Result]) -> _lru_cache_wrapper[_Result]:
+        cached = lru_cache(maxsize=maxsize)(function)
+        on_forget(cached.cache_clear)
+        return cached
+    return remembered
+
+
+def forget_states() -> None:
+    """Clear every memory of narrowings per candidate masks (:func:`state_cache`,
+    :func:`on_forget`): what depends on shapes alone (clause templates, digit-set tables,
+    automata) is kept."""
+    for clear in _FORGET:
+        clear()
 
 
 def gather(positions: Sequence[int]) -> Callable[[Sequence[int]], Masks]:

@@ -55,6 +55,7 @@ from sudoku_csp.constraints.translation import (
     Guarded,
     Link,
     gather,
+    state_cache,
     with_guard,
 )
 from sudoku_csp.constraints.wording import digit_list, digits_of
@@ -69,7 +70,7 @@ def _within(length: int) -> Relation:
                     f"{{a}} and {{b}} differ, by at most {spread}")
 
 
-@lru_cache(maxsize=1 << 15)
+@state_cache(maxsize=1 << 15)
 def _fits(n: int, masks: tuple[int, ...]) -> tuple[int, ...]:
     """The windows of ``len(masks)`` consecutive digits (of ``n``) the line can fill: its
     cells can take the window's digits one each (:func:`_window_support`)."""
@@ -244,7 +245,7 @@ class _Overlap:
         return (tuple(on_first), tuple(on_second)) if all(on_first) else None
 
 
-@lru_cache(maxsize=1 << 14)
+@state_cache(maxsize=1 << 14)
 def _fillings(masks: tuple[int, ...], window: int) -> tuple[tuple[int, ...], ...]:
     """The ways ``masks`` take the values of ``window`` one each (digit tuples)."""
     return tuple(p for p in permutations(bits(window))
@@ -270,7 +271,7 @@ def _window_support(masks: tuple[int, ...], window: int) -> tuple[int, ...] | No
     return set_supports(window, masks, WINDOW_EXACT)
 
 
-@lru_cache(maxsize=1 << 15)
+@state_cache(maxsize=1 << 15)
 def _line(n: int, masks: tuple[int, ...], held: int = 0) -> tuple[tuple[int, ...], int] | None:
     """Exactly what the line allows: each cell's digits that some filling of a run of
     ``len(masks)`` consecutive digits (of ``n``) holding every digit of ``held`` gives it,

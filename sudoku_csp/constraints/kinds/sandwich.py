@@ -57,7 +57,13 @@ from sudoku_csp.constraints.set_clues import (
     SetClue,
     held_set_clauses,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    Link,
+    state_cache,
+)
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -116,7 +122,7 @@ def _readings(n: int, total: int, length: int) -> dict[tuple[int, int], tuple[in
     return found
 
 
-@lru_cache(maxsize=1 << 16)
+@state_cache(maxsize=1 << 16)
 def _held(n: int, total: int, size: int, digits: int, masks: tuple[int, ...]
           ) -> tuple[dict[int, tuple[int, ...]], tuple[int, ...]]:
     """One side of a sandwich's crusts: per filling of ``size`` cells (:func:`_fillings`)
@@ -152,7 +158,7 @@ def _joined(supports: list[tuple[int, ...]]) -> tuple[int, ...]:
     return every
 
 
-@lru_cache(maxsize=1 << 14)
+@state_cache(maxsize=1 << 14)
 def _places(n: int, total: int, length: int, ones: int, tops: int
             ) -> tuple[tuple[int, int], ...]:
     """The readings of :func:`_readings` whose crusts the cells allow: ``ones`` and
@@ -161,7 +167,7 @@ def _places(n: int, total: int, length: int, ones: int, tops: int
                  if ones >> pair[0] & tops >> pair[1] & 1 or ones >> pair[1] & tops >> pair[0] & 1)
 
 
-@lru_cache(maxsize=50_000)
+@state_cache(maxsize=50_000)
 def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """A sandwich's combination rule over its whole line: for each two places the 1 and the
     N may still take, the cells between must hold one set of different values of 2..N-1

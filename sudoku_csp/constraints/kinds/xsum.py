@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
@@ -47,7 +47,7 @@ from sudoku_csp.constraints.set_clues import (
     SetClue,
     held_set_clauses,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, state_cache
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -70,7 +70,7 @@ def _totals(n: int) -> int:
     return found
 
 
-@lru_cache(maxsize=50_000)
+@state_cache(maxsize=50_000)
 def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """An X-sum's combination rule: for each X the first cell may still hold, the first X
     cells hold one set of X different values (the line is a unit) with X among them, adding
