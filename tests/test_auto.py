@@ -278,10 +278,10 @@ def test_auto_hands_the_native_candidates_to_sat():
 
 @pytest.mark.parametrize("name", ["kropki4", "killer9-diagonal", "killer4-no-sums"])
 def test_only_puzzles_of_cages_start_with_the_native_node(name):
-    # Killers, sandwiches and plain puzzles start with the native node; a puzzle with any
-    # other kind goes to SAT at once, from its givens: no native time, nothing handed over.
+    # Killers and plain puzzles start with the native node; a puzzle with any other kind
+    # goes to SAT at once, from its givens: no native time, nothing handed over.
     puzzle = BY_NAME_CONSTRAINED[name].puzzle()
-    cages_only = all(c.kind in ("cage", "sandwich") for c in puzzle.constraints)
+    cages_only = all(c.kind == "cage" for c in puzzle.constraints)
     assert native_first(puzzle) is cages_only and native_first(parse(GRID2)) is True
     answer = count(puzzle)
     assert answer.status is BY_NAME_CONSTRAINED[name].expected

@@ -1,12 +1,12 @@
 """The default solver, ``auto``: for each run, the backend that suits what is asked.
 
-- Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of cages or sandwiches
-  alone, or of no constraints, goes to the native solver bounded to :data:`NODES` search nodes,
+- Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of cages alone, or of no
+  constraints, goes to the native solver bounded to :data:`NODES` search nodes,
   then SAT, in turn, by the loop of ``first:native:nodes=1,sat``
   (:func:`~sudoku_csp.backends.first.in_turn`); a puzzle with any other
   kind goes to SAT at once (:data:`NATIVE_FIRST`, measured). The native solver decides
-  what its propagation settles (killers, most sandwiches) in a millisecond or two, without
-  loading a SAT solver; a puzzle that needs a search goes to SAT, whose clause learning
+  what its propagation settles (most killers and 17-clue puzzles) in a millisecond or two,
+  without loading a SAT solver; a puzzle that needs a search goes to SAT, whose clause learning
   decides in milliseconds what the native search, where its propagation is weak (long sums
   with few givens, some little killers and lines), would take seconds over. PySAT is
   imported only when SAT is reached. SAT starts from the candidates the native propagation
@@ -58,11 +58,11 @@ from sudoku_csp.result import Result, check_limit
 __all__ = ["NATIVE_FIRST", "NODES", "AutoBackend", "native_first"]
 
 NODES = 1
-"""The native solver's search nodes before SAT takes over, when solving or deciding
-uniqueness: one, so the native solver decides what its propagation settles (a killer, most
-sandwiches: a millisecond, without loading a SAT solver) and hands every puzzle that needs a
-search to SAT at once. Measured in one run beside budgets of 5 and 20
-(examples/uniqueness_benchmark.py, two rounds, medians in one process): the published
+"""The native solver's search nodes before SAT takes over, when solving or deciding uniqueness:
+one, so the native solver decides what its propagation settles (most killers: a millisecond
+or two, without loading a SAT solver) and hands every puzzle that needs a search to SAT at
+once. Measured (before a puzzle met again was timed as new) in one run beside budgets of 5
+and 20 (examples/uniqueness_benchmark.py, two rounds, medians in one process): the published
 variants 2.3 ms (5 nodes: 2.8, 20: 4.4; SAT alone 1.9), the published killers 1.2 (1.2, 1.3;
 SAT 3.4), the generated few-givens puzzles 4.4 (4.7, 6.3; SAT 4.3); end to end the three
 budgets were within 3 ms of each other. Budgets of 50 and 150 measured no better than 20."""
@@ -74,18 +74,18 @@ leaves undecided, counting to two in fresh mode (deterministic), conflicts per p
 median: the published variants 56 → 48, the generated few-givens puzzles 200 → 115 (the
 placed digits alone: 52 and 200)."""
 
-NATIVE_FIRST = frozenset({"cage", "sandwich"})
+NATIVE_FIRST = frozenset({"cage"})
 """The constraint kinds on which the native node goes first: a puzzle whose constraints are
 all of these (or that has none) starts with the native node, any other goes to SAT at once.
-Measured in one run on the idle machine (examples/uniqueness_benchmark.py, two rounds,
-medians in one process, ms, SAT alone against the node then SAT): the published killers 3.3
-against 1.2 and the few-givens killers 3.4 against 1.9, the published sandwiches 3.8 against
-0.9 (their sums are expensive clauses that the native propagation reads whole: one node
-decides them), 300 17-clue puzzles 0.2 against 0.1 (the node decides most: their clauses are
-never built); but the published variants 1.4 against 2.1 (their cages among other kinds 2.1
-against 3.7, little killers 1.9 against 3.6) and the few-givens puzzles of the other kinds
-3.5 against 4.8: since SAT runs MiniSat on templated clauses the node's 0.3-0.7 ms no longer
-pays for itself on them."""
+Measured (examples/uniqueness_benchmark.py, three shuffled rounds, medians in one process,
+each puzzle met as new: :func:`~sudoku_csp.constraints.forget_puzzles`), SAT alone against
+the node then SAT, ms: the published killers 2.4 against 2.3, 300 17-clue puzzles 0.2
+against 0.1 (the node decides most: their clauses are never built); the sandwiches 2.1
+against 3.2 published, 2.9 against 5.0 and 2.0 against 5.6 on two sets of few givens (their
+node had looked quick, 0.9 ms, only while a puzzle met again found its narrowings
+remembered), the killers of few givens 2.6 against 3.2 (a tie on the published ones keeps
+them here); the published variants of other kinds 1.4 against 2.1 and the few-givens
+puzzles of other kinds 3.5 against 4.8."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
 """The members tried in turn on every puzzle, to two solutions at most."""
@@ -101,8 +101,8 @@ class AutoBackend(PortfolioBase):
     name = "auto"
     translation = ""
     description = (f"the default: to solve or decide uniqueness, native bounded to {NODES} "
-                   f"search nodes then sat (first:{','.join(QUICK)}) on killers, sandwiches "
-                   "and plain puzzles, sat on the other kinds; to count further, "
+                   f"search nodes then sat (first:{','.join(QUICK)}) on killers and plain "
+                   "puzzles, sat on the other kinds; to count further, "
                    "the same, then native where they find two solutions; the member that "
                    "decided is in stats['winner']")
 

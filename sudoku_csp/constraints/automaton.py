@@ -35,7 +35,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import Constraint
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, on_forget
+from sudoku_csp.constraints.remembered import on_forget
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 

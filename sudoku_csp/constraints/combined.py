@@ -21,7 +21,8 @@ from typing import Any
 
 from sudoku_csp.constraints.base import Constraint, ConstraintError
 from sudoku_csp.constraints.registry import by_kind, encoding_choices, kinds_among
-from sudoku_csp.constraints.translation import CnfContext, Link, forget_states, with_guard
+from sudoku_csp.constraints.remembered import forget_states
+from sudoku_csp.constraints.translation import CnfContext, Link, with_guard
 from sudoku_csp.geometry import Geometry
 
 __all__ = ["add_to_cpsat", "check_all", "cnf_clauses", "forget_puzzles", "native_links",
@@ -94,7 +95,7 @@ def native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
 def forget_puzzles() -> None:
     """Forget what was worked out for the puzzles met so far: their native links
     (:func:`native_links` keeps them per puzzle's constraints) and the narrowings remembered
-    per candidate masks (:func:`~sudoku_csp.constraints.translation.forget_states`),
+    per candidate masks (:func:`~sudoku_csp.constraints.remembered.forget_states`),
     keeping what puzzles of the same shapes share (tables per geometry, clause templates,
     digit-set tables, automata). A benchmark calls it before each timed solve, so that a
     puzzle met again is timed as a new one would be: a killer's links (the 45 rule's

@@ -38,12 +38,8 @@ from functools import lru_cache
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import LinearSum, combo_clauses, group_sets
-from sudoku_csp.constraints.translation import (
-    Clause,
-    CnfContext,
-    EncodingOption,
-    state_cache,
-)
+from sudoku_csp.constraints.remembered import state_cache
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption
 from sudoku_csp.geometry import Geometry
 
 __all__ = ["EXACT_MOST", "LINE_SUMS", "GroupLinearSum", "GroupSum", "exclusion_groups",

@@ -48,6 +48,7 @@ from sudoku_csp.constraints.translation import (
     CnfContext,
     EncodingOption,
     Link,
+    Words,
     compile_clauses,
 )
 from sudoku_csp.geometry import Geometry
@@ -120,7 +121,7 @@ class SignedSum:
 
 
 # -- native ----------------------------------------------------------------------------------
-def signed_link(geometry: Geometry, implied: SignedSum, why: str) -> Link:
+def signed_link(geometry: Geometry, implied: SignedSum, why: str | Words) -> Link:
     """The native link of an implied sum: a cage's narrowing (its digit sets) when it is a
     cage's, else its reachable partial sums (:class:`~sudoku_csp.constraints.cage_sums.
     LinearSum`: generalised arc consistency for the sum; keeping the cells that see each
@@ -166,7 +167,7 @@ def _automaton(implied: SignedSum, n: int) -> Automaton:
 
 
 def required_link(geometry: Geometry, cells: tuple[int, ...], combos: tuple[int, ...],
-                  why: str) -> Link | None:
+                  why: str | Words) -> Link | None:
     """The native link of a cage's required digits: over the cage's ``cells`` (digit sets
     ``combos``) and the cells outside that see all of them, each digit every set still
     possible holds leaves those outside cells. ``None`` when no cell outside sees them all.

@@ -18,64 +18,22 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import chain
 from operator import itemgetter, neg
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from functools import _lru_cache_wrapper
-
     from pysat.formula import IDPool
 
     from sudoku_csp.modeling.variables import Variables
 
 __all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Guarded", "Link",
-           "Masks", "Narrow", "Why", "compile_clauses", "fill", "forget_states", "gather",
-           "keep_digits", "merge_equivalent", "merge_map", "on_forget", "state_cache",
-           "templated", "with_guard"]
+           "Masks", "Narrow", "Why", "Words", "compile_clauses", "fill", "gather", "keep_digits",
+           "link_words", "merge_equivalent", "merge_map", "templated", "with_guard"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
 Why = Callable[[Sequence[int], Sequence[tuple[int, int]]], str]
 """Words for a link's deduction from the pencil marks and what it removes (:attr:`Link.why`)."""
 Clause = Sequence[int]
-
-
-_FORGET: list[Callable[[], object]] = []
-_Result = TypeVar("_Result")
-
-
-def on_forget(clear: Callable[[], object]) -> None:
-    """Have :func:`forget_states` call ``clear`` (a memory of narrowings per candidate
-    masks held somewhere else than a :func:`state_cache`: an automaton's per state)."""
-    _FORGET.append(clear)
-
-
-def state_cache(maxsize: int
-                ) -> Callable[[Callable[..., _Result]], _lru_cache_wrapper[_Result]]:
-    """``functools.lru_cache(maxsize)`` for what is worked out from candidate masks (a
-    narrowing per state of the cells), which :func:`forget_states` clears. Such results
-    help a search that meets a state again, and any puzzle that meets it; a puzzle solved
-    again meets all of its own states again, which no new puzzle does.
-
-    >>> @state_cache(maxsize=8)
-    ... def fewest(masks): return min(masks)
-    >>> fewest((3, 1)), fewest.cache_info().currsize
-    (1, 1)
-    >>> forget_states(); fewest.cache_info().currsize
-    0
-    """
-    def remembered(function: Callable[..., _Result]) -> _lru_cache_wrapper[_Result]:
-        cached = lru_cache(maxsize=maxsize)(function)
-        on_forget(cached.cache_clear)
-        return cached
-    return remembered
-
-
-def forget_states() -> None:
-    """Clear every memory of narrowings per candidate masks (:func:`state_cache`,
-    :func:`on_forget`): what depends on shapes alone (clause templates, digit-set tables,
-    automata) is kept."""
-    for clear in _FORGET:
-        clear()
 
 
 def gather(positions: Sequence[int]) -> Callable[[Sequence[int]], Masks]:
@@ -90,6 +48,28 @@ def gather(positions: Sequence[int]) -> Callable[[Sequence[int]], Masks]:
         return itemgetter(*positions)
     kept = tuple(positions)
     return lambda items: tuple([items[p] for p in kept])
+
+
+class Words:
+    """Words written when first read: a link's :attr:`Link.why` that costs more to write
+    than a search reads (the 45 rule's implied sums, dozens on every killer, which only an
+    explanation ever shows).
+
+    >>> words = Words(lambda: "the 45 rule: A1+A2 = 3")
+    >>> str(words), link_words(Link((0, 1), lambda masks: masks, words))
+    ('the 45 rule: A1+A2 = 3', 'the 45 rule: A1+A2 = 3')
+    """
+
+    __slots__ = ("_text", "_write")
+
+    def __init__(self, write: Callable[[], str]) -> None:
+        self._write: Callable[[], str] | None = write
+        self._text = ""
+
+    def __str__(self) -> str:
+        if self._write is not None:
+            self._text, self._write = self._write(), None
+        return self._text
 
 
 @dataclass(frozen=True)
@@ -113,7 +93,7 @@ class Link:
 
     cells: tuple[int, ...]
     narrow: Narrow
-    why: str | Why = field(default="", compare=False)
+    why: str | Why | Words = field(default="", compare=False)
     family: str = field(default="", compare=False)
     """For an implied link (:meth:`~sudoku_csp.constraints.base.Constraint.joint_native`),
     the encoding option that switches its family of implied constraints off (``hidden``:
@@ -129,6 +109,18 @@ class Link:
     digits worked out from them (a cage's required digits leave the cells that see it). So
     once applied it has nothing more to do until one of those cells changes, and
     :func:`~sudoku_csp.native.rules.constrain` looks at it again only then."""
+
+
+def link_words(link: Link, marks: Sequence[int] | None = None,
+               gone: Sequence[tuple[int, int]] = ()) -> str:
+    """``link``'s :attr:`~Link.why` as text: lazy :class:`Words` written, a function of the
+    pencil marks called with ``marks`` and ``gone`` (``""`` without ``marks``)."""
+    why = link.why
+    if isinstance(why, str):
+        return why
+    if isinstance(why, Words):
+        return str(why)
+    return why(marks, gone) if marks is not None else ""
 
 
 def _keep(mask: int, masks: Masks) -> Masks | None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from sudoku_csp.constraints import Constraint, Link
+from sudoku_csp.constraints.translation import link_words
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board, Contradiction
@@ -143,7 +144,7 @@ def units_step(board: Board) -> Step | None:
         board.check_time()
         gone = board.ruled_out(link, name)
         if gone:
-            why = link.why(board.cand, gone) if callable(link.why) else link.why
+            why = link_words(link, board.cand, gone)
             what = _capital(why or f"{name} ({cell_list(g, link.cells)})")
             return Step("constraint_units", 0.0, f"{what} → eliminates {eliminated(g, gone)}",
                         eliminations=tuple(sorted(gone)), cells=link.cells)

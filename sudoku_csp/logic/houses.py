@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sudoku_csp.constraints import Constraint, Link
+from sudoku_csp.constraints.translation import link_words
 from sudoku_csp.constraints.wording import digits_of
 from sudoku_csp.geometry import Candidate, Geometry
 from sudoku_csp.logic.board import Board
@@ -113,7 +114,7 @@ def _named(g: Geometry, constraints: tuple[Constraint, ...]
                 name = f"{name} ({cell_list(g, dict.fromkeys(link.cells))})"
             named.append((name, "", link))
     for name, link in joint_links(g, constraints):
-        words = link.why if isinstance(link.why, str) and link.why else name
+        words = link_words(link) or name
         named.append((cell_list(g, dict.fromkeys(link.cells)), f"{words}: ", link))
     units = {frozenset(unit.cells) for unit in g.units}
     return tuple((name, why, link, cells) for name, why, link in named

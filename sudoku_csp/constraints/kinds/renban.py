@@ -48,6 +48,7 @@ from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.order_lines import RENBAN_RUNS, run_clauses
 from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
+from sudoku_csp.constraints.remembered import state_cache
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
@@ -55,7 +56,6 @@ from sudoku_csp.constraints.translation import (
     Guarded,
     Link,
     gather,
-    state_cache,
     with_guard,
 )
 from sudoku_csp.constraints.wording import digit_list, digits_of

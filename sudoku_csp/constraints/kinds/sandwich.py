@@ -53,17 +53,12 @@ from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
 from sudoku_csp.constraints.group_sums import set_supports, sets_adding_to
 from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.remembered import state_cache
 from sudoku_csp.constraints.set_clues import (
     SetClue,
     held_set_clauses,
 )
-from sudoku_csp.constraints.translation import (
-    Clause,
-    CnfContext,
-    EncodingOption,
-    Link,
-    state_cache,
-)
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
