@@ -264,8 +264,9 @@ def test_the_candidates_handed_to_sat_hold_every_solution(name, make):
     assert handed.stats.get("known", 0) >= known > 0 or not known
 
 
-def test_auto_hands_the_native_candidates_to_sat():
-    # A diagonal killer the native node narrows without deciding it.
+def test_auto_hands_the_native_candidates_to_sat(native_first_too):
+    # A diagonal killer the native node narrows without deciding it (were killers to start
+    # with the node again).
     puzzle = BY_NAME_CONSTRAINED["killer9-diagonal"].puzzle()
     result, root = get_backend(QUICK).solve_from_root(puzzle, limit=2)
     assert result.status is Status.UNKNOWN and root is not None
@@ -277,17 +278,15 @@ def test_auto_hands_the_native_candidates_to_sat():
 
 
 @pytest.mark.parametrize("name", ["kropki4", "killer9-diagonal", "killer4-no-sums"])
-def test_only_puzzles_of_cages_start_with_the_native_node(name):
-    # Killers and plain puzzles start with the native node; a puzzle with any other kind
-    # goes to SAT at once, from its givens: no native time, nothing handed over.
+def test_only_plain_puzzles_start_with_the_native_node(name):
+    # Plain puzzles start with the native node; a puzzle with constraints (killers too) goes
+    # to SAT at once, from its givens: no native time, nothing handed over.
     puzzle = BY_NAME_CONSTRAINED[name].puzzle()
-    cages_only = all(c.kind == "cage" for c in puzzle.constraints)
-    assert native_first(puzzle) is cages_only and native_first(parse(GRID2)) is True
+    assert not native_first(puzzle) and native_first(parse(GRID2)) is True
     answer = count(puzzle)
     assert answer.status is BY_NAME_CONSTRAINED[name].expected
-    assert ("native_seconds" in answer.phases) is cages_only
-    if not cages_only:
-        assert answer.stats["winner"] == "sat" and "known" not in answer.stats
+    assert "native_seconds" not in answer.phases
+    assert answer.stats["winner"] == "sat" and "known" not in answer.stats
 
 
 @pytest.mark.parametrize("mode", ["incremental", "fresh"])
@@ -367,10 +366,11 @@ def test_the_hand_over_keeps_every_solution_of_random_4x4_killers(seed, some_wro
 # -- members that refuse a puzzle, and a tie (auto runs them as first: does) ----------------
 @pytest.fixture
 def native_first_too(monkeypatch):
-    """The test kinds of tests/cases.py among the kinds the native node goes first on."""
+    """Cages and the test kinds of tests/cases.py among the kinds the native node goes first
+    on: the pair's mechanics (a hand-over, a member's refusal, a tie) on killers."""
     from sudoku_csp.backends import auto
 
-    monkeypatch.setattr(auto, "NATIVE_FIRST", auto.NATIVE_FIRST | {Free.kind})
+    monkeypatch.setattr(auto, "NATIVE_FIRST", auto.NATIVE_FIRST | {Free.kind, "cage"})
 
 
 def test_a_puzzle_the_native_solver_refuses_goes_to_sat_alone(native_first_too):
@@ -399,7 +399,7 @@ def test_a_kind_sat_refuses_is_refused_where_the_native_node_does_not_go_first()
         count(puzzle)
 
 
-def test_with_neither_deciding_sat_s_answer_stands_on_a_tie(monkeypatch):
+def test_with_neither_deciding_sat_s_answer_stands_on_a_tie(monkeypatch, native_first_too):
     # The node's budget runs out, then SAT's time (cut to nothing here): no solution found
     # by either, and the answer is SAT's, with the node's time among its phases.
     from sudoku_csp.backends.sat import SatBackend

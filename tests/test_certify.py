@@ -285,3 +285,17 @@ def test_killer_certificate_with_a_cage_clause_removed_fails(tmp_path):
     formula[header] = f"p cnf {nv} {int(count) - 1}"
     (tmp_path / FORMULA).write_text("\n".join(formula) + "\n", encoding="utf-8")
     assert "not the formula derived" in verify_certificate(tmp_path).reason
+
+
+@pytest.mark.parametrize("seers", ["on", "off"])
+def test_a_manifest_from_before_an_option_reads_as_it_was_made(seers, tmp_path):
+    # Killer certificates made before the ``seers`` option existed carry the seers' clauses
+    # and no word of them: a manifest without the option reads as ``seers=on`` (what it was
+    # made with), so such a certificate still checks, and one made with ``off`` does not
+    # once the word is gone (its formula no longer matches the puzzle's).
+    certify(KILLER4, tmp_path, options={"seers": seers})
+    assert verify_certificate(tmp_path).ok
+    manifest = _manifest(tmp_path)
+    assert manifest.pop("seers") == seers
+    _write_manifest(tmp_path, manifest)
+    assert verify_certificate(tmp_path).ok is (seers == "on")

@@ -163,7 +163,9 @@ def test_cage_clauses_are_the_literal_by_literal_ones(size, seed, guarded, summe
     total = sum(rng.sample(range(1, size + 1), len(cells))) if summed else None
     numbering = variables(geometry)
     guard = -numbering.first_aux if guarded else 0
-    ctx = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
+    seers = rng.random() < 0.5  # the seers' clauses (off by default) or not
+    ctx = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard,
+                     options={"seers": "on"} if seers else None)
     made = [tuple(c) for c in Cage(cells, total).cnf(ctx)]
     tail = (guard,) if guard else ()
     expected = [(-numbering.x(a, d), -numbering.x(b, d), *tail)
@@ -173,7 +175,7 @@ def test_cage_clauses_are_the_literal_by_literal_ones(size, seed, guarded, summe
     if total is not None:
         again = CnfContext(numbering, start=numbering.first_aux + 1, guard=guard)
         rest = combo_clauses(again, cells, combinations_for(len(cells), total, size) or (),
-                             seers_of(geometry, cells), guarded=True)  # required digits on
+                             seers_of(geometry, cells) if seers else (), guarded=True)
         assert [tuple(c) for c in rest] == made[len(expected):]
 
 

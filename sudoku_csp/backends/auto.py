@@ -1,11 +1,12 @@
 """The default solver, ``auto``: for each run, the backend that suits what is asked.
 
-- Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of cages alone, or of no
-  constraints, goes to the native solver bounded to :data:`NODES` search nodes,
+- Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of no constraints (or only of
+  :data:`NATIVE_FIRST`'s kinds: none today) goes to the native solver bounded to
+  :data:`NODES` search nodes,
   then SAT, in turn, by the loop of ``first:native:nodes=1,sat``
   (:func:`~sudoku_csp.backends.first.in_turn`); a puzzle with any other
   kind goes to SAT at once (:data:`NATIVE_FIRST`, measured). The native solver decides
-  what its propagation settles (most killers and 17-clue puzzles) in a millisecond or two,
+  what its propagation settles (most 17-clue puzzles) in a fraction of a millisecond,
   without loading a SAT solver; a puzzle that needs a search goes to SAT, whose clause learning
   decides in milliseconds what the native search, where its propagation is weak (long sums
   with few givens, some little killers and lines), would take seconds over. PySAT is
@@ -74,18 +75,19 @@ leaves undecided, counting to two in fresh mode (deterministic), conflicts per p
 median: the published variants 56 → 48, the generated few-givens puzzles 200 → 115 (the
 placed digits alone: 52 and 200)."""
 
-NATIVE_FIRST = frozenset({"cage"})
+NATIVE_FIRST: frozenset[str] = frozenset()
 """The constraint kinds on which the native node goes first: a puzzle whose constraints are
-all of these (or that has none) starts with the native node, any other goes to SAT at once.
-Measured (examples/uniqueness_benchmark.py, three shuffled rounds, medians in one process,
-each puzzle met as new: :func:`~sudoku_csp.constraints.forget_puzzles`), SAT alone against
-the node then SAT, ms: the published killers 2.4 against 2.3, 300 17-clue puzzles 0.2
-against 0.1 (the node decides most: their clauses are never built); the sandwiches 2.1
-against 3.2 published, 2.9 against 5.0 and 2.0 against 5.6 on two sets of few givens (their
-node had looked quick, 0.9 ms, only while a puzzle met again found its narrowings
-remembered), the killers of few givens 2.6 against 3.2 (a tie on the published ones keeps
-them here); the published variants of other kinds 1.4 against 2.1 and the few-givens
-puzzles of other kinds 3.5 against 4.8."""
+all of these (or that has none: a plain puzzle always does) starts with the native node, any
+other goes to SAT at once. None today, by measurement (examples/uniqueness_benchmark.py,
+three shuffled rounds, medians in one process, each puzzle met as new:
+:func:`~sudoku_csp.constraints.forget_puzzles`), SAT alone against the node then SAT, ms:
+the published killers 1.5 against 2.3 (since SAT leaves out the seers' clauses:
+:data:`~sudoku_csp.constraints.implied.SEERS`), the killers of few givens 1.7 against 3.2
+and 1.9 against 2.9, the sandwiches 2.1 against 3.2 published and 2.0-2.9 against 5.0-5.6
+with few givens (their node had looked quick only while a puzzle met again found its
+links and narrowings remembered), the other kinds 1.4 against 2.1 published and 3.5
+against 4.8 with few givens. Plain puzzles keep the node: 300 17-clue puzzles 0.1 against
+0.2 (it decides most, and their clauses are never built)."""
 
 QUICK = (f"native:nodes={NODES}", "sat")
 """The members tried in turn on every puzzle, to two solutions at most."""
@@ -101,8 +103,8 @@ class AutoBackend(PortfolioBase):
     name = "auto"
     translation = ""
     description = (f"the default: to solve or decide uniqueness, native bounded to {NODES} "
-                   f"search nodes then sat (first:{','.join(QUICK)}) on killers and plain "
-                   "puzzles, sat on the other kinds; to count further, "
+                   f"search nodes then sat (first:{','.join(QUICK)}) on plain puzzles, sat "
+                   "on puzzles with constraints; to count further, "
                    "the same, then native where they find two solutions; the member that "
                    "decided is in stats['winner']")
 

@@ -114,7 +114,8 @@ def _read_manifest(data: bytes) -> tuple[Puzzle, Grid, str, str, dict[str, str]]
                          f"{', '.join(cnf.AMO_CHOICES)}")
     options = {}
     for name, option in encoding_options().items():
-        options[name] = manifest.get(name, option.default)
+        # An option the manifest does not name is at the value it was made with.
+        options[name] = manifest.get(name, option.unrecorded or option.default)
         if options[name] not in option.choices:
             raise ValueError(f"{MANIFEST} names an unknown {option.what}; known: "
                              f"{', '.join(option.choices)}")

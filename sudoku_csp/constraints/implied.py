@@ -56,7 +56,8 @@ from sudoku_csp.geometry import Geometry
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
-__all__ = ["FAMILIES", "HIDDEN", "LEFTOVERS", "REQUIRED", "SignedSum", "on", "required_link",
+__all__ = ["FAMILIES", "HIDDEN", "LEFTOVERS", "REQUIRED", "SEERS", "SignedSum", "on",
+           "required_link",
            "signed_clauses", "signed_cpsat", "signed_link"]
 
 _EVERYWHERE = ("cnf", "native", "cpsat")
@@ -73,6 +74,18 @@ LEFTOVERS = _switch("leftovers", "the law of leftovers over unions of units (inn
 REQUIRED = _switch("required", "digits a cage must hold leave the cells that see it")
 FAMILIES = (HIDDEN, LEFTOVERS, REQUIRED)
 """Every family of implied constraints, each an encoding option."""
+
+SEERS = EncodingOption(
+    "seers", "off", "killer cages in CNF: on (with required digits, a clause per digit and "
+    "cell that sees the whole cage: the digit leaves it once the cage must hold it) or off",
+    ("on", "off"), "seer-clause switch", unrecorded="on")
+"""Whether the CNF of a cage (and of an implied cage) writes its required digits' clauses
+for the cells that see it all (and :data:`REQUIRED` is on): ``off`` by measurement (issue 34,
+each puzzle met as new): a third of a killer's clauses, whose building and loading cost more
+than the search they save; MiniSat learns them where it needs them. The 100 published
+killers: `sat` 2.3 -> 1.5 ms at the median (the model 1.84 -> 1.09 ms, the solve 0.23 ->
+0.21), the killers of few givens 2.8 -> 1.8 and 2.5 -> 1.9 (docs/design.md). The native and
+CP-SAT translations keep them (:data:`REQUIRED`)."""
 
 
 def on(options: dict[str, str], family: EncodingOption) -> bool:

@@ -316,6 +316,9 @@ class EncodingOption:
     translations: tuple[str, ...] = ("cnf",)
     """The translations that honour the option: ``cnf`` (the sat backend and every command
     writing CNF), ``native``, ``cpsat``."""
+    unrecorded: str | None = None
+    """The value in force before the option existed, which a record that does not name it
+    was made with (a certificate's manifest from then); None: the default."""
 
 
 class CnfContext:

@@ -388,7 +388,7 @@ def generate_killers(geometry: Geometry | None = None, *, count: int = 1, seed: 
 
     >>> p = next(generate_killers(make_geometry(6), seed=1))
     >>> p.clue_count, p.metadata
-    (0, 'generated seed=1 #1: killer, 0 givens, 12 cages of 2-4 cells')
+    (0, 'generated seed=1 #1: killer, 0 givens, 13 cages of 2-4 cells')
     >>> next(generate_killers(make_geometry(4), min_cage=4, attempts=2))  # all sums 10
     Traceback (most recent call last):
     sudoku_csp.generate.base.GenerationError: no unique killer with cages of 4-4 cells found in ...

@@ -79,7 +79,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
-from sudoku_csp.constraints.implied import FAMILIES, REQUIRED, on
+from sudoku_csp.constraints.implied import FAMILIES, REQUIRED, SEERS, on
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.rule45 import cage_clauses, cage_cpsat, cage_links
 from sudoku_csp.constraints.translation import (
@@ -128,7 +128,7 @@ class Cage(Constraint):
 
     names = Names("cage", json=("cages",), fpuzzles=("killercage",), aliases=("killer",))
     own_generator: ClassVar[bool] = True
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS, *FAMILIES)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS, SEERS, *FAMILIES)
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -230,7 +230,8 @@ class Cage(Constraint):
         sums = ctx.option(SUMS)
         if sums == "combos" and combos is not None:
             clauses += combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
-                                     if on(ctx.options, REQUIRED) else (), guarded=True)
+                                     if on(ctx.options, REQUIRED) and on(ctx.options, SEERS)
+                                     else (), guarded=True)
         else:
             clauses += with_guard(self._pb_clauses(ctx, FALLBACK_PB if sums == "combos"
                                                    else sums), ctx.guard)
