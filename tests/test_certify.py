@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -299,3 +300,24 @@ def test_a_manifest_from_before_an_option_reads_as_it_was_made(seers, tmp_path):
     assert manifest.pop("seers") == seers
     _write_manifest(tmp_path, manifest)
     assert verify_certificate(tmp_path).ok is (seers == "on")
+
+
+def test_a_certificate_from_before_house_cages_still_verifies():
+    # Written by stop 44's code (8b94028) for a 4x4 with a cage of four cells and no sum,
+    # before such a cage was read as a house: its manifest names no ``house_cages`` (nor
+    # ``seers``), so it reads as made then, and the formula it holds is still the derived one.
+    folder = Path(__file__).with_name("certificates") / "old_fullcage"
+    check = verify_certificate(folder)
+    assert check.ok, check.reason
+    assert "house_cages" not in _manifest(folder) and "seers" not in _manifest(folder)
+
+
+def test_a_killer_certified_with_its_cages_in_another_order_verifies(tmp_path):
+    # The manifest writes a killer whose cages cover the grid as its line, which reads the
+    # cages back in the line's order: the formula is derived from that reading too.
+    line = parse(KILLER4)
+    assert len(line.constraints) > 1
+    puzzle = dataclasses.replace(line, constraints=tuple(reversed(line.constraints)))
+    certify(puzzle, tmp_path)
+    check = verify_certificate(tmp_path)
+    assert check.ok, check.reason

@@ -299,8 +299,8 @@ def test_the_options_study_switches_each_option_the_puzzles_kinds_offer():
 
     families = "hidden=off,leftovers=off,required=off"
     assert option_specs(_killers(), ["sat", "cpsat"]) == [
-        "sat", "sat:hidden=off", "sat:leftovers=off", "sat:required=off", "sat:seers=on",
-        f"sat:{families}",
+        "sat", "sat:house_cages=off", "sat:hidden=off", "sat:leftovers=off",
+        "sat:required=off", "sat:seers=on", f"sat:house_cages=off,{families}",
         "cpsat", "cpsat:hidden=off", "cpsat:leftovers=off", "cpsat:required=off",
         f"cpsat:{families}"]
     geometry = make_geometry(4)

@@ -17,7 +17,7 @@ from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid
-from sudoku_csp.io import as_puzzle, format_line, to_line
+from sudoku_csp.io import as_puzzle, format_line, parse, to_line
 from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import Status
@@ -217,6 +217,10 @@ def certify(puzzle: Puzzle | str, directory: str | os.PathLike, *,
     """
     start = time.perf_counter()
     puzzle = as_puzzle(puzzle)
+    # The manifest holds the puzzle as its one line, which the checker reads back (a killer's
+    # cages in the line's order, whatever order they came in): the formula is derived from
+    # that reading, so the checker derives the very formula that was proved.
+    puzzle = parse(to_line(puzzle), geometry=puzzle.geometry)
     solver = proof_solver(solver)
     chosen = encoding_choices(options)  # checked even where no constraint uses them
     solution, nv, clauses, proof = prove(puzzle, solver=solver, encoding=encoding, amo=amo,

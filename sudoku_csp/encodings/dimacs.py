@@ -168,8 +168,9 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     >>> killer = encode_puzzle_dimacs(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4"))
     >>> [line for line in killer.splitlines() if line.startswith(("c constraints", "p "))]
     ... # doctest: +NORMALIZE_WHITESPACE
-    ['c constraints: 8 cage (sums: combos, seers: off, hidden: on, leftovers: on, required: on,
-      line_order: on, line_sums: cells, arrow_rows: cells, double_arrows: sets, sum_bounds: on,
+    ['c constraints: 8 cage (sums: combos, seers: off, house_cages: on, hidden: on, leftovers:
+      on, required: on, line_order: on, line_sums: cells, arrow_rows: cells, double_arrows: sets,
+      sum_bounds: on,
       bounds_ends: segments, sandwich_cnf: lengths,
       renban_runs: on): 48 clauses after the givens',
      'p cnf 64 496']

@@ -108,6 +108,14 @@ SUMS = EncodingOption("sums", DEFAULT_SUMS, "killer cage sums: combos (clauses o
 """The cage's CNF encoding option: how sums are written
 (:mod:`sudoku_csp.constraints.cage_sums`)."""
 
+HOUSE_CAGES = EncodingOption(
+    "house_cages", "on", "killer cages in CNF: a cage of N cells without a sum read as holding "
+    "each digit once (on: a clause per digit, and the 45 rule counts it) or only as different "
+    "digits (off)", ("on", "off"), "house-cage switch", unrecorded="off")
+"""Whether CNF reads a cage of N cells without a sum as a house (:meth:`Cage.sum_for`; the
+native and CP-SAT translations always do). ``on`` since stop 45; a certificate written
+before names no ``house_cages`` and reads as made then, without it."""
+
 SHOWN_SETS = 6
 """Digit sets an explanation of a cage step lists before it says how many more there are."""
 
@@ -128,7 +136,8 @@ class Cage(Constraint):
 
     names = Names("cage", json=("cages",), fpuzzles=("killercage",), aliases=("killer",))
     own_generator: ClassVar[bool] = True
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS, SEERS, *FAMILIES)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SUMS, SEERS, HOUSE_CAGES,
+                                                               *FAMILIES)
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -222,7 +231,7 @@ class Cage(Constraint):
         # written with the context's guard (Guarded) so that none is copied to add it.
         clauses = apart_clauses(ctx, cells)
         if self.total is None:
-            if len(cells) == n:  # each digit once: at least one cell holds it
+            if len(cells) == n and ctx.option(HOUSE_CAGES) == "on":  # each digit once
                 clauses += with_guard([ctx.cell_vars(cells)[d::n] for d in range(n)],
                                       ctx.guard)
             return clauses
@@ -254,7 +263,9 @@ class Cage(Constraint):
     def joint_cnf(cls, ctx: CnfContext, constraints: Sequence[Constraint]) -> Iterable[Clause]:
         """The implied sums of :meth:`joint_native` as clauses, each family as ``ctx``'s
         options choose."""
-        return cage_clauses(ctx, _summed(constraints, ctx.geometry.size))
+        cages = (_summed(constraints, ctx.geometry.size) if ctx.option(HOUSE_CAGES) == "on"
+                 else [c for c in constraints if isinstance(c, Cage)])
+        return cage_clauses(ctx, cages)
 
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
