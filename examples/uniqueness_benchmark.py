@@ -397,7 +397,7 @@ def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float
             for spec in order.sample(specs, len(specs)):
                 # Each solve meets the puzzle as new: the native links worked out for it
                 # (by this spec in an earlier round, or by another spec just now) would
-                # spare it a third of a killer's time, which no new puzzle is spared (ISS
+                # spare it half of a killer's time, which no new puzzle is spared (ISS
                 # builds its handlers afresh for each count too).
                 forget_puzzles()
                 start = time.perf_counter()

@@ -2,20 +2,18 @@
 
 - Solving or deciding uniqueness (``limit`` 1 or 2): a puzzle of no constraints (or only of
   :data:`NATIVE_FIRST`'s kinds: none today) goes to the native solver bounded to
-  :data:`NODES` search nodes,
-  then SAT, in turn, by the loop of ``first:native:nodes=1,sat``
-  (:func:`~sudoku_csp.backends.first.in_turn`); a puzzle with any other
-  kind goes to SAT at once (:data:`NATIVE_FIRST`, measured). The native solver decides
-  what its propagation settles (most 17-clue puzzles) in a fraction of a millisecond,
-  without loading a SAT solver; a puzzle that needs a search goes to SAT, whose clause learning
-  decides in milliseconds what the native search, where its propagation is weak (long sums
-  with few givens, some little killers and lines), would take seconds over. PySAT is
-  imported only when SAT is reached. SAT starts from the candidates the native propagation
-  left (:meth:`~sudoku_csp.backends.native.NativeBackend.solve_from_root`, passed as
-  SAT's ``candidates``: unit clauses for the digits ruled out, :data:`HAND_OVER`), not
-  from the givens alone: what the native rules found (sum combinations, locked
-  candidates) SAT's unit propagation does not all find again, and its search has that much
-  less to do.
+  :data:`NODES` search nodes, then SAT, in turn, by the loop of ``first:native:nodes=1,sat``
+  (:func:`~sudoku_csp.backends.first.in_turn`); a puzzle with any other kind goes to SAT at
+  once (:data:`NATIVE_FIRST`, measured). The native solver decides what its propagation
+  settles (most 17-clue puzzles) in a fraction of a millisecond, without loading a SAT
+  solver; a puzzle that needs a search goes to SAT, whose clause learning decides in
+  milliseconds what the native search, where its propagation is weak (long sums with few
+  givens, some little killers and lines), would take seconds over. PySAT is imported only
+  when SAT is reached. SAT starts from the candidates the native propagation left
+  (:meth:`~sudoku_csp.backends.native.NativeBackend.solve_from_root`, passed as SAT's
+  ``candidates``: unit clauses for the digits ruled out, :data:`HAND_OVER`), not from the
+  givens alone: what the native rules found (sum combinations, locked candidates) SAT's unit
+  propagation does not all find again, and its search has that much less to do.
 - Looking for more solutions (``limit`` above 2, or ``None``: every one): the same pair
   decides uniqueness first; a puzzle it finds unique or without a solution has its exact
   count there (a published puzzle, the usual case, costs no more than ``count``). Only a
@@ -60,13 +58,14 @@ __all__ = ["NATIVE_FIRST", "NODES", "AutoBackend", "native_first"]
 
 NODES = 1
 """The native solver's search nodes before SAT takes over, when solving or deciding uniqueness:
-one, so the native solver decides what its propagation settles (most killers: a millisecond
-or two, without loading a SAT solver) and hands every puzzle that needs a search to SAT at
-once. Measured (before a puzzle met again was timed as new) in one run beside budgets of 5
-and 20 (examples/uniqueness_benchmark.py, two rounds, medians in one process): the published
-variants 2.3 ms (5 nodes: 2.8, 20: 4.4; SAT alone 1.9), the published killers 1.2 (1.2, 1.3;
-SAT 3.4), the generated few-givens puzzles 4.4 (4.7, 6.3; SAT 4.3); end to end the three
-budgets were within 3 ms of each other. Budgets of 50 and 150 measured no better than 20."""
+one, so the native solver decides what its propagation settles (most 17-clue puzzles: a
+fraction of a millisecond, without loading a SAT solver) and hands every puzzle that needs a
+search to SAT at once. Measured (before a puzzle met again was timed as new) in one run
+beside budgets of 5 and 20 (examples/uniqueness_benchmark.py, two rounds, medians in one
+process): the published variants 2.3 ms (5 nodes: 2.8, 20: 4.4; SAT alone 1.9), the
+published killers 1.2 (1.2, 1.3; SAT 3.4), the generated few-givens puzzles 4.4 (4.7, 6.3;
+SAT 4.3); end to end the three budgets were within 3 ms of each other. Budgets of 50 and 150
+measured no better than 20."""
 
 HAND_OVER = True
 """Whether SAT starts from the native propagation's candidates (a switch, to measure it; see

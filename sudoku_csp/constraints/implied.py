@@ -57,8 +57,7 @@ if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
 __all__ = ["FAMILIES", "HIDDEN", "LEFTOVERS", "REQUIRED", "SEERS", "SignedSum", "on",
-           "required_link",
-           "signed_clauses", "signed_cpsat", "signed_link"]
+           "required_link", "seer_clauses", "signed_clauses", "signed_cpsat", "signed_link"]
 
 _EVERYWHERE = ("cnf", "native", "cpsat")
 
@@ -91,6 +90,12 @@ CP-SAT translations keep them (:data:`REQUIRED`)."""
 def on(options: dict[str, str], family: EncodingOption) -> bool:
     """Whether the chosen encoding ``options`` keep ``family`` (its default when unset)."""
     return options.get(family.name, family.default) != "off"
+
+
+def seer_clauses(options: dict[str, str]) -> bool:
+    """Whether the CNF of a cage (or an implied cage) writes its required digits' clauses
+    for the cells that see it all: :data:`REQUIRED` and :data:`SEERS` both on."""
+    return on(options, REQUIRED) and on(options, SEERS)
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,11 @@ from sudoku_csp.constraints.implied import (
     HIDDEN,
     LEFTOVERS,
     REQUIRED,
-    SEERS,
     SignedSum,
     on,
     required_cpsat,
     required_link,
+    seer_clauses,
     signed_clauses,
     signed_cpsat,
     signed_link,
@@ -422,7 +422,7 @@ def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> list[Clause]:
     """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
     own required digits are in its own clauses), each with ``ctx``'s guard when it has one
     (then as :class:`~sudoku_csp.constraints.translation.Guarded`)."""
-    required, guard = on(ctx.options, REQUIRED) and on(ctx.options, SEERS), ctx.guard
+    required, guard = seer_clauses(ctx.options), ctx.guard
     clauses: list[Clause] = Guarded() if guard else []
     for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
         clauses += with_guard(signed_clauses(ctx, implied, required), guard)

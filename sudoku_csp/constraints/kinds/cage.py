@@ -79,7 +79,7 @@ from sudoku_csp.constraints.fields import (
     parse_rcs,
     rcs,
 )
-from sudoku_csp.constraints.implied import FAMILIES, REQUIRED, SEERS, on
+from sudoku_csp.constraints.implied import FAMILIES, SEERS, seer_clauses
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.rule45 import cage_clauses, cage_cpsat, cage_links
 from sudoku_csp.constraints.translation import (
@@ -142,17 +142,20 @@ class Cage(Constraint):
     def touched(self) -> tuple[int, ...]:
         return self.cells
 
+    def is_house(self, n: int) -> bool:
+        """Whether the cage, on an ``n``×``n`` grid, has no sum and ``n`` cells: its ``n``
+        different digits are each digit once, as a row's are."""
+        return self.total is None and len(self.cells) == n
+
     def sum_for(self, n: int) -> int | None:
         """What the cage's digits add up to on an ``n``×``n`` grid: its sum, or for a cage of
-        ``n`` cells without one ``n(n+1)/2`` (``n`` different digits are each digit once);
-        ``None`` for a shorter cage without a sum.
+        ``n`` cells without one ``n(n+1)/2`` (:meth:`is_house`); ``None`` for a shorter cage
+        without a sum.
 
         >>> Cage((0, 1), 3).sum_for(4), Cage((0, 1, 4, 5)).sum_for(4), Cage((0, 1)).sum_for(4)
         (3, 10, None)
         """
-        if self.total is None and len(self.cells) == n:
-            return n * (n + 1) // 2
-        return self.total
+        return n * (n + 1) // 2 if self.is_house(n) else self.total
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         what = "cage" if self.total is None else f"cage {self.total}"
@@ -231,7 +234,7 @@ class Cage(Constraint):
         # written with the context's guard (Guarded) so that none is copied to add it.
         clauses = apart_clauses(ctx, cells)
         if self.total is None:
-            if len(cells) == n and ctx.option(HOUSE_CAGES) == "on":  # each digit once
+            if self.is_house(n) and ctx.option(HOUSE_CAGES) == "on":  # each digit once
                 clauses += with_guard([ctx.cell_vars(cells)[d::n] for d in range(n)],
                                       ctx.guard)
             return clauses
@@ -239,8 +242,7 @@ class Cage(Constraint):
         sums = ctx.option(SUMS)
         if sums == "combos" and combos is not None:
             clauses += combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
-                                     if on(ctx.options, REQUIRED) and on(ctx.options, SEERS)
-                                     else (), guarded=True)
+                                     if seer_clauses(ctx.options) else (), guarded=True)
         else:
             clauses += with_guard(self._pb_clauses(ctx, FALLBACK_PB if sums == "combos"
                                                    else sums), ctx.guard)
@@ -335,7 +337,7 @@ class Cage(Constraint):
         fill the cells, shown by symbol (the candidates none of them uses go); for a cage of
         N cells without a sum, that it holds each digit once."""
         if self.total is None:
-            return "its cells hold each digit once" if len(self.cells) == geometry.size else ""
+            return "its cells hold each digit once" if self.is_house(geometry.size) else ""
         fits = self.fitting_sets(geometry, candidates)
         symbols = geometry.symbols
         shown = ", ".join("/".join(symbols[d] for d in range(geometry.size) if m >> d & 1)
@@ -464,5 +466,5 @@ class Cage(Constraint):
 def _summed(constraints: Sequence[Constraint], n: int) -> list[Cage]:
     """The cages among ``constraints`` as the 45 rule reads them: a cage of ``n`` cells
     without a sum with the sum it cannot miss (:meth:`Cage.sum_for`)."""
-    return [Cage(c.cells, c.sum_for(n)) if c.total is None and len(c.cells) == n else c
+    return [Cage(c.cells, c.sum_for(n)) if c.is_house(n) else c
             for c in constraints if isinstance(c, Cage)]
