@@ -6,6 +6,9 @@ the sat backend's ``renban_runs``), against brute force.
   "different" (the run's values are each held by one of as many cells).
 - Unit propagation: a 1 on a 3-cell renban of a 4x4 takes the 4 from every cell; a value
   every run holds is placed on the line.
+- Seers (``renban_seers``): with a cell that sees the whole line, exactly the runs whose
+  values that cell does not hold; on a 6x6 puzzle with two lines of four cells that have
+  seers, the sat backend with and without them counts the native solver's solutions.
 - ``renban_runs`` off, on or both on a 6x6 puzzle with lines across boxes (whose cells the
   grid does not keep apart): the native solver's solutions. Small puzzles judged grid by
   grid as the checker does, and a generated puzzle of few givens counted alike
@@ -44,6 +47,33 @@ def test_run_clauses_hold_exactly_the_runs(n, data):
         for values in product(range(n), repeat=length):
             ok = solver.solve(assumptions=filling(numbering, cells, values))
             assert ok == _run(values), values
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([4, 6, 8]), st.data())
+def test_seers_hold_exactly_the_runs_whose_values_they_leave(n, data):
+    length = data.draw(st.integers(2, min(n - 1, 4)))
+    ctx, numbering = cnf_context(n)
+    cells, seer = tuple(range(length)), length  # the seer: any cell off the line
+    clauses = run_clauses(ctx, cells, seers=(seer,))
+    with Solver(name="cadical153", bootstrap_with=[list(c) for c in clauses]) as solver:
+        for values in product(range(n), repeat=length + 1):
+            ok = solver.solve(assumptions=filling(numbering, (*cells, seer), values))
+            assert ok == (_run(values[:-1]) and values[-1] not in values[:-1]), values
+
+
+def test_seers_count_as_the_native_solver_does():
+    geometry = make_geometry(6)
+    # A3 A2 A1 B1 and D4 D5 D6 C6: the rest of box 1 (B2, B3) and of box 4 see all of each.
+    lines = (Renban((2, 1, 0, 6)), Renban((21, 22, 23, 17)))
+    grid = "123456456123231564564231312645645312"  # keeps both: 1 2 3 4 and 2 3 1 4
+    givens = tuple(int(v) - 1 if c >= 30 or c in (4, 9) else -1 for c, v in enumerate(grid))
+    puzzle = Puzzle(geometry, givens, "", lines)
+    reference = get_backend("native").solve(puzzle, limit=500)
+    assert 1 < reference.count < 500
+    for spec in ("sat", "sat:renban_seers=off", "sat:mode=fresh", "sat:renban_runs=both"):
+        result = get_backend(spec).solve(puzzle, limit=500)
+        assert sorted(result.solutions) == sorted(reference.solutions), spec
 
 
 def test_unit_propagation_bounds_the_run_and_places_its_values():

@@ -25,10 +25,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sudoku_csp.constraints.sum_bounds import order_clauses
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    templated,
+    with_guard,
+)
 
-__all__ = ["LINE_ORDER", "RENBAN_RUNS", "as_line_order", "between_clauses", "run_clauses",
-           "thermo_clauses"]
+__all__ = ["LINE_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM", "as_line_order",
+           "between_clauses", "run_clauses", "thermo_clauses"]
 
 LINE_ORDER = EncodingOption(
     "line_order", "on", "thermometers, slow thermometers and between lines in CNF: on (order "
@@ -49,6 +55,24 @@ RENBAN_RUNS = EncodingOption(
     ("on", "both", "off"), "renban-runs switch")
 """Whether the sat backend writes a renban on its run's start (:func:`run_clauses`, ``on``),
 on that and the pair clauses (``both``) or on the pair clauses alone (``off``)."""
+
+RENBAN_SEERS = EncodingOption(
+    "renban_seers", "on", "renbans of 4 cells or more on their run's start in CNF: on (a "
+    "value of the run leaves every cell off the line that sees all of it) or off",
+    ("on", "off"), "renban-seers switch", unrecorded="off")
+"""Whether :func:`run_clauses` is given the cells that see a whole renban of at least
+:data:`SEERS_FROM` cells (with ``renban_runs`` on or both). ``on`` by measurement (issue 34,
+docs/design.md, "A renban's seers in CNF"): fresh mode, "159" (zetamath, sixteen renbans)
+801 -> 259 conflicts; in one process, each puzzle met as new, 4.3 -> 2.6 ms, and the five
+generated renbans of few givens of examples/kinds_few_givens.txt 56.3 -> 49.1 ms in all.
+Certificates made before it name no ``renban_seers``: they were made without
+(``unrecorded``)."""
+
+SEERS_FROM = 4
+"""The shortest renban given its seers: on lines of 2 and 3 cells (seven or eight possible
+runs, each value in one or two of them, and the most seers: the rest of a row and a box)
+the clauses cost more than they saved (the same runs: with every length, 49.6 ms in all;
+from 3 cells 47.8; from 4 cells 46.9)."""
 
 
 def as_line_order(ctx: CnfContext, order: Callable[[], list[Clause]],
@@ -166,7 +190,8 @@ def _between(slots: CnfContext, length: int) -> Iterator[Clause]:
     yield from (c for c in found if c is not None)
 
 
-def run_clauses(ctx: CnfContext, cells: Sequence[int]) -> list[Clause]:
+def run_clauses(ctx: CnfContext, cells: Sequence[int], seers: Sequence[int] = ()
+                ) -> list[Clause]:
     """A renban along ``cells`` (``L`` cells holding a run of ``L`` consecutive values) on
     order literals of the run's start ``s`` ("the run starts at ``k`` or later", ``k = 2 ..
     N - L + 1``; none when ``L = N``): a cell holding ``v`` puts ``s`` in ``[v - L + 1,
@@ -181,22 +206,47 @@ def run_clauses(ctx: CnfContext, cells: Sequence[int]) -> list[Clause]:
     pair clauses gone, on "159" (sixteen renbans, no givens) from 4,200 to 600, in a third
     of the clauses.
 
+    ``seers``: cells off the line that see every cell of it (:data:`RENBAN_SEERS`); a value
+    the run holds stands on the line, so none of them holds it: per value and seer, "a
+    start whose run holds ``v``" excludes ``v`` there (what the native solver's joint link
+    does with the cells that see all of a value's places on the line, here for all of its
+    cells at once, on the start's literals).
+
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
     >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
     >>> run_clauses(ctx, (0, 1, 2))[-4:]   # a run from 2 (65) holds 4, another 1; 2, 3 both
     [(65, 1, 5, 9), (2, 6, 10), (3, 7, 11), (-65, 4, 8, 12)]
+    >>> run_clauses(ctx, (0, 1, 2), seers=(3,))[-4:]   # D1 sees all three: 2, 3 never there
+    [(66, -13), (-14,), (-15,), (-66, -16)]
     """
-    return templated(ctx, cells, ("renban run",), lambda slots, c: _run(slots, len(c)))
+    n, length = ctx.geometry.size, len(cells)
+    first = ctx.top + 1  # _run numbers the start's literals first among its auxiliaries
+    clauses = templated(ctx, cells, ("renban run",), lambda slots, c: _run(slots, len(c)))
+    if seers:
+        at_least = _start_bounds(range(first, first + n - length), n - length + 1)
+        x = ctx.x
+        found = (_clause(_neg(at_least(v - length + 1)), at_least(v + 1), -x(cell, v))
+                 for v in range(n) for cell in seers)
+        clauses += with_guard([c for c in found if c is not None], ctx.guard)
+    return clauses
+
+
+def _start_bounds(later: Sequence[int], starts: int) -> Callable[[int], int | bool]:
+    """"The run starts at digit ``k`` or later" for ``starts`` possible starts, as a
+    literal of ``later`` (``later[k - 1]``) or a constant."""
+
+    def at_least(k: int) -> int | bool:
+        return True if k <= 0 else False if k >= starts else later[k - 1]
+
+    return at_least
 
 
 def _run(slots: CnfContext, length: int) -> Iterator[Clause]:
     n = slots.geometry.size
     starts = n - length + 1  # the run starts at digit 0 .. starts - 1
     later = slots.new_vars(starts - 1)  # later[k - 1]: it starts at digit k or later
-
-    def at_least(k: int) -> int | bool:
-        return True if k <= 0 else False if k >= starts else later[k - 1]
+    at_least = _start_bounds(later, starts)
 
     for k in range(1, starts - 1):
         yield (-later[k], later[k - 1])

@@ -42,10 +42,15 @@ from operator import or_
 from typing import ClassVar
 
 from sudoku_csp.constraints.base import Constraint
-from sudoku_csp.constraints.cage_sums import apart_clauses
+from sudoku_csp.constraints.cage_sums import apart_clauses, seers_of
 from sudoku_csp.constraints.group_sums import set_supports
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.order_lines import RENBAN_RUNS, run_clauses
+from sudoku_csp.constraints.order_lines import (
+    RENBAN_RUNS,
+    RENBAN_SEERS,
+    SEERS_FROM,
+    run_clauses,
+)
 from sudoku_csp.constraints.pairlines import LinePairs
 from sudoku_csp.constraints.pairs import Relation
 from sudoku_csp.constraints.remembered import state_cache
@@ -319,7 +324,7 @@ class Renban(LinePairs):
     def native(self, geometry: Geometry) -> list[Link]:
         return [*super().native(geometry), Link(self.cells, partial(_runs, geometry.size))]
 
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (RENBAN_RUNS,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (RENBAN_RUNS, RENBAN_SEERS)
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """On the run's start (:func:`~sudoku_csp.constraints.order_lines.run_clauses`)
@@ -330,7 +335,10 @@ class Renban(LinePairs):
             return super().cnf(ctx)
         clauses: list[Clause] = Guarded() if ctx.guard else []
         clauses += super().cnf(ctx) if choice == "both" else apart_clauses(ctx, self.cells)
-        clauses += with_guard(run_clauses(ctx, self.cells), ctx.guard)
+        seers: tuple[int, ...] = ()
+        if len(self.cells) >= SEERS_FROM and ctx.option(RENBAN_SEERS) == "on":
+            seers = seers_of(ctx.geometry, self.cells)
+        clauses += with_guard(run_clauses(ctx, self.cells, seers), ctx.guard)
         return clauses
 
     combines: ClassVar[bool] = True
