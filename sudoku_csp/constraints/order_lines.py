@@ -25,13 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sudoku_csp.constraints.sum_bounds import order_clauses
-from sudoku_csp.constraints.translation import (
-    Clause,
-    CnfContext,
-    EncodingOption,
-    templated,
-    with_guard,
-)
+from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
 
 __all__ = ["LINE_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM", "as_line_order",
            "between_clauses", "run_clauses", "thermo_clauses"]
@@ -217,39 +211,31 @@ def run_clauses(ctx: CnfContext, cells: Sequence[int], seers: Sequence[int] = ()
     >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
     >>> run_clauses(ctx, (0, 1, 2))[-4:]   # a run from 2 (65) holds 4, another 1; 2, 3 both
     [(65, 1, 5, 9), (2, 6, 10), (3, 7, 11), (-65, 4, 8, 12)]
-    >>> run_clauses(ctx, (0, 1, 2), seers=(3,))[-4:]   # D1 sees all three: 2, 3 never there
+    >>> run_clauses(ctx, (0, 1, 2), seers=(3,))[:4]   # A4 sees all three: 2, 3 never there
     [(66, -13), (-14,), (-15,), (-66, -16)]
     """
-    n, length = ctx.geometry.size, len(cells)
-    first = ctx.top + 1  # _run numbers the start's literals first among its auxiliaries
-    clauses = templated(ctx, cells, ("renban run",), lambda slots, c: _run(slots, len(c)))
-    if seers:
-        at_least = _start_bounds(range(first, first + n - length), n - length + 1)
-        x = ctx.x
-        found = (_clause(_neg(at_least(v - length + 1)), at_least(v + 1), -x(cell, v))
-                 for v in range(n) for cell in seers)
-        clauses += with_guard([c for c in found if c is not None], ctx.guard)
-    return clauses
+    length = len(cells)
+    # The seers are slots after the line's cells: a template per length and count of seers.
+    return templated(ctx, (*cells, *seers), ("renban run", length),
+                     lambda slots, c: _run(slots, length, len(c) - length))
 
 
-def _start_bounds(later: Sequence[int], starts: int) -> Callable[[int], int | bool]:
-    """"The run starts at digit ``k`` or later" for ``starts`` possible starts, as a
-    literal of ``later`` (``later[k - 1]``) or a constant."""
+def _run(slots: CnfContext, length: int, seers: int) -> Iterator[Clause]:
+    n = slots.geometry.size
+    starts = n - length + 1  # the run starts at digit 0 .. starts - 1
+    later = slots.new_vars(starts - 1)  # later[k - 1]: it starts at digit k or later
 
     def at_least(k: int) -> int | bool:
         return True if k <= 0 else False if k >= starts else later[k - 1]
 
-    return at_least
-
-
-def _run(slots: CnfContext, length: int) -> Iterator[Clause]:
-    n = slots.geometry.size
-    starts = n - length + 1  # the run starts at digit 0 .. starts - 1
-    later = slots.new_vars(starts - 1)  # later[k - 1]: it starts at digit k or later
-    at_least = _start_bounds(later, starts)
-
     for k in range(1, starts - 1):
         yield (-later[k], later[k - 1])
+    for v in range(n):  # a value the run holds leaves the seers
+        low, high = v - length + 1, v
+        for seer in range(length, length + seers):
+            clause = _clause(_neg(at_least(low)), at_least(high + 1), -(seer * n + v + 1))
+            if clause is not None:
+                yield clause
     covers = []
     for v in range(n):
         low, high = v - length + 1, v  # the starts whose run holds v
