@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sudoku_csp import Puzzle, get_backend, make_geometry
 from sudoku_csp.constraints import Cage, native_links
 from sudoku_csp.constraints.kinds.cage import sum_range
-from sudoku_csp.constraints.rule45 import leftover_sums, regions
+from sudoku_csp.constraints.rule45 import hidden_sums, leftover_sums, regions
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io import to_line
 from sudoku_csp.verify import violations
@@ -102,6 +102,47 @@ def test_leftovers_are_those_a_plain_reading_finds(seed, limits):
         expected.append((inside, outside, total))
     found = leftover_sums(geometry, cages, *limits)
     assert [(s.plus, s.minus, s.total) for s in found] == expected
+
+
+def test_leftovers_of_a_small_layout_checked_by_hand():
+    # 4x4, cells A1..D4 = 0..15, cages met by the grid 1234/3412/2143/4321:
+    # A1+A2+B1 = 6, A3+A4 = 7, B2+B3+C3 = 9, D1+D2 = 7, D4 = 1, and C1+C2 without a sum.
+    geometry = make_geometry(4)
+    cages = [Cage((0, 1, 4), 6), Cage((2, 3), 7), Cage((5, 6, 10), 9), Cage((12, 13), 7),
+             Cage((15,), 1), Cage((8, 9))]
+    # Row 1: A1+A2+B1 counts (2 of its 3 cells inside), A3+A4 too: -B1 = 10 - 13 (B1 = 3).
+    # Rows 1-2: the three cages of rows 1-2 leave B4 and stick out by C3: B4 - C3 = -2.
+    # A cage half inside does not count (A3+A4 in column 4, D1+D2 in column 1), and a unit
+    # with innies only is a hidden cage's (row 4, boxes), not a leftover.
+    row1, rows12 = ((), (4,), -3, "row 1"), ((7,), (10,), -2, "rows 1-2")
+
+    def found(most, most_both):
+        return [(s.plus, s.minus, s.total, s.region)
+                for s in leftover_sums(geometry, cages, most, most_both)]
+
+    assert found(2, 1) == [row1, rows12]
+    assert found(2, 0) == [row1]                 # one innie and one outie: both sides
+    assert found(3, 1) == [row1,
+                           ((4, 7), (10,), 1, "row 2"),       # B1 + B4 - C3 = 3 + 2 - 4
+                           ((8, 12), (1,), 4, "column 1"),    # C1 + D1 - A2 = 2 + 4 - 2
+                           ((2, 14), (5,), 1, "column 3"),    # A3 + D3 - B2 = 3 + 2 - 4
+                           rows12,
+                           ((5, 8, 9), (), 7, "columns 1-2")]  # B2 + C1 + C2 = 4 + 2 + 1
+    # With row 1 filled by cages inside it, rows 1-2 leave what row 2 leaves (B1 + B4 - C3
+    # = 1): said once, by row 2.
+    cages = [Cage((0, 1), 3), Cage((2, 3), 7), Cage((5, 6, 10), 9)]
+    assert found(3, 1) == [((4, 7), (10,), 1, "row 2"), ((2, 14), (5,), 1, "column 3")]
+
+
+def test_hidden_cages_of_two_units_with_the_same_cells():
+    # Boxes of 1x4 are the rows: row 1 and box 1 each give A1 + A2 = 10 - 7.
+    geometry = make_geometry(4, box=(1, 4))
+    cages = [Cage((2, 3), 7), Cage((15,), 1)]
+    assert [(s.plus, s.total, s.region, s.complement) for s in hidden_sums(geometry, cages)] == [
+        ((0, 1), 3, "row 1", (2, 3)), ((12, 13, 14), 9, "row 4", (15,)),
+        ((3, 7, 11), 9, "column 4", (15,)),
+        ((0, 1), 3, "box 1", (2, 3)), ((12, 13, 14), 9, "box 4", (15,))]
+    assert [s.region for s in hidden_sums(geometry, cages, 2)] == ["row 1", "box 1"]
 
 
 def test_each_implied_sum_gives_one_native_link():

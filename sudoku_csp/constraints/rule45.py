@@ -14,7 +14,9 @@ without a sum), so this machinery names no kind.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache, partial
+from functools import lru_cache, partial, reduce
+from itertools import compress
+from operator import and_, itemgetter, or_
 from typing import TYPE_CHECKING, Protocol
 
 from sudoku_csp.constraints.cage_sums import (
@@ -239,6 +241,25 @@ def _summed(cages: Sequence[Summed]) -> list[tuple[tuple[int, ...], int]]:
     return [(cage.cells, cage.total) for cage in cages if cage.total is not None]
 
 
+Piece = tuple[tuple[int, ...], int, int, int]
+"""A summed cage as the 45 rule reads it: ``(cells, total, mask, holding)``, its cells also as
+a mask, and the units holding them all (:func:`_units`); made once for :func:`implied_for`."""
+
+
+def _pieces(geometry: Geometry, cages: Sequence[Summed]) -> list[Piece]:
+    holders, everywhere = _units(geometry)[0], (1 << len(geometry.units)) - 1
+    pieces = []
+    for cells, total in _summed(cages):
+        # One pass over the cells: the units holding them all are the AND of each cell's
+        # units (a cage lies wholly inside a few at most), so no unit is read cell by cell.
+        mask, holding = 0, everywhere
+        for cell in cells:
+            mask |= 1 << cell
+            holding &= holders[cell]
+        pieces.append((cells, total, mask, holding))
+    return pieces
+
+
 def hidden_sums(geometry: Geometry, cages: Sequence[Summed], most: int | None = None
                 ) -> list[SignedSum]:
     """Hidden cages: for each unit holding summed cages wholly inside it, its other cells
@@ -251,23 +272,48 @@ def hidden_sums(geometry: Geometry, cages: Sequence[Summed], most: int | None = 
     SignedSum(plus=(2, 3), minus=(), total=7, family='hidden', region='row 1', \
 complement=(0, 1))
     """
+    return _hidden_sums(geometry, _pieces(geometry, cages), most)
+
+
+def _hidden_sums(geometry: Geometry, pieces: list[Piece], most: int | None
+                 ) -> list[SignedSum]:
     unit_total = geometry.size * (geometry.size + 1) // 2
-    summed = _summed(cages)
-    owner = {cell: i for i, (cells, _) in enumerate(summed) for cell in cells}
-    found = []
-    for unit in geometry.units:
-        here = set(unit.cells)
-        inner = [i for i in {owner[c] for c in unit.cells if c in owner}
-                 if here.issuperset(summed[i][0])]
-        if not inner:
+    _, unit_masks, names = _units(geometry)
+    # Per unit, the cells of the cages wholly inside it and their sums.
+    covered, taken, later = [0] * len(unit_masks), [0] * len(unit_masks), 0
+    for _, total, mask, holding in reversed(pieces):
+        # Each cell is its last cage's, as a map from cells to cages reads it: a cage left no
+        # cell of its own (cages sharing cells, which Cage.joint_validate refuses) is not read.
+        if not mask & ~later:
             continue
-        covered = {c for i in inner for c in summed[i][0]}
-        rest = tuple(sorted(here - covered))
-        total = unit_total - sum(summed[i][1] for i in inner)
-        if (rest or total) and (most is None or len(rest) <= most):
-            found.append(SignedSum(rest, (), total, HIDDEN.name, unit.name,
-                                   tuple(sorted(covered))))
+        later |= mask
+        while holding:
+            low = holding & -holding
+            u = low.bit_length() - 1
+            covered[u] |= mask
+            taken[u] += total
+            holding ^= low
+    found = []
+    for name, cells, cov, sums in zip(names, unit_masks, covered, taken, strict=True):
+        if not cov:
+            continue
+        rest, total = cells & ~cov, unit_total - sums
+        if (rest or total) and (most is None or rest.bit_count() <= most):
+            found.append(SignedSum(tuple(bits(rest)), (), total, HIDDEN.name, name,
+                                   tuple(bits(cov))))
     return found
+
+
+@lru_cache(maxsize=32)
+def _units(geometry: Geometry) -> tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]]:
+    """The units as :func:`hidden_sums` reads them: per cell, the units holding it as a mask
+    (bit ``u``: ``geometry.units[u]``); per unit, its cells as a mask, and its name."""
+    holders = [0] * geometry.ncells
+    for u, unit in enumerate(geometry.units):
+        for cell in unit.cells:
+            holders[cell] |= 1 << u
+    return (tuple(holders), tuple(cell_mask(unit.cells) for unit in geometry.units),
+            tuple(unit.name for unit in geometry.units))
 
 
 def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
@@ -284,46 +330,61 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
     ...                                 [Cage((0, 1), 3), Cage((2, 3, 7), 8)])][:1]
     [(7,)]
     """
-    unit_total = geometry.size * (geometry.size + 1) // 2
-    # Every region at once: one field of `width` bits per region in one int. A cell's entry
-    # in `member` counts 1 in the field of each region holding it, so a cage's cells add up
-    # to its count of cells in every region; adding (half - least) to each field sets the
-    # field's top bit exactly where at least `least` of them are inside, and that bit picks
-    # the regions the cage counts in: its cells and its sum go into their fields. The loop
-    # over regions then reads fields, and looks no further at a region with too many cells
-    # on either side (what its region's bits and the covered cells differ by).
-    width, member, ones, high, packed_regions, masks = _packed(geometry)
-    half = 1 << (width - 1)
-    covered_all = totals = 0
-    lifts: dict[int, int] = {}  # a cage size -> (half - least) in every field, made once
-    for cells, total in _summed(cages):
-        lift = lifts.get(len(cells))
-        if lift is None:
-            least = len(cells) // 2 + 1  # more than half the cage's cells
-            lift = lifts[len(cells)] = ones * (half - least)
-        picked = (sum(map(member.__getitem__, cells), lift) & high) >> (width - 1)
-        if picked:
-            covered_all |= picked * cell_mask(cells)
-            totals += picked * total
-    field = (1 << width) - 1
-    step = width // 8
-    differ = (packed_regions ^ covered_all).to_bytes(step * len(masks), "little")
+    return _leftover_sums(geometry, _pieces(geometry, cages), most, most_both)
+
+
+def _leftover_sums(geometry: Geometry, pieces: list[Piece], most: int, most_both: int
+                   ) -> list[SignedSum]:
+    # Every region at once, in counts: a field of a few bits per region in one int (a byte on
+    # 9x9: 133 regions in 1,064 bits). A cell's entry in `member` counts 1 in the field of
+    # each region holding it, so a cage's cells add up to its count in every region; adding
+    # (half - least) to each field sets its top bit exactly where at least `least` (more than
+    # half) are inside: the regions the cage counts in. The cells' own such bits then count,
+    # per region, the cells covered and those of them inside; the limits read these counts,
+    # and only the regions they keep (a tenth on 9x9 at the CNF limits) get cells and sums.
+    ncells, unit_total = geometry.ncells, geometry.size * (geometry.size + 1) // 2
+    longest = max(map(len, map(itemgetter(0), pieces)), default=0)
+    width = (max(ncells, longest).bit_length() + 8) // 8 * 8  # bytes, top bit above all counts
+    member, ones, sizes, one_unit, region_masks = _packed(geometry, width)
+    shift = width - 1
+    half, high = 1 << shift, ones << shift
+    lifts = [ones * (half - k // 2 - 1) for k in range(longest + 1)]
+    counted_in = [(sum(map(member.__getitem__, cells), lifts[len(cells)]) & high) >> shift
+                  for cells, _, _, _ in pieces]
+    # Per cell, a 1 in the field of each region where a cage holding it counts (a cell of
+    # two cages, which Cage.joint_validate refuses, where either does).
+    covering = [0] * ncells
+    for (cells, _, _, _), counted in zip(pieces, counted_in, strict=True):
+        for cell in cells:
+            covering[cell] |= counted
+    covered = sum(covering)
+    within = sum(map(and_, covering, member))
+    innies, outies = sizes - within, covered - within
+
+    def at_most(counts: int, limit: int) -> int:
+        # The top bit of each field whose count is at most `limit`. Counts lie in 0..ncells
+        # (< half): a limit clamped to -1..ncells says the same and no field overflows.
+        return ~(counts + ones * (half - 1 - max(-1, min(limit, ncells)))) & high
+
+    keep = (at_most(innies + outies, most) & ~at_most(covered, 0)
+            & (at_most(innies, most_both) | at_most(outies, most_both))
+            & ~(one_unit & at_most(outies, 0)))  # a unit less the cages inside it: hidden_sums
+    if not keep:
+        return []
+    # The regions each cage counts in as bytes, cage after cage: a step through them from
+    # one region's field (whose low byte is 1 or 0) picks the cages that count in it.
+    listed, step = regions(geometry), width // 8
+    stride = step * len(region_masks)
+    picks = b"".join(counted.to_bytes(stride, "little") for counted in counted_in)
+    masks, totals = [mask for _, _, mask, _ in pieces], [total for _, total, _, _ in pieces]
     seen: set[tuple[int, int]] = set()
     found = []
-    for r, (region, (_, count, words)) in enumerate(zip(masks, regions(geometry),
-                                                       strict=True)):
-        if int.from_bytes(differ[r * step:(r + 1) * step], "little").bit_count() > most:
-            continue
-        covered = covered_all >> (r * width) & field
-        if not covered:
-            continue
-        inside, outside = region & ~covered, covered & ~region
-        if count == 1 and not outside:
-            continue  # a unit less the cages inside it: a hidden cage (hidden_sums)
-        ins, outs = inside.bit_count(), outside.bit_count()
-        if min(ins, outs) > most_both:
-            continue
-        total = count * unit_total - (totals >> (r * width) & field)
+    for r in (top // width for top in bits(keep)):  # the kept regions in order
+        which = picks[r * step::stride]
+        cover = reduce(or_, compress(masks, which), 0)
+        region, (_, count, words) = region_masks[r], listed[r]
+        inside, outside = region & ~cover, cover & ~region
+        total = count * unit_total - sum(compress(totals, which))
         if (inside, outside) in seen or not (inside or outside or total):
             continue
         seen.add((inside, outside))
@@ -333,26 +394,22 @@ def leftover_sums(geometry: Geometry, cages: Sequence[Summed], most: int = 9,
 
 
 @lru_cache(maxsize=32)
-def _packed(geometry: Geometry) -> tuple[int, tuple[int, ...], int, int, int, tuple[int, ...]]:
-    """The regions of :func:`regions` packed for :func:`leftover_sums`: the field width (whole
-    bytes, wider than the grid's cells), each cell's 1 in the field of every region holding
-    it, a 1 and the top bit in every field, every region's cells in its field, and each
-    region's cells as a mask."""
-    masks = _region_masks(geometry)
-    width = (geometry.ncells + 8) // 8 * 8
+def _packed(geometry: Geometry, width: int
+            ) -> tuple[tuple[int, ...], int, int, int, tuple[int, ...]]:
+    """The regions of :func:`regions` packed for :func:`leftover_sums`, a field of ``width``
+    bits each: each cell's 1 in the field of every region holding it, a 1 in every field,
+    each region's count of cells in its field, the top bit of each field of a region of one
+    unit; and each region's cells as a mask."""
+    masks = tuple(cell_mask(cells) for cells, _, _ in regions(geometry))
     member = [0] * geometry.ncells
     for r, mask in enumerate(masks):
         for cell in bits(mask):
             member[cell] |= 1 << (r * width)
     ones = sum(1 << (r * width) for r in range(len(masks)))
-    packed = sum(mask << (r * width) for r, mask in enumerate(masks))
-    return width, tuple(member), ones, ones << (width - 1), packed, masks
-
-
-@lru_cache(maxsize=32)
-def _region_masks(geometry: Geometry) -> tuple[int, ...]:
-    """The cells of each region of :func:`regions`, as a mask."""
-    return tuple(cell_mask(cells) for cells, _, _ in regions(geometry))
+    sizes = sum(mask.bit_count() << (r * width) for r, mask in enumerate(masks))
+    one_unit = sum(1 << (r * width + width - 1)
+                   for r, (_, count, _) in enumerate(regions(geometry)) if count == 1)
+    return tuple(member), ones, sizes, one_unit, masks
 
 
 # -- the implied constraints of summed cages, in each translation -----------------------------
@@ -362,10 +419,12 @@ def implied_for(geometry: Geometry, cages: Sequence[Summed], translation: str,
     default) for ``translation`` (``cnf``, ``native``, ``cpsat``: its
     :data:`LEFTOVER_LIMITS`): hidden cages, then leftovers not already among them."""
     chosen = dict(options or {})
-    found = hidden_sums(geometry, cages, HIDDEN_LIMITS[translation]) if on(chosen, HIDDEN) else []
+    pieces = _pieces(geometry, cages)
+    hidden = HIDDEN_LIMITS[translation]
+    found = _hidden_sums(geometry, pieces, hidden) if on(chosen, HIDDEN) else []
     if on(chosen, LEFTOVERS):
         seen = {(s.plus, s.minus) for s in found}
-        found += [s for s in leftover_sums(geometry, cages, *LEFTOVER_LIMITS[translation])
+        found += [s for s in _leftover_sums(geometry, pieces, *LEFTOVER_LIMITS[translation])
                   if (s.plus, s.minus) not in seen]
     return found
 
