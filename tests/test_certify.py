@@ -312,6 +312,16 @@ def test_a_certificate_from_before_house_cages_still_verifies():
     assert "house_cages" not in _manifest(folder) and "seers" not in _manifest(folder)
 
 
+def test_a_certificate_from_before_renban_seers_still_verifies():
+    # Written by stop 45's code (5675c5f) for a 6x6 whose two renbans of four cells have
+    # cells that see all of them, before renban_seers: its manifest names no such option, so
+    # it reads as made then (off), and the formula it holds is still the derived one.
+    folder = Path(__file__).with_name("certificates") / "old_renban"
+    check = verify_certificate(folder)
+    assert check.ok, check.reason
+    assert "renban_seers" not in _manifest(folder)
+
+
 def test_a_killer_certified_with_its_cages_in_another_order_verifies(tmp_path):
     # The manifest writes a killer whose cages cover the grid as its line, which reads the
     # cages back in the line's order: the formula is derived from that reading too.
