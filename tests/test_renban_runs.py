@@ -7,8 +7,9 @@ the sat backend's ``renban_runs``), against brute force.
 - Unit propagation: a 1 on a 3-cell renban of a 4x4 takes the 4 from every cell; a value
   every run holds is placed on the line.
 - Seers (``renban_seers``): with a cell that sees the whole line, exactly the runs whose
-  values that cell does not hold; on a 6x6 puzzle with two lines of four cells that have
-  seers, the sat backend with and without them counts the native solver's solutions.
+  values that cell does not hold; a line of four cells on 9x9 gives its seer a value every
+  run left holds, by unit propagation; on a 6x6 puzzle with two lines of four cells that
+  have seers, the sat backend with and without them counts the native solver's solutions.
 - ``renban_runs`` off, on or both on a 6x6 puzzle with lines across boxes (whose cells the
   grid does not keep apart): the native solver's solutions. Small puzzles judged grid by
   grid as the checker does, and a generated puzzle of few givens counted alike
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from itertools import product
 
+import pytest
 from cases import cnf_context, filling
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,6 +30,8 @@ from pysat.solvers import Solver
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.kinds.renban import Renban
 from sudoku_csp.constraints.order_lines import run_clauses
+from sudoku_csp.constraints.translation import CnfContext
+from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
@@ -74,6 +78,21 @@ def test_seers_count_as_the_native_solver_does():
     for spec in ("sat", "sat:renban_seers=off", "sat:mode=fresh", "sat:renban_runs=both"):
         result = get_backend(spec).solve(puzzle, limit=500)
         assert sorted(result.solutions) == sorted(reference.solutions), spec
+
+
+@pytest.mark.parametrize("seers", ["on", "off"])
+def test_a_renban_gives_its_seers_the_values_its_run_must_hold(seers):
+    # A1-A4 without a 1 or a 9: the run starts at 2 to 5 and holds 5 whatever it is, so
+    # A5 (in row A, seeing the whole line) is no 5 by unit propagation, with the seers.
+    geometry = make_geometry(9)
+    ctx = CnfContext(variables(geometry), start=geometry.ncells * 9 + 1,
+                     options={"renban_seers": seers})
+    line = Renban((0, 1, 2, 3))
+    x = ctx.x
+    with Solver(name="minisat22", bootstrap_with=[list(c) for c in line.cnf(ctx)]) as solver:
+        ok, implied = solver.propagate(assumptions=[-x(c, d) for c in line.cells
+                                                    for d in (0, 8)])
+        assert ok and (-x(4, 4) in implied) is (seers == "on")
 
 
 def test_unit_propagation_bounds_the_run_and_places_its_values():

@@ -50,23 +50,25 @@ RENBAN_RUNS = EncodingOption(
 """Whether the sat backend writes a renban on its run's start (:func:`run_clauses`, ``on``),
 on that and the pair clauses (``both``) or on the pair clauses alone (``off``)."""
 
+SEERS_FROM = 3
+"""The shortest renban given its seers (:data:`RENBAN_SEERS`). By measurement (issue 34,
+docs/design.md, "A renban's seers in CNF"): on lines of 2 cells (eight possible runs, each
+value in one or two, and the most seers: the rest of a row and of a box) the clauses save
+about what they cost; from 3 and from 2 cells alike, from 4 slower (the twelve renban
+puzzles: 61.5, 62.0 and 68.8 ms in all, 78.2 without). Certified formulas depend on it: a
+new value would be a new value of the option, for certificates made before to read."""
+
 RENBAN_SEERS = EncodingOption(
-    "renban_seers", "on", "renbans of 4 cells or more on their run's start in CNF: on (a "
-    "value of the run leaves every cell off the line that sees all of it) or off",
+    "renban_seers", "on", f"renbans of {SEERS_FROM} cells or more on their run's start in "
+    "CNF: on (a value of the run leaves every cell off the line that sees all of it) or off",
     ("on", "off"), "renban-seers switch", unrecorded="off")
 """Whether :func:`run_clauses` is given the cells that see a whole renban of at least
 :data:`SEERS_FROM` cells (with ``renban_runs`` on or both). ``on`` by measurement (issue 34,
 docs/design.md, "A renban's seers in CNF"): fresh mode, "159" (zetamath, sixteen renbans)
-801 -> 259 conflicts; in one process, each puzzle met as new, 4.3 -> 2.6 ms, and the five
-generated renbans of few givens of examples/kinds_few_givens.txt 56.3 -> 49.1 ms in all.
+801 -> 281 conflicts; in one process, each puzzle met as new, 3.7 -> 2.0 ms, and the five
+generated renbans of few givens of examples/kinds_few_givens.txt 57.4 -> 45.7 ms in all.
 Certificates made before it name no ``renban_seers``: they were made without
 (``unrecorded``)."""
-
-SEERS_FROM = 4
-"""The shortest renban given its seers: on lines of 2 and 3 cells (seven or eight possible
-runs, each value in one or two of them, and the most seers: the rest of a row and a box)
-the clauses cost more than they saved (the same runs: with every length, 49.6 ms in all;
-from 3 cells 47.8; from 4 cells 46.9)."""
 
 
 def as_line_order(ctx: CnfContext, order: Callable[[], list[Clause]],
