@@ -222,14 +222,15 @@ def slow_if(values, is_slow) -> list:
             if is_slow(v) else v for v in values]
 
 
-def cnf_context(n: int):  # noqa: ANN201
-    """A CNF context on an n x n grid, auxiliaries after the digit variables, and its
-    numbering: for clauses tested alone against brute force."""
+def cnf_context(n: int, options: dict[str, str] | None = None):  # noqa: ANN201
+    """A CNF context on an n x n grid, auxiliaries after the digit variables, with the
+    kinds' encoding ``options``, and its numbering: for clauses tested alone against brute
+    force."""
     from sudoku_csp.constraints.translation import CnfContext
     from sudoku_csp.modeling.variables import variables
 
     numbering = variables(make_geometry(n))
-    return CnfContext(numbering, start=numbering.x_count + 1), numbering
+    return CnfContext(numbering, start=numbering.x_count + 1, options=options), numbering
 
 
 def filling(numbering, cells, values) -> list[int]:  # noqa: ANN001

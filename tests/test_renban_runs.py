@@ -30,8 +30,6 @@ from pysat.solvers import Solver
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.kinds.renban import Renban
 from sudoku_csp.constraints.order_lines import run_clauses
-from sudoku_csp.constraints.translation import CnfContext
-from sudoku_csp.modeling.variables import variables
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
@@ -84,11 +82,9 @@ def test_seers_count_as_the_native_solver_does():
 def test_a_renban_gives_its_seers_the_values_its_run_must_hold(seers):
     # A1-A4 without a 1 or a 9: the run starts at 2 to 5 and holds 5 whatever it is, so
     # A5 (in row A, seeing the whole line) is no 5 by unit propagation, with the seers.
-    geometry = make_geometry(9)
-    ctx = CnfContext(variables(geometry), start=geometry.ncells * 9 + 1,
-                     options={"renban_seers": seers})
+    ctx, numbering = cnf_context(9, {"renban_seers": seers})
     line = Renban((0, 1, 2, 3))
-    x = ctx.x
+    x = numbering.x
     with Solver(name="minisat22", bootstrap_with=[list(c) for c in line.cnf(ctx)]) as solver:
         ok, implied = solver.propagate(assumptions=[-x(c, d) for c in line.cells
                                                     for d in (0, 8)])

@@ -70,6 +70,5 @@ __all__ = [
     "EncodingOption", "FieldError", "Link", "Names", "UnknownKindError", "UnsupportedError",
     "add_to_cpsat", "by_kind", "check_all", "cnf_clauses", "encoding_choices",
     "encoding_options", "fields", "forget_puzzles", "fpuzzles_keys", "kind_named", "makers",
-    "native_links",
-    "refuse_constraints", "register", "rule_lines",
+    "native_links", "refuse_constraints", "register", "rule_lines",
 ]
