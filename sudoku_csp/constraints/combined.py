@@ -99,8 +99,9 @@ def forget_puzzles() -> None:
     keeping what puzzles of the same shapes share (tables per geometry, clause templates,
     digit-set tables, automata). A benchmark calls it before each timed solve, so that a
     puzzle met again is timed as a new one would be: a killer's links (the 45 rule's
-    implied sums) are half of ``auto``'s time on it, and a sandwich met again finds most
-    of its states' narrowings remembered (``auto`` 2.7 ms where a new one takes 6.4).
+    implied sums) are half of the native solver's time on it, and a sandwich met again
+    finds most of its states' narrowings remembered (the native solver 2.7 ms where a new
+    one takes 6.4; measured when ``auto`` still sent both to the native solver first).
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.constraints import Cage
