@@ -27,7 +27,8 @@ from typing import Any
 
 from pysat.solvers import Solver
 
-from sudoku_csp.constraints import Constraint, cnf_clauses
+from sudoku_csp.constraints import CnfContext, Constraint, cnf_clauses
+from sudoku_csp.constraints.translation import Definition
 from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
@@ -106,6 +107,9 @@ class SolverSession:
         # them the latest puzzle uses.
         self.scratch_start = self.scratch_size = self.scratch_used = 0
         self.waste = 0  # dead variables summed over the puzzles since the build
+        self.defined: dict[Definition, tuple[int, ...]] = {}
+        """The definitions the loaded solver holds, with their auxiliaries (:meth:`define`)."""
+        self._defined_vars = 0
         self._stats = capabilities(name).stats
         self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
         self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
@@ -119,6 +123,7 @@ class SolverSession:
             self.next_var = self.formula.nv + 1
             self.scratch_size = self.scratch_used = self.waste = 0
             self.retired = 0
+            self.defined, self._defined_vars = {}, 0
             self.builds += 1
             if self._stats:
                 reading = self.solver.accum_stats()
@@ -146,6 +151,37 @@ class SolverSession:
         """Variables up to ``top`` are taken (auxiliaries of guarded clauses added for one
         puzzle): later selectors come above them."""
         self.next_var = max(self.next_var, top + 1)
+
+    def define(self, definitions: Iterable[Definition]) -> dict[Definition, tuple[int, ...]]:
+        """Have the loaded solver hold ``definitions``: the clauses of those it lacks join
+        it unguarded, their auxiliaries above every variable in use, for every puzzle after
+        (they constrain no grid: :class:`~sudoku_csp.constraints.translation.Definition`).
+        Returns every definition held, for the puzzles' clauses to read
+        (:func:`~sudoku_csp.constraints.cnf_clauses`, ``shared``). Their variables are
+        live, not dead, for the rebuild rules; a rebuild drops them, and they join again
+        when asked for.
+
+        >>> from sudoku_csp.constraints import Sandwich, definitions
+        >>> from sudoku_csp.variants import make_geometry
+        >>> g = make_geometry(4)
+        >>> session = SolverSession("minisat22", cnf.build(g), recycle=None)
+        >>> _ = session.get()
+        >>> held = session.define(definitions(g, [Sandwich((0, 1, 2, 3), "right", 2)]))
+        >>> [aux[:5] for aux in held.values()], session.next_var  # 2, 3 between; 0-2 apart
+        ([(65, 66, 67, 68, 69)], 78)
+        """
+        assert self.solver is not None
+        ctx = CnfContext(self.vars, start=self.next_var)
+        clauses: list[Sequence[int]] = []
+        for definition in definitions:
+            if definition not in self.defined:
+                self.defined[definition], made = ctx.defined(definition)
+                clauses += made
+        if clauses:
+            self._defined_vars += ctx.top + 1 - self.next_var
+            self.next_var = ctx.top + 1
+            add_clauses(self.solver, clauses)
+        return self.defined
 
     def scratch(self, build: Callable[[int], tuple[list[Sequence[int]], int]]
                 ) -> list[Sequence[int]]:
@@ -198,7 +234,7 @@ class SolverSession:
         self.solver.add_clause([-selector])
         self.retired += 1
         nv = self.formula.nv
-        dead = self.next_var - 1 - nv - self.scratch_used
+        dead = self.next_var - 1 - nv - self.scratch_used - self._defined_vars
         if self.one_at_a_time:
             self.waste += dead
         if self.recycle is not None and (

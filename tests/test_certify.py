@@ -322,6 +322,19 @@ def test_a_certificate_from_before_renban_seers_still_verifies():
     assert "renban_seers" not in _manifest(folder)
 
 
+@pytest.mark.parametrize(("folder", "written"), [("old_sandwich", "lengths"),
+                                                  ("old_sandwich_pairs", None)])
+def test_a_certificate_from_before_shared_sandwich_lines_still_verifies(folder, written):
+    # A 6x6 with sandwiches on rows and columns from all four sides, certified by stop 47's
+    # code (e147c4f: sandwich_cnf=lengths, its default then) and by the code before the
+    # option (8a08ce5: its manifest names none, written as `pairs` writes them), before
+    # sandwich_cnf=lines: each reads as made then, and its formula is still the derived one.
+    path = Path(__file__).with_name("certificates") / folder
+    check = verify_certificate(path)
+    assert check.ok, check.reason
+    assert _manifest(path).get("sandwich_cnf") == written
+
+
 def test_a_killer_certified_with_its_cages_in_another_order_verifies(tmp_path):
     # The manifest writes a killer whose cages cover the grid as its line, which reads the
     # cages back in the line's order: the formula is derived from that reading too.

@@ -54,7 +54,7 @@ def test_the_region_grows_one_auxiliary_at_a_time_and_counts_stay_right(spec):
         got = backend.solve(puzzles[k], limit=LIMIT)
         assert (got.count, got.complete) == (expected[k].count, True), (spec, k)
         assert set(got.solutions) == set(expected[k].solutions), (spec, k)
-        session = backend._sessions[puzzles[k].geometry]
+        session = backend._sessions[puzzles[k].geometry, ()]
         assert isinstance(session, SolverSession)
         moved.append(session.scratch_size)
     assert moved[:3] == [1, 2, 3] and moved[-1] == 8  # the region did move, then stayed

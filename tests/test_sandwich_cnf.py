@@ -1,10 +1,11 @@
-"""A sandwich's CNF on a line that is a unit (``Sandwich.unit_clauses``), both values of
-``sandwich_cnf``, is exact: with the line's cells a permutation of the digits, its models
-are exactly the orderings whose values between the 1 and the N add up to the clue (all of
-them on 4x4 and 6x6, sampled orderings on 8x8, 9x9, 10x10 and 12x12); unit propagation
-with the crusts placed keeps the cells between to the digits of the fillings of their
-distance; ``lengths`` writes fewer clauses than ``pairs``; and the sat backend counts
-alike with both."""
+"""A sandwich's CNF on a line that is a unit (``Sandwich.cnf``: with ``sandwich_cnf=lines``
+its line's definition and the clue's ``unit_clauses``), every value of ``sandwich_cnf``, is
+exact: with the line's cells a permutation of the digits, its models are exactly the
+orderings whose values between the 1 and the N add up to the clue (all of them on 4x4 and
+6x6, sampled orderings on 8x8, 9x9, 10x10 and 12x12); unit propagation with the crusts
+placed keeps the cells between to the digits of the fillings of their distance; the line's
+part is written once for all its clues (a solver session holds it for every puzzle); and
+the sat backend counts alike with each."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def _line_formula(n: int, total: int, choice: str) -> tuple[list, list[list[int]
         clauses += [[-a, -b] for i, a in enumerate(group) for b in group[i + 1:]]
     ctx = CnfContext(numbering, start=numbering.x_count + 1,
                      options={SANDWICH_CNF.name: choice})
-    clauses += Sandwich(tuple(range(n)), "right", total).unit_clauses(ctx)
+    clauses += Sandwich(tuple(range(n)), "right", total).cnf(ctx)
     return clauses, x
 
 
@@ -85,9 +86,9 @@ def test_an_ordering_is_a_model_exactly_for_its_own_clue(choice, n, seed):
 @pytest.mark.parametrize("n", [6, 9])
 def test_placed_crusts_keep_the_cells_between_to_the_fillings_of_their_distance(n, choice):
     # The digits no filling of that length holds leave the cells between by unit
-    # propagation alone: with `lengths` through the length literals (at most one length),
-    # with `pairs` through its clauses per place of the crusts and digit. Every clue, every
-    # two places.
+    # propagation alone: with `lengths` through the line's distances (at most one), with
+    # `pairs` also through its clauses per place of the crusts and digit. Every clue,
+    # every two places.
     for total in range(sum(range(2, n)) + 1):
         clauses, x = _line_formula(n, total, choice)
         with Solver(name="minisat22", bootstrap_with=clauses) as solver:
@@ -106,15 +107,29 @@ def test_placed_crusts_keep_the_cells_between_to_the_fillings_of_their_distance(
                     assert gone <= set(implied), (total, low, high)
 
 
-def test_lengths_write_fewer_clauses_than_pairs():
-    for n in (4, 6, 9):
-        for total in range(sum(range(2, n)) + 1):
-            written = {choice: len(_line_formula(n, total, choice)[0]) for choice in CHOICES}
-            assert written["lengths"] < written["pairs"], (n, total, written)
+def test_a_solver_holding_the_line_gets_only_each_clues_own_clauses():
+    # Two clues on row A, read from either side, read one line definition. Written alone
+    # (a formula of their own) each writes the line; with a context that holds it already
+    # (a solver session's) each writes only its own clauses, over the line's auxiliaries.
+    geometry = make_geometry(9)
+    numbering = variables(geometry)
+    row = tuple(range(9))
+    left, right = Sandwich(row, "right", 15), Sandwich(row[::-1], "left", 20)
+    ctx = CnfContext(numbering, start=numbering.x_count + 1)
+    line = left.line_definition(ctx)
+    assert line == right.line_definition(ctx)
+    shared, made = ctx.defined(line)
+    held = CnfContext(numbering, start=shared[-1] + 1, shared={line: shared})
+    for clue in (left, right):
+        alone = list(clue.cnf(CnfContext(numbering, start=numbering.x_count + 1)))
+        own = list(clue.cnf(held))
+        assert len(own) == len(alone) - len(made) and len(own) < len(made) // 3, clue
+        aux = {abs(v) for c in own for v in c if abs(v) > numbering.x_count}
+        assert aux & set(shared), "the clue reads the line's auxiliaries"
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_sat_backend_counts_alike_with_both(seed):
+def test_the_sat_backend_counts_alike_with_each(seed):
     # A given-free 4x4 with a sandwich on two of its rows and one column: both encodings
     # count what the checker counts over the 288 grids.
     rng = random.Random(seed)

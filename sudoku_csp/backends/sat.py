@@ -52,14 +52,14 @@ from __future__ import annotations
 import atexit
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import partial
 from typing import Any
 
 from pysat.solvers import pysolvers
 
 from sudoku_csp.backends.base import BackendBase, Option, Tally, clash_result, make_result
-from sudoku_csp.constraints import EncodingOption, encoding_options
+from sudoku_csp.constraints import EncodingOption, definitions, encoding_options
 from sudoku_csp.deadline import NEVER, Deadline, Expired, Limit
 from sudoku_csp.encodings import cnf
 from sudoku_csp.errors import InputError, SpecError
@@ -169,7 +169,8 @@ class SatBackend(BackendBase):
         if o["search"] == "on" and o["mode"] == "incremental" and not self.caps.incremental:
             raise SpecError(f"sat: solver {o['solver']} cannot solve incrementally in PySAT; "
                             "use mode=fresh or mode=reduced")
-        self._sessions: dict[Geometry, SolverSession | Propagator] = {}
+        # Keyed by geometry and the definitions' families its puzzles read (_incremental).
+        self._sessions: dict[tuple[Geometry, tuple[Hashable, ...]], SolverSession | Propagator] = {}
         _LIVE.add(self)
 
     # -- public -----------------------------------------------------------------------------
@@ -184,12 +185,14 @@ class SatBackend(BackendBase):
             session.close()
         self._sessions.clear()
 
-    def session_info(self, geometry: Geometry) -> dict[str, int]:
-        """The incremental solver state kept for ``geometry`` (for tests and research):
+    def session_info(self, geometry: Geometry, families: tuple[Hashable, ...] = ()
+                     ) -> dict[str, int]:
+        """The incremental solver state kept for ``geometry`` and the puzzles whose clauses
+        read definitions of ``families`` (none by default; for tests and research):
         ``selectors`` retired since the last rebuild, the solver's own counts of
         ``variables`` and ``clauses`` (0 when no solver is loaded), and ``builds`` so far.
         """
-        s = self._sessions.get(geometry)
+        s = self._sessions.get((geometry, families))
         if not isinstance(s, SolverSession):
             return {"selectors": 0, "variables": 0, "clauses": 0, "builds": 0}
         solver = s.solver
@@ -255,8 +258,10 @@ class SatBackend(BackendBase):
         return result
 
     # -- modes ------------------------------------------------------------------------------
-    def _session(self, geometry: Geometry, kind: type, deadline: Deadline = NEVER) -> Any:
-        session = self._sessions.pop(geometry, None)  # re-inserted last: LRU order
+    def _session(self, geometry: Geometry, kind: type, deadline: Deadline = NEVER,
+                 families: tuple[Hashable, ...] = ()) -> Any:
+        key = (geometry, families)
+        session = self._sessions.pop(key, None)  # re-inserted last: LRU order
         if session is None:
             formula = self.formula(geometry, deadline)
             if kind is SolverSession:
@@ -272,14 +277,21 @@ class SatBackend(BackendBase):
                 oldest = self._sessions.pop(next(iter(self._sessions)))
                 loaded -= len(oldest.formula.clauses)
                 oldest.close()
-        self._sessions[geometry] = session
+        self._sessions[key] = session
         return session
 
     def _incremental(self, puzzle: Puzzle, limit: int | None, deadline: Deadline,
                      tally: Tally, phases: dict[str, float],
                      candidates: Sequence[int] | None):
         began = time.perf_counter()
-        session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline)
+        # What the grid alone defines (a sandwich's lines) a session keeps for all puzzles:
+        # a sandwich's clauses are a sixth as many. Such puzzles have a session per family
+        # of definitions, whose propagation would slow every other puzzle (design.md).
+        defined = definitions(puzzle.geometry, puzzle.constraints, self.kind_options) \
+            if puzzle.constraints else []
+        families = tuple(sorted({d.key for d in defined}, key=repr))
+        session: SolverSession = self._session(puzzle.geometry, SolverSession, deadline,
+                                               families)
         solver = session.get(deadline)
         caps, numbering = self.caps, session.vars
         read = numbering.read_model
@@ -296,8 +308,10 @@ class SatBackend(BackendBase):
             add_clauses(solver, [(literal, -selector) for literal in givens])
             givens = []
         if puzzle.constraints:
+            shared = session.define(defined)
             clauses = session.scratch(partial(cnf.constraint_clauses, puzzle,
-                                              options=self.kind_options, guard=-selector))
+                                              options=self.kind_options, guard=-selector,
+                                              shared=shared))
             add_clauses(solver, clauses)
         if known:
             add_clauses(solver, [(literal, -selector) for literal in known])

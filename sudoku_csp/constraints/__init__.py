@@ -29,6 +29,7 @@ from sudoku_csp.constraints.combined import (
     add_to_cpsat,
     check_all,
     cnf_clauses,
+    definitions,
     forget_puzzles,
     native_links,
     rule_lines,
@@ -68,7 +69,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "BUILT_IN", "HANDLED_BY", "KINDS", "CnfContext", "Constraint", "ConstraintError",
     "EncodingOption", "FieldError", "Link", "Names", "UnknownKindError", "UnsupportedError",
-    "add_to_cpsat", "by_kind", "check_all", "cnf_clauses", "encoding_choices",
+    "add_to_cpsat", "by_kind", "check_all", "cnf_clauses", "definitions", "encoding_choices",
     "encoding_options", "fields", "forget_puzzles", "fpuzzles_keys", "kind_named", "makers",
     "native_links", "refuse_constraints", "register", "rule_lines",
 ]

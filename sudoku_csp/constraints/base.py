@@ -52,7 +52,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import Canvas
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    Definition,
+    EncodingOption,
+    Link,
+)
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -243,6 +249,14 @@ class Constraint(abc.ABC):
         default: a kind whose rule is no fixed sum (a sandwich, an X-sum: which cells count
         depends on digits)."""
         return []
+
+    def definitions(self, ctx: CnfContext) -> Sequence[Definition]:
+        """The auxiliaries its :meth:`cnf` reads, under ``ctx``'s encoding options, that the
+        grid alone defines (:class:`~sudoku_csp.constraints.translation.Definition`), which
+        a solver asked about many puzzles may hold for all of them before the constraint's
+        clauses join it (:func:`~sudoku_csp.constraints.cnf_clauses`, ``shared``). None by
+        default."""
+        return ()
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """Clauses that hold exactly when the rule does, given the cell-digit variables of

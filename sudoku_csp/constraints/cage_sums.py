@@ -13,6 +13,7 @@ from functools import lru_cache, partial
 from itertools import combinations, repeat
 from math import comb
 
+from sudoku_csp.constraints.merging import merge_map
 from sudoku_csp.constraints.translation import (
     Clause,
     ClauseTemplate,
@@ -21,7 +22,6 @@ from sudoku_csp.constraints.translation import (
     Link,
     compile_clauses,
     fill,
-    merge_map,
 )
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Geometry, bits
@@ -245,7 +245,7 @@ def _combo_core(k: int, combos: tuple[int, ...], n: int, full: bool
     and each digit some set holds: ``True`` when every set holds it, else the literal of
     its ``has(d)``. ``full``: every digit a ``has(d)`` and every set a ``set(j)`` (the
     caller reads the sets). Else auxiliaries that imply each other are one
-    (:func:`~sudoku_csp.constraints.translation.merge_map`): a set holding a digit no other
+    (:func:`~sudoku_csp.constraints.merging.merge_map`): a set holding a digit no other
     set holds is that digit's ``has(d)``, so a two-cell cage's ``1+9, 2+8, 3+7, 4+6`` is
     four variables, one per pair, at most one of them (49 clauses of the sets down to 7)."""
     def lit(cell: int, d: int) -> int:

@@ -22,11 +22,11 @@ from typing import Any
 from sudoku_csp.constraints.base import Constraint, ConstraintError
 from sudoku_csp.constraints.registry import by_kind, encoding_choices, kinds_among
 from sudoku_csp.constraints.remembered import forget_states
-from sudoku_csp.constraints.translation import CnfContext, Link, with_guard
+from sudoku_csp.constraints.translation import CnfContext, Definition, Link, with_guard
 from sudoku_csp.geometry import Geometry
 
-__all__ = ["add_to_cpsat", "check_all", "cnf_clauses", "forget_puzzles", "native_links",
-           "rule_lines"]
+__all__ = ["add_to_cpsat", "check_all", "cnf_clauses", "definitions", "forget_puzzles",
+           "native_links", "rule_lines"]
 
 
 def rule_lines(geometry: Geometry, constraints: Iterable[Constraint]) -> list[str]:
@@ -134,7 +134,8 @@ def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
 
 
 def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
-                options: Mapping[str, Any] | None = None, guard: int = 0
+                options: Mapping[str, Any] | None = None, guard: int = 0,
+                shared: Mapping[Definition, tuple[int, ...]] | None = None
                 ) -> tuple[list[Sequence[int]], int]:
     """The clauses of every constraint over ``geometry``'s variable map, auxiliaries numbered
     from ``start``, written with the kinds' encoding ``options`` (:func:`encoding_choices`);
@@ -153,13 +154,18 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     65
     >>> list(cnf_clauses(make_geometry(4), [Cage((0, 1), 3)], start=65, guard=-99)[0][0])
     [-3, -99]
+
+    ``shared``: the definitions (:func:`definitions`) whose clauses the solver holds
+    already, with their auxiliaries: the constraints read them and leave their clauses out.
+    A definition not among them is written with the constraint's clauses (guarded too).
     """
     from sudoku_csp.modeling.variables import variables
 
     # Only the options given are checked: a kind applies its own default to the others
     # (CnfContext.option), and the defaults of every kind need the whole registry.
     ctx = CnfContext(variables(geometry), start=start,
-                     options=encoding_choices(options) if options else {}, guard=guard)
+                     options=encoding_choices(options) if options else {}, guard=guard,
+                     shared=shared)
     constraints = list(constraints)
     clauses: list[Sequence[int]] = []
     for c in constraints:
@@ -167,6 +173,28 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     for kind, mine in by_kind(constraints):
         clauses += with_guard(kind.joint_cnf(ctx, mine), guard)
     return clauses, max(ctx.top, start - 1)
+
+
+def definitions(geometry: Geometry, constraints: Iterable[Constraint],
+                options: Mapping[str, Any] | None = None) -> list[Definition]:
+    """The definitions the constraints' clauses read under the kinds' encoding ``options``
+    (:meth:`~sudoku_csp.constraints.base.Constraint.definitions`), each once, in order.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Cage, Sandwich
+    >>> g = make_geometry(4)
+    >>> found = definitions(g, [Cage((0, 1), 3), Sandwich((0, 1, 2, 3), "right", 2),
+    ...                         Sandwich((3, 2, 1, 0), "left", 0)])
+    >>> [(d.key, d.cells) for d in found]    # the row read either way: one line
+    [(('sandwich line',), (0, 1, 2, 3))]
+    >>> definitions(g, [Sandwich((0, 1, 2, 3), "right", 2)], {"sandwich_cnf": "pairs"})
+    []
+    """
+    from sudoku_csp.modeling.variables import variables
+
+    ctx = CnfContext(variables(geometry), start=1,
+                     options=encoding_choices(options) if options else {})
+    return list(dict.fromkeys(d for c in constraints for d in c.definitions(ctx)))
 
 
 def add_to_cpsat(model, constraints: Iterable[Constraint],  # noqa: ANN001

@@ -136,8 +136,10 @@ class OutsideClue(AutomatonRule):
     def reads_a_unit(self, geometry: Geometry) -> bool:
         """Whether ``cells`` are a unit of ``geometry`` (its digits once each): a row or a
         column of the grids made so far, but a kind leans on it only when it holds."""
-        line = set(self.cells)
-        return any(line == set(u.cells) for u in geometry.units)
+        if len(self.cells) != geometry.size:
+            return False
+        line, units = set(self.cells), geometry.units
+        return any(line == set(units[u].cells) for u in geometry.cell_units[self.cells[0]])
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if not self.cells or self.direction not in DIRECTIONS:

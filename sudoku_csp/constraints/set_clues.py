@@ -5,15 +5,17 @@ beyond :class:`~sudoku_csp.constraints.outside.OutsideClue`:
 - natively, the combination rule with and without the unit (:class:`SetClue`'s own link
   and joint links): with it, the digits a reading leaves over are held against the other
   cells of the line;
-- in CNF, the set of digits of the marked part as variables with a selector per set
-  (:func:`held_set_clauses`), built once per shape as a template
+- in CNF, the set of digits of the marked part as variables (:func:`held_digit_clauses`),
+  defined once per line (:class:`~sudoku_csp.constraints.translation.Definition`: a solver
+  asked about many puzzles holds them for all), and a selector per set of the clue
+  (:func:`set_choice_clauses`), built once per clue and line length as a template
   (:func:`~sudoku_csp.constraints.translation.templated`);
 - on CP-SAT's Boolean model, those clauses (:func:`clauses_to_cpsat`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
@@ -21,37 +23,40 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import Constraint, at
 from sudoku_csp.constraints.outside import OutsideClue
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    Definition,
+    Link,
+    templated,
+)
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
-__all__ = ["SetClue", "clauses_to_cpsat", "held_set_clauses"]
+__all__ = ["SetClue", "clauses_to_cpsat", "held_digit_clauses", "set_choice_clauses"]
 
 
-def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int | None],
-                     digits: int, sets: Sequence[int]) -> tuple[list[Clause], list[int]]:
-    """Clauses of "the ``digits`` (a mask) that the part of a line marked by ``inside``
-    holds make one of ``sets``", the line a unit (each digit on it once): per cell its
-    literal "in the part" (``0``: always, ``None``: never); per digit of ``digits`` a
-    variable "held in the part" (a cell in the part holding it says yes, a cell outside
-    no); one selector per set, which fixes those variables, at least one set, and each
-    variable's value calls for a set that agrees. Returns the clauses and the selectors,
-    in the order of ``sets``, for the caller to tie to its places.
+def held_digit_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int | None],
+                       held: Mapping[int, int]) -> list[Clause]:
+    """Clauses defining, per digit ``d`` of ``held``, its variable ``held[d]`` as "the part
+    of a line marked by ``inside`` holds ``d``", the line a unit (each digit on it once):
+    per cell its literal "in the part" (``0``: always, ``None``: never); a cell in the part
+    holding ``d`` says yes, a cell outside no. They define, constraining no grid: the line
+    part of a :class:`SetClue`'s :class:`~sudoku_csp.constraints.translation.Definition`.
 
     >>> from pysat.solvers import Solver
     >>> from sudoku_csp.modeling.variables import variables
     >>> from sudoku_csp.variants import make_geometry
     >>> ctx = CnfContext(variables(make_geometry(4)), start=100)
-    >>> clauses, chosen = held_set_clauses(ctx, (0, 1), (0, 0), 0b1111, (0b0011, 0b0101))
-    >>> with Solver(bootstrap_with=clauses) as s:   # A1, A2 hold 1+2 or 1+3: never a 4
-    ...     s.solve([ctx.x(0, 3)]), s.solve([ctx.x(0, 0), ctx.x(1, 2)])
-    (False, True)
+    >>> clauses = held_digit_clauses(ctx, (0, 1), (0, None), {2: 100})  # "A1 is 3"
+    >>> with Solver(bootstrap_with=clauses) as s:
+    ...     s.solve([ctx.x(0, 2), -100]), s.solve([ctx.x(1, 2), 100])
+    (False, False)
     """
     x = ctx.x
     clauses: list[Clause] = []
-    held = {d: ctx.new_var() for d in range(ctx.geometry.size) if digits >> d & 1}
     for d, h in held.items():
         for cell, lit in zip(cells, inside, strict=True):
             if lit is None:
@@ -60,8 +65,28 @@ def held_set_clauses(ctx: CnfContext, cells: Sequence[int], inside: Sequence[int
                 clauses.append((-x(cell, d), h))
             else:
                 clauses += [(-lit, -x(cell, d), h), (lit, -x(cell, d), -h)]
-    chosen = [ctx.new_var() for _ in sets]
-    clauses.append(tuple(chosen))
+    return clauses
+
+
+def set_choice_clauses(ctx: CnfContext, held: Mapping[int, int], sets: Sequence[int]
+                       ) -> tuple[list[Clause], list[int]]:
+    """Clauses of "the digits held (``held``: digit -> its variable, as
+    :func:`held_digit_clauses` defines them) make one of ``sets``" (digit masks): one
+    selector per set, which fixes those variables, at least one set, and each variable's
+    value calls for a set that agrees. Returns the clauses and the selectors, in the order
+    of ``sets``, for the caller to tie to its places.
+
+    >>> from pysat.solvers import Solver
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> from sudoku_csp.variants import make_geometry
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=100)
+    >>> clauses, chosen = set_choice_clauses(ctx, {0: 98, 1: 99}, (0b01, 0b10))
+    >>> with Solver(bootstrap_with=clauses) as s:   # 1 or else 2, never both
+    ...     chosen, s.solve([98, 99]), s.solve([-98]) and 99 in s.get_model()
+    ([100, 101], False, True)
+    """
+    chosen = list(ctx.new_vars(len(sets)))
+    clauses: list[Clause] = [tuple(chosen)]
     for s, c in zip(chosen, sets, strict=True):
         clauses += [(-s, h if c >> d & 1 else -h) for d, h in held.items()]
     for d, h in held.items():
@@ -144,29 +169,48 @@ class SetClue(OutsideClue):
                 for clue in constraints
                 if isinstance(clue, SetClue) and clue.reads_a_unit(geometry)]
 
+    def definitions(self, ctx: CnfContext) -> tuple[Definition, ...]:
+        """Its line's :meth:`line_definition` when :meth:`cnf` reads the line as a unit."""
+        if self.cnf_sets and self.reads_a_unit(ctx.geometry):
+            definition = self.line_definition(ctx)
+            if definition is not None:
+                return (definition,)
+        return ()
+
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        """With its line a unit (and :attr:`cnf_sets`), its :meth:`unit_clauses`, built once
-        per kind, clue, length and value of the kind's encoding options
+        """With its line a unit (and :attr:`cnf_sets`): the line's auxiliaries
+        (:meth:`line_definition`, :meth:`CnfContext.defined`: with their clauses unless
+        the solver holds them) and the clue's :meth:`unit_clauses` over them, built once per
+        kind, clue, length and value of the kind's encoding options
         (:func:`~sudoku_csp.constraints.translation.templated`); else its automaton's and
         :meth:`more_clauses`."""
         if self.cnf_sets and self.reads_a_unit(ctx.geometry):
             chosen = {option.name: ctx.option(option) for option in self.encoding_options}
+            definition = self.line_definition(ctx)
 
-            def make(slots: CnfContext, cells: tuple[int, ...]) -> Iterator[Clause]:
+            def make(slots: CnfContext, cells: tuple[int, ...], given: Sequence[int] = ()
+                     ) -> Iterator[Clause]:
                 slots.options.update(chosen)  # the template is kept per these values
-                yield from replace(self, cells=cells).unit_clauses(slots)
+                yield from replace(self, cells=cells).unit_clauses(slots, given)
 
-            return templated(ctx, self.cells, (self.kind, self.total, *chosen.values()), make)
+            return templated(ctx, self.cells, (self.kind, self.total, *chosen.values()),
+                             make, (definition,) if definition else ())
         return chain(super().cnf(ctx), self.more_clauses(ctx))
 
-    def unit_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+    def line_definition(self, ctx: CnfContext) -> Definition | None:
+        """The auxiliaries of its line that :meth:`unit_clauses` reads, whatever the clue
+        (None: it reads none, all its clauses its own)."""
+        raise NotImplementedError
+
+    def unit_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
         """The clauses of a clue whose line is a unit (:meth:`cnf`): its
         :meth:`set_clauses` and :meth:`more_clauses`."""
-        yield from self.set_clauses(ctx)
+        yield from self.set_clauses(ctx, line)
         yield from self.more_clauses(ctx)
 
-    def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
-        """The rule as clauses that read its line as a unit (:meth:`cnf`)."""
+    def set_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
+        """The rule as clauses that read its line as a unit (:meth:`cnf`), over the
+        auxiliaries ``line`` of its :meth:`line_definition`."""
         raise NotImplementedError
 
     def more_clauses(self, ctx: CnfContext) -> Iterator[Clause]:

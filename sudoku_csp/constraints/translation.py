@@ -5,6 +5,8 @@ encoding options.
   masks (what :meth:`~sudoku_csp.constraints.base.Constraint.native` returns);
 - :class:`CnfContext`: the one variable map, a pool of auxiliary variables and the chosen
   encoding options (what :meth:`~sudoku_csp.constraints.base.Constraint.cnf` writes with);
+- :class:`Definition`: auxiliaries that cells' variables define whatever the grid, which a
+  solver asked about many puzzles keeps for all of them (:meth:`CnfContext.defined`);
 - :class:`EncodingOption`: a choice a kind offers in how its CNF is written.
 
 CP-SAT constraints are written with the model-neutral helpers of
@@ -25,9 +27,9 @@ if TYPE_CHECKING:
 
     from sudoku_csp.modeling.variables import Variables
 
-__all__ = ["Clause", "ClauseTemplate", "CnfContext", "EncodingOption", "Guarded", "Link",
-           "Masks", "Narrow", "Why", "Words", "compile_clauses", "fill", "gather", "keep_digits",
-           "link_words", "merge_equivalent", "merge_map", "templated", "with_guard"]
+__all__ = ["Clause", "ClauseTemplate", "CnfContext", "Definition", "EncodingOption", "Guarded",
+           "Link", "Masks", "Narrow", "Why", "Words", "compile_clauses", "fill", "gather",
+           "keep_digits", "link_words", "templated", "with_guard"]
 
 Masks = tuple[int, ...]
 Narrow = Callable[[Masks], "Masks | None"]
@@ -175,92 +177,6 @@ def compile_clauses(clauses: Sequence[Sequence[int]]) -> ClauseTemplate:
     return ClauseTemplate(clauses)
 
 
-def merge_equivalent(clauses: Sequence[Sequence[int]], first: int
-                     ) -> tuple[list[tuple[int, ...]], int]:
-    """``clauses`` with auxiliaries (variables from ``first`` on) that two binary clauses
-    make equivalent written as one: from ``p ∨ q`` and ``¬p ∨ ¬q``, ``p`` is ``¬q``
-    (``has(d) ↔ set(j)`` of a cage's only set holding ``d``; both digits of a two-cell
-    cage's pair), again until no such pair is left. A clause that becomes a tautology goes,
-    a literal or clause written twice is kept once, and the auxiliaries left are numbered
-    from ``first`` in order; returns the clauses and how many auxiliaries they use.
-
-    Unit propagation loses nothing: where the clauses gave one of two equivalent literals a
-    value, the pair of binary clauses gave the other the same value in the next step, and
-    each merged clause is a clause of those, or implied by them with fewer literals.
-
-    >>> merge_equivalent([(-1, 5), (-5, 1), (-5, 6), (5, -6), (6, 2), (2, 5)], 5)  # 6 is 5
-    ([(-1, 5), (-5, 1), (5, 2)], 1)
-    >>> merge_equivalent([(-1, 5), (-5, 6)], 5)   # none: as they are
-    ([(-1, 5), (-5, 6)], 2)
-    """
-    merged, aux, _ = merge_map(clauses, first)
-    return merged, aux
-
-
-def merge_map(clauses: Sequence[Sequence[int]], first: int
-              ) -> tuple[list[tuple[int, ...]], int, dict[int, int]]:
-    """:func:`merge_equivalent`, and where each auxiliary went: its literal among the
-    clauses returned (an auxiliary not in it is unchanged).
-
-    >>> merge_map([(-1, 5), (-5, 1), (-5, 6), (5, -6), (6, 2), (2, 5)], 5)[2]
-    {6: 5, 5: 5}
-    """
-    rep: dict[int, int] = {}  # an auxiliary variable -> the literal it is merged into
-
-    def find(lit: int) -> int:
-        v = abs(lit)
-        while v in rep:
-            lit = rep[v] if lit > 0 else -rep[v]
-            v = abs(lit)
-        return lit
-
-    low = -first
-    current = [tuple(c) for c in clauses]
-    rounds = 0
-    while True:
-        binary = {frozenset(c) for c in current if len(c) == 2 and c[0] != c[1]
-                  and (c[0] >= first or c[0] <= low) and (c[1] >= first or c[1] <= low)}
-        merged = False
-        for pair in binary:
-            p, q = pair
-            if abs(p) != abs(q) and frozenset((-p, -q)) in binary:
-                # p is ¬q: the higher variable becomes the lower one's literal.
-                a, b = find(p), find(-q)
-                if abs(a) != abs(b):
-                    lead, gone = sorted((a, b), key=abs)  # not ``low``: the bound above
-                    rep[abs(gone)] = lead if gone > 0 else -lead
-                    merged = True
-        if not merged:
-            break
-        rounds += 1
-        # Each merged literal (either sign) to its representative: C-level lookups.
-        sub: dict[int, int] = {}
-        for v in rep:
-            r = find(v)
-            sub[v], sub[-v] = r, -r
-        rewritten = []
-        for c in current:
-            if not sub.keys().isdisjoint(c):
-                c = tuple(dict.fromkeys(map(sub.get, c, c)))
-                if not set(c).isdisjoint(map(neg, c)):
-                    continue  # a tautology
-            rewritten.append(c)
-        current = rewritten
-    if not rounds:  # nothing to merge (most automata): the clauses as they are
-        top = max(map(abs, chain.from_iterable(current)), default=0)
-        return current, max(top - first + 1, 0), {}
-    once: dict[frozenset[int], tuple[int, ...]] = {}
-    for c in current:
-        once.setdefault(frozenset(c), c)
-    kept = list(once.values())
-    used = sorted(v for v in set(map(abs, chain.from_iterable(kept))) if v >= first)
-    number: dict[int, int] = {}
-    for i, v in enumerate(used):
-        number[v], number[-v] = first + i, -(first + i)
-    moved = {v: number.get(r, r) for v in (*rep, *used) for r in (find(v),)}
-    return [tuple(map(number.get, c, c)) for c in kept], len(used), moved
-
-
 class Guarded(list[Clause]):
     """Clauses each of which carries its context's guard already (:attr:`CnfContext.guard`,
     written by :meth:`CnfContext.fill`): :func:`with_guard` adds it to none of them."""
@@ -321,6 +237,27 @@ class EncodingOption:
     was made with (a certificate's manifest from then); None: the default."""
 
 
+@dataclass(frozen=True)
+class Definition:
+    """Auxiliary variables that the variables of ``cells`` define alone: clauses that every
+    grid keeping to the units satisfies once each auxiliary takes the value it stands for
+    (a sandwich's line: "digit d lies between the 1 and the N", "the crusts stand k apart").
+    They constrain no grid, so they may hold for every puzzle: a solver asked about many
+    keeps them once for all (:meth:`CnfContext.defined`), and a puzzle's clauses on them
+    are its own.
+
+    ``make(slots, cells)`` writes the clauses over the cells ``0, 1, ...`` as a template of
+    :func:`templated` does, handing out the auxiliaries in the order their user reads them;
+    ``key`` is what besides the cells they depend on (grid size and number of cells aside).
+    Two definitions with the same key and cells are one.
+    """
+
+    key: Hashable
+    cells: tuple[int, ...]
+    make: Callable[[CnfContext, tuple[int, ...]], Iterable[Clause]] = field(
+        compare=False, repr=False)
+
+
 class CnfContext:
     """What a constraint's :meth:`~sudoku_csp.constraints.base.Constraint.cnf` builds with:
     the variable map, one pool for auxiliary variables, the chosen encoding options (by
@@ -335,10 +272,14 @@ class CnfContext:
     """
 
     def __init__(self, numbering: Variables, *, start: int,
-                 options: Mapping[str, str] | None = None, guard: int = 0) -> None:
+                 options: Mapping[str, str] | None = None, guard: int = 0,
+                 shared: Mapping[Definition, tuple[int, ...]] | None = None) -> None:
         from pysat.formula import IDPool
 
         self.guard = guard
+        self.shared = shared or {}
+        """Definitions whose clauses the solver holds already, with their auxiliaries
+        (:meth:`defined`)."""
         self.vars = numbering
         self.geometry = numbering.geometry
         self.pool: IDPool = IDPool(start_from=start)
@@ -405,6 +346,33 @@ class CnfContext:
         return fill(template, variables)
 
 
+    def defined(self, definition: Definition) -> tuple[tuple[int, ...], list[Clause]]:
+        """The auxiliaries of ``definition`` (in the order its ``make`` hands them out), and
+        the clauses still to add for them: none when the solver holds them (:attr:`shared`);
+        else its clauses, with the context's guard, over fresh auxiliaries
+        (:func:`templated`), written again for each constraint that asks (a puzzle's
+        formula written alone is then the one its constraints wrote before any was shared).
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> from sudoku_csp.modeling.variables import variables
+        >>> def either(slots, cells):   # aux "A1 holds 1 or 2"
+        ...     a = slots.new_var()
+        ...     return [(-a, slots.x(cells[0], 0), slots.x(cells[0], 1)),
+        ...             (a, -slots.x(cells[0], 0)), (a, -slots.x(cells[0], 1))]
+        >>> low = Definition("low", (0,), either)
+        >>> CnfContext(variables(make_geometry(4)), start=65).defined(low)
+        ((65,), [(-65, 1, 2), (65, -1), (65, -2)])
+        >>> CnfContext(variables(make_geometry(4)), start=70, shared={low: (9,)}).defined(low)
+        ((9,), [])
+        """
+        found = self.shared.get(definition)
+        if found is not None:
+            return found, []
+        first = self.top + 1
+        clauses = templated(self, definition.cells, ("defined", definition.key),
+                            definition.make)
+        return tuple(range(first, self.top + 1)), clauses
+
     @property
     def top(self) -> int:
         """The highest variable handed out so far (at least ``start - 1``)."""
@@ -424,42 +392,66 @@ def _cell_ranges(numbering: Variables) -> tuple[range, ...]:
     return tuple(range(x(c, 0), x(c, 0) + n) for c in range(numbering.geometry.ncells))
 
 
-_TEMPLATES: dict[tuple[Any, int, int], tuple[ClauseTemplate, int] | None] = {}
+_TEMPLATES: dict[tuple[Any, int, int, int], tuple[ClauseTemplate, int] | None] = {}
 _MAX_TEMPLATES = 4096
 
 
 def templated(ctx: CnfContext, cells: Sequence[int], key: Hashable,
-              make: Callable[[CnfContext, tuple[int, ...]], Iterable[Clause]]) -> list[Clause]:
+              make: Callable[..., Iterable[Clause]], defined: Sequence[Definition] = ()
+              ) -> list[Clause]:
     """The clauses ``make`` writes for ``cells``, built once per ``key`` (what besides the
     cells they depend on: the kind and its clue, or an automaton's reading), grid size and
     number of cells: ``make`` writes them over the cells ``0, 1, ...`` (whose variables are
     the template's slots), the template is kept (:class:`ClauseTemplate`), and filled with
     ``cells``' variables and fresh auxiliaries (with ``ctx``'s guard:
     :meth:`CnfContext.fill`). Clauses with an empty one (no reading at all) are that one
-    clause. Equivalent auxiliaries are not merged here (:func:`merge_equivalent`): on a
+    clause. Equivalent auxiliaries are not merged here
+    (:func:`~sudoku_csp.constraints.merging.merge_equivalent`): on a
     sandwich's sets it took a tenth of the clauses away but cost a new clue 0.3-0.5 ms, more
     than the dev puzzles ever win back; an automaton has none.
+
+    ``defined``: definitions whose auxiliaries the clauses also read
+    (:meth:`CnfContext.defined`), which ``make`` then gets as a third argument, the slots
+    that stand for them, one after the other in order; their clauses, unless the solver
+    holds them, come first.
 
     >>> from sudoku_csp.variants import make_geometry
     >>> from sudoku_csp.modeling.variables import variables
     >>> ctx = CnfContext(variables(make_geometry(4)), start=65, guard=-99)
     >>> templated(ctx, (2, 3), "A3 is not 1", lambda slots, cells: [(-slots.x(cells[0], 0),)])
     [(-9, -99)]
+    >>> one = Definition("one", (2,), lambda slots, cells: [(slots.new_var(),)])
+    >>> templated(ctx, (2,), "A3 is 1 or", lambda slots, cells, given: [(slots.x(cells[0], 0),
+    ...                                                                  given[0])], (one,))
+    [(65, -99), (9, 65, -99)]
     """
-    n, count = ctx.geometry.size, len(cells)
-    index = (key, n, count)
+    given: tuple[int, ...] = ()
+    made: list[Clause] = []
+    for definition in defined:
+        aux, clauses = ctx.defined(definition)
+        given += aux
+        made += clauses
+    n, count, more = ctx.geometry.size, len(cells), len(given)
+    index = (key, n, count, more)
     if index not in _TEMPLATES:
-        slots = CnfContext(ctx.vars, start=count * n + 1)
-        clauses = list(make(slots, tuple(range(count))))
+        slots = CnfContext(ctx.vars, start=count * n + more + 1)
+        if defined:
+            clauses = list(make(slots, tuple(range(count)),
+                                range(count * n + 1, count * n + more + 1)))
+        else:
+            clauses = list(make(slots, tuple(range(count))))
         if any(not clause for clause in clauses):
             found = None
         else:
-            found = compile_clauses(clauses), slots.top - count * n
+            found = compile_clauses(clauses), slots.top - count * n - more
         if len(_TEMPLATES) >= _MAX_TEMPLATES:
             _TEMPLATES.clear()
         _TEMPLATES[index] = found
-    made = _TEMPLATES[index]
-    if made is None:
-        return with_guard([()], ctx.guard)
-    template, aux = made
-    return ctx.fill(template, [*ctx.cell_vars(cells), *ctx.new_vars(aux)])
+    kept = _TEMPLATES[index]
+    if kept is None:
+        written = with_guard([()], ctx.guard)
+    else:
+        template, count_aux = kept
+        written = ctx.fill(template, [*ctx.cell_vars(cells), *given,
+                                      *ctx.new_vars(count_aux)])
+    return type(written)(chain(made, written)) if made else written

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pysat.formula import CNF
 
 from sudoku_csp.constraints import cnf_clauses
+from sudoku_csp.constraints.translation import Definition
 from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings.families import FAMILIES, Cards
 from sudoku_csp.errors import InputError
@@ -305,13 +306,15 @@ def puzzle_clauses(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCODING,
     return clauses, nv
 
 
-def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None, guard: int = 0
+def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None, guard: int = 0,
+                       shared: Mapping[Definition, tuple[int, ...]] | None = None
                        ) -> tuple[list[Sequence[int]], int]:
     """The clauses of the puzzle's typed constraints (cages, thermometers, dots, ...) over
     the one variable map, auxiliaries numbered from ``start`` (above every variable of the
     formula they join); and the highest variable they use. ``options`` are the kinds'
     encoding options (:func:`~sudoku_csp.constraints.encoding_choices`: ``{"sums": "bdd"}``);
-    ``guard``, a literal added to every clause (:func:`~sudoku_csp.constraints.cnf_clauses`).
+    ``guard``, a literal added to every clause; ``shared``, the definitions the solver holds
+    already (both: :func:`~sudoku_csp.constraints.cnf_clauses`).
 
     >>> from sudoku_csp import parse
     >>> p = parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4")
@@ -322,7 +325,7 @@ def constraint_clauses(puzzle: Puzzle, start: int, options: Options = None, guar
     True
     """
     return cnf_clauses(puzzle.geometry, puzzle.constraints, start=start, options=options,
-                       guard=guard)
+                       guard=guard, shared=shared)
 
 
 # -- puzzles -----------------------------------------------------------------------------------

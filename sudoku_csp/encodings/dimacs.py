@@ -170,7 +170,7 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     ... # doctest: +NORMALIZE_WHITESPACE
     ['c constraints: 8 cage (sums: combos, seers: off, house_cages: on, hidden: on, leftovers:
       on, required: on, line_order: on, line_sums: cells, arrow_rows: cells, double_arrows: sets,
-      sum_bounds: on, bounds_ends: segments, sandwich_cnf: lengths, renban_runs: on,
+      sum_bounds: on, bounds_ends: segments, sandwich_cnf: lines, renban_runs: on,
       renban_seers: on): 48 clauses after the givens',
      'p cnf 64 496']
     """

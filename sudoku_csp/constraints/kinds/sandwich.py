@@ -16,15 +16,15 @@ states a layer:
   :class:`~sudoku_csp.constraints.set_clues.SetClue`), the line being one, also the digits
   left over against the cells outside (generalised arc consistency for the line and its
   unit together);
-- CNF: on a line that is a unit, the set of digits between the crusts
-  (:meth:`Sandwich.set_clauses`: "between" per cell from running ORs of the crusts, "held
-  between" per digit, a selector per filling of any length) and, by default
-  (:data:`SANDWICH_CNF` ``lengths``), the crusts' distance as one literal per length of
-  the fillings (about 320 clauses a clue on 9x9 where ``pairs``, the fillings of each
-  distance per place of the crusts and the digits they leave out barred between, wrote
-  about 460: docs/design.md, "Sandwiches on length literals"); else the automaton's
-  clauses and per place of the crusts, the digits the fillings of that length allow
-  between;
+- CNF: on a line that is a unit, the line's auxiliaries (:func:`_line`, a
+  :class:`~sudoku_csp.constraints.translation.Definition` whatever the clue, which the sat
+  backend's incremental mode holds once for every puzzle: "between" per cell, "held
+  between" per digit, the crusts' distance) and per clue a selector per filling tied to
+  the digits held between and to its length as the distance (:meth:`Sandwich.set_clauses`;
+  on 9x9 about 50 clauses a clue beside the line's 295, against 310 a clue with nothing
+  shared: docs/design.md, "Sandwiches on shared lines"); :data:`SANDWICH_CNF` keeps the
+  earlier ways; else the automaton's clauses and, per place of the crusts, the digits the
+  fillings of that length leave out barred between;
 - CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses
   (:func:`~sudoku_csp.constraints.set_clues.clauses_to_cpsat`; five
   generated sandwiches of few givens 47-81 -> 20 ms median, the two of the dev corpus
@@ -56,9 +56,16 @@ from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.remembered import state_cache
 from sudoku_csp.constraints.set_clues import (
     SetClue,
-    held_set_clauses,
+    held_digit_clauses,
+    set_choice_clauses,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    Definition,
+    EncodingOption,
+    Link,
+)
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -67,12 +74,16 @@ if TYPE_CHECKING:
 
 
 SANDWICH_CNF = EncodingOption(
-    "sandwich_cnf", "lengths", "sandwiches on a unit in CNF: lengths (the crusts' distance as "
-    "a literal per length of the fillings) or pairs (each two places of the 1 and the N call "
-    "for the fillings of their distance; the digits those leave out barred between)",
-    ("lengths", "pairs"), "sandwich encoding")
-"""How the sat backend ties a sandwich's crusts to its fillings on a line that is a unit
-(:meth:`Sandwich.set_clauses`; docs/design.md, "Sandwiches on length literals")."""
+    "sandwich_cnf", "lines", "sandwiches on a unit in CNF: lines (the line's crusts, digits "
+    "between and distance defined once for all its clues, which a clue's fillings read), "
+    "lengths (all of it each clue's own, the crusts' distance as a literal per length of the "
+    "fillings) or pairs (each two places of the 1 and the N call for the fillings of their "
+    "distance; the digits those leave out barred between)",
+    ("lines", "lengths", "pairs"), "sandwich encoding", unrecorded="pairs")
+"""How the sat backend writes a sandwich on a line that is a unit
+(:meth:`Sandwich.unit_clauses`; docs/design.md, "Sandwiches on shared lines" and
+"Sandwiches on length literals"). A certificate's manifest from before the option names
+none: its sandwiches were written as ``pairs`` writes them."""
 
 
 @cache
@@ -240,6 +251,58 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
     return tuple(out)
 
 
+def _between(ctx: CnfContext, cells: Sequence[int]) -> tuple[list[int | None], list[Clause]]:
+    """Per cell of a sandwich's line "between the crusts" (the 1 and the N), over per cell
+    "a crust before it" and "a crust after it" (running ORs both ways): the literals (None
+    for the two end cells, never between) and their clauses, which define them."""
+    n, x = ctx.geometry.size, ctx.x
+    top, last = n - 1, len(cells) - 1
+    clauses: list[Clause] = []
+
+    def running(order: Sequence[int]) -> dict[int, int]:
+        # seen[m]: a crust among the cells read before cells[m] in this order.
+        seen: dict[int, int] = {}
+        prev = 0
+        for a, b in zip(order, order[1:], strict=False):
+            lit = ctx.new_var()
+            seen[b] = lit
+            clauses.append((-lit, x(cells[a], 0), x(cells[a], top), *((prev,) if prev
+                                                                      else ())))
+            clauses.extend(((-x(cells[a], 0), lit), (-x(cells[a], top), lit)))
+            if prev:
+                clauses.append((-prev, lit))
+            prev = lit
+        return seen
+
+    before = running(range(len(cells)))
+    after = running(range(last, -1, -1))
+    inside: list[int | None] = [None] * len(cells)
+    for m in range(1, last):
+        lit = inside[m] = ctx.new_var()
+        clauses += [(-lit, before[m]), (-lit, after[m]), (lit, -before[m], -after[m])]
+    return inside, clauses
+
+
+def _line(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
+    """A sandwich's line as a :class:`~sudoku_csp.constraints.translation.Definition`
+    (whatever the clue; ``sandwich_cnf=lines``): per digit of 2..N-1 "between the crusts",
+    then per distance ``k`` of ``0..len - 2`` "the crusts stand ``k`` cells apart" (at
+    most one), over :func:`_between`
+    (:func:`~sudoku_csp.constraints.set_clues.held_digit_clauses`)."""
+    n, x = slots.geometry.size, slots.x
+    top = n - 1
+    held = dict(zip(range(1, top), slots.new_vars(n - 2), strict=True))
+    apart = slots.new_vars(len(cells) - 1)
+    inside, clauses = _between(slots, cells)
+    clauses += held_digit_clauses(slots, cells, inside, held)
+    for i, a in enumerate(cells):
+        for j, b in enumerate(cells):
+            if i != j:
+                clauses.append((-x(a, 0), -x(b, top), apart[abs(i - j) - 1]))
+    clauses += slots.at_most_one(list(apart))
+    return clauses
+
+
 def _length_literals(ctx: CnfContext, by_length: dict[int, tuple[int, ...]]
                      ) -> tuple[list[Clause], dict[int, tuple[int, ...]]]:
     """The fillings' length as literals (``sandwich_cnf=lengths``), from their selectors
@@ -313,57 +376,69 @@ class Sandwich(SetClue):
         return build(("sandwich", total), len(self.cells), n, "before", step,
                      lambda state: state == "after")
 
-    def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
-        """The rule with the line a unit, as the set of digits between the crusts: per
-        cell "a crust before it" and "a crust after it" (running ORs both ways), "between"
-        when both; per digit of 2..N-1 "between the crusts" (a cell between holding it says
-        yes, a cell outside no: the unit places it once); one selector per filling of the
-        clue, of any length, fixing those digits. Then, as :data:`SANDWICH_CNF` says, the
+    def line_definition(self, ctx: CnfContext) -> Definition | None:
+        """With ``sandwich_cnf=lines``, its line's auxiliaries (:func:`_line`), the same
+        read either way: every sandwich on the line reads them."""
+        if ctx.option(SANDWICH_CNF) != "lines":
+            return None
+        return Definition(("sandwich line",), min(self.cells, self.cells[::-1]), _line)
+
+    def set_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
+        """The rule with the line a unit, over its :meth:`line_definition` (``lines``): per
+        digit of 2..N-1 "between the crusts", per distance "the crusts stand that far
+        apart". One selector per filling of the clue, of any length, fixing the digits
+        between (:func:`~sudoku_csp.constraints.set_clues.set_choice_clauses`) and calling
+        for its length as the crusts' distance; a distance calls for one of the fillings of
+        its length (none: refused).
+
+        Exact without the distances: the selector fixes the digits between, whose values
+        add up to the clue; the distances make unit propagation stronger (placed crusts
+        rule out the fillings of other lengths, a filling's length rules out crusts at other
+        distances, a length no filling has rules out crusts that far apart).
+        """
+        n, count = ctx.geometry.size, len(self.cells)
+        held = dict(zip(range(1, n - 1), line, strict=False))
+        apart = line[n - 2:n - 2 + count - 1]
+        fillings = [c for k in range(count - 1) for c in _fillings(k, self.total, n)]
+        clauses, chosen = set_choice_clauses(ctx, held, fillings)
+        clauses += [(-s, apart[c.bit_count()]) for s, c in zip(chosen, fillings, strict=True)]
+        for k, lit in enumerate(apart):
+            clauses.append((-lit, *(s for s, c in zip(chosen, fillings, strict=True)
+                                    if c.bit_count() == k)))
+        yield from clauses
+
+    def unit_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
+        """As :data:`SANDWICH_CNF` says: ``lines``, :meth:`set_clauses`; ``lengths`` and
+        ``pairs``, :meth:`whole_clauses`, with ``pairs`` also :meth:`more_clauses`."""
+        choice = ctx.option(SANDWICH_CNF)
+        if choice == "lines":
+            yield from self.set_clauses(ctx, line)
+            return
+        yield from self.whole_clauses(ctx, choice)
+        if choice == "pairs":
+            yield from self.more_clauses(ctx)
+
+    def whole_clauses(self, ctx: CnfContext, choice: str) -> Iterator[Clause]:
+        """The rule with the line a unit, all of it the clue's own (``lengths``, ``pairs``):
+        :func:`_between`, per digit of 2..N-1 "held between", one selector per filling of
+        the clue (:func:`~sudoku_csp.constraints.set_clues.set_choice_clauses`); then the
         crusts' distance tied to the filling's length: ``lengths``, per length of some
         filling a literal that its fillings' selectors imply and that calls for one of
-        them, at most one length, and for the 1 and the N at two places the length of
-        their distance (none: not both; :func:`_length_literals`); ``pairs``, for the 1 and
-        the N at two places, some filling of their distance.
-
-        Exact either way without the distance: the selector fixes the digits between,
-        whose values add up to the clue; the distance makes unit propagation stronger
-        (placed crusts rule out the fillings of other lengths, a length no filling has
-        rules out crusts that far apart).
-        """
+        them, at most one length, and for the 1 and the N at two places the length of their
+        distance (none: not both; :func:`_length_literals`); ``pairs``, for the 1 and the N
+        at two places, some filling of their distance."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
-        last = len(cells) - 1
         top = n - 1
-
-        def running(order: Sequence[int]) -> dict[int, int]:
-            # seen[m]: a crust among the cells read before cells[m] in this order.
-            seen: dict[int, int] = {}
-            prev = 0
-            for a, b in zip(order, order[1:], strict=False):
-                lit = ctx.new_var()
-                seen[b] = lit
-                clauses.append((-lit, x(cells[a], 0), x(cells[a], top), *((prev,) if prev
-                                                                          else ())))
-                clauses.extend(((-x(cells[a], 0), lit), (-x(cells[a], top), lit)))
-                if prev:
-                    clauses.append((-prev, lit))
-                prev = lit
-            return seen
-
-        clauses: list[Clause] = []
-        before = running(range(len(cells)))
-        after = running(range(last, -1, -1))
-        inside: list[int | None] = [None] * len(cells)
-        for m in range(1, last):
-            lit = inside[m] = ctx.new_var()
-            clauses += [(-lit, before[m]), (-lit, after[m]), (lit, -before[m], -after[m])]
+        inside, clauses = _between(ctx, cells)
+        held = {d: ctx.new_var() for d in range(1, top)}
+        clauses += held_digit_clauses(ctx, cells, inside, held)
         fillings = [c for k in range(len(cells) - 1) for c in _fillings(k, self.total, n)]
-        held, chosen = held_set_clauses(ctx, cells, inside, ((1 << n) - 1) & ~(1 | 1 << top),
-                                        fillings)
-        clauses += held
+        chosen_clauses, chosen = set_choice_clauses(ctx, held, fillings)
+        clauses += chosen_clauses
         by_length: dict[int, tuple[int, ...]] = {}  # the fillings' selectors by length
         for s, c in zip(chosen, fillings, strict=True):
             by_length[c.bit_count()] = (*by_length.get(c.bit_count(), ()), s)
-        if ctx.option(SANDWICH_CNF) == "lengths":
+        if choice == "lengths":
             length, by_length = _length_literals(ctx, by_length)
             clauses += length
         for i, a in enumerate(cells):
@@ -371,14 +446,6 @@ class Sandwich(SetClue):
                 if i != j:
                     clauses.append((-x(a, 0), -x(b, top), *by_length.get(abs(i - j) - 1, ())))
         yield from clauses
-
-    def unit_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
-        """:meth:`set_clauses`, and with ``sandwich_cnf=pairs`` :meth:`more_clauses` (the
-        length literals make them redundant: placed crusts leave the fillings of their
-        distance, whose digits the cells between then keep to)."""
-        yield from self.set_clauses(ctx)
-        if ctx.option(SANDWICH_CNF) == "pairs":
-            yield from self.more_clauses(ctx)
 
     def more_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """For the 1 and the N at two places, the cells between hold only values of the

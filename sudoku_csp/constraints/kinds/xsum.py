@@ -13,9 +13,11 @@ the whole line (X may be N), its state the cells still to add and the sum still 
   :class:`~sudoku_csp.constraints.set_clues.SetClue`), the line being one, also the digits
   left over against the others (generalised arc consistency for the line and its unit
   together);
-- CNF: on a line that is a unit, the set of the first X values
-  (:meth:`XSum.set_clauses`; on five generated X-sums of few givens sat's median went
-  121-141 ms with the automaton to 10-13 ms, one run on a busy machine), else the
+- CNF: on a line that is a unit, the set of the first X values: the line's part
+  (:func:`_line`, a :class:`~sudoku_csp.constraints.translation.Definition` the sat
+  backend's incremental mode holds once for every puzzle) and the clue's
+  (:meth:`XSum.set_clauses`); on five generated X-sums of few givens sat's median went
+  121-141 ms with the automaton to 10-13 ms, one run on a busy machine; else the
   automaton's clauses; and per X, the digits its sets allow in the first X cells;
 - CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses (five generated
   X-sums of few givens 32 -> 13 ms median); else by
@@ -46,9 +48,10 @@ from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.remembered import state_cache
 from sudoku_csp.constraints.set_clues import (
     SetClue,
-    held_set_clauses,
+    held_digit_clauses,
+    set_choice_clauses,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Definition, Link
 from sudoku_csp.constraints.wording import listed, terms
 from sudoku_csp.geometry import Geometry
 
@@ -102,6 +105,30 @@ def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int
     if not found or not all(out):
         return None
     return tuple(out)
+
+
+def _line(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
+    """An X-sum's line read from its first cell as a
+    :class:`~sudoku_csp.constraints.translation.Definition` (whatever the clue): per later
+    cell ``m`` "X > m" (X the first cell's value), then per digit "among the first X"
+    (:func:`~sudoku_csp.constraints.set_clues.held_digit_clauses`). Written inline, with
+    the clue's clauses after them, they are the formula the X-sums had before lines were
+    shared, variable for variable (certificates made then still check)."""
+    n, x = slots.geometry.size, slots.x
+    first = cells[0]
+    clauses: list[Clause] = []
+    inside: list[int | None] = [0]
+    prev = 0
+    for m in range(1, len(cells)):
+        lit = slots.new_var()  # X > m
+        clauses.append((-lit, *(x(first, d) for d in range(m, n))))
+        clauses += [(-x(first, d), lit) for d in range(m, n)]
+        if prev:
+            clauses.append((-lit, prev))
+        inside.append(lit)
+        prev = lit
+    held = dict(zip(range(n), slots.new_vars(n), strict=True))
+    return clauses + held_digit_clauses(slots, cells, inside, held)
 
 
 @dataclass(frozen=True)
@@ -182,30 +209,21 @@ class XSum(SetClue):
                 if common >> e & 1:
                     yield (-first, *(x(c, e) for c in cells[1:d + 1]))
 
-    def set_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
-        """The rule with the line a unit, as the set of the first X values: per later cell
-        "among the first X" (the first cell's value above its place), the digits held
-        there (:func:`~sudoku_csp.constraints.set_clues.held_set_clauses`) one of the sets of
-        X values with X among them adding up to the clue, its selector tied both ways to
-        the first cell holding X."""
+    def line_definition(self, ctx: CnfContext) -> Definition:
+        """Its line's auxiliaries read from the clue's side (:func:`_line`)."""
+        return Definition(("x-sum line",), self.cells, _line)
+
+    def set_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
+        """The rule with the line a unit, over its :meth:`line_definition` (per digit "among
+        the first X"): one of the sets of X values with X among them adding up to the clue
+        (:func:`~sudoku_csp.constraints.set_clues.set_choice_clauses`), its selector tied
+        both ways to the first cell holding X."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
         first = cells[0]
-        clauses: list[Clause] = []
-        inside: list[int | None] = [0]
-        prev = 0
-        for m in range(1, len(cells)):
-            lit = ctx.new_var()  # X > m
-            clauses.append((-lit, *(x(first, d) for d in range(m, n))))
-            clauses += [(-x(first, d), lit) for d in range(m, n)]
-            if prev:
-                clauses.append((-lit, prev))
-            inside.append(lit)
-            prev = lit
         sets = [(d, c) for d in range(min(n, len(cells)))
                 for c in sets_adding_to(d + 1, self.total, n) if c >> d & 1]
-        held, chosen = held_set_clauses(ctx, cells, inside, (1 << n) - 1,
-                                        [c for _, c in sets])
-        clauses += held
+        held = dict(zip(range(n), line[len(cells) - 1:], strict=True))
+        clauses, chosen = set_choice_clauses(ctx, held, [c for _, c in sets])
         for d in range(n):
             clauses.append((-x(first, d), *(s for s, (e, _) in zip(chosen, sets, strict=True)
                                             if e == d)))
