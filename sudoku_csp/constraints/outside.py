@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from sudoku_csp.canvas import CAGE_COLOUR, Canvas, Layer, text
@@ -113,6 +114,16 @@ def starts(n: int, directions: Sequence[str]) -> list[tuple[tuple[int, ...], str
     return found
 
 
+@lru_cache(maxsize=4096)
+def _a_unit(geometry: Geometry, cells: tuple[int, ...]) -> bool:
+    """Whether ``cells`` are a unit of ``geometry`` (asked for each clue as its clauses are
+    written, and again as they are checked)."""
+    if len(cells) != geometry.size:
+        return False
+    line, units = set(cells), geometry.units
+    return any(line == set(units[u].cells) for u in geometry.cell_units[cells[0]])
+
+
 @dataclass(frozen=True)
 class OutsideClue(AutomatonRule):
     """A clue outside the grid, read along ``cells`` (in order, from the edge beside it) in
@@ -136,10 +147,7 @@ class OutsideClue(AutomatonRule):
     def reads_a_unit(self, geometry: Geometry) -> bool:
         """Whether ``cells`` are a unit of ``geometry`` (its digits once each): a row or a
         column of the grids made so far, but a kind leans on it only when it holds."""
-        if len(self.cells) != geometry.size:
-            return False
-        line, units = set(self.cells), geometry.units
-        return any(line == set(units[u].cells) for u in geometry.cell_units[self.cells[0]])
+        return _a_unit(geometry, self.cells)
 
     def describe(self, geometry: Geometry, name: CellName | None = None) -> str:
         if not self.cells or self.direction not in DIRECTIONS:

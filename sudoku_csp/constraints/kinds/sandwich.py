@@ -26,15 +26,13 @@ states a layer:
   earlier ways; else the automaton's clauses and, per place of the crusts, the digits the
   fillings of that length leave out barred between;
 - CP-SAT: on the Boolean model, a line that is a unit as its CNF clauses
-  (:func:`~sudoku_csp.constraints.set_clues.clauses_to_cpsat`; five
-  generated sandwiches of few givens 47-81 -> 20 ms median, the two of the dev corpus
-  34-39 -> 21 ms; on the integer model, literals reified per cell and digit measured no
-  faster than the automaton); else ``add_automaton``. A hand formulation (per cell,
-  Booleans for "holds 1" and "holds N", "between the crusts" from the running count of
-  crusts, and the sum of the values where it holds) measured slower on the sandwich
-  puzzles of the dev corpus ("Sandwich Sudoku": 57 ms against 30 ms with the integer model,
-  620 ms against 100 ms with the Boolean one; "MiniMax Sandwich": 30 against 24 ms, 100
-  against 26 ms).
+  (:func:`~sudoku_csp.constraints.set_clues.clauses_to_cpsat`; five generated sandwiches
+  of few givens 47-81 -> 20 ms median, the two of the dev corpus 34-39 -> 21 ms; on the
+  integer model, literals reified per cell and digit measured no faster than the
+  automaton); else ``add_automaton``. A hand formulation (per cell, Booleans for "holds 1"
+  and "holds N", "between" from the running count of crusts, the sum where it holds)
+  measured slower ("Sandwich Sudoku": 57 ms against 30 ms on the integer model, 620 against
+  100 on the Boolean one; "MiniMax Sandwich": 30 against 24 ms, 100 against 26 ms).
 
 f-puzzles: ``sandwichsum`` entries ``{"cell": "R0C3", "value": "8"}``; an entry without a
 value is skipped. Own JSON: ``{"sandwiches": [{"from": "A3", "direction": "down",
@@ -303,6 +301,11 @@ def _line(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
     return clauses
 
 
+@lru_cache(maxsize=1024)
+def _line_of(cells: tuple[int, ...]) -> Definition:
+    return Definition(("sandwich line",), min(cells, cells[::-1]), _line)
+
+
 def _length_literals(ctx: CnfContext, by_length: dict[int, tuple[int, ...]]
                      ) -> tuple[list[Clause], dict[int, tuple[int, ...]]]:
     """The fillings' length as literals (``sandwich_cnf=lengths``), from their selectors
@@ -379,9 +382,7 @@ class Sandwich(SetClue):
     def line_definition(self, ctx: CnfContext) -> Definition | None:
         """With ``sandwich_cnf=lines``, its line's auxiliaries (:func:`_line`), the same
         read either way: every sandwich on the line reads them."""
-        if ctx.option(SANDWICH_CNF) != "lines":
-            return None
-        return Definition(("sandwich line",), min(self.cells, self.cells[::-1]), _line)
+        return _line_of(self.cells) if ctx.option(SANDWICH_CNF) == "lines" else None
 
     def set_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
         """The rule with the line a unit, over its :meth:`line_definition` (``lines``): per
@@ -420,13 +421,11 @@ class Sandwich(SetClue):
 
     def whole_clauses(self, ctx: CnfContext, choice: str) -> Iterator[Clause]:
         """The rule with the line a unit, all of it the clue's own (``lengths``, ``pairs``):
-        :func:`_between`, per digit of 2..N-1 "held between", one selector per filling of
-        the clue (:func:`~sudoku_csp.constraints.set_clues.set_choice_clauses`); then the
-        crusts' distance tied to the filling's length: ``lengths``, per length of some
-        filling a literal that its fillings' selectors imply and that calls for one of
-        them, at most one length, and for the 1 and the N at two places the length of their
-        distance (none: not both; :func:`_length_literals`); ``pairs``, for the 1 and the N
-        at two places, some filling of their distance."""
+        :func:`_between`, per digit of 2..N-1 "held between", a selector per filling
+        (:func:`~sudoku_csp.constraints.set_clues.set_choice_clauses`); then the crusts'
+        distance tied to the filling's length: ``lengths``, a literal per length of some
+        filling (:func:`_length_literals`) and the 1 and the N at two places calling for the
+        length of their distance (none: not both); ``pairs``, for some filling of it."""
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
         top = n - 1
         inside, clauses = _between(ctx, cells)
