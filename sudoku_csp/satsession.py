@@ -109,7 +109,6 @@ class SolverSession:
         self.waste = 0  # dead variables summed over the puzzles since the build
         self.defined: dict[Definition, tuple[int, ...]] = {}
         """The definitions the loaded solver holds, with their auxiliaries (:meth:`define`)."""
-        self._defined_vars = 0
         self._stats = capabilities(name).stats
         self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
         self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
@@ -123,7 +122,7 @@ class SolverSession:
             self.next_var = self.formula.nv + 1
             self.scratch_size = self.scratch_used = self.waste = 0
             self.retired = 0
-            self.defined, self._defined_vars = {}, 0
+            self.defined = {}
             self.builds += 1
             if self._stats:
                 reading = self.solver.accum_stats()
@@ -178,7 +177,6 @@ class SolverSession:
                 self.defined[definition], made = ctx.defined(definition)
                 clauses += made
         if clauses:
-            self._defined_vars += ctx.top + 1 - self.next_var
             self.next_var = ctx.top + 1
             add_clauses(self.solver, clauses)
         return self.defined
@@ -234,7 +232,8 @@ class SolverSession:
         self.solver.add_clause([-selector])
         self.retired += 1
         nv = self.formula.nv
-        dead = self.next_var - 1 - nv - self.scratch_used - self._defined_vars
+        defined = sum(map(len, self.defined.values()))  # each definition's auxiliaries
+        dead = self.next_var - 1 - nv - self.scratch_used - defined
         if self.one_at_a_time:
             self.waste += dead
         if self.recycle is not None and (

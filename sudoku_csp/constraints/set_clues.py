@@ -169,9 +169,13 @@ class SetClue(OutsideClue):
                 for clue in constraints
                 if isinstance(clue, SetClue) and clue.reads_a_unit(geometry)]
 
+    def writes_sets(self, geometry: Geometry) -> bool:
+        """Whether :meth:`cnf` reads the line as a unit (:attr:`cnf_sets`, and it is one)."""
+        return self.cnf_sets and self.reads_a_unit(geometry)
+
     def definitions(self, ctx: CnfContext) -> tuple[Definition, ...]:
         """Its line's :meth:`line_definition` when :meth:`cnf` reads the line as a unit."""
-        if self.cnf_sets and self.reads_a_unit(ctx.geometry):
+        if self.writes_sets(ctx.geometry):
             definition = self.line_definition(ctx)
             if definition is not None:
                 return (definition,)
@@ -184,7 +188,7 @@ class SetClue(OutsideClue):
         kind, clue, length and value of the kind's encoding options
         (:func:`~sudoku_csp.constraints.translation.templated`); else its automaton's and
         :meth:`more_clauses`."""
-        if self.cnf_sets and self.reads_a_unit(ctx.geometry):
+        if self.writes_sets(ctx.geometry):
             chosen = {option.name: ctx.option(option) for option in self.encoding_options}
             definition = self.line_definition(ctx)
 

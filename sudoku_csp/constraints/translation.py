@@ -345,7 +345,6 @@ class CnfContext:
             return Guarded(fill(template, variables, self.guard))
         return fill(template, variables)
 
-
     def defined(self, definition: Definition) -> tuple[tuple[int, ...], list[Clause]]:
         """The auxiliaries of ``definition`` (in the order its ``make`` hands them out), and
         the clauses still to add for them: none when the solver holds them (:attr:`shared`);
