@@ -255,7 +255,31 @@ def _kind_text(puzzle: Puzzle, c) -> list[str]:  # noqa: ANN001 - any constraint
         return out
     if kind == "dots":
         return _dots_text(puzzle, c)
+    if kind == "nonconsecutive":  # orthogonal neighbours, as ISS reads it
+        return [".AntiConsecutive"]
+    if kind in _ISS_LINES:
+        if kind == "entropic line" and n != 9:
+            raise Untranslated("an entropic line off 9x9")  # ISS's thirds are 9x9's
+        return [f".{_ISS_LINES[kind]}~{cells(c.cells)}"]
+    if kind == "modular line":
+        return [f".Modular~{c.modulus}~{cells(c.cells)}"]
+    if kind == "lockout line":
+        return [f".Lockout~{c.least_difference(puzzle.geometry)}~{cells(c.cells)}"]
+    if kind in ("X-sum", "skyscraper"):  # a row or column, read forwards or backwards
+        row, col = divmod(c.cells[0], n)
+        along_row = c.cells[1] // n == row
+        line = f"R{_BASE17[row + 1]}" if along_row else f"C{_BASE17[col + 1]}"
+        forwards = c.cells[1] > c.cells[0]
+        values = (c.total, "") if forwards else ("", c.total)
+        name = "XSum" if kind == "X-sum" else "Skyscraper"
+        return [f".{name}~{line}~{values[0]}~{values[1]}"]
     raise Untranslated(f"no translation of {kind}")
+
+
+_ISS_LINES = {"region sum line": "RegionSumLine", "zipper line": "Zipper",
+              "double arrow": "DoubleArrow", "entropic line": "Entropic"}
+"""Our line kinds that ISS words alike, cells in order (its region-sum segments are boxes'
+as ours, or a jigsaw's regions)."""
 
 
 def _dots_text(puzzle: Puzzle, c) -> list[str]:  # noqa: ANN001

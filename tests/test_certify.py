@@ -335,6 +335,24 @@ def test_a_certificate_from_before_shared_sandwich_lines_still_verifies(folder, 
     assert _manifest(path).get("sandwich_cnf") == written
 
 
+def test_a_certificate_from_before_line_totals_still_verifies(tmp_path):
+    # A 6x6 with region-sum lines, two zipper lines (odd and even) and a skyscraper,
+    # certified by stop 48's code (f4d0fa6), before region_sums=sets and zipper_sums=totals:
+    # its manifest names neither, so both read as made then (the automaton's clauses), and
+    # its formula is still the derived one. Certified again now, the manifest names the new
+    # encodings, and that certificate verifies too.
+    old = Path(__file__).with_name("certificates") / "old_lines"
+    check = verify_certificate(old)
+    assert check.ok, check.reason
+    manifest = _manifest(old)
+    assert "region_sums" not in manifest and "zipper_sums" not in manifest
+    certify(parse(manifest["puzzle"]), tmp_path)
+    assert (_manifest(tmp_path)["region_sums"], _manifest(tmp_path)["zipper_sums"]) == (
+        "sets", "totals")
+    check = verify_certificate(tmp_path)
+    assert check.ok, check.reason
+
+
 def test_a_killer_certified_with_its_cages_in_another_order_verifies(tmp_path):
     # The manifest writes a killer whose cages cover the grid as its line, which reads the
     # cages back in the line's order: the formula is derived from that reading too.

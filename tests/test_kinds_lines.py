@@ -85,6 +85,9 @@ SHORT = [
     (G4, ZipperLine((0, 1, 5, 6, 7))),  # odd: the centre is the total
     (G4, RegionSumLine((0, 1, 2, 6))),
     (G4, RegionSumLine((1, 2, 5, 9))),  # box 0, box 1, box 0 again, box 2: four segments
+    (G6, RegionSumLine((0, 1, 2, 3, 9))),  # segments of three and two: their digit sets
+    (G6, ZipperLine((0, 1, 2, 8, 14))),  # odd on 6x6: the centre's digits are the totals
+    (G6, ZipperLine((0, 7, 14, 21))),  # even: a total of its own, 2 to 12
     (G6, BetweenLine((0, 1, 2, 3))),
     (G6, LockoutLine((0, 1, 2, 3))),
     (G6, LockoutLine((0, 1, 2), 1)),

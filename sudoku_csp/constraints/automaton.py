@@ -30,13 +30,13 @@ their own, written from the rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.remembered import on_forget
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 
@@ -68,6 +68,9 @@ class Automaton:
     sizes: tuple[int, ...]
     """How many states each layer ``0..length`` holds."""
     edges: tuple[tuple[tuple[int, int, int], ...], ...]
+    name: Hashable = field(default=None, compare=False, repr=False)
+    """What :func:`build` made it from, ``(key, length, n)``, which names its clauses' template
+    (:meth:`AutomatonRule.cnf`); None for one made otherwise."""
 
     @property
     def empty(self) -> bool:
@@ -336,7 +339,7 @@ def _unroll(key: Hashable, length: int, n: int, start: Hashable, step: Step,
         renumbered.append(tuple(layer))
         sizes.append(len(after))
         numbers = after
-    return Automaton(length, n, tuple(sizes), tuple(renumbered))
+    return Automaton(length, n, tuple(sizes), tuple(renumbered), (key, length, n))
 
 
 _END = ("end",)
@@ -361,7 +364,13 @@ class AutomatonRule(Constraint):
         return [Link(self.sequence(geometry), self.automaton(geometry).narrow)]
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        yield from self.automaton(ctx.geometry).clauses(ctx, self.sequence(ctx.geometry))
+        """The automaton's clauses over :meth:`sequence`, from a template kept per automaton
+        (:func:`~sudoku_csp.constraints.translation.templated`): a skyscraper's line is
+        a thousand clauses or more, written literal by literal in 2-3 ms."""
+        automaton, cells = self.automaton(ctx.geometry), self.sequence(ctx.geometry)
+        if automaton.name is None:
+            return automaton.clauses(ctx, cells)
+        return templated(ctx, cells, ("automaton", automaton.name), automaton.clauses)
 
     def cpsat(self, model: CpSatModel) -> None:
         self.automaton(model.geometry).add_to(model, self.sequence(model.geometry))

@@ -41,7 +41,7 @@ from sudoku_csp.constraints.fields import (
     parse_cells,
     rcs,
 )
-from sudoku_csp.constraints.translation import Clause, CnfContext, Link, templated
+from sudoku_csp.constraints.translation import Clause, CnfContext, Link
 from sudoku_csp.constraints.wording import counted, kept, seeing
 from sudoku_csp.geometry import Geometry, Grid
 
@@ -216,14 +216,9 @@ class LineRule(AutomatonRule):
         return super().native(geometry) if self.meaningful(geometry) else []
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        """The automaton's clauses over :meth:`sequence`, built once per reading and length
-        (:func:`~sudoku_csp.constraints.translation.templated`); none for a line that rules
-        nothing."""
-        if not self.meaningful(ctx.geometry):
-            return []
-        geometry = ctx.geometry
-        return templated(ctx, self.sequence(geometry), ("automaton", self.reading(geometry).key),
-                         lambda slots, cells: self.automaton(geometry).clauses(slots, cells))
+        """The automaton's clauses (:meth:`AutomatonRule.cnf`, from a template per reading
+        and length); none for a line that rules nothing."""
+        return super().cnf(ctx) if self.meaningful(ctx.geometry) else []
 
     def cpsat(self, model: CpSatModel) -> None:
         if self.meaningful(model.geometry):

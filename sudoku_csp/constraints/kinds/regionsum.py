@@ -9,10 +9,16 @@ along the line).
 
 Translations:
 
-- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading the line in
-  order, its state the first segment's total (once read) and the running sum of the segment
-  being read: exact, generalised arc consistency natively; built per pattern of segment
-  lengths and cached;
+- native (and CNF with ``region_sums=cells``): an automaton
+  (:mod:`sudoku_csp.constraints.automaton`) reading the line in order, its state the first
+  segment's total (once read) and the running sum of the segment being read: exact,
+  generalised arc consistency natively; built per pattern of segment lengths and cached;
+- CNF (``region_sums=sets``, the default): a literal per total the segments may share, and
+  each segment of two cells or more read as a cage whose total is that literal's (its digit
+  sets, :func:`~sudoku_csp.constraints.cage_sums.combo_clauses`, each calling for its sum);
+  a one-cell segment's digit is the total. The automaton cannot see that a segment's cells
+  share a region, so hold different digits (three cells under 7 may hold 1, 1 and 5 for
+  it); the sets do, as a killer cage's do (:data:`REGION_SUMS` says what it measured);
 - CP-SAT: each segment's sum equals the first segment's, linear, no auxiliary variables;
   measured against the automaton's ``add_automaton`` on three 9x9 grids with eight sampled
   lines, 3-7 ms against 4-13.
@@ -22,20 +28,40 @@ Drawn as f-puzzles draws it: a thick light-blue line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError, LinearTerms
+from sudoku_csp.constraints.cage_sums import combo_clauses
+from sudoku_csp.constraints.group_sums import sets_adding_to
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    Link,
+    templated,
+)
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
+
+
+REGION_SUMS = EncodingOption(
+    "region_sums", "sets", "region-sum lines in CNF: sets (each segment's digit sets, as a "
+    "cage's, calling for one total the segments share) or cells (an automaton over the "
+    "line's values)", ("sets", "cells"), "region-sum encoding", unrecorded="cells")
+"""How the sat backend writes a region-sum line (:meth:`RegionSumLine.cnf`)."""
+
+MOST_SETS = 4096
+"""The most digit sets a line's segments may have in all for ``region_sums=sets``; a line of
+more (long segments on a large grid) is written as its automaton."""
 
 
 def segments(geometry: Geometry, cells: Sequence[int]) -> list[tuple[int, ...]]:
@@ -79,6 +105,52 @@ def _accept(state: tuple[int, int]) -> bool:
     return True
 
 
+def _shared_totals(lengths: tuple[int, ...], n: int) -> dict[int, list[tuple[int, ...]]]:
+    """Each total every segment (of ``lengths`` different digits of ``1..n``) can make,
+    with each segment's digit sets for it."""
+    low = max(_range(n, k)[0] for k in lengths)
+    high = min(_range(n, k)[1] for k in lengths)
+    found = {}
+    for total in range(low, high + 1):
+        sets = [sets_adding_to(k, total, n) for k in lengths]
+        if all(sets):
+            found[total] = sets
+    return found
+
+
+def _sets_over_slots(lengths: tuple[int, ...], slots: CnfContext, cells: tuple[int, ...]
+                     ) -> list[Clause]:
+    """:meth:`RegionSumLine.cnf`'s clauses with ``region_sums=sets`` over the slots of a
+    template: a literal per shared total, each segment's digit sets tied to it both ways
+    (a set calls for its sum, a total for one of the segment's sets of that sum), a
+    one-cell segment's digit equal to it; ``[()]`` when the segments share no total.
+    Exact: a segment's sets are exclusive (each fixes which digits its cells hold), so one
+    total holds, and the segments add up to it."""
+    n, x = slots.geometry.size, slots.x
+    totals = _shared_totals(lengths, n)
+    if not totals:
+        return [()]
+    shared = dict(zip(totals, slots.new_vars(len(totals)), strict=True))
+    clauses: list[Clause] = []
+    start = 0
+    for g, k in enumerate(lengths):
+        part, start = cells[start:start + k], start + k
+        if k == 1:
+            for d in range(n):
+                literal = shared.get(d + 1)
+                clauses += [(-x(part[0], d), literal), (-literal, x(part[0], d))] \
+                    if literal else [(-x(part[0], d),)]
+            continue
+        sums = [total for total, sets in totals.items() for _ in sets[g]]
+        combos = [combo for sets in totals.values() for combo in sets[g]]
+        chosen: list[int] = []
+        clauses += combo_clauses(slots, part, combos, (), chosen)
+        clauses += [(-s, shared[total]) for s, total in zip(chosen, sums, strict=True)]
+        clauses += [(-literal, *(s for s, t in zip(chosen, sums, strict=True) if t == total))
+                    for total, literal in shared.items()]
+    return clauses
+
+
 def _range(n: int, k: int) -> tuple[int, int]:
     """The least and greatest sums of ``k`` different values of ``1..n``."""
     return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
@@ -95,6 +167,7 @@ class RegionSumLine(LineRule):
     """
 
     names = Names("region sum line", json=("region_sum_lines",), fpuzzles=("regionsumline",))
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (REGION_SUMS,)
     colour: ClassVar[str] = "#2ecbff"
     opacity: ClassVar[float] = 0.6
     width: ClassVar[float] = 0.22
@@ -119,6 +192,19 @@ class RegionSumLine(LineRule):
     def reading(self, geometry: Geometry) -> Reading:
         lengths = tuple(len(s) for s in segments(geometry, self.cells))
         return Reading(("region sum", lengths), (0, 0), _region_reader(lengths), _accept)
+
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        """The segments' digit sets calling for one shared total (:func:`_sets_over_slots`,
+        built once per pattern of segment lengths), or with ``region_sums=cells`` (or more
+        sets than :data:`MOST_SETS`) the automaton's clauses."""
+        if not self.meaningful(ctx.geometry) or ctx.option(REGION_SUMS) == "cells":
+            return super().cnf(ctx)
+        lengths = tuple(len(s) for s in segments(ctx.geometry, self.cells))
+        totals = _shared_totals(lengths, ctx.geometry.size)
+        if sum(len(sets) for per in totals.values() for sets in per) > MOST_SETS:
+            return super().cnf(ctx)
+        return templated(ctx, self.cells, ("region sum sets", lengths),
+                         partial(_sets_over_slots, lengths))
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:

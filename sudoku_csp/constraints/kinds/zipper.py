@@ -7,10 +7,16 @@ field ``zipper_lines`` (lists of cell labels in order along the line).
 
 Translations:
 
-- native and CNF: an automaton (:mod:`sudoku_csp.constraints.automaton`) reading the line
-  from both ends inwards, pair by pair (first, last, second, second to last, ..., the centre
-  last), its state the total the first pair fixed and the first value of the pair being read
-  (at most about 2N² states a layer): exact, generalised arc consistency natively;
+- native (and CNF with ``zipper_sums=cells``): an automaton
+  (:mod:`sudoku_csp.constraints.automaton`) reading the line from both ends inwards, pair by
+  pair (first, last, second, second to last, ..., the centre last), its state the total the
+  first pair fixed and the first value of the pair being read (at most about 2N² states a
+  layer): exact, generalised arc consistency natively;
+- CNF (``zipper_sums=totals``, the default): a literal per total the pairs may share (on an
+  odd line the centre's digits), each pair's cells tied to it both ways (a total and one
+  cell's digit call for the other's; two digits call for their sum): a third of the
+  automaton's clauses, and a total the solver can learn about (:data:`ZIPPER_SUMS` says
+  what it measured);
 - CP-SAT: per pair after the first ``value(a) + value(b) == value(first) + value(last)``,
   and ``value(centre) == value(first) + value(last)`` on an odd line: linear, no auxiliary
   variables; measured against the automaton's ``add_automaton`` on three 9x9 grids with
@@ -21,19 +27,32 @@ Drawn as f-puzzles draws it: a thick lavender line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudoku_csp.constraints.base import LinearTerms
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    EncodingOption,
+    Link,
+    templated,
+)
 from sudoku_csp.constraints.wording import equal_sums
 from sudoku_csp.geometry import Geometry
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
+
+
+ZIPPER_SUMS = EncodingOption(
+    "zipper_sums", "totals", "zipper lines in CNF: totals (a literal per total the pairs "
+    "share, each pair's cells tied to it) or cells (an automaton over the line's values)",
+    ("totals", "cells"), "zipper encoding", unrecorded="cells")
+"""How the sat backend writes a zipper line (:meth:`ZipperLine.cnf`)."""
 
 
 def _pairs(cells: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -64,6 +83,36 @@ def _accept(state: tuple[int, int]) -> bool:
     return True
 
 
+def _totals_over_slots(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
+    """:meth:`ZipperLine.cnf`'s clauses with ``zipper_sums=totals`` over the slots of a
+    template: "the pairs add up to v" for ``v = 2..2N`` (on an odd line the centre holding
+    ``v``, so ``v <= N``; the centre is not 1); per pair, a total and one cell's digit call
+    for the other cell's (or rule the digit out), and two digits call for their sum (or
+    rule each other out). Exact: each pair calls for the total its digits make, and a
+    total that is not its sum refutes the pair, so one total holds for all."""
+    n, x = slots.geometry.size, slots.x
+    if len(cells) % 2:
+        centre = cells[len(cells) // 2]
+        total = {v: x(centre, v - 1) for v in range(2, n + 1)}
+        clauses: list[Clause] = [(-x(centre, 0),)]
+    else:
+        total = dict(zip(range(2, 2 * n + 1), slots.new_vars(2 * n - 1), strict=True))
+        clauses = []
+    for a, b in _pairs(cells):
+        for v, literal in total.items():
+            for d in range(n):
+                e = v - d - 2
+                for one, other in ((a, b), (b, a)):
+                    clauses.append((-literal, -x(one, d), x(other, e)) if 0 <= e < n
+                                   else (-literal, -x(one, d)))
+        for d in range(n):
+            for e in range(n):
+                called = total.get(d + e + 2)
+                clauses.append((-x(a, d), -x(b, e), called) if called
+                               else (-x(a, d), -x(b, e)))
+    return clauses
+
+
 @dataclass(frozen=True)
 class ZipperLine(LineRule):
     """A zipper line along ``cells``: cells the same distance from its centre add up to the
@@ -75,6 +124,7 @@ class ZipperLine(LineRule):
     """
 
     names = Names("zipper line", json=("zipper_lines",), fpuzzles=("zipperline",))
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (ZIPPER_SUMS,)
     colour: ClassVar[str] = "#c69ff2"
     opacity: ClassVar[float] = 0.7
     width: ClassVar[float] = 0.22
@@ -86,6 +136,13 @@ class ZipperLine(LineRule):
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("zipper", len(self.cells)), (0, 0), _zipper_reader(len(self.cells)),
                        _accept)
+
+    def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
+        """The pairs tied to one shared total (:func:`_totals_over_slots`, built once per
+        length), or with ``zipper_sums=cells`` the automaton's clauses."""
+        if not self.meaningful(ctx.geometry) or ctx.option(ZIPPER_SUMS) == "cells":
+            return super().cnf(ctx)
+        return templated(ctx, self.cells, ("zipper totals",), _totals_over_slots)
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:
