@@ -1,7 +1,8 @@
-"""Region-sum and zipper lines in CNF by their shared total (``region_sums=sets``,
-``zipper_sums=totals``): the same solutions as the automaton's clauses, the native solver and
-CP-SAT, on 6x6 puzzles drawn from a grid with few givens (several solutions each, so that a
-clause too many or too few shows as a count that differs)."""
+"""Region-sum, zipper and short double-arrow lines in CNF by their shared total
+(``region_sums=sets``, ``zipper_sums=totals``, ``double_arrows=totals``): the same solutions
+as the automaton's clauses (the sets of a double arrow), the native solver and CP-SAT, on
+6x6 puzzles drawn from a grid with few givens (several solutions each, so that a clause too
+many or too few shows as a count that differs)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ import random
 import pytest
 
 from sudoku_csp.backends import make_backend
-from sudoku_csp.constraints import RegionSumLine, ZipperLine, cnf_clauses
+from sudoku_csp.constraints import DoubleArrow, RegionSumLine, ZipperLine, cnf_clauses
 from sudoku_csp.constraints.kinds.regionsum import MOST_SETS, _shared_totals
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
-SPECS = ("sat", "sat:region_sums=cells,zipper_sums=cells", "sat:mode=fresh", "native",
-         "cpsat")
+REFERENCE = "sat:region_sums=cells,zipper_sums=cells,double_arrows=sets"
+SPECS = ("sat", REFERENCE, "sat:mode=fresh", "native", "cpsat")
 LIMIT = 40
 
 
@@ -33,7 +34,7 @@ def _puzzle(kind: type, seed: int) -> tuple[Puzzle, tuple[int, ...]]:
     lines = tuple(kind.sample(geometry, grid, rng) + kind.sample(geometry, grid, rng))
     givens = [EMPTY] * geometry.ncells
     order = rng.sample(range(geometry.ncells), geometry.ncells)
-    reference = make_backend("sat:region_sums=cells,zipper_sums=cells")
+    reference = make_backend(REFERENCE)
     while True:
         puzzle = dataclasses.replace(empty, givens=tuple(givens), constraints=lines)
         if reference.solve(puzzle, limit=LIMIT).count < LIMIT:
@@ -42,7 +43,7 @@ def _puzzle(kind: type, seed: int) -> tuple[Puzzle, tuple[int, ...]]:
         givens[cell] = grid[cell]
 
 
-@pytest.mark.parametrize("kind", [RegionSumLine, ZipperLine])
+@pytest.mark.parametrize("kind", [RegionSumLine, ZipperLine, DoubleArrow])
 @pytest.mark.parametrize("seed", range(6))
 def test_every_backend_counts_the_same_solutions(kind, seed):
     puzzle, grid = _puzzle(kind, seed)

@@ -13,10 +13,10 @@ Translations:
   first pair fixed and the first value of the pair being read (at most about 2N² states a
   layer): exact, generalised arc consistency natively;
 - CNF (``zipper_sums=totals``, the default): a literal per total the pairs may share (on an
-  odd line the centre's digits), each pair's cells tied to it both ways (a total and one
-  cell's digit call for the other's; two digits call for their sum): a third of the
-  automaton's clauses, and a total the solver can learn about (:data:`ZIPPER_SUMS` says
-  what it measured);
+  odd line the centre's digits), each pair's cells tied to it both ways
+  (:mod:`~sudoku_csp.constraints.pair_totals`): fewer clauses than the automaton's, and a
+  total the solver can learn about (docs/design.md: "Region-sum and zipper lines by their
+  shared total");
 - CP-SAT: per pair after the first ``value(a) + value(b) == value(first) + value(last)``,
   and ``value(centre) == value(first) + value(last)`` on an odd line: linear, no auxiliary
   variables; measured against the automaton's ``add_automaton`` on three 9x9 grids with
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, ClassVar
 from sudoku_csp.constraints.base import LinearTerms
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
+from sudoku_csp.constraints.pair_totals import pair_total_clauses
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
@@ -85,32 +86,10 @@ def _accept(state: tuple[int, int]) -> bool:
 
 def _totals_over_slots(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
     """:meth:`ZipperLine.cnf`'s clauses with ``zipper_sums=totals`` over the slots of a
-    template: "the pairs add up to v" for ``v = 2..2N`` (on an odd line the centre holding
-    ``v``, so ``v <= N``; the centre is not 1); per pair, a total and one cell's digit call
-    for the other cell's (or rule the digit out), and two digits call for their sum (or
-    rule each other out). Exact: each pair calls for the total its digits make, and a
-    total that is not its sum refutes the pair, so one total holds for all."""
-    n, x = slots.geometry.size, slots.x
-    if len(cells) % 2:
-        centre = cells[len(cells) // 2]
-        total = {v: x(centre, v - 1) for v in range(2, n + 1)}
-        clauses: list[Clause] = [(-x(centre, 0),)]
-    else:
-        total = dict(zip(range(2, 2 * n + 1), slots.new_vars(2 * n - 1), strict=True))
-        clauses = []
-    for a, b in _pairs(cells):
-        for v, literal in total.items():
-            for d in range(n):
-                e = v - d - 2
-                for one, other in ((a, b), (b, a)):
-                    clauses.append((-literal, -x(one, d), x(other, e)) if 0 <= e < n
-                                   else (-literal, -x(one, d)))
-        for d in range(n):
-            for e in range(n):
-                called = total.get(d + e + 2)
-                clauses.append((-x(a, d), -x(b, e), called) if called
-                               else (-x(a, d), -x(b, e)))
-    return clauses
+    template: its pairs adding up to one total, the centre's value on an odd line
+    (:func:`~sudoku_csp.constraints.pair_totals.pair_total_clauses`)."""
+    centre = cells[len(cells) // 2] if len(cells) % 2 else None
+    return pair_total_clauses(slots, _pairs(cells), centre)
 
 
 @dataclass(frozen=True)
