@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
 
@@ -105,14 +105,15 @@ def _accept(state: tuple[int, int]) -> bool:
     return True
 
 
-def _shared_totals(lengths: tuple[int, ...], n: int) -> dict[int, list[tuple[int, ...]]]:
+@lru_cache(maxsize=256)
+def _shared_totals(lengths: tuple[int, ...], n: int) -> dict[int, tuple[tuple[int, ...], ...]]:
     """Each total every segment (of ``lengths`` different digits of ``1..n``) can make,
-    with each segment's digit sets for it."""
+    with each segment's digit sets for it (kept per pattern: not to be changed)."""
     low = max(_range(n, k)[0] for k in lengths)
     high = min(_range(n, k)[1] for k in lengths)
     found = {}
     for total in range(low, high + 1):
-        sets = [sets_adding_to(k, total, n) for k in lengths]
+        sets = tuple(sets_adding_to(k, total, n) for k in lengths)
         if all(sets):
             found[total] = sets
     return found
@@ -197,11 +198,17 @@ class RegionSumLine(LineRule):
         """The segments' digit sets calling for one shared total (:func:`_sets_over_slots`,
         built once per pattern of segment lengths), or with ``region_sums=cells`` (or more
         sets than :data:`MOST_SETS`) the automaton's clauses."""
-        if not self.meaningful(ctx.geometry) or ctx.option(REGION_SUMS) == "cells":
+        geometry = ctx.geometry
+        if not self.meaningful(geometry) or ctx.option(REGION_SUMS) == "cells":
             return super().cnf(ctx)
-        lengths = tuple(len(s) for s in segments(ctx.geometry, self.cells))
-        totals = _shared_totals(lengths, ctx.geometry.size)
-        if sum(len(sets) for per in totals.values() for sets in per) > MOST_SETS:
+        parts = segments(geometry, self.cells)
+        lengths = tuple(len(s) for s in parts)
+        totals = _shared_totals(lengths, geometry.size)
+        # The sets hold different digits: a segment's cells must see each other (a region
+        # is a unit in every geometry made here; the automaton reads any other).
+        if sum(len(sets) for per in totals.values() for sets in per) > MOST_SETS or not all(
+                geometry.are_peers(a, b) for s in parts for i, a in enumerate(s)
+                for b in s[:i]):
             return super().cnf(ctx)
         return templated(ctx, self.cells, ("region sum sets", lengths),
                          partial(_sets_over_slots, lengths))
