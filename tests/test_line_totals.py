@@ -23,11 +23,16 @@ SPECS = ("sat", REFERENCE, "sat:mode=fresh", "native", "cpsat")
 LIMIT = 40
 
 
-def _puzzle(kind: type, seed: int) -> tuple[Puzzle, tuple[int, ...]]:
+JIGSAW = "AAAABB" "AABBBB" "CCCCDD" "CCDDDD" "EEEEFF" "EEFFFF"
+"""A 6x6 jigsaw whose regions are no boxes: a region-sum line's segments are its regions'."""
+
+
+def _puzzle(kind: type, seed: int, regions: str | None = None
+            ) -> tuple[Puzzle, tuple[int, ...]]:
     """A 6x6 of some lines of ``kind`` read off a solved grid, with givens of the grid
     added (by the automaton's clauses, the reference here) until fewer than ``LIMIT``
     solutions are left."""
-    geometry = make_geometry(6)
+    geometry = make_geometry(6, regions=regions)
     rng = random.Random(f"{kind.kind} {seed}")
     empty = Puzzle.empty(geometry)
     grid = make_backend(f"native:order=random,seed={seed}").solve(empty).solutions[0]
@@ -43,10 +48,11 @@ def _puzzle(kind: type, seed: int) -> tuple[Puzzle, tuple[int, ...]]:
         givens[cell] = grid[cell]
 
 
-@pytest.mark.parametrize("kind", [RegionSumLine, ZipperLine, DoubleArrow])
+@pytest.mark.parametrize(("kind", "regions"), [(RegionSumLine, None), (RegionSumLine, JIGSAW),
+                                               (ZipperLine, None), (DoubleArrow, None)])
 @pytest.mark.parametrize("seed", range(6))
-def test_every_backend_counts_the_same_solutions(kind, seed):
-    puzzle, grid = _puzzle(kind, seed)
+def test_every_backend_counts_the_same_solutions(kind, regions, seed):
+    puzzle, grid = _puzzle(kind, seed, regions)
     assert puzzle.constraints
     found = {}
     for spec in SPECS:
