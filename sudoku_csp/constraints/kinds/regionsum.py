@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import accumulate
+from math import comb
 from typing import TYPE_CHECKING, ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError, LinearTerms
@@ -60,8 +61,9 @@ REGION_SUMS = EncodingOption(
 """How the sat backend writes a region-sum line (:meth:`RegionSumLine.cnf`)."""
 
 MOST_SETS = 4096
-"""The most digit sets a line's segments may have in all for ``region_sums=sets``; a line of
-more (long segments on a large grid) is written as its automaton."""
+"""The most digit sets a line's segments may have in all, whatever their sum, for
+``region_sums=sets``; a line of more (long segments on a large grid) is written as its
+automaton."""
 
 
 def segments(geometry: Geometry, cells: Sequence[int]) -> list[tuple[int, ...]]:
@@ -203,10 +205,10 @@ class RegionSumLine(LineRule):
             return super().cnf(ctx)
         parts = segments(geometry, self.cells)
         lengths = tuple(len(s) for s in parts)
-        totals = _shared_totals(lengths, geometry.size)
+        # Counted before they are listed: two segments of 12 cells on 25x25 have millions.
         # The sets hold different digits: a segment's cells must see each other (a region
         # is a unit in every geometry made here; the automaton reads any other).
-        if sum(len(sets) for per in totals.values() for sets in per) > MOST_SETS or not all(
+        if sum(comb(geometry.size, k) for k in lengths) > MOST_SETS or not all(
                 geometry.are_peers(a, b) for s in parts for i, a in enumerate(s)
                 for b in s[:i]):
             return super().cnf(ctx)
