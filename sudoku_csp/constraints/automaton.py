@@ -342,6 +342,13 @@ def _unroll(key: Hashable, length: int, n: int, start: Hashable, step: Step,
     return Automaton(length, n, tuple(sizes), tuple(renumbered), (key, length, n))
 
 
+TEMPLATE_MOST_EDGES = 20_000
+"""The most transitions an automaton may have for :meth:`AutomatonRule.cnf` to keep its
+clauses as a template (about three clauses a transition): the dev corpus's and the
+generated files' have 2,300 at most, a 16x16 skyscraper's about 7,000, a 25x25 one's
+40,000, whose template, kept per clue, would hold some 15 MB. Larger ones are written
+afresh each time, as every outside clue's was before stop 49."""
+
 _END = ("end",)
 
 
@@ -368,7 +375,7 @@ class AutomatonRule(Constraint):
         (:func:`~sudoku_csp.constraints.translation.templated`): a skyscraper's line is
         a thousand clauses or more, written literal by literal in 2-3 ms."""
         automaton, cells = self.automaton(ctx.geometry), self.sequence(ctx.geometry)
-        if automaton.name is None:
+        if automaton.name is None or sum(map(len, automaton.edges)) > TEMPLATE_MOST_EDGES:
             return automaton.clauses(ctx, cells)
         return templated(ctx, cells, ("automaton", automaton.name), automaton.clauses)
 
