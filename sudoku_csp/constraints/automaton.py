@@ -68,9 +68,9 @@ class Automaton:
     sizes: tuple[int, ...]
     """How many states each layer ``0..length`` holds."""
     edges: tuple[tuple[tuple[int, int, int], ...], ...]
-    name: Hashable = field(default=None, compare=False, repr=False)
+    name: Hashable = field(compare=False, repr=False)
     """What :func:`build` made it from, ``(key, length, n)``, which names its clauses' template
-    (:meth:`AutomatonRule.cnf`); None for one made otherwise."""
+    (:meth:`AutomatonRule.cnf`)."""
 
     @property
     def empty(self) -> bool:
@@ -375,7 +375,7 @@ class AutomatonRule(Constraint):
         (:func:`~sudoku_csp.constraints.translation.templated`): a skyscraper's line is
         a thousand clauses or more, written literal by literal in 2-3 ms."""
         automaton, cells = self.automaton(ctx.geometry), self.sequence(ctx.geometry)
-        if automaton.name is None or sum(map(len, automaton.edges)) > TEMPLATE_MOST_EDGES:
+        if sum(map(len, automaton.edges)) > TEMPLATE_MOST_EDGES:
             return automaton.clauses(ctx, cells)
         return templated(ctx, cells, ("automaton", automaton.name), automaton.clauses)
 

@@ -36,7 +36,7 @@ from math import comb
 from typing import TYPE_CHECKING, ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError, LinearTerms
-from sudoku_csp.constraints.cage_sums import combo_clauses
+from sudoku_csp.constraints.cage_sums import combo_clauses, pairwise_peers
 from sudoku_csp.constraints.group_sums import sets_adding_to
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
@@ -209,8 +209,7 @@ class RegionSumLine(LineRule):
         # The sets hold different digits: a segment's cells must see each other (a region
         # is a unit in every geometry made here; the automaton reads any other).
         if sum(comb(geometry.size, k) for k in lengths) > MOST_SETS or not all(
-                geometry.are_peers(a, b) for s in parts for i, a in enumerate(s)
-                for b in s[:i]):
+                pairwise_peers(geometry, part) for part in parts):
             return super().cnf(ctx)
         return templated(ctx, self.cells, ("region sum sets", lengths),
                          partial(_sets_over_slots, lengths))
