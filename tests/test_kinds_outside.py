@@ -5,6 +5,7 @@ tests/test_kinds.py.)"""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import xml.etree.ElementTree as ET
@@ -288,6 +289,28 @@ def test_skyscraper_real_entries_and_own_json():
     assert Skyscraper.from_json(fields, G6) == clues
     error = field_error(Skyscraper, {"skyscraper": [{"cell": "R0C4", "value": "7"}]}, G6)
     assert error.path == "skyscraper[0].value" and "1 to 6" in error.reason
+
+
+def test_skyscraper_on_its_unit_knows_the_digits_differ():
+    clue = Skyscraper(ROW, "right", 2)
+    unit, rule = clue.automaton(G4, unit=True), clue.automaton(G4)
+    for values in itertools.permutations(range(4)):   # the readings a unit allows: alike
+        sees_two = Skyscraper.clue_of([v + 1 for v in values], 4) == 2
+        assert unit.accepts(values) == rule.accepts(values) == sees_two
+    assert rule.accepts((0, 0, 3, 1)) and not unit.accepts((0, 0, 3, 1))   # 1 1 4 2
+
+
+def test_skyscraper_encodings_count_alike():
+    rng = random.Random(7)
+    places = [(ROW, "right"), (COLUMN, "down"), ((15, 14, 13, 12), "left"),
+              ((3, 7, 11, 15), "down")]
+    for _ in range(6):
+        clues = [Skyscraper(cells, direction, rng.randint(1, 4))
+                 for cells, direction in rng.sample(places, 3)]
+        puzzle = Puzzle(G4, (EMPTY,) * 16, "", tuple(clues))
+        found = {get_backend(spec).solve(puzzle, limit=None).count
+                 for spec in ("sat", "sat:skyscrapers=rule", "sat:mode=fresh")}
+        assert found == {brute(clues)}
 
 
 # -- every kind -----------------------------------------------------------------------------

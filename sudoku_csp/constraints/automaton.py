@@ -370,11 +370,17 @@ class AutomatonRule(Constraint):
     def native(self, geometry: Geometry) -> list[Link]:
         return [Link(self.sequence(geometry), self.automaton(geometry).narrow)]
 
+    def cnf_automaton(self, ctx: CnfContext) -> Automaton:
+        """The automaton :meth:`cnf` writes: :meth:`automaton`, unless a kind's encoding
+        option chooses another reading of the rule."""
+        return self.automaton(ctx.geometry)
+
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
-        """The automaton's clauses over :meth:`sequence`, from a template kept per automaton
-        (:func:`~sudoku_csp.constraints.translation.templated`): a skyscraper's line is
-        a thousand clauses or more, written literal by literal in 2-3 ms."""
-        automaton, cells = self.automaton(ctx.geometry), self.sequence(ctx.geometry)
+        """The clauses of :meth:`cnf_automaton` over :meth:`sequence`, from a template kept
+        per automaton (:func:`~sudoku_csp.constraints.translation.templated`): a
+        skyscraper's line is a thousand clauses or more, written literal by literal in 2-3
+        ms."""
+        automaton, cells = self.cnf_automaton(ctx), self.sequence(ctx.geometry)
         if sum(map(len, automaton.edges)) > TEMPLATE_MOST_EDGES:
             return automaton.clauses(ctx, cells)
         return templated(ctx, cells, ("automaton", automaton.name), automaton.clauses)

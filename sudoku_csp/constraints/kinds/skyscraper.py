@@ -13,7 +13,10 @@ the clue, less one until N is seen, and cut as soon as the heights above the tal
 make up the count); it accepts when the count is the clue and N was seen:
 
 - native: the automaton's link (generalised arc consistency for the whole line);
-- CNF: the automaton's clauses;
+- CNF: the automaton's clauses, the automaton knowing too, on a row or column (a unit: its
+  digits differ), that after ``i`` cells the tallest is ``i`` or more, which the rule alone
+  does not say (a 1 then a 1 hides nothing); :data:`SKYSCRAPERS` ``rule``: the rule's
+  automaton alone, as before the option;
 - CP-SAT: by hand: the running maximum (``add_max_equality``), a Boolean per cell for
   "higher than the maximum before it" reified on it, their count equal to the clue, and the
   last maximum N. With presolve off (the backend's choice for puzzles with typed
@@ -35,11 +38,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.outside import OutsideClue
-from sudoku_csp.constraints.translation import Link
+from sudoku_csp.constraints.translation import CnfContext, EncodingOption, Link
 from sudoku_csp.constraints.wording import kept
 from sudoku_csp.geometry import Geometry
 
 _ORDINAL = {1: "st", 2: "nd", 3: "rd"}
+
+SKYSCRAPERS = EncodingOption(
+    "skyscrapers", "unit", "skyscraper clues in CNF: unit (the automaton also knows that the "
+    "line's digits differ: after i cells the tallest is i or more) or rule (the rule's "
+    "automaton alone)", ("unit", "rule"), "skyscraper encoding", unrecorded="rule")
+"""How the sat backend reads a skyscraper clue on a row or column. ``unit`` by measurement
+(docs/design.md, "Skyscrapers read with their unit in CNF")."""
 
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
@@ -59,6 +69,7 @@ class Skyscraper(OutsideClue):
 
     names = Names("skyscraper", json=("skyscrapers",), fpuzzles=("skyscraper",),
                   noun="skyscraper clue")
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SKYSCRAPERS,)
     value_key: ClassVar[str] = "visible"
 
     @classmethod
@@ -75,7 +86,9 @@ class Skyscraper(OutsideClue):
     def bounds(cls, n: int, length: int) -> tuple[int, int]:
         return 1, min(n, length)
 
-    def automaton(self, geometry: Geometry) -> Automaton:
+    def automaton(self, geometry: Geometry, unit: bool = False) -> Automaton:
+        """The rule's automaton; with ``unit`` (the line is a unit), knowing too that its
+        digits differ: after ``i`` cells the tallest is ``i`` or more."""
         n, total, length = geometry.size, self.total, len(self.cells)
 
         def step(state: tuple[int, int], i: int, value: int) -> tuple[int, int] | None:
@@ -83,13 +96,22 @@ class Skyscraper(OutsideClue):
             if value > tallest:
                 tallest, seen = value, seen + 1
             # Still to see: N if not yet seen, and at most one per height above the
-            # tallest and one per cell left.
-            if seen + (tallest < n) > total or seen + min(n - tallest, length - 1 - i) < total:
+            # tallest and one per cell left. On a unit, i + 1 different digits read.
+            if (seen + (tallest < n) > total or seen + min(n - tallest, length - 1 - i) < total
+                    or unit and tallest <= i):
                 return None
             return tallest, seen
 
-        return build(("skyscraper", total), length, n, (0, 0), step,
+        return build(("skyscraper", total, unit), length, n, (0, 0), step,
                      lambda state: state == (n, total))
+
+    def cnf_automaton(self, ctx: CnfContext) -> Automaton:
+        """:meth:`automaton` knowing that the line's digits differ where it is a unit
+        (:meth:`~sudoku_csp.constraints.outside.OutsideClue.reads_a_unit`), unless
+        ``skyscrapers=rule``: the clauses may lean on what the units say, the native link
+        may not (it is judged alone, on grids that break the units)."""
+        unit = ctx.option(SKYSCRAPERS) == "unit" and self.reads_a_unit(ctx.geometry)
+        return self.automaton(ctx.geometry, unit)
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
                  gone: Sequence[tuple[int, int]]) -> str:
