@@ -195,7 +195,7 @@ SPECS = ["sat:line_sums=cells", "sat:region_sums=cells,zipper_sums=cells",
          "sat:line_sums=groups,sum_bounds=off", "sat:sum_bounds=off",
          "sat:hidden=off,leftovers=off", "sat:required=off", "native:hidden=off",
          "native:leftovers=off,required=off",
-         "cpsat:hidden=off,required=off", "native:branch=conflicts"]
+         "cpsat:hidden=off,required=off", "native:branch=conflicts", "native:branch=degree"]
 
 
 @pytest.mark.parametrize("name", SUMMING)

@@ -361,6 +361,27 @@ def test_degree_breaks_ties_by_open_peers():
     assert BRANCHING["degree"](s)[0] == 15
 
 
+def test_weighted_branching_starts_on_the_constraints_then_follows_the_refutations():
+    from sudoku_csp.constraints import Palindrome
+    from sudoku_csp.native.branching import WeightedScores, cell_weights
+
+    g = make_geometry(9)
+    line = Palindrome((40, 41, 42, 43))   # E5..E8: no digit leaves them at the root
+    puzzle = Puzzle(g, (EMPTY,) * 81, "", (line,))
+    state = State.from_puzzle(puzzle)
+    assert propagate(state, [RULES[r] for r in rule_names("locked")])
+    assert BRANCHING["degree"](state)[0] == 0                  # every cell alike to degree
+    weights = cell_weights(g, puzzle.constraints)
+    assert weights[40] == 27 + 2 * 4 and weights[0] == 27
+    scores = WeightedScores(81, weights)
+    assert scores.branch(state)[0] == 40
+    for _ in range(9):                                         # A1's branches keep failing
+        scores.failed(0)
+    assert scores.branch(state)[0] == 0
+    state.cand[5] = 0b11                                       # two candidates beat nine
+    assert scores.branch(state)[0] == 5
+
+
 # -- errors ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec", ["native:rules=bogus", "native:branch=widest",
                                   "native:order=reverse", "native:seed=x", "native:depth=3"])

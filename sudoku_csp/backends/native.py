@@ -50,8 +50,11 @@ class NativeBackend(BackendBase):
                + ", ".join(RULES) + ")", tuple(PRESETS), open_choices=True),
         Option("branch", DEFAULT_BRANCH, "cell to branch on: fewest candidates (mrv), the same "
                "with ties to the most open peers (degree), the first open cell, the most "
-               "refuted branches per candidate (conflicts), or degree and conflicts in "
-               "turn under a node budget doubled at each restart (restarts)",
+               "refuted branches per candidate (conflicts), degree and conflicts in turn "
+               "under a node budget doubled at each restart (restarts), degree or a house "
+               "digit's two places (houses), or the highest score per candidate, a score "
+               "starting from the cells of the units and constraints on the cell and growing "
+               "with its refuted branches (weighted)",
                tuple(BRANCHING)),
         Option("order", "numeric", "value order at a branch", ("numeric", "random")),
         Option("seed", 0, "seed of the random value order", kind=int),

@@ -7,8 +7,14 @@ names the alternatives of a branch; :data:`~sudoku_csp.native.search.BRANCHING` 
 
 from __future__ import annotations
 
-from sudoku_csp.geometry import bits
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from sudoku_csp.geometry import Geometry, bits
 from sudoku_csp.native.state import State
+
+if TYPE_CHECKING:
+    from sudoku_csp.constraints.base import Constraint
 
 
 def branch_mrv(state: State) -> tuple[int, int]:
@@ -61,8 +67,8 @@ class ConflictScores:
 
     DECAY = 1 << 14
 
-    def __init__(self, ncells: int) -> None:
-        self.scores = [0] * ncells
+    def __init__(self, ncells: int, weights: list[int] | None = None) -> None:
+        self.scores = [0] * ncells if weights is None else list(weights)
         self.countdown = self.DECAY
 
     def failed(self, cell: int) -> None:
@@ -76,20 +82,68 @@ class ConflictScores:
     def branch(self, state: State) -> tuple[int, int]:
         """The open cell with the highest score per candidate (a single first: no guess);
         :func:`branch_degree` while no branch has failed yet."""
+        cell, score = self.highest(state)
+        return (cell, state.cand[cell]) if score != 0 else branch_degree(state)
+
+    def highest(self, state: State) -> tuple[int, int | None]:
+        """The open cell with the highest score per candidate (the first on ties) and its
+        score, or an open single at once (score ``None``: no guess)."""
         cand, scores = state.cand, self.scores
         open_cells = state.tables.all_cells & ~state.placed
-        best, best_score, best_count = -1, 0, 1
+        best, best_score, best_count = -1, -1, 1
         while open_cells:
             low = open_cells & -open_cells
             open_cells ^= low
             c = low.bit_length() - 1
             n = cand[c].bit_count()
             if n == 1:
-                return c, cand[c]
+                return c, None
             score = scores[c]
             if score * best_count > best_score * n:
                 best, best_score, best_count = c, score, n
-        return (best, cand[best]) if best_score else branch_degree(state)
+        return best, best_score
+
+
+CONSTRAINT_WEIGHT = 2
+"""What each cell of a constraint adds to the starting score of its cells in the ``weighted``
+branching, against 1 for each cell of a unit (docs/design.md, "The native search branches
+where the constraints are")."""
+
+
+def cell_weights(geometry: Geometry, constraints: Iterable[Constraint]) -> list[int]:
+    """Each cell's starting score for the ``weighted`` branching: the cells of every unit
+    holding it, and :data:`CONSTRAINT_WEIGHT` times the cells of every constraint on it
+    (a cell on a 4-cell line of a plain 9x9 grid: 27 + 8). The search then starts where the
+    constraints are densest, as sigh's Interactive Sudoku Solver seeds its conflict scores
+    with its handlers' sizes.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.constraints import Thermo
+    >>> cell_weights(make_geometry(4), [Thermo((0, 1, 2))])[:5]
+    [18, 18, 18, 12, 12]
+    """
+    weights = [0] * geometry.ncells
+    for unit in geometry.units:
+        for c in unit.cells:
+            weights[c] += len(unit.cells)
+    for constraint in constraints:
+        cells = constraint.touched()
+        for c in cells:
+            weights[c] += CONSTRAINT_WEIGHT * len(cells)
+    return weights
+
+
+class WeightedScores(ConflictScores):
+    """The ``weighted`` branching: conflict scores that start from each cell's weight
+    (:func:`cell_weights`) and grow by one for each refuted child of a branch on the cell;
+    the search branches on the open cell of the highest score per candidate (a single
+    first). Where :class:`ConflictScores` falls back to the degree heuristic until
+    something fails, this one is led by the constraints from the first node, and a cell
+    of two candidates still beats one of many."""
+
+    def branch(self, state: State) -> tuple[int, int]:
+        cell, _ = self.highest(state)
+        return cell, state.cand[cell]
 
 
 def house_digit(state: State, fewer_than: int) -> tuple[int, int] | None:

@@ -10,25 +10,30 @@ digit planes of :mod:`sudoku_csp.native.planes`, which :meth:`Searcher.solve` us
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from sudoku_csp.deadline import Deadline
 from sudoku_csp.errors import InputError
 from sudoku_csp.geometry import Grid, bits
 from sudoku_csp.native.branching import (
     ConflictScores,
+    WeightedScores,
     branch_degree,
     branch_first,
     branch_houses,
     branch_mrv,
+    cell_weights,
 )
 from sudoku_csp.native.planes import Planes, planes, takes_locked
 from sudoku_csp.native.rules import DEFAULT_RULES, PRESETS, RULES, Rule, propagate, rule_names
 from sudoku_csp.native.state import State
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.result import check_limit
+
+if TYPE_CHECKING:
+    from sudoku_csp.constraints.base import Constraint
 
 BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
     "mrv": branch_mrv,
@@ -37,15 +42,20 @@ BRANCHING: dict[str, Callable[[State], tuple[int, int]]] = {
     "conflicts": branch_degree,  # per search: a ConflictScores' branch (see _CellEngine)
     "restarts": branch_degree,  # searches under growing budgets (see Searcher._restarts)
     "houses": branch_degree,  # a cell's or a house digit's places (see branch_houses)
+    "weighted": branch_degree,  # per search: a WeightedScores' branch (see _CellEngine)
 }
 
 RESTART_FIRST = 1000
 """The ``restarts`` branching's first node budget (doubled at each restart)."""
 
 
-DEFAULT_BRANCH = "degree"
-"""The branching the native solver uses unless told otherwise (measured fastest, with
-:data:`~sudoku_csp.native.rules.DEFAULT_RULES`, by examples/benchmark.py)."""
+DEFAULT_BRANCH = "weighted"
+"""The branching the native solver uses unless told otherwise: ``weighted`` over ``degree``
+by measurement on puzzles with constraints (docs/design.md, "The native search branches
+where the constraints are"). Plain puzzles branch by ``degree`` under it, as they do on the
+digit-plane engine under every branching but ``mrv`` and ``first`` (``degree`` measured
+fastest there with :data:`~sudoku_csp.native.rules.DEFAULT_RULES` by
+examples/benchmark.py)."""
 
 
 @dataclass
@@ -140,13 +150,16 @@ class Searcher:
 
     def run(self, state: State, limit: int | None = 1,
             deadline: Deadline | float | None = None,
-            sink: Callable[[Grid], object] | None = None) -> SearchResult:
+            sink: Callable[[Grid], object] | None = None,
+            constraints: Sequence[Constraint] = ()) -> SearchResult:
         """Search from ``state`` (mutated) for up to ``limit`` solutions before ``deadline``
         (a :class:`~sudoku_csp.deadline.Deadline`, or a ``time.monotonic()`` value; looked at
         after every node, which costs far less than the node). Each solution goes to
         ``sink`` as it is found (then ``SearchResult.solutions`` stays empty: the sink
         counts them), or into
         ``SearchResult.solutions``: a caller counting millions of solutions passes a sink.
+        ``constraints``: the puzzle's, which the ``weighted`` branching starts from
+        (:func:`~sudoku_csp.native.branching.cell_weights`).
 
         This is the per-cell engine (:mod:`sudoku_csp.native.rules`) on any state; see
         :meth:`solve` for a puzzle."""
@@ -159,7 +172,7 @@ class Searcher:
                 root.solutions = []
             return root
         firings = [0] * len(self.rules)
-        engine = _CellEngine(self, firings, state.tables.ncells)
+        engine = _CellEngine(self, firings, state, constraints)
         if self.branch_name == "restarts" and limit is not None:
             out = self._restarts(engine, state, limit, deadline, sink, root.stats)
         else:
@@ -180,7 +193,7 @@ class Searcher:
         led to a contradiction."""
         engine = self._planes(puzzle)
         if engine is None:
-            return self.run(self.state(puzzle), limit, deadline, sink)
+            return self.run(self.state(puzzle), limit, deadline, sink, puzzle.constraints)
         check_limit(limit)
         planes_engine = _PlaneEngine(engine, self)
         stats = SearchStats(nodes=1)
@@ -320,9 +333,16 @@ class _Engine(Protocol[S]):
 class _CellEngine:
     """The per-cell :class:`State` and rules of :mod:`sudoku_csp.native.rules`."""
 
-    def __init__(self, searcher: Searcher, firings: list[int], ncells: int) -> None:
+    def __init__(self, searcher: Searcher, firings: list[int], root: State,
+                 constraints: Sequence[Constraint]) -> None:
         self.rules, self.firings, self.branch = searcher.rules, firings, searcher.branch
-        self.scores = ConflictScores(ncells) if searcher.branch_name == "conflicts" else None
+        self.scores: ConflictScores | None = None
+        if searcher.branch_name == "conflicts":
+            self.scores = ConflictScores(root.tables.ncells)
+        elif searcher.branch_name == "weighted" and constraints:
+            # without constraints, degree: the tree the digit planes search
+            self.scores = WeightedScores(root.tables.ncells,
+                                         cell_weights(root.geometry, constraints))
         if self.scores is not None:
             self.branch = self.scores.branch
         self.houses = searcher.branch_name == "houses"
