@@ -106,30 +106,37 @@ class ConflictScores:
 
 CONSTRAINT_WEIGHT = 2
 """What each cell of a constraint adds to the starting score of its cells in the ``weighted``
-branching, against 1 for each cell of a unit (docs/design.md, "The native search branches
-where the constraints are")."""
+branching, against 1 for each cell of a unit, unless the constraint fixes a sum
+(:func:`cell_weights`; docs/design.md, "The native search branches where the constraints
+are")."""
 
 
 def cell_weights(geometry: Geometry, constraints: Iterable[Constraint]) -> list[int]:
     """Each cell's starting score for the ``weighted`` branching: the cells of every unit
-    holding it, and :data:`CONSTRAINT_WEIGHT` times the cells of every constraint on it
-    (a cell on a 4-cell line of a plain 9x9 grid: 27 + 8). The search then starts where the
-    constraints are densest, as sigh's Interactive Sudoku Solver seeds its conflict scores
-    with its handlers' sizes.
+    holding it, plus, for every constraint on it, :data:`CONSTRAINT_WEIGHT` times the
+    constraint's cells, or for a constraint that fixes a sum
+    (:meth:`~sudoku_csp.constraints.base.Constraint.linear_sums`: cages, little killers,
+    arrows, ...) ``max(2N - k, N)`` over its ``k`` cells, the more the fewer: a long sum
+    says little of each cell. The search then starts where the constraints are densest,
+    as sigh's Interactive Sudoku Solver seeds its conflict scores with its handlers'
+    priorities (a handler's size; a sum's the same ``max(2N - k, N)``).
 
     >>> from sudoku_csp.variants import make_geometry
-    >>> from sudoku_csp.constraints import Thermo
-    >>> cell_weights(make_geometry(4), [Thermo((0, 1, 2))])[:5]
-    [18, 18, 18, 12, 12]
+    >>> from sudoku_csp.constraints import Cage, Thermo
+    >>> cell_weights(make_geometry(4), [Thermo((0, 1, 2)), Cage((2, 3), 7)])[:5]
+    [18, 18, 24, 18, 12]
     """
+    n = geometry.size
     weights = [0] * geometry.ncells
     for unit in geometry.units:
         for c in unit.cells:
             weights[c] += len(unit.cells)
     for constraint in constraints:
         cells = constraint.touched()
+        k = len(cells)
+        weight = max(2 * n - k, n) if constraint.linear_sums(geometry) else CONSTRAINT_WEIGHT * k
         for c in cells:
-            weights[c] += CONSTRAINT_WEIGHT * len(cells)
+            weights[c] += weight
     return weights
 
 
