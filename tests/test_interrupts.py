@@ -145,6 +145,27 @@ def test_sigterm_stops_every_process_of_a_parallel_run(tmp_path):
     assert all(r["status"] != "unknown" for r in _records(out))
 
 
+def test_stopping_a_pool_ends_a_half_written_result():
+    # A worker terminated while it wrote its result leaves half a message in the results
+    # pipe; the pool's manager thread then waits in recv() for bytes no one will write, and
+    # joining it hung a SIGTERM'd `check --jobs 2` now and then. Here the half message is
+    # written by hand: stopping the pool must still end its manager thread.
+    import struct
+    from concurrent.futures import ProcessPoolExecutor
+
+    from sudoku_csp.batch import runner
+
+    pool = ProcessPoolExecutor(1, mp_context=runner._mp_context())
+    assert pool.submit(abs, -3).result(timeout=60) == 3
+    manager = pool._executor_manager_thread
+    writer = pool._result_queue._writer
+    os.write(writer.fileno(), struct.pack("!i", 100) + b"abc")  # 3 bytes of 100
+    stopper = threading.Thread(target=runner._stop_pool, args=(pool,), daemon=True)
+    stopper.start()
+    stopper.join(30)
+    assert not stopper.is_alive() and manager is not None and not manager.is_alive()
+
+
 @pytest.mark.parametrize("delay", slow_if([0.05, 0.3], lambda delay: delay > 0.1))
 def test_ctrl_c_while_workers_start_prints_no_traceback(tmp_path, delay):
     proc, marker, out = _start(tmp_path, ["count", "--jobs", "2"], 400)

@@ -178,11 +178,27 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # its wake-up pipe ("Bad file descriptor" printed after Ctrl-C).
     processes = list((getattr(pool, "_processes", None) or {}).values())
     manager = getattr(pool, "_executor_manager_thread", None)
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
+    for process in processes:
+        process.join()
     if manager is not None:
-        manager.join()
+        manager.join(_MANAGER_GRACE)
+        if manager.is_alive() and results is not None:
+            # A worker terminated while it wrote a result left half a message in the
+            # results pipe, and the manager thread waits in recv() for the rest, which no
+            # one will write: this process holds the pipe's last write end. Closing it ends
+            # the read (EOFError), which the manager takes for a broken pool and leaves.
+            # (Seen about once in 30 SIGTERMs to `check --jobs 2` beside a busy core.)
+            results._writer.close()
+            manager.join()
+
+
+_MANAGER_GRACE = 0.5
+"""Seconds :func:`_stop_pool` gives the pool's manager thread to leave on its own once the
+workers are gone, before it ends a read no worker can finish."""
 
 
 # -- running ----------------------------------------------------------------------------------
