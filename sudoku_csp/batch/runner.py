@@ -183,9 +183,14 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         process.terminate()
     for process in processes:
-        process.join()
+        # A worker still starting holds SIGTERM blocked (deferred), as does one born of a
+        # process that blocked it: SIGKILL then.
+        process.join(_GRACE)
+        if process.is_alive():
+            process.kill()
+            process.join()
     if manager is not None:
-        manager.join(_MANAGER_GRACE)
+        manager.join(_GRACE)
         if manager.is_alive() and results is not None:
             # A worker terminated while it wrote a result left half a message in the
             # results pipe, and the manager thread waits in recv() for the rest, which no
@@ -196,9 +201,10 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
             manager.join()
 
 
-_MANAGER_GRACE = 0.5
-"""Seconds :func:`_stop_pool` gives the pool's manager thread to leave on its own once the
-workers are gone, before it ends a read no worker can finish."""
+_GRACE = 0.5
+"""Seconds :func:`_stop_pool` gives a terminated worker to end (then it kills it), and the
+pool's manager thread to leave on its own once the workers are gone (then it ends a read
+no worker can finish)."""
 
 
 # -- running ----------------------------------------------------------------------------------
