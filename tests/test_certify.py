@@ -353,6 +353,25 @@ def test_a_certificate_from_before_line_totals_still_verifies(tmp_path):
     assert check.ok, check.reason
 
 
+def test_a_certificate_from_before_shared_cell_orders_still_verifies(tmp_path):
+    # A 6x6 of thermometers, between lines and slow thermometers crossing on cells (C4 on
+    # two between lines, F4 on two slow thermometers), certified by stop 50's code
+    # (40df738), before cell_orders=shared: its manifest names no such option, so it reads
+    # as made then (each line its own order literals), and its formula is still the derived
+    # one. Certified again now, each line's cells' order literals come as the cells'
+    # definitions, ahead of the line's clauses: a formula laid out otherwise, which verifies
+    # too.
+    old = Path(__file__).with_name("certificates") / "old_orders"
+    check = verify_certificate(old)
+    assert check.ok, check.reason
+    assert "cell_orders" not in _manifest(old)
+    certify(parse(_manifest(old)["puzzle"]), tmp_path)
+    assert _manifest(tmp_path)["cell_orders"] == "shared"
+    assert (tmp_path / "formula.cnf").read_text() != (old / "formula.cnf").read_text()
+    check = verify_certificate(tmp_path)
+    assert check.ok, check.reason
+
+
 def test_a_killer_certified_with_its_cages_in_another_order_verifies(tmp_path):
     # The manifest writes a killer whose cages cover the grid as its line, which reads the
     # cages back in the line's order: the formula is derived from that reading too.

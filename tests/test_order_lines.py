@@ -7,8 +7,11 @@ force.
 - Unit propagation carries bounds: a 3-cell thermometer on a 4x4 whose bulb is no 1 is
   2, 3, 4; a between line whose ends are 1 and 3 has a 2 between, and one whose ends are no
   1 a 3, either way up, with no other clause.
-- ``line_order`` (and ``renban_runs``) off, on or both: every grid of a small puzzle judged
-  as the checker does (a renban across boxes too, whose cells the grid does not keep apart);
+- ``cell_orders=shared``: lines read the order literals a solver holds for their cells (a
+  thermometer and a between line crossing on one cell share its), defining none.
+- ``line_order`` (and ``renban_runs``) off, on or both, ``cell_orders`` own: every grid of a
+  small puzzle judged as the checker does (a renban across boxes too, whose cells the grid
+  does not keep apart);
   generated puzzles of few givens counted alike, incrementally (clauses guarded: a reversed
   thermometer after the first changes nothing) and fresh, and with fewer conflicts on order
   literals (a count, not a time); a renban puzzle so with ``renban_runs``
@@ -31,7 +34,12 @@ from sudoku_csp.constraints.kinds.between import BetweenLine
 from sudoku_csp.constraints.kinds.renban import Renban
 from sudoku_csp.constraints.kinds.slowthermo import SlowThermo
 from sudoku_csp.constraints.kinds.thermo import Thermo
-from sudoku_csp.constraints.order_lines import between_clauses, thermo_clauses
+from sudoku_csp.constraints.order_lines import (
+    between_clauses,
+    order_definitions,
+    thermo_clauses,
+)
+from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
 
@@ -71,6 +79,30 @@ def test_two_lines_through_one_cell_hold_together():
            lambda v: v[0] < v[1] < v[2] and min(v[3], v[2]) < v[1] < max(v[3], v[2]))
 
 
+def test_lines_read_the_order_literals_a_solver_holds_for_their_cells():
+    # cell_orders=shared: each cell's order literals are a definition. A solver that holds
+    # them (a session, `shared`) gets lines that read them and define none of their own:
+    # a thermometer and a between line crossing at B2 share its literals, and the
+    # definitions' clauses with the lines' keep exactly the fillings both rules allow.
+    held_ctx, numbering = cnf_context(4)
+    cells = (0, 1, 2, 3, 5)
+    held, definitions = {}, []
+    for definition in order_definitions(held_ctx, cells):
+        held[definition], made = held_ctx.defined(definition)
+        definitions += made
+    assert len(definitions) == 5 * 12
+    ctx = CnfContext(numbering, start=held_ctx.top + 1, shared=held)
+    thermo, between = thermo_clauses(ctx, (0, 5, 2)), between_clauses(ctx, (3, 5, 1))
+    own_ctx, _ = cnf_context(4, {"cell_orders": "own"})
+    assert len(thermo) + 12 * 3 == len(thermo_clauses(own_ctx, (0, 5, 2)))
+    assert len(between) + 12 * 3 == len(between_clauses(own_ctx, (3, 5, 1)))
+    b2 = set(held[order_definitions(ctx, (5,))[0]])
+    assert b2 & {abs(lit) for c in thermo for lit in c}
+    assert b2 & {abs(lit) for c in between for lit in c}
+    _exact(4, definitions + thermo + between, (0, 5, 2, 3, 1),
+           lambda v: v[0] < v[1] < v[2] and min(v[3], v[4]) < v[1] < max(v[3], v[4]))
+
+
 def test_unit_propagation_carries_bounds_along_the_lines():
     ctx, numbering = cnf_context(4)
     x = numbering.x
@@ -88,7 +120,8 @@ def test_unit_propagation_carries_bounds_along_the_lines():
 
 
 SPECS = ("sat:line_order=off", "sat:line_order=on", "sat:line_order=both",
-         "sat:renban_runs=off", "sat:renban_runs=both", "sat:mode=fresh")
+         "sat:cell_orders=own", "sat:renban_runs=off", "sat:renban_runs=both",
+         "sat:mode=fresh")
 
 
 @pytest.mark.parametrize("lines", [

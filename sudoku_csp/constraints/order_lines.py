@@ -25,10 +25,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from sudoku_csp.constraints.sum_bounds import order_clauses
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    Definition,
+    EncodingOption,
+    templated,
+)
 
-__all__ = ["LINE_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM", "as_line_order",
-           "between_clauses", "run_clauses", "thermo_clauses"]
+__all__ = ["CELL_ORDERS", "LINE_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM",
+           "as_line_order", "between_clauses", "order_definitions", "run_clauses",
+           "thermo_clauses"]
 
 LINE_ORDER = EncodingOption(
     "line_order", "on", "thermometers, slow thermometers and between lines in CNF: on (order "
@@ -39,6 +46,41 @@ LINE_ORDER = EncodingOption(
 """Whether the sat backend writes a (slow) thermometer's steps and a between line's cells on
 order literals (``on``), on those and the digit clauses (``both``) or on digits alone
 (``off``)."""
+
+CELL_ORDERS = EncodingOption(
+    "cell_orders", "shared", "a cell's order literals under thermometers, slow thermometers "
+    "and between lines in CNF: shared (defined once per cell, read by every line through "
+    "it; a solver asked about many puzzles holds them for all) or own (each line its own)",
+    ("shared", "own"), "cell-order layout", unrecorded="own")
+"""Whether the order literals of a line's cells (:data:`LINE_ORDER` ``on`` or ``both``) are
+each cell's own :class:`~sudoku_csp.constraints.translation.Definition` (``shared``), or
+each line's (``own``, as before the option existed)."""
+
+
+def _cell_order(slots: CnfContext, cells: tuple[int, ...]) -> Iterable[Clause]:
+    """A cell's order literals, "``v`` or more" for ``v = 2..N`` in order, over the slots of
+    a definition's template (:func:`order_definitions`)."""
+    first = slots.new_vars(slots.geometry.size - 1)[0] - 2
+    return order_clauses(slots.x(cells[0], 0), first, slots.geometry.size)
+
+
+def order_definitions(ctx: CnfContext, cells: Sequence[int]) -> tuple[Definition, ...]:
+    """The definitions of ``cells``' order literals that a line on them reads under
+    ``ctx``'s options (:data:`CELL_ORDERS`): one per cell, "its value is ``v`` or more"
+    for ``v = 2..N`` in order; none when the line is not on order literals or each line
+    has its own.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+    >>> found = order_definitions(ctx, (5, 1))
+    >>> aux, clauses = ctx.defined(found[1])   # B1 is 2+, 3+, 4+: 65, 66, 67
+    >>> [d.cells for d in found], aux, clauses[:4]
+    ([(5,), (1,)], (65, 66, 67), [(-66, 65), (-67, 66), (-5, -65), (5, 65)])
+    """
+    if ctx.option(LINE_ORDER) == "off" or ctx.option(CELL_ORDERS) != "shared":
+        return ()
+    return tuple(Definition(("cell order",), (cell,), _cell_order) for cell in cells)
 
 
 RENBAN_RUNS = EncodingOption(
@@ -90,9 +132,10 @@ class _Orders:
     ``d`` at ``i * n + d + 1``, its "value ≥ v" (``v = 2..n``) among ``slots``' auxiliaries;
     :meth:`ge` gives ``True``/``False`` for the constant ones (``v ≤ 1``, ``v > n``)."""
 
-    def __init__(self, slots: CnfContext, length: int) -> None:
+    def __init__(self, slots: CnfContext, length: int, given: Sequence[int] = ()) -> None:
         self.n = n = slots.geometry.size
-        self.first = [v - 2 for v in slots.new_vars(length * (n - 1))][::n - 1]
+        self.shared = bool(given)  # the cells' definitions' literals, else the line's own
+        self.first = [v - 2 for v in (given or slots.new_vars(length * (n - 1)))][::n - 1]
         self.length = length
 
     def ge(self, i: int, v: int) -> int | bool:
@@ -103,6 +146,8 @@ class _Orders:
         return self.first[i] + v
 
     def definitions(self) -> Iterator[Clause]:
+        if self.shared:
+            return
         for i in range(self.length):
             yield from order_clauses(i * self.n + 1, self.first[i], self.n)
 
@@ -133,12 +178,15 @@ def thermo_clauses(ctx: CnfContext, cells: Sequence[int], *, strict: bool = True
     >>> thermo_clauses(ctx, (0, 1))[-4:]   # A1's "2, 3, 4 or more" 65-67, A2's 68-70
     [(68,), (-65, 69), (-66, 70), (-67,)]
     """
-    return templated(ctx, cells, ("order thermo", strict),
-                     lambda slots, c: _thermo(slots, len(c), strict))
+    defined = order_definitions(ctx, cells)
+    return templated(ctx, cells, ("order thermo", strict, bool(defined)),
+                     lambda slots, c, given=(): _thermo(slots, len(c), strict, given),
+                     defined)
 
 
-def _thermo(slots: CnfContext, length: int, strict: bool) -> Iterator[Clause]:
-    orders = _Orders(slots, length)
+def _thermo(slots: CnfContext, length: int, strict: bool, given: Sequence[int] = ()
+            ) -> Iterator[Clause]:
+    orders = _Orders(slots, length, given)
     yield from orders.definitions()
     step = 1 if strict else 0
     for i in range(length - 1):
@@ -160,12 +208,13 @@ def between_clauses(ctx: CnfContext, cells: Sequence[int]) -> list[Clause]:
     cells or more: a filling satisfies the clauses (with the literals it sets, ``up`` as its
     ends say) iff it satisfies the rule.
     """
-    return templated(ctx, cells, ("order between",),
-                     lambda slots, c: _between(slots, len(c)))
+    defined = order_definitions(ctx, cells)
+    return templated(ctx, cells, ("order between", bool(defined)),
+                     lambda slots, c, given=(): _between(slots, len(c), given), defined)
 
 
-def _between(slots: CnfContext, length: int) -> Iterator[Clause]:
-    orders = _Orders(slots, length)
+def _between(slots: CnfContext, length: int, given: Sequence[int] = ()) -> Iterator[Clause]:
+    orders = _Orders(slots, length, given)
     up = slots.new_var()
     yield from orders.definitions()
     ge, n, last = orders.ge, orders.n, length - 1

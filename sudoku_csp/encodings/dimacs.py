@@ -169,7 +169,8 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     >>> [line for line in killer.splitlines() if line.startswith(("c constraints", "p "))]
     ... # doctest: +NORMALIZE_WHITESPACE
     ['c constraints: 8 cage (sums: combos, seers: off, house_cages: on, hidden: on, leftovers:
-      on, required: on, line_order: on, line_sums: cells, arrow_rows: cells, double_arrows: totals,
+      on, required: on, line_order: on, cell_orders: shared, line_sums: cells, arrow_rows: cells,
+      double_arrows: totals,
       zipper_sums: totals, region_sums: sets, sum_bounds: on, bounds_ends: segments,
       sandwich_cnf: lines, skyscrapers: unit, renban_runs: on, renban_seers: on): 48 clauses after
       the givens',

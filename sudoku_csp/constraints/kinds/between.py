@@ -34,8 +34,20 @@ from typing import TYPE_CHECKING, ClassVar
 from sudoku_csp.constraints.base import ConstraintError
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.order_lines import LINE_ORDER, as_line_order, between_clauses
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.order_lines import (
+    CELL_ORDERS,
+    LINE_ORDER,
+    as_line_order,
+    between_clauses,
+    order_definitions,
+)
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    Definition,
+    EncodingOption,
+    Link,
+)
 from sudoku_csp.constraints.wording import marked
 from sudoku_csp.geometry import Geometry
 
@@ -75,7 +87,7 @@ class BetweenLine(LineRule):
     width: ClassVar[float] = 0.15
     ends: ClassVar[str] = "circle"
     ends_first: ClassVar[bool] = True
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER, CELL_ORDERS)
 
     def validate(self, geometry: Geometry) -> None:
         super().validate(geometry)
@@ -98,6 +110,13 @@ class BetweenLine(LineRule):
 
     def reading(self, geometry: Geometry) -> Reading:
         return Reading(("between",), (), _step, _accept)
+
+    def definitions(self, ctx: CnfContext) -> Sequence[Definition]:
+        """Its cells' order literals
+        (:func:`~sudoku_csp.constraints.order_lines.order_definitions`)."""
+        if not self.meaningful(ctx.geometry):
+            return ()
+        return order_definitions(ctx, self.cells)
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """On order literals (:func:`~sudoku_csp.constraints.order_lines.between_clauses`);

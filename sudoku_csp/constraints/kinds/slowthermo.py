@@ -31,10 +31,22 @@ from typing import ClassVar
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import Constraint
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.order_lines import LINE_ORDER, as_line_order, thermo_clauses
+from sudoku_csp.constraints.order_lines import (
+    CELL_ORDERS,
+    LINE_ORDER,
+    as_line_order,
+    order_definitions,
+    thermo_clauses,
+)
 from sudoku_csp.constraints.pairlines import NOT_GREATER, LinePairs
 from sudoku_csp.constraints.pairs import Relation
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, Link
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    Definition,
+    EncodingOption,
+    Link,
+)
 from sudoku_csp.constraints.wording import order
 from sudoku_csp.geometry import Geometry
 
@@ -98,7 +110,12 @@ class SlowThermo(LinePairs):
 
     names = Names("slow thermometer", json=("slow_thermos",), fpuzzles=("slowthermometer",))
     colour: ClassVar[str] = SHAPE_FILL
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER, CELL_ORDERS)
+
+    def definitions(self, ctx: CnfContext) -> Sequence[Definition]:
+        """Its cells' order literals
+        (:func:`~sudoku_csp.constraints.order_lines.order_definitions`)."""
+        return order_definitions(ctx, self.cells)
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """On order literals (:func:`~sudoku_csp.constraints.order_lines.thermo_clauses`,

@@ -40,10 +40,17 @@ from sudoku_csp.constraints.fields import (
     rcs,
 )
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.order_lines import LINE_ORDER, as_line_order, thermo_clauses
+from sudoku_csp.constraints.order_lines import (
+    CELL_ORDERS,
+    LINE_ORDER,
+    as_line_order,
+    order_definitions,
+    thermo_clauses,
+)
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
+    Definition,
     EncodingOption,
     Link,
     templated,
@@ -88,7 +95,7 @@ class Thermo(Constraint):
     names = Names("thermometer", json=("thermos",), fpuzzles=("thermometer",),
                   aliases=("thermo",))
     fpuzzles_lines: ClassVar[bool] = True
-    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER,)
+    encoding_options: ClassVar[tuple[EncodingOption, ...]] = (LINE_ORDER, CELL_ORDERS)
 
     def touched(self) -> tuple[int, ...]:
         return self.cells
@@ -108,6 +115,11 @@ class Thermo(Constraint):
 
     def native(self, geometry: Geometry) -> list[Link]:
         return [Link(self.cells, _narrow)]
+
+    def definitions(self, ctx: CnfContext) -> Sequence[Definition]:
+        """Its cells' order literals
+        (:func:`~sudoku_csp.constraints.order_lines.order_definitions`)."""
+        return order_definitions(ctx, self.cells)
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """Each cell's digits out of reach of its place, and each two cells in a row in
