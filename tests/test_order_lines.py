@@ -30,15 +30,12 @@ from pysat.solvers import Solver
 
 from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
+from sudoku_csp.constraints.cell_orders import order_definitions
 from sudoku_csp.constraints.kinds.between import BetweenLine
 from sudoku_csp.constraints.kinds.renban import Renban
 from sudoku_csp.constraints.kinds.slowthermo import SlowThermo
 from sudoku_csp.constraints.kinds.thermo import Thermo
-from sudoku_csp.constraints.order_lines import (
-    between_clauses,
-    order_definitions,
-    thermo_clauses,
-)
+from sudoku_csp.constraints.order_lines import between_clauses, thermo_clauses
 from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry

@@ -1,6 +1,6 @@
 """Monotone lines on order literals: a (slow) thermometer's steps and a between line's cells
 written in CNF on "this cell's value is ``v`` or more" (the literals of
-:func:`~sudoku_csp.constraints.sum_bounds.order_clauses`), from which a SAT solver learns
+:func:`~sudoku_csp.constraints.cell_orders.order_clauses`), from which a SAT solver learns
 clauses about bounds ("A1 is 6 or more") where pair clauses on digits give it one digit at a
 time (CP-SAT's integers carry such bounds of their own).
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from sudoku_csp.constraints.sum_bounds import order_clauses
+from sudoku_csp.constraints.cell_orders import order_clauses, order_definitions
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
@@ -33,9 +33,8 @@ from sudoku_csp.constraints.translation import (
     templated,
 )
 
-__all__ = ["CELL_ORDERS", "LINE_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM",
-           "as_line_order", "between_clauses", "order_definitions", "run_clauses",
-           "thermo_clauses"]
+__all__ = ["LINE_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM", "as_line_order",
+           "between_clauses", "line_orders", "run_clauses", "thermo_clauses"]
 
 LINE_ORDER = EncodingOption(
     "line_order", "on", "thermometers, slow thermometers and between lines in CNF: on (order "
@@ -47,40 +46,15 @@ LINE_ORDER = EncodingOption(
 order literals (``on``), on those and the digit clauses (``both``) or on digits alone
 (``off``)."""
 
-CELL_ORDERS = EncodingOption(
-    "cell_orders", "shared", "a cell's order literals under thermometers, slow thermometers "
-    "and between lines in CNF: shared (defined once per cell, read by every line through "
-    "it; a solver asked about many puzzles holds them for all) or own (each line its own)",
-    ("shared", "own"), "cell-order layout", unrecorded="own")
-"""Whether the order literals of a line's cells (:data:`LINE_ORDER` ``on`` or ``both``) are
-each cell's own :class:`~sudoku_csp.constraints.translation.Definition` (``shared``), or
-each line's (``own``, as before the option existed)."""
 
 
-def _cell_order(slots: CnfContext, cells: tuple[int, ...]) -> Iterable[Clause]:
-    """A cell's order literals, "``v`` or more" for ``v = 2..N`` in order, over the slots of
-    a definition's template (:func:`order_definitions`)."""
-    first = slots.new_vars(slots.geometry.size - 1)[0] - 2
-    return order_clauses(slots.x(cells[0], 0), first, slots.geometry.size)
-
-
-def order_definitions(ctx: CnfContext, cells: Sequence[int]) -> tuple[Definition, ...]:
-    """The definitions of ``cells``' order literals that a line on them reads under
-    ``ctx``'s options (:data:`CELL_ORDERS`): one per cell, "its value is ``v`` or more"
-    for ``v = 2..N`` in order; none when the line is not on order literals or each line
-    has its own.
-
-    >>> from sudoku_csp.variants import make_geometry
-    >>> from sudoku_csp.modeling.variables import variables
-    >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
-    >>> found = order_definitions(ctx, (5, 1))
-    >>> aux, clauses = ctx.defined(found[1])   # B1 is 2+, 3+, 4+: 65, 66, 67
-    >>> [d.cells for d in found], aux, clauses[:4]
-    ([(5,), (1,)], (65, 66, 67), [(-66, 65), (-67, 66), (-5, -65), (5, 65)])
-    """
-    if ctx.option(LINE_ORDER) == "off" or ctx.option(CELL_ORDERS) != "shared":
+def line_orders(ctx: CnfContext, cells: Sequence[int]) -> tuple[Definition, ...]:
+    """The definitions of ``cells``' order literals that a monotone line on them reads
+    (:func:`~sudoku_csp.constraints.cell_orders.order_definitions`): none when the line is
+    not on order literals (:data:`LINE_ORDER` ``off``)."""
+    if ctx.option(LINE_ORDER) == "off":
         return ()
-    return tuple(Definition(("cell order",), (cell,), _cell_order) for cell in cells)
+    return order_definitions(ctx, cells)
 
 
 RENBAN_RUNS = EncodingOption(
@@ -178,7 +152,7 @@ def thermo_clauses(ctx: CnfContext, cells: Sequence[int], *, strict: bool = True
     >>> thermo_clauses(ctx, (0, 1))[-4:]   # A1's "2, 3, 4 or more" 65-67, A2's 68-70
     [(68,), (-65, 69), (-66, 70), (-67,)]
     """
-    defined = order_definitions(ctx, cells)
+    defined = line_orders(ctx, cells)
     return templated(ctx, cells, ("order thermo", strict, bool(defined)),
                      lambda slots, c, given=(): _thermo(slots, len(c), strict, given),
                      defined)
@@ -208,7 +182,7 @@ def between_clauses(ctx: CnfContext, cells: Sequence[int]) -> list[Clause]:
     cells or more: a filling satisfies the clauses (with the literals it sets, ``up`` as its
     ends say) iff it satisfies the rule.
     """
-    defined = order_definitions(ctx, cells)
+    defined = line_orders(ctx, cells)
     return templated(ctx, cells, ("order between", bool(defined)),
                      lambda slots, c, given=(): _between(slots, len(c), given), defined)
 

@@ -18,12 +18,13 @@ from functools import lru_cache, partial
 from itertools import product
 from typing import TYPE_CHECKING
 
+from sudoku_csp.constraints.cell_orders import order_clauses
 from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
 
 if TYPE_CHECKING:
     from sudoku_csp.geometry import Geometry
 
-__all__ = ["BOUNDS_ENDS", "SUM_BOUNDS", "bounds_clauses", "order_clauses"]
+__all__ = ["BOUNDS_ENDS", "SUM_BOUNDS", "bounds_clauses"]
 
 SUM_BOUNDS = EncodingOption(
     "sum_bounds", "on", "little killers in CNF: on (the running sum's bounds as order "
@@ -95,30 +96,6 @@ def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int,
                          partial(_runs_over_slots, total, sizes))
     return templated(ctx, cells, ("sum bounds, ends shared", total),
                      partial(_shared_over_slots, total))
-
-
-def order_clauses(digits: int, first: int, n: int) -> list[tuple[int, ...]]:
-    """The clauses tying one cell's order literals to its digits, over slots: digit ``d``
-    at ``digits + d``, "the value (digit + 1) is ``v`` or more" at ``first + v`` for
-    ``v = 2..n`` (``v = 1`` always holds and has no slot). The literals are ordered (``v + 1``
-    or more is ``v`` or more), each digit sets them all, and a value ``v`` or more and not
-    ``v + 1`` or more is the digit ``v - 1``: with the cell's exactly-one, each filling of
-    the digits gives the literals one value, and unit propagation carries the cell's bounds
-    to its digits and back.
-
-    >>> order_clauses(1, 3, 3)   # digits at 1..3, "2 or more" at 5, "3 or more" at 6
-    [(-6, 5), (-1, -5), (1, 5), (-2, 5), (-2, -6), (2, -5, 6), (-3, 6), (3, -6)]
-    """
-    clauses: list[tuple[int, ...]] = [(-(first + v + 1), first + v) for v in range(2, n)]
-    for d in range(n):
-        x, v = digits + d, d + 1
-        if v >= 2:
-            clauses.append((-x, first + v))
-        if v < n:
-            clauses.append((-x, -(first + v + 1)))
-        clauses.append((x, *((-(first + v),) if v >= 2 else ()),
-                        *((first + v + 1,) if v < n else ())))
-    return clauses
 
 
 def _prefix_ranges(total: int, n: int, length: int) -> tuple[list[int], list[int]] | None:

@@ -32,14 +32,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.cell_orders import CELL_ORDERS
 from sudoku_csp.constraints.line_kinds import LineRule, Reading
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.order_lines import (
-    CELL_ORDERS,
     LINE_ORDER,
     as_line_order,
     between_clauses,
-    order_definitions,
+    line_orders,
 )
 from sudoku_csp.constraints.translation import (
     Clause,
@@ -113,10 +113,10 @@ class BetweenLine(LineRule):
 
     def definitions(self, ctx: CnfContext) -> Sequence[Definition]:
         """Its cells' order literals
-        (:func:`~sudoku_csp.constraints.order_lines.order_definitions`)."""
+        (:func:`~sudoku_csp.constraints.order_lines.line_orders`)."""
         if not self.meaningful(ctx.geometry):
             return ()
-        return order_definitions(ctx, self.cells)
+        return line_orders(ctx, self.cells)
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """On order literals (:func:`~sudoku_csp.constraints.order_lines.between_clauses`);

@@ -30,12 +30,12 @@ from typing import ClassVar
 
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import Constraint
+from sudoku_csp.constraints.cell_orders import CELL_ORDERS
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.order_lines import (
-    CELL_ORDERS,
     LINE_ORDER,
     as_line_order,
-    order_definitions,
+    line_orders,
     thermo_clauses,
 )
 from sudoku_csp.constraints.pairlines import NOT_GREATER, LinePairs
@@ -114,8 +114,8 @@ class SlowThermo(LinePairs):
 
     def definitions(self, ctx: CnfContext) -> Sequence[Definition]:
         """Its cells' order literals
-        (:func:`~sudoku_csp.constraints.order_lines.order_definitions`)."""
-        return order_definitions(ctx, self.cells)
+        (:func:`~sudoku_csp.constraints.order_lines.line_orders`)."""
+        return line_orders(ctx, self.cells)
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """On order literals (:func:`~sudoku_csp.constraints.order_lines.thermo_clauses`,

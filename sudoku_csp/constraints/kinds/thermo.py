@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.canvas import SHAPE_FILL, Canvas, Layer
 from sudoku_csp.constraints.base import CellName, Constraint, ConstraintError, Pieces, at
+from sudoku_csp.constraints.cell_orders import CELL_ORDERS
 from sudoku_csp.constraints.fields import (
     FieldError,
     check_path,
@@ -41,10 +42,9 @@ from sudoku_csp.constraints.fields import (
 )
 from sudoku_csp.constraints.names import Names
 from sudoku_csp.constraints.order_lines import (
-    CELL_ORDERS,
     LINE_ORDER,
     as_line_order,
-    order_definitions,
+    line_orders,
     thermo_clauses,
 )
 from sudoku_csp.constraints.translation import (
@@ -118,8 +118,8 @@ class Thermo(Constraint):
 
     def definitions(self, ctx: CnfContext) -> Sequence[Definition]:
         """Its cells' order literals
-        (:func:`~sudoku_csp.constraints.order_lines.order_definitions`)."""
-        return order_definitions(ctx, self.cells)
+        (:func:`~sudoku_csp.constraints.order_lines.line_orders`)."""
+        return line_orders(ctx, self.cells)
 
     def cnf(self, ctx: CnfContext) -> Iterable[Clause]:
         """Each cell's digits out of reach of its place, and each two cells in a row in
