@@ -210,24 +210,27 @@ def test_pair_rules_write_each_pairs_clauses(seed, guarded):
 
 
 def test_an_outside_clue_s_automaton_is_templated_unless_it_is_huge():
-    # A 9x9 skyscraper's clauses come from a template kept per clue (written twice, the
-    # same clauses over fresh auxiliaries; its row a unit); a 25x25 one's automaton passes
-    # TEMPLATE_MOST_EDGES, so its clauses are written afresh and no template is kept.
+    # Read by its automaton (skyscrapers=unit), a 9x9 skyscraper's clauses come from a
+    # template kept per clue (written twice, the same clauses over fresh auxiliaries; its
+    # row a unit); a 25x25 one's automaton passes TEMPLATE_MOST_EDGES, so its clauses are
+    # written afresh and no template is kept.
     from sudoku_csp.constraints import Skyscraper
     from sudoku_csp.constraints.automaton import TEMPLATE_MOST_EDGES
     from sudoku_csp.constraints.translation import _TEMPLATES
 
     g9, g25 = make_geometry(9), make_geometry(25)
+    UNIT = {"skyscrapers": "unit"}  # noqa: N806
     small, large = Skyscraper(tuple(range(9)), "right", 4), Skyscraper(tuple(range(25)),
                                                                        "right", 12)
     assert sum(map(len, large.automaton(g25, unit=True).edges)) > TEMPLATE_MOST_EDGES
     start = g9.ncells * 9 + 1
     held = len(_TEMPLATES)
-    first = [tuple(c) for c in small.cnf(CnfContext(variables(g9), start=start))]
+    first = [tuple(c) for c in small.cnf(CnfContext(variables(g9), start=start, options=UNIT))]
     assert len(_TEMPLATES) <= held + 1
-    again = [tuple(c) for c in small.cnf(CnfContext(variables(g9), start=start))]
+    again = [tuple(c) for c in small.cnf(CnfContext(variables(g9), start=start, options=UNIT))]
     assert first == again == [tuple(c) for c in small.automaton(g9, unit=True).clauses(
-        CnfContext(variables(g9), start=start), small.cells)]
+        CnfContext(variables(g9), start=start, options=UNIT), small.cells)]
     held = len(_TEMPLATES)
-    written = list(large.cnf(CnfContext(variables(g25), start=g25.ncells * 25 + 1)))
+    written = list(large.cnf(CnfContext(variables(g25), start=g25.ncells * 25 + 1,
+                                        options=UNIT)))
     assert written and len(_TEMPLATES) == held

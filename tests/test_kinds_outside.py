@@ -12,7 +12,8 @@ import xml.etree.ElementTree as ET
 from functools import cache
 
 import pytest
-from cases import published
+from cases import cnf_context, filling, published
+from pysat.solvers import Solver
 
 from sudoku_csp.backends import get_backend
 from sudoku_csp.canvas import BASELINE_DROP
@@ -24,6 +25,7 @@ from sudoku_csp.constraints import (
     XSum,
 )
 from sudoku_csp.constraints.base import ConstraintError
+from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.io.fpuzzles import read_fpuzzles
 from sudoku_csp.io.options import ReadOptions
@@ -309,8 +311,46 @@ def test_skyscraper_encodings_count_alike():
                  for cells, direction in rng.sample(places, 3)]
         puzzle = Puzzle(G4, (EMPTY,) * 16, "", tuple(clues))
         found = {get_backend(spec).solve(puzzle, limit=None).count
-                 for spec in ("sat", "sat:skyscrapers=rule", "sat:mode=fresh")}
+                 for spec in ("sat", "sat:skyscrapers=unit", "sat:skyscrapers=rule",
+                              "sat:mode=fresh")}
         assert found == {brute(clues)}
+
+
+@pytest.mark.parametrize("geometry", [G4, G6], ids=["4x4", "6x6"])
+def test_a_skyscraper_line_keeps_exactly_the_readings_of_its_count(geometry):
+    # skyscrapers=lines: the line read from the clue's side is a definition whatever the
+    # clue, the clue two clauses on its count. Every ordering of the line's digits (the
+    # unit keeps them different) is kept iff it shows the clue; the line is read against
+    # its direction too (a clue on the other side: another definition).
+    n = geometry.size
+    for cells, direction in (((*range(n),), "right"), ((*range(n - 1, -1, -1),), "left")):
+        for total in range(1, n + 1):
+            ctx, numbering = cnf_context(n)
+            clauses = list(Skyscraper(cells, direction, total).cnf(ctx))
+            assert len([c for c in clauses if len(c) == 1]) >= 1
+            with Solver(name="minisat22", bootstrap_with=[list(c) for c in clauses]) as s:
+                for values in itertools.permutations(range(n)):
+                    shown = Skyscraper.clue_of([v + 1 for v in values], n) == total
+                    assert s.solve(assumptions=filling(numbering, cells, values)) == shown
+
+
+def test_a_skyscraper_count_bounds_where_the_tallest_stands():
+    # What the line's clauses say of a prefix, by unit propagation alone (behind a selector,
+    # so that propagate reports it): a clue of k keeps the N out of the first k - 1 cells,
+    # a clue of 1 puts it first, a clue of N leaves the line 1 to N.
+    _, numbering = cnf_context(6)
+    x, selector = numbering.x, numbering.x_count + 1
+    for total in (1, 3, 6):
+        ctx = CnfContext(numbering, start=selector + 1, guard=-selector)
+        clauses = list(Skyscraper(tuple(range(6)), "right", total).cnf(ctx))
+        with Solver(name="minisat22", bootstrap_with=[list(c) for c in clauses]) as s:
+            ok, implied = s.propagate(assumptions=[selector])
+            assert ok
+            assert {-x(i, 5) for i in range(total - 1)} <= set(implied)
+            if total == 1:
+                assert x(0, 5) in implied
+            if total == 6:  # every other digit out (each cell's one digit is the units')
+                assert {-x(i, d) for i in range(6) for d in range(6) if d != i} <= set(implied)
 
 
 # -- every kind -----------------------------------------------------------------------------
