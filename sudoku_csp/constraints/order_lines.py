@@ -28,8 +28,11 @@ from sudoku_csp.constraints.cell_orders import order_clauses, order_definitions
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
+    Constant,
     Definition,
     EncodingOption,
+    folded,
+    negated,
     templated,
 )
 
@@ -112,7 +115,7 @@ class _Orders:
         self.first = [v - 2 for v in (given or slots.new_vars(length * (n - 1)))][::n - 1]
         self.length = length
 
-    def ge(self, i: int, v: int) -> int | bool:
+    def ge(self, i: int, v: int) -> Constant:
         if v <= 1:
             return True
         if v > self.n:
@@ -125,17 +128,6 @@ class _Orders:
         for i in range(self.length):
             yield from order_clauses(i * self.n + 1, self.first[i], self.n)
 
-
-def _clause(*lits: int | bool) -> Clause | None:
-    """The clause of ``lits`` without the constant ``False`` ones; ``None`` when one is
-    ``True`` (the clause holds)."""
-    if any(lit is True for lit in lits):
-        return None
-    return tuple(lit for lit in lits if lit is not False)
-
-
-def _neg(lit: int | bool) -> int | bool:
-    return (not lit) if isinstance(lit, bool) else -lit
 
 
 def thermo_clauses(ctx: CnfContext, cells: Sequence[int], *, strict: bool = True
@@ -165,7 +157,7 @@ def _thermo(slots: CnfContext, length: int, strict: bool, given: Sequence[int] =
     step = 1 if strict else 0
     for i in range(length - 1):
         for v in range(1, orders.n + 1):
-            clause = _clause(_neg(orders.ge(i, v)), orders.ge(i + 1, v + step))
+            clause = folded(negated(orders.ge(i, v)), orders.ge(i + 1, v + step))
             if clause is not None:
                 yield clause
 
@@ -195,17 +187,17 @@ def _between(slots: CnfContext, length: int, given: Sequence[int] = ()) -> Itera
     found: list[Clause | None] = []
     for v in range(1, n + 1):
         # The ends' bounds decide up: first >= v > last: the first is the greater.
-        found.append(_clause(_neg(ge(0, v)), ge(last, v), -up))
-        found.append(_clause(_neg(ge(last, v)), ge(0, v), up))
+        found.append(folded(negated(ge(0, v)), ge(last, v), -up))
+        found.append(folded(negated(ge(last, v)), ge(0, v), up))
         for m in range(1, last):
-            found.append(_clause(-up, _neg(ge(0, v)), ge(m, v + 1)))
-            found.append(_clause(-up, _neg(ge(m, v)), ge(last, v + 1)))
-            found.append(_clause(up, _neg(ge(last, v)), ge(m, v + 1)))
-            found.append(_clause(up, _neg(ge(m, v)), ge(0, v + 1)))
+            found.append(folded(-up, negated(ge(0, v)), ge(m, v + 1)))
+            found.append(folded(-up, negated(ge(m, v)), ge(last, v + 1)))
+            found.append(folded(up, negated(ge(last, v)), ge(m, v + 1)))
+            found.append(folded(up, negated(ge(m, v)), ge(0, v + 1)))
             # Either way up: both ends v or more give the cell v + 1 or more, and the cell
             # v or more gives one end v + 1 or more (unit propagation without up's value).
-            found.append(_clause(ge(m, v + 1), _neg(ge(0, v)), _neg(ge(last, v))))
-            found.append(_clause(_neg(ge(m, v)), ge(0, v + 1), ge(last, v + 1)))
+            found.append(folded(ge(m, v + 1), negated(ge(0, v)), negated(ge(last, v))))
+            found.append(folded(negated(ge(m, v)), ge(0, v + 1), ge(last, v + 1)))
     yield from (c for c in found if c is not None)
 
 
@@ -250,7 +242,7 @@ def _run(slots: CnfContext, length: int, seers: int) -> Iterator[Clause]:
     starts = n - length + 1  # the run starts at digit 0 .. starts - 1
     later = slots.new_vars(starts - 1)  # later[k - 1]: it starts at digit k or later
 
-    def at_least(k: int) -> int | bool:
+    def at_least(k: int) -> Constant:
         return True if k <= 0 else False if k >= starts else later[k - 1]
 
     for k in range(1, starts - 1):
@@ -258,7 +250,7 @@ def _run(slots: CnfContext, length: int, seers: int) -> Iterator[Clause]:
     for v in range(n):  # a value the run holds leaves the seers
         low, high = v - length + 1, v
         for seer in range(length, length + seers):
-            clause = _clause(_neg(at_least(low)), at_least(high + 1), -(seer * n + v + 1))
+            clause = folded(negated(at_least(low)), at_least(high + 1), -(seer * n + v + 1))
             if clause is not None:
                 yield clause
     covers = []
@@ -266,9 +258,9 @@ def _run(slots: CnfContext, length: int, seers: int) -> Iterator[Clause]:
         low, high = v - length + 1, v  # the starts whose run holds v
         for i in range(length):
             x = i * n + v + 1
-            for clause in (_clause(-x, at_least(low)), _clause(-x, _neg(at_least(high + 1)))):
+            for clause in (folded(-x, at_least(low)), folded(-x, negated(at_least(high + 1)))):
                 if clause is not None:
                     yield clause
-        covers.append(_clause(_neg(at_least(low)), at_least(high + 1),
+        covers.append(folded(negated(at_least(low)), at_least(high + 1),
                               *(i * n + v + 1 for i in range(length))))
     yield from (c for c in covers if c is not None)

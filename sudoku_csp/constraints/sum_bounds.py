@@ -19,7 +19,15 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from sudoku_csp.constraints.cell_orders import order_clauses
-from sudoku_csp.constraints.translation import Clause, CnfContext, EncodingOption, templated
+from sudoku_csp.constraints.translation import (
+    Clause,
+    CnfContext,
+    Constant,
+    EncodingOption,
+    folded,
+    negated,
+    templated,
+)
 
 if TYPE_CHECKING:
     from sudoku_csp.geometry import Geometry
@@ -155,9 +163,6 @@ def _bounds_over_slots(total: int, slots: CnfContext, cells: tuple[int, ...]
 
 
 # -- ends shared (bounds_ends=shared) ----------------------------------------------------------
-_Literal = int | bool  # a literal, or a constant where the range decides it
-
-
 class _Ladder:
     """The order literals "``s`` or more" of one bounded quantity (a cell's value, a
     prefix's sum): constant ``True`` up to ``low``, constant ``False`` above ``high``, in
@@ -170,7 +175,7 @@ class _Ladder:
         self.own = dict(zip(range(low + 1, high + 1), variables, strict=True)) \
             if mirror is None else {}
 
-    def ge(self, s: int) -> _Literal:
+    def ge(self, s: int) -> Constant:
         """The literal "``s`` or more"."""
         if s <= self.low:
             return True
@@ -179,22 +184,7 @@ class _Ladder:
         if self.mirror is None:
             return self.own[s]
         other, total = self.mirror
-        return _negate(other.ge(total - s + 1))
-
-
-def _negate(literal: _Literal) -> _Literal:
-    return not literal if isinstance(literal, bool) else -literal
-
-
-def _clause(*literals: _Literal) -> Clause | None:
-    """The clause of ``literals`` with the constants folded in; ``None`` when one holds."""
-    kept: list[int] = []
-    for literal in literals:
-        if literal is True:
-            return None
-        if literal is not False:
-            kept.append(literal)
-    return tuple(kept)
+        return negated(other.ge(total - s + 1))
 
 
 def _ordered(ladders: Sequence[_Ladder]) -> list[Clause | None]:
@@ -224,8 +214,8 @@ def _tied(value: _Ladder, digits: Sequence[int]) -> list[Clause | None]:
     clauses: list[Clause | None] = []
     for d, x in enumerate(digits):
         at_least, above = value.ge(d + 1), value.ge(d + 2)
-        clauses += [_clause(-x, at_least), _clause(-x, _negate(above)),
-                    _clause(x, _negate(at_least), above)]
+        clauses += [folded(-x, at_least), folded(-x, negated(above)),
+                    folded(x, negated(at_least), above)]
     return clauses
 
 
@@ -237,10 +227,10 @@ def _step(here: _Ladder, term: _Ladder, after: _Ladder) -> list[Clause | None]:
     clauses: list[Clause | None] = []
     for a in range(lo, hi + 1):  # at least a (a = lo: always), at least b: a + b
         for b in range(max(term.low, lo1 + 1 - a), min(term.high, hi1 + 1 - a) + 1):
-            clauses.append(_clause(_negate(here.ge(a)), _negate(term.ge(b)), after.ge(a + b)))
+            clauses.append(folded(negated(here.ge(a)), negated(term.ge(b)), after.ge(a + b)))
     for a in range(lo + 1, hi + 2):  # under a (a = hi + 1: always), under b: < a + b - 1
         for b in range(max(term.low + 1, lo1 + 1 - a), min(term.high + 1, hi1 + 1 - a) + 1):
-            clauses.append(_clause(here.ge(a), term.ge(b), _negate(after.ge(a + b - 1))))
+            clauses.append(folded(here.ge(a), term.ge(b), negated(after.ge(a + b - 1))))
     return clauses
 
 
@@ -407,10 +397,10 @@ def _runs_over_slots(total: int, sizes: tuple[int, ...], slots: CnfContext,
         for bounds, least, greatest in _different_bounds(k, n):
             pairs = zip(members, bounds, strict=True)
             if least:  # each at least its bound: the run at least ``least``
-                clauses.append(_clause(*(_negate(v.ge(b)) for v, b in pairs), run.ge(least)))
+                clauses.append(folded(*(negated(v.ge(b)) for v, b in pairs), run.ge(least)))
             else:  # each at most its bound: the run at most ``greatest``
-                clauses.append(_clause(*(v.ge(b + 1) for v, b in pairs),
-                                       _negate(run.ge(greatest + 1))))
+                clauses.append(folded(*(v.ge(b + 1) for v, b in pairs),
+                                       negated(run.ge(greatest + 1))))
     for g in range(1, count - 1):  # prefix g + 1 = prefix g + run g
         clauses += _step(prefix[g], runs[g], prefix[g + 1])
     return _kept(clauses)

@@ -198,6 +198,32 @@ def fill(template: ClauseTemplate, variables: Sequence[int], guard: int = 0) -> 
     return [(table[t],) if isinstance(t, int) else t(table) for t in template.plain]
 
 
+Constant = int | bool
+"""A literal, or a constant where what is known decides it (``True``: holds, ``False``:
+does not), as clauses written over ranges and ladders meet them."""
+
+
+def folded(*literals: Constant) -> Clause | None:
+    """The clause of ``literals`` with the constants folded in: without the ``False`` ones,
+    ``None`` when one is ``True`` (the clause holds), in their order.
+
+    >>> folded(3, False, -4), folded(3, True), folded(False)
+    ((3, -4), None, ())
+    """
+    if any(literal is True for literal in literals):
+        return None
+    return tuple(literal for literal in literals if literal is not False)
+
+
+def negated(literal: Constant) -> Constant:
+    """The negation of a literal or a constant.
+
+    >>> negated(5), negated(True)
+    (-5, False)
+    """
+    return (not literal) if isinstance(literal, bool) else -literal
+
+
 def with_guard(clauses: Iterable[Clause], guard: int) -> list[Clause]:
     """``clauses`` as a list, each with ``guard`` added when it is not 0, unless they are
     :class:`Guarded` (they carry it already).

@@ -46,9 +46,12 @@ from sudoku_csp.constraints.outside import OutsideClue
 from sudoku_csp.constraints.translation import (
     Clause,
     CnfContext,
+    Constant,
     Definition,
     EncodingOption,
     Link,
+    folded,
+    negated,
     templated,
 )
 from sudoku_csp.constraints.wording import kept
@@ -70,16 +73,6 @@ SKYSCRAPERS = EncodingOption(
 if TYPE_CHECKING:
     from sudoku_csp.modeling.cpsat_model import CpSatModel
 
-
-def _fold(*literals: int | bool) -> Clause | None:
-    """The clause of ``literals`` with the constants folded in; None when one holds."""
-    if any(literal is True for literal in literals):
-        return None
-    return tuple(literal for literal in literals if literal is not False)
-
-
-def _not(literal: int | bool) -> int | bool:
-    return (not literal) if isinstance(literal, bool) else -literal
 
 
 def _line(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
@@ -104,14 +97,14 @@ def _line(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
               dict(zip(range(2, i + 2), slots.new_vars(i), strict=True)) for i in range(length)]
     counts[-1] = final
 
-    def ge(i: int, v: int) -> int | bool:  # the tallest of the first i + 1 is v or more
+    def ge(i: int, v: int) -> Constant:  # the tallest of the first i + 1 is v or more
         if v <= i + 1:
             return True
         if v > n:
             return False
         return True if i == length - 1 else tallest[i][v]
 
-    def at_least(i: int, j: int) -> int | bool:  # j or more of the first i + 1 seen
+    def at_least(i: int, j: int) -> Constant:  # j or more of the first i + 1 seen
         if j <= 1:
             return True
         if j > i + 1:
@@ -123,29 +116,30 @@ def _line(slots: CnfContext, cells: tuple[int, ...]) -> list[Clause]:
         for v in range(i + 2, n + 1):
             here, higher = ge(i, v), [x(cell, d) for d in range(v - 1, n)]
             found += [(-h, here) for h in higher]
-            found.append(_fold(_not(here), *(() if i == 0 else (ge(i - 1, v),)), *higher))
-            found += [_fold(_not(ge(i - 1, v)), here) if i else None,
-                      _fold(_not(ge(i, v + 1)), here)]
+            found.append(folded(negated(here), *(() if i == 0 else (ge(i - 1, v),)), *higher))
+            found += [folded(negated(ge(i - 1, v)), here) if i else None,
+                      folded(negated(ge(i, v + 1)), here)]
     for i in range(1, length):
         cell, look = cells[i], seen[i]
         for d in range(n):  # seen: higher than the tallest before
             before = ge(i - 1, d + 1)
-            found += [_fold(-x(cell, d), before, look), _fold(-x(cell, d), _not(before), -look)]
+            found += [folded(-x(cell, d), before, look),
+                      folded(-x(cell, d), negated(before), -look)]
         for v in range(2, n + 1):  # the tallest grows exactly where a cell is seen
-            found += [_fold(_not(ge(i, v)), ge(i - 1, v), look),
-                      _fold(-look, _not(ge(i - 1, v)), ge(i, v + 1))]
+            found += [folded(negated(ge(i, v)), ge(i - 1, v), look),
+                      folded(-look, negated(ge(i - 1, v)), ge(i, v + 1))]
         for j in range(2, i + 2):  # counting the cells seen
             now, then, one_less = at_least(i, j), at_least(i - 1, j), at_least(i - 1, j - 1)
-            found += [_fold(_not(then), now), _fold(_not(one_less), -look, now),
-                      _fold(_not(now), then, one_less), _fold(_not(now), then, look),
-                      _fold(_not(at_least(i, j + 1)), now)]
+            found += [folded(negated(then), now), folded(negated(one_less), -look, now),
+                      folded(negated(now), then, one_less), folded(negated(now), then, look),
+                      folded(negated(at_least(i, j + 1)), now)]
     for i in range(length - 1):  # what a prefix leaves the count
         for j in range(1, i + 2):
-            found.append(_fold(_not(at_least(i, j)), ge(i, n), at_least(length - 1, j + 1)))
+            found.append(folded(negated(at_least(i, j)), ge(i, n), at_least(length - 1, j + 1)))
             for v in range(i + 2, n + 1):
                 most = j + min(n - v, length - 1 - i)
-                found.append(_fold(at_least(i, j + 1), _not(ge(i, v)),
-                                   _not(at_least(length - 1, most + 1))))
+                found.append(folded(at_least(i, j + 1), negated(ge(i, v)),
+                                   negated(at_least(length - 1, most + 1))))
     return [clause for clause in found if clause is not None]
 
 
@@ -223,6 +217,7 @@ class Skyscraper(OutsideClue):
 
         def make(slots: CnfContext, cells: tuple[int, ...], line: Sequence[int]
                  ) -> list[Clause]:
+            # The line's first auxiliaries are its counts in all, "j or more seen", j = 2..L.
             final = dict(zip(range(2, length + 1), line, strict=False))
             return [clause for clause in (
                 () if total > length else (final[total],) if total >= 2 else None,
