@@ -372,6 +372,21 @@ def test_a_certificate_from_before_shared_cell_orders_still_verifies(tmp_path):
     assert check.ok, check.reason
 
 
+def test_a_certificate_from_before_lockout_lines_on_order_literals_still_verifies(tmp_path):
+    # A 6x6 of lockout lines (ends sharing cells: F3 ends two lines, E6 two), certified by
+    # stop 50's code (40df738), before lockout_order: its manifest names no such option,
+    # so it reads as made then (the automaton's clauses), and its formula is still the
+    # derived one. Certified again now, on the ends' order literals, it verifies too.
+    old = Path(__file__).with_name("certificates") / "old_lockout"
+    check = verify_certificate(old)
+    assert check.ok, check.reason
+    assert "lockout_order" not in _manifest(old)
+    certify(parse(_manifest(old)["puzzle"]), tmp_path)
+    assert _manifest(tmp_path)["lockout_order"] == "on"
+    check = verify_certificate(tmp_path)
+    assert check.ok, check.reason
+
+
 def test_a_killer_certified_with_its_cages_in_another_order_verifies(tmp_path):
     # The manifest writes a killer whose cages cover the grid as its line, which reads the
     # cages back in the line's order: the formula is derived from that reading too.

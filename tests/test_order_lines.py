@@ -1,4 +1,4 @@
-"""Thermometers, slow thermometers and between lines on order literals
+"""Thermometers, slow thermometers, between lines and lockout lines on order literals
 (:mod:`~sudoku_csp.constraints.order_lines`, the sat backend's ``line_order``), against brute
 force.
 
@@ -32,10 +32,11 @@ from sudoku_csp import parse
 from sudoku_csp.backends import get_backend
 from sudoku_csp.constraints.cell_orders import order_definitions
 from sudoku_csp.constraints.kinds.between import BetweenLine
+from sudoku_csp.constraints.kinds.lockout import LockoutLine
 from sudoku_csp.constraints.kinds.renban import Renban
 from sudoku_csp.constraints.kinds.slowthermo import SlowThermo
 from sudoku_csp.constraints.kinds.thermo import Thermo
-from sudoku_csp.constraints.order_lines import between_clauses, thermo_clauses
+from sudoku_csp.constraints.order_lines import between_clauses, lockout_clauses, thermo_clauses
 from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.puzzle import Puzzle
 from sudoku_csp.variants import make_geometry
@@ -67,6 +68,22 @@ def test_between_lines_hold_exactly_the_fillings_between_the_ends(n, length):
     clauses = between_clauses(ctx, cells)
     _exact(n, clauses, cells, lambda v: all(min(v[0], v[-1]) < m < max(v[0], v[-1])
                                             for m in v[1:-1]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([4, 6]), st.integers(2, 4), st.integers(1, 5), st.booleans())
+def test_lockout_lines_hold_exactly_the_fillings_they_allow(n, length, least, shared):
+    # The ends at least `least` apart, no other cell in their range, inclusive; the ends'
+    # order literals their own or the cells' definitions (written here with the line).
+    least = min(least, n - 1 if length == 2 else n - 2)
+    ctx, _ = cnf_context(n, {} if shared else {"cell_orders": "own"})
+    cells = tuple(range(length))
+
+    def keeps(v) -> bool:  # noqa: ANN001
+        low, high = sorted((v[0], v[-1]))
+        return high - low >= least and all(not low <= m <= high for m in v[1:-1])
+
+    _exact(n, lockout_clauses(ctx, cells, least), cells, keeps)
 
 
 def test_two_lines_through_one_cell_hold_together():
@@ -117,8 +134,8 @@ def test_unit_propagation_carries_bounds_along_the_lines():
 
 
 SPECS = ("sat:line_order=off", "sat:line_order=on", "sat:line_order=both",
-         "sat:cell_orders=own", "sat:renban_runs=off", "sat:renban_runs=both",
-         "sat:mode=fresh")
+         "sat:cell_orders=own", "sat:lockout_order=off", "sat:renban_runs=off",
+         "sat:renban_runs=both", "sat:mode=fresh")
 
 
 @pytest.mark.parametrize("lines", [
@@ -131,6 +148,8 @@ SPECS = ("sat:line_order=off", "sat:line_order=on", "sat:line_order=both",
     (Renban((1, 2, 6, 11)),),  # across the top boxes: A2 and C4 share no unit
     (Renban((4, 9, 14, 15)), Thermo((2, 7))),
     (Renban((0, 1, 2, 3)),),
+    (LockoutLine((0, 5, 10)), LockoutLine((3, 6), 1)),
+    (LockoutLine((12, 9, 6, 3), 1), Thermo((8, 13, 14))),  # A4..D1 across the boxes
 ])
 def test_every_option_counts_the_grids_the_checker_keeps(lines):
     geometry = make_geometry(4)

@@ -36,8 +36,9 @@ from sudoku_csp.constraints.translation import (
     templated,
 )
 
-__all__ = ["LINE_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM", "as_line_order",
-           "between_clauses", "line_orders", "run_clauses", "thermo_clauses"]
+__all__ = ["LINE_ORDER", "LOCKOUT_ORDER", "RENBAN_RUNS", "RENBAN_SEERS", "SEERS_FROM",
+           "as_line_order", "between_clauses", "line_orders", "lockout_clauses", "run_clauses",
+           "thermo_clauses"]
 
 LINE_ORDER = EncodingOption(
     "line_order", "on", "thermometers, slow thermometers and between lines in CNF: on (order "
@@ -198,6 +199,60 @@ def _between(slots: CnfContext, length: int, given: Sequence[int] = ()) -> Itera
             # v or more gives one end v + 1 or more (unit propagation without up's value).
             found.append(folded(ge(m, v + 1), negated(ge(0, v)), negated(ge(last, v))))
             found.append(folded(negated(ge(m, v)), ge(0, v + 1), ge(last, v + 1)))
+    yield from (c for c in found if c is not None)
+
+
+LOCKOUT_ORDER = EncodingOption(
+    "lockout_order", "on", "lockout lines in CNF: on (the ends' order literals, one literal "
+    "\"the first end is the smaller\", each other cell outside the ends' range on its "
+    "digits) or off (the automaton's clauses)", ("on", "off"), "lockout-order switch",
+    unrecorded="off")
+"""Whether the sat backend writes a lockout line on its ends' order literals
+(:func:`lockout_clauses`) or as its automaton (``off``, as before the option existed)."""
+
+
+def lockout_clauses(ctx: CnfContext, cells: Sequence[int], least: int) -> list[Clause]:
+    """A lockout line along ``cells`` (its ends at least ``least`` apart, no other cell
+    between them, inclusive) on the ends' order literals (each cell's own definition under
+    ``cell_orders=shared``: :func:`~sudoku_csp.constraints.cell_orders.order_definitions`)
+    and one literal ``up``, "the first end is the smaller", which the ends' bounds set:
+    with ``up``, "the first end is ``v`` or more" gives the last ``v + least`` or more, and
+    a cell between holding ``u`` puts the first above ``u`` or the last below it; without
+    ``up`` the same with the ends swapped; either way up, a cell between holds neither end's
+    digit. Exact: a filling satisfies the clauses (with the literals it sets, ``up`` as its
+    ends say) iff it keeps the rule.
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> ctx = CnfContext(variables(make_geometry(4)), start=65, options={"cell_orders": "own"})
+    >>> lockout_clauses(ctx, (0, 1, 2), 2)[-2:]   # A2 holds neither A1's 4 nor A3's
+    [(-8, -4), (-8, -12)]
+    """
+    ends, middle = (cells[0], cells[-1]), tuple(cells[1:-1])
+    defined = order_definitions(ctx, ends)
+    return templated(ctx, (*ends, *middle), ("order lockout", least, bool(defined)),
+                     lambda slots, c, given=(): _lockout(slots, len(c), least, given), defined)
+
+
+def _lockout(slots: CnfContext, length: int, least: int, given: Sequence[int] = ()
+             ) -> Iterator[Clause]:
+    orders = _Orders(slots, 2, given)  # the ends, slots 0 and 1
+    up = slots.new_var()
+    yield from orders.definitions()
+    ge, n = orders.ge, orders.n
+    found: list[Clause | None] = []
+    for v in range(1, n + 1):
+        # The ends' bounds decide up: first >= v > last: the first is the greater.
+        found += [folded(negated(ge(0, v)), ge(1, v), -up),
+                  folded(negated(ge(1, v)), ge(0, v), up),
+                  folded(-up, negated(ge(0, v)), ge(1, v + least)),
+                  folded(up, negated(ge(1, v)), ge(0, v + least))]
+    for m in range(2, length):
+        for d in range(n):
+            x, u = m * n + d + 1, d + 1
+            found += [folded(-up, -x, ge(0, u + 1), negated(ge(1, u))),
+                      folded(up, -x, ge(1, u + 1), negated(ge(0, u))),
+                      (-x, -(d + 1)), (-x, -(n + d + 1))]
     yield from (c for c in found if c is not None)
 
 
