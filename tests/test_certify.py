@@ -353,36 +353,27 @@ def test_a_certificate_from_before_line_totals_still_verifies(tmp_path):
     assert check.ok, check.reason
 
 
-def test_a_certificate_from_before_shared_cell_orders_still_verifies(tmp_path):
+@pytest.mark.parametrize(("folder", "option", "now"), [
     # A 6x6 of thermometers, between lines and slow thermometers crossing on cells (C4 on
-    # two between lines, F4 on two slow thermometers), certified by stop 50's code
-    # (40df738), before cell_orders=shared: its manifest names no such option, so it reads
-    # as made then (each line its own order literals), and its formula is still the derived
-    # one. Certified again now, each line's cells' order literals come as the cells'
-    # definitions, ahead of the line's clauses: a formula laid out otherwise, which verifies
-    # too.
-    old = Path(__file__).with_name("certificates") / "old_orders"
+    # two between lines, F4 on two slow thermometers): each line wrote its own order
+    # literals, which are now each cell's definition, ahead of the line's clauses.
+    ("old_orders", "cell_orders", "shared"),
+    # A 6x6 of lockout lines (F3 ends two lines, E6 two): the automaton's clauses, now the
+    # ends' order literals.
+    ("old_lockout", "lockout_order", "on")])
+def test_a_certificate_from_before_stop_51_s_line_options_still_verifies(tmp_path, folder,
+                                                                         option, now):
+    # Certified by stop 50's code (40df738), before the option: its manifest names none, so
+    # it reads as made then, and its formula is still the derived one. Certified again now,
+    # the manifest names the new default, the formula is laid out otherwise, and it
+    # verifies too.
+    old = Path(__file__).with_name("certificates") / folder
     check = verify_certificate(old)
     assert check.ok, check.reason
-    assert "cell_orders" not in _manifest(old)
+    assert option not in _manifest(old)
     certify(parse(_manifest(old)["puzzle"]), tmp_path)
-    assert _manifest(tmp_path)["cell_orders"] == "shared"
+    assert _manifest(tmp_path)[option] == now
     assert (tmp_path / "formula.cnf").read_text() != (old / "formula.cnf").read_text()
-    check = verify_certificate(tmp_path)
-    assert check.ok, check.reason
-
-
-def test_a_certificate_from_before_lockout_lines_on_order_literals_still_verifies(tmp_path):
-    # A 6x6 of lockout lines (ends sharing cells: F3 ends two lines, E6 two), certified by
-    # stop 50's code (40df738), before lockout_order: its manifest names no such option,
-    # so it reads as made then (the automaton's clauses), and its formula is still the
-    # derived one. Certified again now, on the ends' order literals, it verifies too.
-    old = Path(__file__).with_name("certificates") / "old_lockout"
-    check = verify_certificate(old)
-    assert check.ok, check.reason
-    assert "lockout_order" not in _manifest(old)
-    certify(parse(_manifest(old)["puzzle"]), tmp_path)
-    assert _manifest(tmp_path)["lockout_order"] == "on"
     check = verify_certificate(tmp_path)
     assert check.ok, check.reason
 
