@@ -217,11 +217,13 @@ class Skyscraper(OutsideClue):
 
         def make(slots: CnfContext, cells: tuple[int, ...], line: Sequence[int]
                  ) -> list[Clause]:
-            # The line's first auxiliaries are its counts in all, "j or more seen", j = 2..L.
+            # The line's first auxiliaries are its counts in all, "j or more seen", j = 2..L
+            # (one is always seen; more than L never: no reading, the empty clause).
+            if total > length:
+                return [()]
             final = dict(zip(range(2, length + 1), line, strict=False))
-            return [clause for clause in (
-                () if total > length else (final[total],) if total >= 2 else None,
-                (-final[total + 1],) if total + 1 <= length else None) if clause is not None]
+            clauses: list[Clause] = [(final[total],)] if total >= 2 else []
+            return clauses + ([(-final[total + 1],)] if total < length else [])
 
         return templated(ctx, self.cells, ("skyscraper clue", total), make,
                          (_line_of(self.cells),))
