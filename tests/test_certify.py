@@ -354,19 +354,23 @@ def test_a_certificate_from_before_line_totals_still_verifies(tmp_path):
 
 
 @pytest.mark.parametrize(("folder", "option", "now"), [
-    # A 6x6 of thermometers, between lines and slow thermometers crossing on cells (C4 on
-    # two between lines, F4 on two slow thermometers): each line wrote its own order
-    # literals, which are now each cell's definition, ahead of the line's clauses.
+    # Certified by stop 50's code (40df738). A 6x6 of thermometers, between lines and slow
+    # thermometers crossing on cells (C4 on two between lines, F4 on two slow
+    # thermometers): each line wrote its own order literals, which are now each cell's
+    # definition, ahead of the line's clauses.
     ("old_orders", "cell_orders", "shared"),
-    # A 6x6 of lockout lines (F3 ends two lines, E6 two): the automaton's clauses, now the
-    # ends' order literals.
-    ("old_lockout", "lockout_order", "on")])
-def test_a_certificate_from_before_stop_51_s_line_options_still_verifies(tmp_path, folder,
-                                                                         option, now):
-    # Certified by stop 50's code (40df738), before the option: its manifest names none, so
-    # it reads as made then, and its formula is still the derived one. Certified again now,
-    # the manifest names the new default, the formula is laid out otherwise, and it
-    # verifies too.
+    # By stop 50's code too: a 6x6 of lockout lines (F3 ends two lines, E6 two), the
+    # automaton's clauses, now the ends' order literals.
+    ("old_lockout", "lockout_order", "on"),
+    # By stop 51's code (e04d3b2): a 6x6 of eight little killers, generated (`generate
+    # --kind little-killer --size 6 --seed 7`), every bound of its runs written, now the
+    # loosest of those that refute a run.
+    ("old_little_killers", "bounds_rows", "loosest")])
+def test_a_certificate_from_before_a_line_option_still_verifies(tmp_path, folder, option,
+                                                                now):
+    # Made before the option: its manifest names none, so it reads as made then, and its
+    # formula is still the derived one. Certified again now, the manifest names the new
+    # default, the formula is laid out otherwise, and it verifies too.
     old = Path(__file__).with_name("certificates") / folder
     check = verify_certificate(old)
     assert check.ok, check.reason

@@ -191,7 +191,7 @@ def test_a_25_digit_clue_lists_only_the_sets_of_its_sum(kind, monkeypatch):
     for link in native_links(g25, (clue,)):
         assert link.narrow((full,) * 25) is not None
 
-SPECS = ["sat:line_sums=cells", "sat:region_sums=cells,zipper_sums=cells",
+SPECS = ["sat:line_sums=cells", "sat:region_sums=cells,zipper_sums=cells", "sat:bounds_rows=all",
          "sat:line_sums=groups,sum_bounds=off", "sat:sum_bounds=off",
          "sat:hidden=off,leftovers=off", "sat:required=off", "native:hidden=off",
          "native:leftovers=off,required=off",

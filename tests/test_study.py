@@ -307,10 +307,10 @@ def test_the_options_study_switches_each_option_the_puzzles_kinds_offer():
     grid = (0, 1, 2, 3, 2, 3, 0, 1, 1, 0, 3, 2, 3, 2, 1, 0)
     lines = kind_named("little killer").sample(geometry, grid, random.Random(3))
     puzzle = Puzzle(geometry, (-1,) * 16, constraints=tuple(lines))
-    # line_sums and sum_bounds are the sat backend's alone; no cage, no implied family;
-    # bounds_ends has three values (studied by naming its specs)
+    # line_sums, sum_bounds and bounds_rows are the sat backend's alone; no cage, no
+    # implied family; bounds_ends has three values (studied by naming its specs)
     assert option_specs([puzzle]) == ["sat", "sat:sum_bounds=off", "sat:line_sums=groups",
-                                     "native", "cpsat"]
+                                     "sat:bounds_rows=all", "native", "cpsat"]
     assert option_specs(PUZZLES[:2]) == ["sat", "native", "cpsat"]  # no kind, no option
 
 
