@@ -11,7 +11,8 @@ link, f-puzzles JSON, the tool's own lines), or lines of a corpus such as
 Per puzzle it prints: size, the constraint kinds, and for each backend the verdict (up to
 two solutions, as ``check`` looks) and the milliseconds it took end to end (model built
 from the puzzle, solved, each solution verified), best of ``--rounds`` (each round meets the
-puzzle as new: :func:`~sudoku_csp.constraints.forget_puzzles`); then, per backend,
+puzzle as new: :func:`~sudoku_csp.constraints.forget_puzzles`, and after the first the
+backend's :meth:`~sudoku_csp.backends.base.BackendBase.renew`); then, per backend,
 the median, 90th percentile and largest time, and whether every backend agreed; and per
 constraint kind, the median time over the puzzles that hold it. The
 backends run in turn on each puzzle, so the noise of a shared machine falls on all alike.
@@ -95,8 +96,12 @@ def main() -> int:
         for spec in specs[index % len(specs):] + specs[:index % len(specs)]:
             best = float("inf")
             limit = args.native_limit if spec.startswith("native") else args.time_limit
-            for _ in range(args.rounds):
-                forget_puzzles()  # each round meets the puzzle as new
+            for again in range(args.rounds):
+                # Each round meets the puzzle as new: nothing worked out for it natively,
+                # nor learnt by a SAT session from it the round before (rebuilt untimed).
+                forget_puzzles()
+                if again:
+                    backends[spec].renew()
                 start = time.perf_counter()
                 result = backends[spec].solve(puzzle, limit=2, time_limit=limit)
                 best = min(best, time.perf_counter() - start)

@@ -16,12 +16,16 @@ For each spec (``--solver``, repeatable; default sat and cpsat) every puzzle is 
 two solutions (``count(puzzle, spec)``) ``--rounds`` times in this process, taking turns
 with the other specs so that a shared machine's noise falls on all alike, and its best time
 kept (each time as a new puzzle: what was worked out for this very puzzle is forgotten
-first, :func:`~sudoku_csp.constraints.forget_puzzles`; what puzzles of the same shapes share
-is kept, as ISS keeps its own tables); then, for the first ``--e2e`` puzzles of each file
-(all by default, 0 for none), the wall time of ``sudoku-csp count PUZZLE -s SPEC`` as a new
-process. With ``--iss``, the same puzzles go to ISS, written in its constraint language by
-:func:`iss_text`: one node process counts each (``SimpleSolver.countSolutions(text, 2)``,
-its public API) ``--rounds`` times, best kept, then one node process per puzzle end to end.
+first, :func:`~sudoku_csp.constraints.forget_puzzles`, and before each round every backend
+renews its solvers, :meth:`~sudoku_csp.backends.base.BackendBase.renew`, so that no SAT
+session keeps what it learnt from the puzzle a round before; what puzzles of the same
+shapes share is kept, as ISS keeps its own tables, and within a round a session keeps what
+the puzzles before learnt it, as a long run does); then, for the first ``--e2e`` puzzles of
+each file (all by default, 0 for none), the wall time of ``sudoku-csp count PUZZLE -s
+SPEC`` as a new process. With ``--iss``, the same puzzles go to ISS, written in its
+constraint language by :func:`iss_text`: one node process counts each
+(``SimpleSolver.countSolutions(text, 2)``, its public API) ``--rounds`` times, best kept,
+then one node process per puzzle end to end.
 The harness is a few lines written to a temporary directory (nothing here depends on node;
 no code of ISS is copied): puzzles whose rules ISS has no constraint for, or whose
 translation this script lacks, are left out of its columns ("n/a"). Every verdict is
@@ -415,6 +419,12 @@ def run_ours(puzzles: list[Entry], specs: list[str], rounds: int, seconds: float
     # collect (the native solver's, ahead of auto, cost auto about 0.5 ms a puzzle).
     order = random.Random(0)
     for _round in range(rounds):
+        # Each round meets every puzzle as new: SAT's sessions would otherwise keep the
+        # clauses learnt and phases saved on the very puzzle a round before (its best
+        # round then a tenth quicker at the medians, and half on five generated
+        # sandwiches: docs/design.md, "Each puzzle timed as new"). Rebuilt here, untimed.
+        for backend in backends.values():
+            backend.renew()
         # --shuffle: the puzzles in a new seeded order each round, so that no puzzle always
         # follows the same one (SAT's incremental solver carries what it met before it)
         for entry in order.sample(puzzles, len(puzzles)) if shuffle else puzzles:

@@ -96,6 +96,15 @@ CONSTRAINED_FILE = Path(__file__).with_name("constrained_cases.jsonl")
 KILLER4 = "AABCDDBBEFGHEFHH 5,6,4,5,3,7,2,8"
 """A given-free 4x4 killer in the one-line form (cage map, sums)."""
 
+LITTLE_KILLERS6 = (
+    '{"size":6,"little_killers":[{"from":"A1","direction":"down-right","sum":21},'
+    '{"from":"A2","direction":"down-right","sum":21},{"from":"B6","direction":"down-left",'
+    '"sum":16},{"from":"C1","direction":"up-right","sum":11},{"from":"F1","direction":'
+    '"up-right","sum":21},{"from":"F2","direction":"up-left","sum":4},{"from":"F5",'
+    '"direction":"up-left","sum":17},{"from":"F5","direction":"up-right","sum":11}]}')
+"""A 6x6 of eight little killers and no given (`generate --kind little-killer --size 6 --seed
+7`), unique: SAT's search takes a few hundred conflicts, a warm session's a different number."""
+
 
 def _constrained() -> list[Case]:
     cases = []

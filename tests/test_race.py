@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from cases import CASES, CONSTRAINED_CASES, published, slow_if
+from cases import CASES, CONSTRAINED_CASES, LITTLE_KILLERS6, published, slow_if
 
 from sudoku_csp import Puzzle, SpecError, Status, make_backend, parse
 from sudoku_csp.backends import race as race_module
@@ -143,6 +143,26 @@ def test_each_backend_stops_when_its_deadline_is_cancelled(spec):
     result = backend.solve(hard_empty(), limit=2, time_limit=d)
     cutter.join()
     assert result.status is Status.UNKNOWN and not result.complete
+
+
+def test_renewing_a_race_renews_each_member_in_its_process():
+    # Each member's process rebuilds its solvers and answers before renew() returns: the
+    # SAT member then searches the puzzle as it did in its new process.
+    puzzle = parse(LITTLE_KILLERS6)
+    backend = make_backend("race:sat,native")
+    try:
+        def sat_conflicts() -> int:
+            answer = backend.solve_each(puzzle, limit=2, time_limits=[None, None])[0]
+            assert isinstance(answer, Result) and answer.status is Status.UNIQUE
+            return answer.stats["conflicts"]
+
+        first = sat_conflicts()
+        warm = sat_conflicts()
+        backend.renew()
+        assert sat_conflicts() == first != warm
+    finally:
+        backend.close()
+    make_backend("race:sat,native").renew()  # no member started yet: nothing to do
 
 
 # -- a cross-check run concurrently ------------------------------------------------------------

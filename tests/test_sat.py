@@ -6,7 +6,7 @@ import random
 import threading
 
 import pytest
-from cases import BY_NAME, CASES, KILLER4, pigeonhole_puzzle, slow_if
+from cases import BY_NAME, CASES, KILLER4, LITTLE_KILLERS6, pigeonhole_puzzle, slow_if
 
 from sudoku_csp import (
     EMPTY,
@@ -311,6 +311,32 @@ def test_each_puzzle_searches_from_activities_at_zero(monkeypatch):
             got = backend.solve(puzzle, limit=2)
             assert (got.status, got.count) == (want.status, want.count), spec
         assert calls == resets, spec
+
+
+def test_a_renewed_backend_searches_a_puzzle_met_before_as_a_fresh_one_does():
+    # What a session learnt on a puzzle (clauses, saved phases) changes its next search of
+    # that puzzle; renew() rebuilds it, so a benchmark's later round meets the puzzle as
+    # new: the same search, count for count, as a backend that never met it.
+    puzzle = parse(LITTLE_KILLERS6)
+    counts = ("conflicts", "decisions", "propagations")
+    first = make_backend("sat").solve(puzzle, limit=2)
+    backend = make_backend("sat")
+    warm = [backend.solve(puzzle, limit=2) for _ in range(3)]
+    assert {tuple(r.stats[k] for k in counts) for r in warm[1:]} != {
+        tuple(first.stats[k] for k in counts)}  # a warm session searches otherwise
+    builds = backend.session_info(puzzle.geometry)["builds"]
+    backend.renew()
+    assert backend.session_info(puzzle.geometry)["builds"] == builds + 1
+    again = backend.solve(puzzle, limit=2)
+    assert again.status is first.status is Status.UNIQUE
+    assert [again.stats[k] for k in counts] == [first.stats[k] for k in counts]
+    # A portfolio renews its members: auto's SAT member is the registry's sat.
+    auto = make_backend("auto")
+    auto.solve(puzzle, limit=2)
+    shared = get_backend("sat")
+    built = shared.session_info(puzzle.geometry)["builds"]
+    auto.renew()
+    assert shared.session_info(puzzle.geometry)["builds"] == built + 1
 
 
 def test_a_puzzles_givens_leave_with_it():

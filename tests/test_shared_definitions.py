@@ -141,6 +141,26 @@ def test_the_session_keeps_the_definitions_above_the_region_until_a_rebuild():
         make_backend("sat:mode=fresh").solve(puzzle, limit=2).count
 
 
+def test_a_renewed_session_holds_its_definitions_again_and_counts_alike():
+    # renew() rebuilds each session between a benchmark's rounds: what it learnt goes, the
+    # definitions it held come back at once (outside the next solve), and answers stay.
+    backend = make_backend("sat")
+    puzzles = [p for p in _puzzles(13, 30) if p.constraints]
+    for puzzle in puzzles:
+        backend.solve(puzzle, limit=2)
+    held = {key: set(session.defined) for key, session in backend._sessions.items()}
+    assert any(held.values())
+    backend.renew()
+    for key, session in backend._sessions.items():
+        assert set(session.defined) == held[key]
+        defined = {v for aux in session.defined.values() for v in aux}
+        assert all(session.formula.nv < v < session.next_var for v in defined)
+    fresh = make_backend("sat:mode=fresh")
+    for puzzle in puzzles:
+        got, want = backend.solve(puzzle, limit=8), fresh.solve(puzzle, limit=8)
+        assert (got.status, got.count) == (want.status, want.count), puzzle
+
+
 def test_only_the_puzzles_that_read_definitions_meet_them():
     # The definitions a session holds propagate in every puzzle put to it: the killers and
     # plain puzzles go to a session of the geometry that never holds any; sandwiches and

@@ -43,6 +43,8 @@ class Backend(Protocol):
     shares with its other stages (what the solve spends, they no longer have).
 
     ``spec`` is the canonical spec string that names this configuration; results carry it.
+    ``renew`` forgets what earlier puzzles left in its solvers
+    (:meth:`BackendBase.renew`).
     """
 
     @property
@@ -50,6 +52,8 @@ class Backend(Protocol):
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: Limit = None) -> Result: ...
+
+    def renew(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,17 @@ class BackendBase(abc.ABC):
         """
         return (*cls.OPTIONS, *(Option(o.name, o.default, o.help, o.choices)
                                 for o in cls.kind_encoding_options().values()))
+
+    def renew(self) -> None:
+        """Forget what solving earlier puzzles left in this backend's solvers, keeping what
+        depends on the grid and the shapes of constraints alone (formulas, definitions,
+        clause templates), so that a puzzle met again is solved as a new one would be, the
+        reloading done now rather than in the next solve (a benchmark's rounds:
+        examples/uniqueness_benchmark.py). The native and CP-SAT backends keep nothing per
+        puzzle but what :func:`~sudoku_csp.constraints.forget_puzzles` forgets: nothing to
+        do here; SAT's incremental sessions (:meth:`SatBackend.renew
+        <sudoku_csp.backends.sat.SatBackend.renew>`) and portfolios' members do it."""
+        return  # nothing learnt per puzzle to forget
 
     def given_kind_options(self) -> dict[str, str]:
         """The kinds' encoding options the spec named, by name, for the translation (every
@@ -308,6 +323,14 @@ class PortfolioBase(BackendBase):
     @property
     def spec(self) -> str:
         return f"{self.name}:{','.join(self.members)}"
+
+    def renew(self) -> None:
+        """Renew every member (:meth:`BackendBase.renew`): the registry's backends of
+        their specs, which this portfolio runs."""
+        from sudoku_csp.backends.registry import get_backend
+
+        for member in self.members:
+            get_backend(member).renew()
 
 
 def decisive(result: Result, limit: int | None) -> bool:

@@ -132,6 +132,12 @@ def _serve(spec: str, inbox: Connection, outbox: Connection) -> None:
             message = jobs.pop(0)
             if message is None:
                 return
+        if message[0] == "renew":  # between puzzles: nothing of this member is running
+            if backend is not None:
+                backend.renew()
+            outbox.send(("renewed", message[1], None))
+            continue
+        with ready:
             _, job, puzzle, limit, at, seconds = message
             deadline = Cancellable.of_limit(at, seconds)
             current[job] = deadline
@@ -367,6 +373,28 @@ class RaceBackend(PortfolioBase):
         stats = ({**result.stats, "winner": result.solver} if decisive(result, limit)
                  else result.stats)
         return replace(result, solver=self.spec, seconds=seconds, puzzle=puzzle, stats=stats)
+
+    def renew(self) -> None:
+        """Have every member's process renew its backend
+        (:meth:`~sudoku_csp.backends.base.BackendBase.renew`), and wait until each has:
+        a member still busy with a puzzle the race stopped finishes it first (killed past
+        :data:`GRACE`, as before a puzzle). A member not started has nothing to renew."""
+        self._job += 1
+        job = self._job
+        told = []
+        for racer in self._racers:
+            racer.drain()
+            if racer.waiting and racer.stopped_at is not None \
+                    and time.monotonic() - racer.stopped_at > GRACE:
+                racer.kill()
+            if racer.process is None or racer.inbox is None:
+                continue
+            racer.inbox.send(("renew", job))
+            racer.waiting.add(job)
+            told.append(racer)
+        for racer in told:
+            while job in racer.waiting:
+                racer.receive()  # late answers to stopped puzzles, then "renewed"
 
     def close(self) -> None:
         """End every member's process (a later :meth:`solve` starts them again)."""

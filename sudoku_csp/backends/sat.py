@@ -185,6 +185,27 @@ class SatBackend(BackendBase):
             session.close()
         self._sessions.clear()
 
+    def renew(self) -> None:
+        """Rebuild every incremental session's solver now, holding again the definitions it
+        held (:meth:`~sudoku_csp.satsession.SolverSession.define`): the clauses it learnt
+        and the phases it saved on earlier puzzles are gone, a puzzle it met is searched as
+        a new one would be, and the next solve does not pay the loading. Propagation-only
+        solvers learn nothing and stay.
+
+        >>> from sudoku_csp import parse
+        >>> sat, puzzle = SatBackend(), parse("3.1...4.2.......")
+        >>> _ = sat.solve(puzzle, limit=2); sat.renew()
+        >>> sat.session_info(puzzle.geometry)["builds"]
+        2
+        """
+        for session in self._sessions.values():
+            if isinstance(session, SolverSession) and session.solver is not None:
+                held = list(session.defined)
+                session.close()
+                session.get()
+                if held:
+                    session.define(held)
+
     def session_info(self, geometry: Geometry, families: tuple[Hashable, ...] = ()
                      ) -> dict[str, int]:
         """The incremental solver state kept for ``geometry`` and the puzzles whose clauses
