@@ -165,6 +165,22 @@ def test_renewing_a_race_renews_each_member_in_its_process():
     make_backend("race:sat,native").renew()  # no member started yet: nothing to do
 
 
+def test_renewing_kills_a_member_still_busy_with_a_puzzle(monkeypatch):
+    # A member that does not give up a puzzle within GRACE is killed rather than waited
+    # for: a new process has nothing to forget, and renew() returns at once.
+    monkeypatch.setattr(race_module, "GRACE", 0.05)
+    backend = make_backend("race:sat,native")
+    try:
+        assert backend.solve(parse("3.1...4.2......."), limit=2).status is Status.UNIQUE
+        busy = backend._racers[0]
+        busy.submit(10**6, hard_empty(), None, Deadline.of(None))  # minutes of search
+        backend.renew()
+        assert busy.process is None and not busy.waiting
+        assert backend.solve(parse(LITTLE_KILLERS6), limit=2).status is Status.UNIQUE
+    finally:
+        backend.close()
+
+
 # -- a cross-check run concurrently ------------------------------------------------------------
 def test_a_concurrent_cross_check_runs_every_spec_to_its_end():
     puzzles = [parse("3.1...4.2......."), parse("1..." "..1." ".1.." "...1"),

@@ -376,17 +376,20 @@ class RaceBackend(PortfolioBase):
 
     def renew(self) -> None:
         """Have every member's process renew its backend
-        (:meth:`~sudoku_csp.backends.base.BackendBase.renew`), and wait until each has:
-        a member still busy with a puzzle the race stopped finishes it first (killed past
-        :data:`GRACE`, as before a puzzle). A member not started has nothing to renew."""
+        (:meth:`~sudoku_csp.backends.base.BackendBase.renew`), and wait until each has.
+        A member still busy with a puzzle the race stopped gets :data:`GRACE` seconds to
+        give it up, then is killed (a new process has nothing to forget); a member not
+        started has nothing to renew."""
         self._job += 1
         job = self._job
         told = []
         for racer in self._racers:
             racer.drain()
-            if racer.waiting and racer.stopped_at is not None \
-                    and time.monotonic() - racer.stopped_at > GRACE:
-                racer.kill()
+            if racer.waiting and racer.outbox is not None:
+                racer.outbox.poll(GRACE)
+                racer.drain()
+                if racer.waiting:
+                    racer.kill()
             if racer.process is None or racer.inbox is None:
                 continue
             racer.inbox.send(("renew", job))
