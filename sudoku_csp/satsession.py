@@ -241,6 +241,32 @@ class SolverSession:
                 or self.waste > WASTE_PER_CLAUSE * len(self.formula.clauses)):
             self.close()
 
+    def renew(self) -> None:
+        """Rebuild the loaded solver now, holding again the definitions it held (they depend
+        on the grid alone): the clauses it learnt and the phases it saved on earlier
+        puzzles go, so a puzzle it met is searched as a new one would be, and the next
+        puzzle does not pay the loading (a benchmark's rounds). No solver loaded: nothing.
+        For a session whose owner keeps no selector across it (the sat backend's): a
+        rebuild voids them.
+
+        >>> from sudoku_csp.constraints import Sandwich, definitions
+        >>> from sudoku_csp.variants import make_geometry
+        >>> g = make_geometry(4)
+        >>> session = SolverSession("minisat22", cnf.build(g), recycle=None)
+        >>> _ = session.get()
+        >>> held = session.define(definitions(g, [Sandwich((0, 1, 2, 3), "right", 2)]))
+        >>> session.renew()
+        >>> session.builds, list(session.defined) == list(held)
+        (2, True)
+        """
+        if self.solver is None:
+            return
+        held = list(self.defined)
+        self.close()
+        self.get()
+        if held:
+            self.define(held)
+
     def close(self) -> None:
         """Free the solver (:meth:`get` rebuilds it)."""
         if self.solver is not None:

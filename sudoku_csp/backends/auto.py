@@ -48,7 +48,7 @@ from dataclasses import replace
 from typing import Any
 
 from sudoku_csp.backends.base import PortfolioBase, decisive
-from sudoku_csp.backends.first import in_turn
+from sudoku_csp.backends.first import in_turn, renew_members
 from sudoku_csp.deadline import Deadline, Limit
 from sudoku_csp.errors import SpecError
 from sudoku_csp.puzzle import Puzzle
@@ -127,6 +127,9 @@ class AutoBackend(PortfolioBase):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), ())
+
+    def renew(self) -> None:
+        renew_members(self.members)
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: Limit = None) -> Result:

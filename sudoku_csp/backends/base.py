@@ -180,7 +180,8 @@ class BackendBase(abc.ABC):
         examples/uniqueness_benchmark.py). The native and CP-SAT backends keep nothing per
         puzzle but what :func:`~sudoku_csp.constraints.forget_puzzles` forgets: nothing to
         do here; SAT's incremental sessions (:meth:`SatBackend.renew
-        <sudoku_csp.backends.sat.SatBackend.renew>`) and portfolios' members do it."""
+        <sudoku_csp.backends.sat.SatBackend.renew>`) and portfolios' members
+        (:func:`~sudoku_csp.backends.first.renew_members`, the race's own) do it."""
         return  # nothing learnt per puzzle to forget
 
     def given_kind_options(self) -> dict[str, str]:
@@ -323,14 +324,6 @@ class PortfolioBase(BackendBase):
     @property
     def spec(self) -> str:
         return f"{self.name}:{','.join(self.members)}"
-
-    def renew(self) -> None:
-        """Renew every member (:meth:`BackendBase.renew`): the registry's backends of
-        their specs, which this portfolio runs."""
-        from sudoku_csp.backends.registry import get_backend
-
-        for member in self.members:
-            get_backend(member).renew()
 
 
 def decisive(result: Result, limit: int | None) -> bool:

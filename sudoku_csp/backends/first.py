@@ -123,6 +123,16 @@ def in_turn(puzzle: Puzzle, members: Sequence[str], *, limit: int | None,
     return Turns(tried[best], best, tried)
 
 
+def renew_members(members: Sequence[str]) -> None:
+    """Renew the registry's backend of each member spec
+    (:meth:`~sudoku_csp.backends.base.BackendBase.renew`): the backends a portfolio run in
+    this process (``first``, ``auto``) solves with."""
+    from sudoku_csp.backends.registry import get_backend
+
+    for member in members:
+        get_backend(member).renew()
+
+
 @functools.cache
 def _roles(member: str) -> tuple[bool, bool]:
     """Whether ``member``'s backend reports its root's candidates (``reports_root``: the
@@ -155,6 +165,9 @@ class FirstBackend(PortfolioBase):
                             "(first:native:nodes=20,sat)")
         check_members("first", members)
         self.members = tuple(members)
+
+    def renew(self) -> None:
+        renew_members(self.members)
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 1,
               time_limit: Limit = None) -> Result:

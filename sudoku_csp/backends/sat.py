@@ -17,34 +17,27 @@ Modes (how a puzzle meets the formula):
   by a clause guarded by the selector; afterwards a unit clause ``¬selector`` retires the
   puzzle's clauses for good.
   Every such puzzle numbers its auxiliaries in one region of variables that the next puzzle
-  takes over (:meth:`~sudoku_csp.satsession.SolverSession.scratch`), so the solver holds
-  no more than the largest puzzle's; retired selectors are dead variables that every model
-  still carries, so the solver is rebuilt after ``recycle`` of them, or sooner when the
-  dead variables have cost about a rebuild
-  (:data:`~sudoku_csp.satsession.WASTE_PER_CLAUSE`): nothing piles up over a long run.
-  With ``order=fresh`` (default) each puzzle's search starts with every variable's activity
-  at zero, as in a new solver (the MiniSat family; ``kept``: from the activities the
-  puzzles before left).
-  With ``fresh_after=N`` (off by default, measured: docs/design.md, "Incremental, then
-  fresh"), a puzzle whose search passes N conflicts undecided goes on in a new solver as
-  ``fresh`` loads it, the solutions found so far blocked by clauses (so the count stays
-  exact), under the same time limit; ``stats["finished_in"]`` says which solver the search
-  ended in, the counts are both solvers' together.
+  takes over (:meth:`~sudoku_csp.satsession.SolverSession.scratch`); retired selectors are
+  dead variables every model carries, so the solver is rebuilt after ``recycle`` of them,
+  or once they have cost about a rebuild (:data:`~sudoku_csp.satsession.WASTE_PER_CLAUSE`).
+  With ``order=fresh`` (default) each puzzle's search starts with every activity at zero,
+  as in a new solver (MiniSat family; ``kept``: as the puzzles before left them). With
+  ``fresh_after=N`` (off by default: docs/design.md, "Incremental, then fresh"), a search
+  past N conflicts undecided goes on in a new solver as ``fresh`` loads it, the solutions
+  found so far blocked (the count stays exact), under the same time limit;
+  ``stats["finished_in"]`` says where it ended, the counts are both solvers'.
 - ``fresh``: a new solver per puzzle, givens as unit clauses (the textbook way, to compare).
 - ``reduced``: a new solver per puzzle on the clue-reduced formula (Kwon & Jain).
 
-``search=off`` runs unit propagation only (``Solver.propagate``): does this encoding's unit
-propagation alone solve the puzzle? On ``extended`` it makes exactly the naked- and
-hidden-single deductions (the native ``singles`` rules); ``augmented`` adds locked candidates.
+``search=off`` runs unit propagation only (``Solver.propagate``): does it alone solve the
+puzzle? On ``extended``: exactly the native ``singles`` rules; ``augmented`` adds locked candidates.
 
 A ``time_limit`` (seconds, or the caller's :class:`~sudoku_csp.deadline.Deadline`) covers
 building the puzzle's clauses as well as solving, stops the solver inside a call and gives
-``UNKNOWN`` (:func:`~sudoku_csp.satsolver.solve_until`); with Lingeling and Kissat PySAT
-cannot stop a call, so the limit is checked between calls only and one call can overrun it.
-
-Every model is decoded and checked by :func:`~sudoku_csp.backends.base.make_result`.
-
-A backend object is not thread-safe (use one per thread or process, as the batch runner does).
+``UNKNOWN`` (:func:`~sudoku_csp.satsolver.solve_until`); Lingeling and Kissat cannot be
+stopped inside a call, so one call can overrun it. Every model is decoded and checked by
+:func:`~sudoku_csp.backends.base.make_result`. A backend object is not thread-safe (one per
+thread or process, as the batch runner has).
 """
 
 from __future__ import annotations
@@ -186,25 +179,11 @@ class SatBackend(BackendBase):
         self._sessions.clear()
 
     def renew(self) -> None:
-        """Rebuild every incremental session's solver now, holding again the definitions it
-        held (:meth:`~sudoku_csp.satsession.SolverSession.define`): the clauses it learnt
-        and the phases it saved on earlier puzzles are gone, a puzzle it met is searched as
-        a new one would be, and the next solve does not pay the loading. Propagation-only
-        solvers learn nothing and stay.
-
-        >>> from sudoku_csp import parse
-        >>> sat, puzzle = SatBackend(), parse("3.1...4.2.......")
-        >>> _ = sat.solve(puzzle, limit=2); sat.renew()
-        >>> sat.session_info(puzzle.geometry)["builds"]
-        2
-        """
+        """Renew each incremental session now (:meth:`~sudoku_csp.satsession.SolverSession.
+        renew`); propagation-only solvers learn nothing."""
         for session in self._sessions.values():
-            if isinstance(session, SolverSession) and session.solver is not None:
-                held = list(session.defined)
-                session.close()
-                session.get()
-                if held:
-                    session.define(held)
+            if isinstance(session, SolverSession):
+                session.renew()
 
     def session_info(self, geometry: Geometry, families: tuple[Hashable, ...] = ()
                      ) -> dict[str, int]:
