@@ -55,10 +55,19 @@ def solver_names() -> tuple[str, ...]:
     return tuple(n for n in vars(SolverNames) if not n.startswith("_") and _available(n))
 
 
+def _new_solver(name: str, **options: Any) -> Solver:
+    """A PySAT solver, built with Ctrl-C held back (:func:`~sudoku_csp.interrupts.
+    deferred`): a solver whose construction an interrupt cut short complains from its
+    ``__del__`` at exit ("Exception ignored ... no attribute 'minisat'") after the
+    program has said "interrupted"."""
+    with interrupts.deferred():
+        return Solver(name=name, **options)
+
+
 @cache
 def _available(name: str) -> bool:
     try:
-        Solver(name=name).delete()
+        _new_solver(name).delete()
     except NoSuchSolverError:  # known to PySAT but not built in (e.g. needs pycryptosat)
         return False
     return True
@@ -107,7 +116,7 @@ def capabilities(name: str) -> Capabilities:
     """Probe solver ``name`` once per process (each probe on its own throw-away solver)."""
 
     def probe(call: Callable[[Solver], object]) -> bool:
-        with Solver(name=name, bootstrap_with=[[1, 2], [-1, 2]]) as s:
+        with _new_solver(name, bootstrap_with=[[1, 2], [-1, 2]]) as s:
             return _supports(s, call)
 
     if not _available(name):
@@ -346,7 +355,7 @@ def load(name: str, clauses: Sequence[Sequence[int]], x_vars: int = 0, *,
     ``deadline`` the clauses go in by chunks, the deadline looked at between them
     (loading the empty 35×35 grid's 2.9 million takes seconds):
     :class:`~sudoku_csp.deadline.Expired` once it has passed, the solver freed."""
-    solver = Solver(name=name, with_proof=with_proof)
+    solver = _new_solver(name, with_proof=with_proof)
     if not deadline.limited:
         add_clauses(solver, clauses)
     else:
