@@ -70,9 +70,9 @@ BOUNDS_ROWS = EncodingOption(
 """Which bounds tie a run's cells to its sum with ``bounds_ends=segments``. ``loosest`` by
 measurement (issue 34): the same unit propagation in fewer clauses (a run of three cells of
 a 9x9 adding up to 17: 65 rows of 356), the six published little killers of the dev corpus
-1,571 -> 981 clauses on "Blitz", 4,928 -> 2,732 on "Orbit", about a tenth quicker; the ten
-generated ones of few givens within noise (docs/design.md). A certificate made before the
-option names none and is read as ``all``."""
+1,571 -> 981 clauses on "Blitz", 4,928 -> 2,732 on "Orbit", about 5 % quicker at the
+median; the ten generated ones of few givens 2-3 % slower at as many conflicts
+(docs/design.md). A certificate made before the option names none and is read as ``all``."""
 
 
 def bounds_clauses(ctx: CnfContext, cells: Sequence[int], total: int,
