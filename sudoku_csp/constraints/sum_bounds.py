@@ -332,6 +332,20 @@ def _greatest(bounds: Sequence[int], n: int) -> int:
     return total
 
 
+def _looser_leasts(bounds: Sequence[int]) -> list[int]:
+    """:func:`_least` of each tuple with one bound of ``bounds`` lowered by one (the
+    bounds above 1)."""
+    return [_least((*bounds[:j], b - 1, *bounds[j + 1:]))
+            for j, b in enumerate(bounds) if b > 1]
+
+
+def _looser_greatests(bounds: Sequence[int], n: int) -> list[int]:
+    """:func:`_greatest` of each tuple with one bound of ``bounds`` raised by one (the
+    bounds under ``n``)."""
+    return [_greatest((*bounds[:j], b + 1, *bounds[j + 1:]), n)
+            for j, b in enumerate(bounds) if b < n]
+
+
 @lru_cache(maxsize=16)
 def _different_bounds(k: int, n: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
     """The bounds on ``k`` different values ``1..n`` that say more about their sum than
@@ -346,11 +360,9 @@ def _different_bounds(k: int, n: int) -> tuple[tuple[tuple[int, ...], int, int],
     rows: list[tuple[tuple[int, ...], int, int]] = []
     for bounds in product(range(1, n + 1), repeat=k):
         low, high = _least(bounds), _greatest(bounds, n)
-        if all(b == 1 or _least((*bounds[:j], b - 1, *bounds[j + 1:])) < low
-               for j, b in enumerate(bounds)):
+        if all(looser < low for looser in _looser_leasts(bounds)):
             rows.append((bounds, low, 0))
-        if all(b == n or _greatest((*bounds[:j], b + 1, *bounds[j + 1:]), n) > high
-               for j, b in enumerate(bounds)):
+        if all(looser > high for looser in _looser_greatests(bounds, n)):
             rows.append((bounds, 0, high))
     return tuple(rows)
 
@@ -373,12 +385,10 @@ def _run_rows(k: int, n: int, low: int, high: int
     for bounds, least, greatest in _different_bounds(k, n):
         if least:
             if least <= low or least > high and any(
-                    b > 1 and _least((*bounds[:j], b - 1, *bounds[j + 1:])) > high
-                    for j, b in enumerate(bounds)):
+                    looser > high for looser in _looser_leasts(bounds)):
                 continue
         elif greatest >= high or greatest < low and any(
-                b < n and _greatest((*bounds[:j], b + 1, *bounds[j + 1:]), n) < low
-                for j, b in enumerate(bounds)):
+                looser < low for looser in _looser_greatests(bounds, n)):
             continue
         rows.append((bounds, least, greatest))
     return tuple(rows)
