@@ -12,6 +12,12 @@ while the command line loads, then those objects frozen (:func:`gc.freeze`) befo
 runs, and everything frozen again when it ends, which spares the interpreter's final
 collection at exit (about 10 ms of a ``count``). What is garbage is still freed as it dies
 (reference counts), and a long command's cycles are still collected.
+
+The exit code is the program's own even when Ctrl-C landed inside source text that
+``exec`` or ``eval`` runs (a dataclass or a named tuple being made while a command imports
+what it needs): CPython remembers a ``KeyboardInterrupt`` that left such text, caught or
+not, and under ``python -m`` then ends the process by SIGINT in place of the code chosen
+(about once in a hundred Ctrl-C's at start-up). :func:`_forget_caught_interrupts`.
 """
 
 from __future__ import annotations
@@ -68,7 +74,17 @@ def main() -> None:
     finally:
         gc.enable()
         gc.freeze()
+        _forget_caught_interrupts()
         _end_beside_an_import(sys.exc_info()[1])
+
+
+def _forget_caught_interrupts() -> None:
+    """Clear CPython's note that a ``KeyboardInterrupt`` left source text run by ``exec``
+    or ``eval``: every interrupt is handled here, and the note would have ``python -m``
+    end the process by SIGINT after the program chose its exit code (CPython's
+    ``pymain_run_module`` and ``Py_RunMain``). Each run of source text clears the note
+    before it starts, so running an empty one does; nothing else reaches it from Python."""
+    exec("None")
 
 
 def _end_beside_an_import(ending: BaseException | None) -> None:
