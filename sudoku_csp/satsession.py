@@ -45,7 +45,8 @@ from sudoku_csp.satsolver import (
 )
 from sudoku_csp.verify import check_solutions
 
-__all__ = ["DEAD_PER_VARIABLE", "WASTE_PER_CLAUSE", "GeometrySession", "SolverSession"]
+__all__ = ["DEAD_PER_VARIABLE", "SELECTOR_BLOCK", "WASTE_PER_CLAUSE", "GeometrySession",
+           "SolverSession"]
 
 
 DEAD_PER_VARIABLE = 8
@@ -69,6 +70,15 @@ Measured on the dev corpus, the 100 killers and the few-givens file, three shuff
 medians of CPU per puzzle: 2 and 4 best, about a tenth below :data:`DEAD_PER_VARIABLE`
 alone (which rebuilt twice in those 573 puzzles; 4 rebuilt 13 times), 0.5, 1 and 8
 between (docs/design.md: Design choices, measured)."""
+
+
+SELECTOR_BLOCK = 32
+"""Selectors a :class:`SolverSession` takes at once (:meth:`SolverSession.selector`), so
+that the scratch region, placed above them, stays the highest variables in use and a puzzle
+needing more of it than the one before grows it in place: moving it writes the puzzle's
+clauses twice. In a stream of the dev corpus, five of 36 puzzles (those of the most
+auxiliaries: little killers, arrows, between lines) wrote theirs twice, 0.5-1.2 ms each, when
+each selector came singly above the region. Unused ones cost what a dead variable costs."""
 
 
 class SolverSession:
@@ -106,6 +116,7 @@ class SolverSession:
         # The scratch region (see scratch): its first variable, its size, and how many of
         # them the latest puzzle uses.
         self.scratch_start = self.scratch_size = self.scratch_used = 0
+        self.spare = range(0)  # selectors taken as a block and not handed out yet
         self.waste = 0  # dead variables summed over the puzzles since the build
         self.defined: dict[Definition, tuple[int, ...]] = {}
         """The definitions the loaded solver holds, with their auxiliaries (:meth:`define`)."""
@@ -121,6 +132,7 @@ class SolverSession:
                                deadline=deadline)
             self.next_var = self.formula.nv + 1
             self.scratch_size = self.scratch_used = self.waste = 0
+            self.spare = range(0)
             self.retired = 0
             self.defined = {}
             self.builds += 1
@@ -142,8 +154,20 @@ class SolverSession:
         return dict(zip(self._count_names, map(sub, self._counted, before), strict=True))
 
     def selector(self) -> int:
-        """A fresh selector variable, above every variable of the formula."""
-        var, self.next_var = self.next_var, self.next_var + 1
+        """A fresh selector variable, above every variable of the formula: the next of a
+        block of :data:`SELECTOR_BLOCK` taken above every variable in use when the last
+        block is spent.
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> session = SolverSession("minisat22", cnf.build(make_geometry(4)), recycle=None)
+        >>> _ = session.get()
+        >>> session.selector(), session.selector(), session.next_var == 65 + SELECTOR_BLOCK
+        (65, 66, True)
+        """
+        if not self.spare:
+            self.spare = range(self.next_var, self.next_var + SELECTOR_BLOCK)
+            self.next_var = self.spare.stop
+        var, self.spare = self.spare[0], self.spare[1:]
         return var
 
     def reserve(self, top: int) -> None:
@@ -192,26 +216,34 @@ class SolverSession:
         appears only in clauses of such puzzles, each carrying its puzzle's selector (the
         clauses learnt from them keep it: no clause holds a selector positively, so no
         resolution removes it): switched off for good once retired, and off at will while
-        not assumed. A puzzle that needs more than the region gets a new one above every
-        variable in use, the old one's variables set false (they are only in clauses of
-        puzzles retired or never assumed again, a puzzle cut short or failed midway among
-        them, so fixing them can at most switch those off), and only once the session has
-        moved: nothing raised on the way leaves it numbering puzzles in them.
+        not assumed. A puzzle that needs more than the region grows it in place when the
+        region holds the highest variables in use (selectors come in blocks below it:
+        :data:`SELECTOR_BLOCK`); otherwise it gets a new one above every variable in use,
+        its clauses written again there, the old one's variables set false (they are only
+        in clauses of puzzles retired or never assumed again, a puzzle cut short or failed
+        midway among them, so fixing them can at most switch those off), and only once the
+        session has moved: nothing raised on the way leaves it numbering puzzles in them.
 
         >>> from sudoku_csp.variants import make_geometry
         >>> session = SolverSession("minisat22", cnf.build(make_geometry(4)), recycle=None)
         >>> _ = session.get(); sel = session.selector()
         >>> session.scratch(lambda start: ([(-sel, start, start + 1)], start + 1))
-        [(-65, 66, 67)]
+        [(-65, 97, 98)]
         >>> session.retire(sel); sel = session.selector()
         >>> session.scratch(lambda start: ([(-sel, -start)], start))   # the region again
-        [(-68, -66)]
+        [(-66, -97)]
+        >>> session.scratch(lambda start: ([(-sel, start + 2)], start + 2))   # grown in place
+        [(-66, 99)]
         """
         old = range(self.scratch_start, self.scratch_start + self.scratch_size)
         if old:
             clauses, top = build(old.start)
             if top < old.stop:
                 self.scratch_used = max(0, top + 1 - old.start)
+                return clauses
+            if self.next_var == old.stop:  # nothing above the region: it grows in place
+                self.scratch_size = self.scratch_used = top + 1 - old.start
+                self.next_var = top + 1
                 return clauses
         clauses, top = build(self.next_var)
         self.scratch_start = self.next_var
