@@ -28,7 +28,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from sudoku_csp.constraints import CnfContext, Constraint, cnf_clauses
-from sudoku_csp.constraints.translation import Definition
+from sudoku_csp.constraints.translation import Clause, Definition, with_guard
 from sudoku_csp.deadline import NEVER, Deadline
 from sudoku_csp.encodings import cnf
 from sudoku_csp.encodings.cnf import DEFAULT_AMO, DEFAULT_ENCODING
@@ -52,33 +52,23 @@ __all__ = ["DEAD_PER_VARIABLE", "SELECTOR_BLOCK", "WASTE_PER_CLAUSE", "GeometryS
 DEAD_PER_VARIABLE = 8
 """Variables a :class:`SolverSession` carries above its formula that its latest puzzle does
 not use (retired selectors and auxiliaries, the rest of the scratch region) before it is
-rebuilt, per variable of its formula. Every solve and every model read pays for each
-variable the solver holds, dead or not: on 100 9×9 killers run three times (about 330
-auxiliaries each), a session rebuilt past 100,000 dead variables took 11.7 ms a puzzle (the
-solve 4.9 ms, the model read 3.6 ms), past 8× its formula's 729 variables 5.1 ms (1.7 ms
-and 0.5 ms); past 2× and 1×, 5.5 and 6.0 ms, rebuilding too often (docs/design.md: Design
-choices, measured). A session asked one puzzle at a time is rebuilt sooner, by
-:data:`WASTE_PER_CLAUSE`."""
+rebuilt, per variable of its formula: every solve and model read pays for each variable the
+solver holds (100 killers three times: 11.7 ms a puzzle past 100,000, 5.1 past 8×, 5.5 and
+6.0 past 2× and 1×; docs/design.md). One puzzle at a time: :data:`WASTE_PER_CLAUSE`."""
 
 WASTE_PER_CLAUSE = 4
 """When a :class:`SolverSession` asked one puzzle at a time is rebuilt: once the variables
-it held that a puzzle did not use (retired selectors and auxiliaries, the rest of the
-scratch region), summed over the puzzles since it was built, pass this many times its
-formula's clauses. Each solve and model read pays for every variable the solver holds (9×9:
-about 45 ns a dead variable a puzzle), a rebuild for every clause it loads (about 100 ns).
-Measured on the dev corpus, the 100 killers and the few-givens file, three shuffled passes,
-medians of CPU per puzzle: 2 and 4 best, about a tenth below :data:`DEAD_PER_VARIABLE`
-alone (which rebuilt twice in those 573 puzzles; 4 rebuilt 13 times), 0.5, 1 and 8
-between (docs/design.md: Design choices, measured)."""
+it held that a puzzle did not use, summed over the puzzles since it was built, pass this
+many times its formula's clauses (a dead variable costs a 9×9 puzzle about 45 ns, a rebuild
+about 100 ns a clause). 2 and 4 measured best, a tenth below :data:`DEAD_PER_VARIABLE`
+alone; 0.5, 1 and 8 between (docs/design.md)."""
 
 
 SELECTOR_BLOCK = 32
-"""Selectors a :class:`SolverSession` takes at once (:meth:`SolverSession.selector`), so
-that the scratch region, placed above them, stays the highest variables in use and a puzzle
-needing more of it than the one before grows it in place: moving it writes the puzzle's
-clauses twice. In a stream of the dev corpus, five of 36 puzzles (those of the most
-auxiliaries: little killers, arrows, between lines) wrote theirs twice, 0.5-1.2 ms each, when
-each selector came singly above the region. Unused ones cost what a dead variable costs."""
+"""Selectors a :class:`SolverSession` takes at once (:meth:`SolverSession.selector`), so the
+scratch region above them stays the highest variables in use and grows in place: moving it
+writes a puzzle's clauses twice (five published puzzles did each round, 0.5-1.2 ms each,
+when each selector came singly above the region; docs/design.md)."""
 
 
 class SolverSession:
@@ -120,6 +110,8 @@ class SolverSession:
         self.waste = 0  # dead variables summed over the puzzles since the build
         self.defined: dict[Definition, tuple[int, ...]] = {}
         """The definitions the loaded solver holds, with their auxiliaries (:meth:`define`)."""
+        self.switches: dict[Definition, int] = {}
+        """Per definition held, the variable that switches its clauses on (:meth:`define`)."""
         self._stats = capabilities(name).stats
         self._counted: tuple[int, ...] = ()  # the solver's counts at the last reading
         self._count_names: tuple[str, ...] = ()  # the STAT_NAMES this solver keeps
@@ -135,6 +127,7 @@ class SolverSession:
             self.spare = range(0)
             self.retired = 0
             self.defined = {}
+            self.switches = {}
             self.builds += 1
             if self._stats:
                 reading = self.solver.accum_stats()
@@ -154,9 +147,8 @@ class SolverSession:
         return dict(zip(self._count_names, map(sub, self._counted, before), strict=True))
 
     def selector(self) -> int:
-        """A fresh selector variable, above every variable of the formula: the next of a
-        block of :data:`SELECTOR_BLOCK` taken above every variable in use when the last
-        block is spent.
+        """A fresh selector variable: the next of a block of :data:`SELECTOR_BLOCK` taken
+        above every variable in use when the last one is spent.
 
         >>> from sudoku_csp.variants import make_geometry
         >>> session = SolverSession("minisat22", cnf.build(make_geometry(4)), recycle=None)
@@ -177,33 +169,48 @@ class SolverSession:
 
     def define(self, definitions: Iterable[Definition]) -> dict[Definition, tuple[int, ...]]:
         """Have the loaded solver hold ``definitions``: the clauses of those it lacks join
-        it unguarded, their auxiliaries above every variable in use, for every puzzle after
-        (they constrain no grid: :class:`~sudoku_csp.constraints.translation.Definition`).
-        Returns every definition held, for the puzzles' clauses to read
-        (:func:`~sudoku_csp.constraints.cnf_clauses`, ``shared``). Their variables are
-        live, not dead, for the rebuild rules; a rebuild drops them, and they join again
-        when asked for.
+        it for every puzzle after (they constrain no grid:
+        :class:`~sudoku_csp.constraints.translation.Definition`), each definition's behind
+        a switch (:attr:`switches`; its first variable, its phase false) that the puzzles
+        reading it turn on (:meth:`switched_on`): the others' digits set none of its
+        auxiliaries (published between lines 1.6 -> 1.3 ms after the other files' lines:
+        docs/design.md). Returns every definition held, for the puzzles' clauses to read
+        (:func:`~sudoku_csp.constraints.cnf_clauses`, ``shared``). Their variables, above
+        every variable in use, are live for the rebuild rules; a rebuild drops them, and
+        they join again when asked for.
 
         >>> from sudoku_csp.constraints import Sandwich, definitions
         >>> from sudoku_csp.variants import make_geometry
         >>> g = make_geometry(4)
         >>> session = SolverSession("minisat22", cnf.build(g), recycle=None)
         >>> _ = session.get()
-        >>> held = session.define(definitions(g, [Sandwich((0, 1, 2, 3), "right", 2)]))
-        >>> [aux[:5] for aux in held.values()], session.next_var  # 2, 3 between; 0-2 apart
-        ([(65, 66, 67, 68, 69)], 78)
+        >>> line = definitions(g, [Sandwich((0, 1, 2, 3), "right", 2)])
+        >>> held = session.define(line)
+        >>> [aux[:5] for aux in held.values()], session.switched_on(line, -99)
+        ([(66, 67, 68, 69, 70)], [(65, -99)])
         """
         assert self.solver is not None
         ctx = CnfContext(self.vars, start=self.next_var)
         clauses: list[Sequence[int]] = []
         for definition in definitions:
             if definition not in self.defined:
+                switch = self.switches[definition] = ctx.new_var()
+                ctx.guard = -switch  # each clause written with it (CnfContext.fill)
                 self.defined[definition], made = ctx.defined(definition)
-                clauses += made
+                clauses += with_guard(made, -switch)
         if clauses:
             self.next_var = ctx.top + 1
             add_clauses(self.solver, clauses)
+            if capabilities(self.name).phases:
+                self.solver.set_phases([-v for v in self.switches.values()])
         return self.defined
+
+    def switched_on(self, definitions: Iterable[Definition], guard: int) -> list[Clause]:
+        """The clauses that turn on the switches of ``definitions`` (held:
+        :meth:`define`, whose example shows them) while ``guard`` is false (a puzzle's
+        ``-selector``)."""
+        switches = self.switches
+        return [(switches[d], guard) for d in definitions]
 
     def scratch(self, build: Callable[[int], tuple[list[Sequence[int]], int]]
                 ) -> list[Sequence[int]]:
@@ -264,7 +271,8 @@ class SolverSession:
         self.solver.add_clause([-selector])
         self.retired += 1
         nv = self.formula.nv
-        defined = sum(map(len, self.defined.values()))  # each definition's auxiliaries
+        # each definition's auxiliaries and its switch
+        defined = sum(map(len, self.defined.values())) + len(self.switches)
         dead = self.next_var - 1 - nv - self.scratch_used - defined
         if self.one_at_a_time:
             self.waste += dead

@@ -1,7 +1,7 @@
 """Definitions a SAT session keeps for every puzzle (``Definition``, ``SolverSession.define``):
 a sandwich's line (its crusts, the digits between, their distance) and an X-sum's (the
-first X cells, the digits among them) join the solver unguarded, once, and every later
-puzzle's clauses read them.
+first X cells, the digits among them) join the solver once, each behind a switch of its
+own, and every later puzzle's clauses read them, switching on those it reads.
 
 Guards where a false count could come from:
 
@@ -11,7 +11,9 @@ Guards where a false count could come from:
   read from either side, between killers that move the scratch region and plain puzzles,
   must count as fresh solvers do, also through rebuilds and with another SAT solver;
 - their variables are the session's, above the scratch region and never in it, and a
-  rebuild forgets them (the new solver holds none until a puzzle asks again).
+  rebuild forgets them (the new solver holds none until a puzzle asks again);
+- switched off, a definition sets none of its auxiliaries (a puzzle that reads other
+  lines does not pay for its propagation); switched on, it sets them as before.
 """
 
 from __future__ import annotations
@@ -161,10 +163,30 @@ def test_a_renewed_session_holds_its_definitions_again_and_counts_alike():
         assert (got.status, got.count) == (want.status, want.count), puzzle
 
 
+def test_a_held_definition_propagates_only_when_switched_on():
+    # Row A of a 4x4 read as a sandwich's line: with its 1 in A1 and its 4 in A4, the
+    # crusts stand two cells apart and A2, A3 are between. Held by a session, the line's
+    # auxiliaries are set only under its switch; a puzzle that does not read the line
+    # leaves it off, and its digits then set none of them (before, every puzzle paid for
+    # the propagation of every line an earlier puzzle had read).
+    g = make_geometry(4)
+    session = SolverSession("minisat22", cnf.build(g), recycle=None)
+    solver = session.get()
+    line = definitions(g, [Sandwich((0, 1, 2, 3), "right", 2)])
+    aux = set(session.define(line)[line[0]])
+    crusts = [session.vars.x(0, 0), session.vars.x(3, 3)]
+    ok, off = solver.propagate(assumptions=crusts)
+    assert ok and not {abs(v) for v in off} & aux
+    (switch, _), = session.switched_on(line, 0)
+    ok, on = solver.propagate(assumptions=[switch, *crusts])
+    assert ok and len({v for v in on if abs(v) in aux}) > 5
+    assert session.switches[line[0]] == switch and switch not in aux
+
+
 def test_only_the_puzzles_that_read_definitions_meet_them():
-    # The definitions a session holds propagate in every puzzle put to it: the killers and
-    # plain puzzles go to a session of the geometry that never holds any; sandwiches and
-    # X-sums each to one of their own (both together: a third).
+    # The definitions a session holds cost every puzzle put to it, switched off or not:
+    # the killers and plain puzzles go to a session of the geometry that never holds any;
+    # sandwiches and X-sums each to one of their own (both together: a third).
     backend = make_backend("sat")
     puzzles = _puzzles(5, 40)
     for puzzle in puzzles:

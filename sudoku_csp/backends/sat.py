@@ -284,9 +284,8 @@ class SatBackend(BackendBase):
                      tally: Tally, phases: dict[str, float],
                      candidates: Sequence[int] | None):
         began = time.perf_counter()
-        # What the grid alone defines (a sandwich's lines) a session keeps for all puzzles:
-        # a sandwich's clauses are a sixth as many. Such puzzles have a session per family
-        # of definitions, whose propagation would slow every other puzzle (design.md).
+        # What the grid alone defines (a sandwich's lines) a session holds for all puzzles,
+        # a session per family of definitions (one for all is slower, switches or not).
         defined = definitions(puzzle.geometry, puzzle.constraints, self.kind_options) \
             if puzzle.constraints else []
         families = tuple(sorted({d.key for d in defined}, key=repr))
@@ -309,6 +308,7 @@ class SatBackend(BackendBase):
             givens = []
         if puzzle.constraints:
             shared = session.define(defined)
+            add_clauses(solver, session.switched_on(defined, -selector))
             clauses = session.scratch(partial(cnf.constraint_clauses, puzzle,
                                               options=self.kind_options, guard=-selector,
                                               shared=shared))
