@@ -423,7 +423,7 @@ class GeometrySession:
             session = self._session
             selector = session.selector()
             clauses, top = cnf_clauses(self.geometry, [constraint], start=session.next_var,
-                                       options=self.options, guard=-selector)
+                                       options=self.options, guard=-selector, whole=False)
             session.reserve(top)
             add_clauses(solver, clauses)
             self._guards[constraint] = selector

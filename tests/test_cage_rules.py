@@ -211,3 +211,32 @@ def test_a_cage_of_n_cells_without_a_sum_places_a_digit_with_one_place_left():
     assert (3, 7) in bent
     assert bent == {link.cells for link in native_links(geometry, (Cage((0, 1, 2, 7), 10),))}
     assert [link.cells for link in native_links(geometry, (Cage((0, 1, 2)),))] == [(0, 1, 2)]
+
+
+def test_seers_are_written_where_the_cages_leave_cells_uncovered():
+    # seers=uncovered (the default): a puzzle whose cages with a total tile the grid (a
+    # killer) gets no seers' clauses, as seers=off writes it; one whose cages leave cells
+    # uncovered gets them, as seers=on writes it; constraints written one at a time (a
+    # session of questions) have no whole to read: off. Every count stays the checker's.
+    from sudoku_csp.constraints import cnf_clauses
+    from sudoku_csp.satsession import GeometrySession
+
+    geometry = make_geometry(4)
+    grid = grids(4)[0]
+    pairs = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (14, 15)]
+    tiling = [Cage(p, grid[p[0]] + grid[p[1]] + 2) for p in pairs]
+    sparse = tiling[:3]
+
+    def count(cages, options=None):
+        return len(cnf_clauses(geometry, cages, start=65, options=options)[0])
+
+    assert count(tiling) == count(tiling, {"seers": "off"}) < count(tiling, {"seers": "on"})
+    assert count(sparse) == count(sparse, {"seers": "on"}) > count(sparse, {"seers": "off"})
+    one_at_a_time = len(cnf_clauses(geometry, sparse[:1], start=65, whole=False)[0])
+    assert one_at_a_time == count(sparse[:1], {"seers": "off"}) < count(sparse[:1])
+    session = GeometrySession(geometry)
+    assert session.ask([session.guard(c) for c in sparse])
+    for cages in (tiling, sparse):
+        puzzle = Puzzle(geometry, (EMPTY,) * 16, "", tuple(cages))
+        expected = sum(not violations(puzzle, g) for g in grids(4))
+        assert get_backend("sat").solve(puzzle, limit=None).count == expected

@@ -135,8 +135,8 @@ def _native_links(geometry: Geometry, constraints: tuple[Constraint, ...],
 
 def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start: int,
                 options: Mapping[str, Any] | None = None, guard: int = 0,
-                shared: Mapping[Definition, tuple[int, ...]] | None = None
-                ) -> tuple[list[Sequence[int]], int]:
+                shared: Mapping[Definition, tuple[int, ...]] | None = None,
+                whole: bool = True) -> tuple[list[Sequence[int]], int]:
     """The clauses of every constraint over ``geometry``'s variable map, auxiliaries numbered
     from ``start``, written with the kinds' encoding ``options`` (:func:`encoding_choices`);
     and the highest variable used (``start - 1`` when none). ``guard``: a literal added to
@@ -158,15 +158,17 @@ def cnf_clauses(geometry: Geometry, constraints: Iterable[Constraint], *, start:
     ``shared``: the definitions (:func:`definitions`) whose clauses the solver holds
     already, with their auxiliaries: the constraints read them and leave their clauses out.
     A definition not among them is written with the constraint's clauses (guarded too).
+    ``whole``: the constraints are all the puzzle's, which a kind may read to choose how it
+    writes itself (:attr:`CnfContext.whole`); False when a session adds them one at a time.
     """
     from sudoku_csp.modeling.variables import variables
 
     # Only the options given are checked: a kind applies its own default to the others
     # (CnfContext.option), and the defaults of every kind need the whole registry.
+    constraints = list(constraints)
     ctx = CnfContext(variables(geometry), start=start,
                      options=encoding_choices(options) if options else {}, guard=guard,
-                     shared=shared)
-    constraints = list(constraints)
+                     shared=shared, whole=constraints if whole else None)
     clauses: list[Sequence[int]] = []
     for c in constraints:
         clauses += with_guard(c.cnf(ctx), guard)

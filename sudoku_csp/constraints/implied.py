@@ -28,10 +28,10 @@ kept apart when it is short enough).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import (
@@ -75,16 +75,20 @@ FAMILIES = (HIDDEN, LEFTOVERS, REQUIRED)
 """Every family of implied constraints, each an encoding option."""
 
 SEERS = EncodingOption(
-    "seers", "off", "killer cages in CNF: on (with required digits, a clause per digit and "
-    "cell that sees the whole cage: the digit leaves it once the cage must hold it) or off",
-    ("on", "off"), "seer-clause switch", unrecorded="on")
+    "seers", "uncovered", "killer cages in CNF: on (with required digits, a clause per digit "
+    "and cell that sees the whole cage: the digit leaves it once the cage must hold it), off, "
+    "or uncovered (on where the summed cages leave cells of the grid uncovered, off where "
+    "they tile it)", ("uncovered", "on", "off"), "seer-clause switch", unrecorded="on")
 """Whether the CNF of a cage (and of an implied cage) writes its required digits' clauses
-for the cells that see it all (and :data:`REQUIRED` is on): ``off`` by measurement (issue 34,
-each puzzle met as new): a third of a killer's clauses, whose building and loading cost more
-than the search they save; MiniSat learns them where it needs them. The 100 published
-killers: `sat` 2.3 -> 1.5 ms at the median (the model 1.84 -> 1.09 ms, the solve 0.23 ->
-0.21), the killers of few givens 2.8 -> 1.8 and 2.5 -> 1.9 (docs/design.md). The native and
-CP-SAT translations keep them (:data:`REQUIRED`)."""
+for the cells that see it all (and :data:`REQUIRED` is on). ``uncovered`` by measurement
+(issue 34, each puzzle met as new; docs/design.md): where the cages tile the grid (a
+killer), a third of its clauses, whose building and loading cost more than the search they
+save (the 100 published killers: `sat` 1.2 ms at the median, 1.95 with them); where they
+leave cells uncovered (cages beside little killers, arrows, givens), the required digits
+the search would otherwise learn cage by cage (the published cages 1.66 -> 1.39 ms,
+"Blitz" 162 -> 57 conflicts). A puzzle whose constraints are written one at a time (a
+session of questions) has no whole to look at: off. The native and CP-SAT translations
+keep them (:data:`REQUIRED`)."""
 
 
 def on(options: dict[str, str], family: EncodingOption) -> bool:
@@ -92,10 +96,32 @@ def on(options: dict[str, str], family: EncodingOption) -> bool:
     return options.get(family.name, family.default) != "off"
 
 
-def seer_clauses(options: dict[str, str]) -> bool:
+def seer_clauses(ctx: CnfContext, tiled: Callable[[Sequence[Any]], bool]) -> bool:
     """Whether the CNF of a cage (or an implied cage) writes its required digits' clauses
-    for the cells that see it all: :data:`REQUIRED` and :data:`SEERS` both on."""
-    return on(options, REQUIRED) and on(options, SEERS)
+    for the cells that see it all: :data:`REQUIRED` on, and :data:`SEERS` on, or
+    ``uncovered`` and ``tiled`` false of the whole puzzle's constraints
+    (:attr:`~sudoku_csp.constraints.translation.CnfContext.whole`; decided once per
+    context; off when the constraints are written one at a time).
+
+    >>> from sudoku_csp.modeling.variables import variables
+    >>> from sudoku_csp.variants import make_geometry
+    >>> def ctx(whole):
+    ...     return CnfContext(variables(make_geometry(4)), start=65, whole=whole)
+    >>> untiled, tiles = (lambda whole: False), (lambda whole: True)
+    >>> seer_clauses(ctx(["..."]), untiled), seer_clauses(ctx(["..."]), tiles)
+    (True, False)
+    >>> seer_clauses(ctx(None), untiled)   # written one at a time: no whole to read
+    False
+    """
+    choice = ctx.option(SEERS)
+    if choice == "uncovered":
+        decided: str | None = ctx.memo.get(SEERS.name)
+        if decided is None:
+            whole = ctx.whole
+            decided = ctx.memo[SEERS.name] = "on" if whole is not None and not tiled(whole) \
+                else "off"
+        choice = decided
+    return choice == "on" and on(ctx.options, REQUIRED)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ from sudoku_csp.constraints.implied import (
     on,
     required_cpsat,
     required_link,
-    seer_clauses,
     signed_clauses,
     signed_cpsat,
     signed_link,
@@ -477,11 +476,13 @@ def _required_words(geometry: Geometry, cells: Sequence[int]) -> str:
     return f"the digits {plus(geometry, cells)} must hold leave the cells that see all their places"
 
 
-def cage_clauses(ctx: CnfContext, cages: Sequence[Summed]) -> list[Clause]:
+def cage_clauses(ctx: CnfContext, cages: Sequence[Summed], required: bool) -> list[Clause]:
     """The clauses of the implied sums of ``cages`` that ``ctx``'s options keep (a cage's
     own required digits are in its own clauses), each with ``ctx``'s guard when it has one
-    (then as :class:`~sudoku_csp.constraints.translation.Guarded`)."""
-    required, guard = seer_clauses(ctx.options), ctx.guard
+    (then as :class:`~sudoku_csp.constraints.translation.Guarded`); ``required``: with the
+    cells that see an implied cage told its required digits
+    (:func:`~sudoku_csp.constraints.implied.seer_clauses`)."""
+    guard = ctx.guard
     clauses: list[Clause] = Guarded() if guard else []
     for implied in implied_for(ctx.geometry, cages, "cnf", ctx.options):
         clauses += with_guard(signed_clauses(ctx, implied, required), guard)

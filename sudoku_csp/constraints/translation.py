@@ -299,10 +299,18 @@ class CnfContext:
 
     def __init__(self, numbering: Variables, *, start: int,
                  options: Mapping[str, str] | None = None, guard: int = 0,
-                 shared: Mapping[Definition, tuple[int, ...]] | None = None) -> None:
+                 shared: Mapping[Definition, tuple[int, ...]] | None = None,
+                 whole: Sequence[Any] | None = None) -> None:
         from pysat.formula import IDPool
 
         self.guard = guard
+        self.whole = whole
+        """Every typed constraint of the puzzle when they are written together (None when
+        they are written one at a time, as a session of questions adds them): what a kind
+        may read to choose how it writes itself (a cage's seers: :data:`~sudoku_csp.
+        constraints.implied.SEERS`)."""
+        self.memo: dict[Hashable, Any] = {}
+        """What a kind worked out from :attr:`whole`, kept for its other constraints."""
         self.shared = shared or {}
         """Definitions whose clauses the solver holds already, with their auxiliaries
         (:meth:`defined`)."""

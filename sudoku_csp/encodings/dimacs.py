@@ -168,7 +168,7 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     >>> killer = encode_puzzle_dimacs(parse("AABB" "CCDD" "EEFF" "GGHH 3,7,7,3,4,6,6,4"))
     >>> [line for line in killer.splitlines() if line.startswith(("c constraints", "p "))]
     ... # doctest: +NORMALIZE_WHITESPACE
-    ['c constraints: 8 cage (sums: combos, seers: off, house_cages: on, hidden: on, leftovers:
+    ['c constraints: 8 cage (sums: combos, seers: uncovered, house_cages: on, hidden: on, leftovers:
       on, required: on, line_order: on, cell_orders: shared, line_sums: cells, arrow_rows: cells,
       double_arrows: totals, zipper_sums: totals, region_sums: sets, lockout_order: on,
       sum_bounds: on, bounds_ends: segments, bounds_rows: loosest, sandwich_cnf: lines,

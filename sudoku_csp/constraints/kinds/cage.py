@@ -242,7 +242,8 @@ class Cage(Constraint):
         sums = ctx.option(SUMS)
         if sums == "combos" and combos is not None:
             clauses += combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
-                                     if seer_clauses(ctx.options) else (), guarded=True)
+                                     if seer_clauses(ctx, partial(_tiled, ctx.geometry))
+                                     else (), guarded=True)
         else:
             clauses += with_guard(self._pb_clauses(ctx, FALLBACK_PB if sums == "combos"
                                                    else sums), ctx.guard)
@@ -267,7 +268,7 @@ class Cage(Constraint):
         options choose."""
         cages = (_summed(constraints, ctx.geometry.size) if ctx.option(HOUSE_CAGES) == "on"
                  else [c for c in constraints if isinstance(c, Cage)])
-        return cage_clauses(ctx, cages)
+        return cage_clauses(ctx, cages, seer_clauses(ctx, partial(_tiled, ctx.geometry)))
 
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
@@ -461,6 +462,27 @@ class Cage(Constraint):
             total = sum(grid[x] + 1 for x in cells) if rng.random() < 0.8 else None
             cages.append(cls(tuple(sorted(cells)), total))
         return cages
+
+
+def _tiled(geometry: Geometry, constraints: Sequence[Constraint]) -> bool:
+    """Whether the cages with a total among a puzzle's ``constraints`` cover every cell of
+    ``geometry``, as a killer's do: :data:`~sudoku_csp.constraints.implied.SEERS`
+    ``uncovered`` then writes no seers. A cage of N cells without a total (a region, as
+    "Blitz" has seven) is not counted: measured, such puzzles gain by seers as sparse cages
+    do ("Blitz" 162 -> 57 conflicts).
+
+    >>> from sudoku_csp.variants import make_geometry
+    >>> g = make_geometry(4)
+    >>> boxes = [Cage(box, 10) for box in ((0, 1, 4, 5), (2, 3, 6, 7), (8, 9, 12, 13),
+    ...                                   (10, 11, 14, 15))]
+    >>> _tiled(g, [Cage((0, 1), 3)]), _tiled(g, boxes)
+    (False, True)
+    """
+    covered: set[int] = set()
+    for c in constraints:
+        if isinstance(c, Cage) and c.total is not None:
+            covered.update(c.cells)
+    return len(covered) == geometry.ncells
 
 
 def _summed(constraints: Sequence[Constraint], n: int) -> list[Cage]:
