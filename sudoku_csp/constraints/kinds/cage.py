@@ -242,8 +242,7 @@ class Cage(Constraint):
         sums = ctx.option(SUMS)
         if sums == "combos" and combos is not None:
             clauses += combo_clauses(ctx, cells, combos, seers_of(ctx.geometry, cells)
-                                     if seer_clauses(ctx, partial(_tiled, ctx.geometry))
-                                     else (), guarded=True)
+                                     if _seers(ctx) else (), guarded=True)
         else:
             clauses += with_guard(self._pb_clauses(ctx, FALLBACK_PB if sums == "combos"
                                                    else sums), ctx.guard)
@@ -268,7 +267,7 @@ class Cage(Constraint):
         options choose."""
         cages = (_summed(constraints, ctx.geometry.size) if ctx.option(HOUSE_CAGES) == "on"
                  else [c for c in constraints if isinstance(c, Cage)])
-        return cage_clauses(ctx, cages, seer_clauses(ctx, partial(_tiled, ctx.geometry)))
+        return cage_clauses(ctx, cages, _seers(ctx))
 
     # -- CP-SAT -----------------------------------------------------------------------------
     def cpsat(self, model: CpSatModel) -> None:
@@ -462,6 +461,13 @@ class Cage(Constraint):
             total = sum(grid[x] + 1 for x in cells) if rng.random() < 0.8 else None
             cages.append(cls(tuple(sorted(cells)), total))
         return cages
+
+
+def _seers(ctx: CnfContext) -> bool:
+    """Whether this puzzle's cages, its own and the 45 rule's, tell the cells that see them
+    their required digits: one decision for both (:func:`~sudoku_csp.constraints.implied.
+    seer_clauses` over :func:`_tiled`)."""
+    return seer_clauses(ctx, partial(_tiled, ctx.geometry))
 
 
 def _tiled(geometry: Geometry, constraints: Sequence[Constraint]) -> bool:
