@@ -323,16 +323,25 @@ def test_a_certificate_from_before_renban_seers_still_verifies():
 
 
 @pytest.mark.parametrize(("folder", "written"), [("old_sandwich", "lengths"),
-                                                  ("old_sandwich_pairs", None)])
-def test_a_certificate_from_before_shared_sandwich_lines_still_verifies(folder, written):
+                                                  ("old_sandwich_pairs", None),
+                                                  ("old_sandwich_lines", "lines")])
+def test_a_certificate_from_an_earlier_sandwich_default_still_verifies(folder, written,
+                                                                       tmp_path):
     # A 6x6 with sandwiches on rows and columns from all four sides, certified by stop 47's
-    # code (e147c4f: sandwich_cnf=lengths, its default then) and by the code before the
-    # option (8a08ce5: its manifest names none, written as `pairs` writes them), before
-    # sandwich_cnf=lines: each reads as made then, and its formula is still the derived one.
+    # code (e147c4f: sandwich_cnf=lengths, its default then), by the code before the
+    # option (8a08ce5: its manifest names none, written as `pairs` writes them) and by stop
+    # 53's (0f36239: lines, before crusts): each reads as made then, and its formula is
+    # still the derived one. Certified now, the manifest names crusts, the formula differs
+    # (each crust's partners), and it verifies too.
     path = Path(__file__).with_name("certificates") / folder
     check = verify_certificate(path)
     assert check.ok, check.reason
     assert _manifest(path).get("sandwich_cnf") == written
+    certify(parse(_manifest(path)["puzzle"]), tmp_path)
+    assert _manifest(tmp_path)["sandwich_cnf"] == "crusts"
+    assert (tmp_path / "formula.cnf").read_text() != (path / "formula.cnf").read_text()
+    check = verify_certificate(tmp_path)
+    assert check.ok, check.reason
 
 
 def test_a_certificate_from_before_line_totals_still_verifies(tmp_path):

@@ -422,7 +422,8 @@ def test_forget_puzzles_leaves_a_puzzle_met_again_as_new():
     from sudoku_csp.constraints import forget_puzzles, native_links
     from sudoku_csp.constraints.automaton import _BUILT
     from sudoku_csp.constraints.kinds.renban import Renban, _line
-    from sudoku_csp.constraints.kinds.sandwich import Sandwich, _narrow
+    from sudoku_csp.constraints.kinds.sandwich import Sandwich
+    from sudoku_csp.constraints.sandwich_fillings import narrow as _narrow
 
     geometry = make_geometry(6)
     puzzles = [sampled_puzzle(kind, geometry, seed=3) for kind in (Sandwich, Renban)]

@@ -1,9 +1,10 @@
-"""A sandwich's CNF on a line that is a unit (``Sandwich.cnf``: with ``sandwich_cnf=lines``
-its line's definition and the clue's ``unit_clauses``), every value of ``sandwich_cnf``, is
-exact: with the line's cells a permutation of the digits, its models are exactly the
-orderings whose values between the 1 and the N add up to the clue (all of them on 4x4 and
-6x6, sampled orderings on 8x8, 9x9, 10x10 and 12x12); unit propagation with the crusts
-placed keeps the cells between to the digits of the fillings of their distance; the line's
+"""A sandwich's CNF on a line that is a unit (``Sandwich.cnf``: with ``sandwich_cnf=crusts``
+or ``lines`` its line's definition and the clue's ``unit_clauses``), every value of
+``sandwich_cnf``, is exact: with the line's cells a permutation of the digits, its models
+are exactly the orderings whose values between the 1 and the N add up to the clue (all of
+them on 4x4 and 6x6, sampled orderings on 8x8, 9x9, 10x10 and 12x12); unit propagation with
+the crusts placed keeps the cells between to the digits of the fillings of their distance,
+and (``crusts``) with a crust placed and its partners barred finds the conflict; the line's
 part is written once for all its clues (a solver session holds it for every puzzle); and
 the sat backend counts alike with each."""
 
@@ -18,7 +19,8 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver
 
 from sudoku_csp.backends import get_backend
-from sudoku_csp.constraints.kinds.sandwich import SANDWICH_CNF, Sandwich, _fillings
+from sudoku_csp.constraints.kinds.sandwich import SANDWICH_CNF, Sandwich
+from sudoku_csp.constraints.sandwich_fillings import fillings
 from sudoku_csp.constraints.translation import CnfContext
 from sudoku_csp.geometry import EMPTY
 from sudoku_csp.modeling.variables import variables
@@ -94,17 +96,38 @@ def test_placed_crusts_keep_the_cells_between_to_the_fillings_of_their_distance(
         with Solver(name="minisat22", bootstrap_with=clauses) as solver:
             for low in range(n):
                 for high in range(low + 1, n):
-                    fillings = _fillings(high - low - 1, total, n)
+                    found = fillings(high - low - 1, total, n)
                     ok, implied = solver.propagate(assumptions=[x[low][0], x[high][n - 1]])
-                    assert ok == bool(fillings), (total, low, high)
+                    assert ok == bool(found), (total, low, high)
                     if not ok:
                         continue
                     union = 0
-                    for combo in fillings:
+                    for combo in found:
                         union |= combo
                     gone = {-x[c][d] for c in range(low + 1, high) for d in range(1, n - 1)
                             if not union >> d & 1}
                     assert gone <= set(implied), (total, low, high)
+
+
+@pytest.mark.parametrize("n", [6, 9])
+def test_a_cell_whose_partners_are_barred_loses_the_crust_by_propagation(n):
+    # `crusts`: with the other crust barred from every cell a filling's length away, a
+    # cell loses the crust by unit propagation alone, before anything is placed there
+    # (the distances see it only once the crust is placed: a search's guess). No such
+    # cell at all: the crust is refused outright.
+    for total in range(sum(range(2, n)) + 1):
+        clauses, x = _line_formula(n, total, "crusts")
+        lengths = {k for k in range(n - 1) if fillings(k, total, n)}
+        with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+            for a in range(n):
+                partners = [b for b in range(n) if b != a and abs(a - b) - 1 in lengths]
+                for crust, other in ((0, n - 1), (n - 1, 0)):
+                    if not partners:
+                        assert not solver.propagate(assumptions=[x[a][crust]])[0]
+                        continue
+                    ok, implied = solver.propagate(assumptions=[-x[b][other]
+                                                                for b in partners])
+                    assert ok and -x[a][crust] in implied, (total, a, crust)
 
 
 def test_a_solver_holding_the_line_gets_only_each_clues_own_clauses():

@@ -171,7 +171,7 @@ def encode_puzzle_dimacs(puzzle: Puzzle, encoding: str | Encoding = DEFAULT_ENCO
     ['c constraints: 8 cage (sums: combos, seers: uncovered, house_cages: on, hidden: on, leftovers:
       on, required: on, line_order: on, cell_orders: shared, line_sums: cells, arrow_rows: cells,
       double_arrows: totals, zipper_sums: totals, region_sums: sets, lockout_order: on,
-      sum_bounds: on, bounds_ends: segments, bounds_rows: loosest, sandwich_cnf: lines,
+      sum_bounds: on, bounds_ends: segments, bounds_rows: loosest, sandwich_cnf: crusts,
       skyscrapers: lines, renban_runs: on, renban_seers: on): 48 clauses after the givens',
      'p cnf 64 496']
     """

@@ -11,8 +11,9 @@ the whole line, its state the phase (before the first crust; between the crusts,
 which one came first, with the sum so far; after the second) -- at most ``2 * clue + 2``
 states a layer:
 
-- native: the combination rule (:func:`_narrow`): per place of the crusts, the fillings
-  held against the cells between; with the units (the joint links of
+- native: the combination rule
+  (:func:`~sudoku_csp.constraints.sandwich_fillings.narrow`): per place of the crusts, the
+  fillings held against the cells between; with the units (the joint links of
   :class:`~sudoku_csp.constraints.set_clues.SetClue`), the line being one, also the digits
   left over against the cells outside (generalised arc consistency for the line and its
   unit together);
@@ -44,14 +45,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sudoku_csp.constraints.automaton import Automaton, build
 from sudoku_csp.constraints.cage_sums import combinations_for
-from sudoku_csp.constraints.group_sums import set_supports, sets_adding_to
 from sudoku_csp.constraints.names import Names
-from sudoku_csp.constraints.remembered import state_cache
+from sudoku_csp.constraints.sandwich_fillings import fillings, narrow, totals
 from sudoku_csp.constraints.set_clues import (
     SetClue,
     held_digit_clauses,
@@ -72,181 +72,21 @@ if TYPE_CHECKING:
 
 
 SANDWICH_CNF = EncodingOption(
-    "sandwich_cnf", "lines", "sandwiches on a unit in CNF: lines (the line's crusts, digits "
+    "sandwich_cnf", "crusts", "sandwiches on a unit in CNF: crusts (lines, and each crust "
+    "calls for the other at a distance some filling has), lines (the line's crusts, digits "
     "between and distance defined once for all its clues, which a clue's fillings read), "
     "lengths (all of it each clue's own, the crusts' distance as a literal per length of the "
     "fillings) or pairs (each two places of the 1 and the N call for the fillings of their "
     "distance; the digits those leave out barred between)",
-    ("lines", "lengths", "pairs"), "sandwich encoding", unrecorded="pairs")
+    ("crusts", "lines", "lengths", "pairs"), "sandwich encoding", unrecorded="pairs")
 """How the sat backend writes a sandwich on a line that is a unit
-(:meth:`Sandwich.unit_clauses`; docs/design.md, "Sandwiches on shared lines" and
-"Sandwiches on length literals"). A certificate's manifest from before the option names
-none: its sandwiches were written as ``pairs`` writes them."""
+(:meth:`Sandwich.unit_clauses`; docs/design.md, "Sandwiches on shared lines",
+"Sandwiches on length literals" and "A crust calls for its partner"). A certificate's
+manifest from before the option names none: its sandwiches were written as ``pairs`` writes
+them; one that names ``lines`` (the default before ``crusts``) still reads so."""
 
 
-@cache
-def _totals(n: int) -> int:
-    """The sums of any number of the values ``2..n-1`` (a sandwich's filling), as a bit mask
-    (bit ``s``: some filling adds up to ``s``)."""
-    sums = 1
-    for value in range(2, n):
-        sums |= sums << value
-    return sums
-
-
-@lru_cache(maxsize=1024)
-def _fillings(k: int, total: int, n: int) -> tuple[int, ...]:
-    """The sets of ``k`` different values of ``2..n-1`` adding up to ``total``, as digit
-    bitmasks (the empty set for ``k = 0`` and a total of 0)."""
-    if k == 0:
-        return (0,) if total == 0 else ()
-    crusts = 1 | 1 << (n - 1)
-    return tuple(m for m in sets_adding_to(k, total, n) if not m & crusts)
-
-
-@lru_cache(maxsize=1024)
-def _readings(n: int, total: int, length: int) -> dict[tuple[int, int], tuple[int, int]]:
-    """The places the crusts may take on a line of ``length`` cells for the clue: per two
-    places ``(low, high)``, ``low < high``, with some filling of the cells between
-    (:func:`_fillings`), the digits some filling holds and the digits of 2..N-1 some
-    filling leaves out (all the cells between and outside can hold in any reading of these
-    places: their candidates are cut to them before the cache of :func:`_held` is read,
-    which then serves more lines)."""
-    rest = ((1 << n) - 1) & ~(1 | 1 << (n - 1))
-    found = {}
-    for low in range(length):
-        for high in range(low + 1, length):
-            combos = _fillings(high - low - 1, total, n)
-            if combos:
-                union, common = 0, -1
-                for combo in combos:
-                    union |= combo
-                    common &= combo
-                found[low, high] = union, rest & ~common
-    return found
-
-
-@state_cache(maxsize=1 << 16)
-def _held(n: int, total: int, size: int, digits: int, masks: tuple[int, ...]
-          ) -> tuple[dict[int, tuple[int, ...]], tuple[int, ...]]:
-    """One side of a sandwich's crusts: per filling of ``size`` cells (:func:`_fillings`)
-    whose digits the cells of ``masks`` can hold, one each, all different
-    (:func:`~sudoku_csp.constraints.group_sums.set_supports`), the cells' digits over those
-    placements; with ``digits`` (not 0) the filling's complement there instead (the cells
-    outside the crusts on a unit). Also the cells' digits over all the fillings kept.
-    Cached per side, so that a change on the other side (or the crusts' other places)
-    reads this one from the cache; a filling the cells' digits cannot cover, or that misses
-    a cell's digits, is left out before its placements are read (they would refuse it
-    too)."""
-    union = 0
-    for m in masks:
-        union |= m
-    found = {}
-    every = [0] * len(masks)
-    for combo in _fillings(size, total, n):
-        wanted = digits & ~combo if digits else combo
-        if wanted & ~union or not all(m & wanted for m in masks):
-            continue
-        support = set_supports(wanted, masks) if masks else ()
-        if support is not None:
-            found[combo] = support
-            every = [a | b for a, b in zip(every, support, strict=True)]
-    return found, tuple(every)
-
-
-def _joined(supports: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The cells' digits over several placements (each a tuple of masks)."""
-    every = supports[0]
-    for support in supports[1:]:
-        every = tuple(a | b for a, b in zip(every, support, strict=True))
-    return every
-
-
-@state_cache(maxsize=1 << 14)
-def _places(n: int, total: int, length: int, ones: int, tops: int
-            ) -> tuple[tuple[int, int], ...]:
-    """The readings of :func:`_readings` whose crusts the cells allow: ``ones`` and
-    ``tops`` the cells (a bit each) that may hold the 1 and the N."""
-    return tuple(pair for pair in _readings(n, total, length)
-                 if ones >> pair[0] & tops >> pair[1] & 1 or ones >> pair[1] & tops >> pair[0] & 1)
-
-
-@state_cache(maxsize=50_000)
-def _narrow(n: int, total: int, unit: bool, masks: tuple[int, ...]) -> tuple[int, ...] | None:
-    """A sandwich's combination rule over its whole line: for each two places the 1 and the
-    N may still take, the cells between must hold one set of different values of 2..N-1
-    adding up to the clue (each set held against the cells); every cell keeps what some
-    such reading gives it (the crusts their digit, the cells between their set's digits).
-    With ``unit`` (the line is a unit of the grid: its ``n`` cells hold every digit once)
-    the cells outside the crusts hold the other digits, the set's complement, held against
-    them as well: a set they cannot hold is no reading, and they lose its digits. Else they
-    keep anything but 1 and N.
-
-    The places come from a table per clue and length (:func:`_readings`), each side of the
-    crusts is read once per candidates (:func:`_held`, cached), and the reading stops as
-    soon as every cell keeps all it holds (nothing can narrow).
-
-    >>> [bin(m) for m in _narrow(4, 2, True, (0b1111, 0b0001, 0b1111, 0b1111))]
-    ['0b100', '0b1', '0b10', '0b1000']
-    """
-    one, top = 1, 1 << (n - 1)
-    crusts = one | top
-    rest = ((1 << n) - 1) & ~crusts
-    free = [m & ~crusts for m in masks]  # what each cell holds when no crust
-    bound = 0  # the cells that can only be crusts, a bit each
-    ones = tops = 0  # the cells that may hold the 1, the N
-    for k, m in enumerate(masks):
-        if not m & ~crusts:
-            bound |= 1 << k
-        if m & one:
-            ones |= 1 << k
-        if m & top:
-            tops |= 1 << k
-    if bound.bit_count() > 2:
-        return None
-    size = len(masks)
-    out = [0] * size
-    whole = list(masks)
-    readings = _readings(n, total, size)
-    for low, high in _places(n, total, size, ones, tops):
-        if bound & ~(1 << low | 1 << high):
-            continue  # a 1 or an N outside the crusts: not this reading
-        within, left = readings[low, high]
-        inside, fits = _held(n, total, high - low - 1, 0,
-                             tuple([m & within for m in free[low + 1:high]]))
-        if not inside:
-            continue
-        around = (*free[:low], *free[high + 1:])
-        if unit and around:
-            beside, beyond = _held(n, total, high - low - 1, rest,
-                                   tuple([m & left for m in around]))
-            if len(beside) != len(inside) or beside.keys() != inside.keys():
-                kept = [c for c in inside if c in beside]
-                if not kept:
-                    continue
-                fits = _joined([inside[c] for c in kept])
-                beyond = _joined([beside[c] for c in kept])
-        else:
-            beyond = around
-        up = ones >> low & tops >> high & 1  # the 1 at low, the N at high
-        down = ones >> high & tops >> low & 1
-        if up:
-            out[low] |= one
-            out[high] |= top
-        if down:
-            out[high] |= one
-            out[low] |= top
-        for k, m in enumerate(fits, start=low + 1):
-            out[k] |= m
-        for k, m in enumerate(beyond[:low]):
-            out[k] |= m
-        for k, m in enumerate(beyond[low:], start=high + 1):
-            out[k] |= m
-        if out == whole:
-            return masks  # every cell keeps all it holds: the other readings add nothing
-    if not all(out):
-        return None
-    return tuple(out)
+_ON_LINES = ("crusts", "lines")  # the values that read the line's definition (_line)
 
 
 def _between(ctx: CnfContext, cells: Sequence[int]) -> tuple[list[int | None], list[Clause]]:
@@ -341,7 +181,7 @@ class Sandwich(SetClue):
 
     names = Names("sandwich", json=("sandwiches",), fpuzzles=("sandwichsum",),
                   noun="sandwich sum")
-    narrowing = staticmethod(_narrow)
+    narrowing = staticmethod(narrow)
     encoding_options: ClassVar[tuple[EncodingOption, ...]] = (SANDWICH_CNF,)
 
     @classmethod
@@ -359,7 +199,7 @@ class Sandwich(SetClue):
 
     @classmethod
     def totals(cls, n: int, length: int) -> int | None:
-        return _totals(n)
+        return totals(n)
 
     def automaton(self, geometry: Geometry) -> Automaton:
         n, total = geometry.size, self.total
@@ -380,9 +220,9 @@ class Sandwich(SetClue):
                      lambda state: state == "after")
 
     def line_definition(self, ctx: CnfContext) -> Definition | None:
-        """With ``sandwich_cnf=lines``, its line's auxiliaries (:func:`_line`), the same
-        read either way: every sandwich on the line reads them."""
-        return _line_of(self.cells) if ctx.option(SANDWICH_CNF) == "lines" else None
+        """With ``sandwich_cnf=crusts`` or ``lines``, its line's auxiliaries
+        (:func:`_line`), the same read either way: every sandwich on the line reads them."""
+        return _line_of(self.cells) if ctx.option(SANDWICH_CNF) in _ON_LINES else None
 
     def set_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
         """The rule with the line a unit, over its :meth:`line_definition` (``lines``): per
@@ -400,20 +240,45 @@ class Sandwich(SetClue):
         n, count = ctx.geometry.size, len(self.cells)
         held = dict(zip(range(1, n - 1), line, strict=False))
         apart = line[n - 2:n - 2 + count - 1]
-        fillings = [c for k in range(count - 1) for c in _fillings(k, self.total, n)]
-        clauses, chosen = set_choice_clauses(ctx, held, fillings)
-        clauses += [(-s, apart[c.bit_count()]) for s, c in zip(chosen, fillings, strict=True)]
+        sets = [c for k in range(count - 1) for c in fillings(k, self.total, n)]
+        clauses, chosen = set_choice_clauses(ctx, held, sets)
+        clauses += [(-s, apart[c.bit_count()]) for s, c in zip(chosen, sets, strict=True)]
         for k, lit in enumerate(apart):
-            clauses.append((-lit, *(s for s, c in zip(chosen, fillings, strict=True)
+            clauses.append((-lit, *(s for s, c in zip(chosen, sets, strict=True)
                                     if c.bit_count() == k)))
         yield from clauses
 
+    def crust_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
+        """Each crust calls for the other at a distance some filling has: per cell and
+        crust, "the other crust stands at one of the cells that far away" (none: the cell
+        holds no such crust). Implied by :meth:`set_clauses`, but only through a search:
+        unit propagation over the distances sees a crust's partner refused only once every
+        distance is (the 1 at a place with no partner left settles the 9 in the
+        candidates alone, as the combination rule does).
+
+        >>> from sudoku_csp.modeling.variables import variables
+        >>> from sudoku_csp.variants import make_geometry
+        >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
+        >>> list(Sandwich((0, 1, 2, 3), "right", 3).crust_clauses(ctx))[:2]   # 3: 1 3 4
+        [(-1, 12), (-4, 9)]
+        """
+        n, x, cells = ctx.geometry.size, ctx.x, self.cells
+        count = len(cells)
+        apart = [bool(fillings(k, self.total, n)) for k in range(count - 1)]
+        for a, cell in enumerate(cells):
+            partners = [b for b in range(count) if b != a and apart[abs(a - b) - 1]]
+            for crust, other in ((0, n - 1), (n - 1, 0)):
+                yield (-x(cell, crust), *(x(cells[b], other) for b in partners))
+
     def unit_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
-        """As :data:`SANDWICH_CNF` says: ``lines``, :meth:`set_clauses`; ``lengths`` and
-        ``pairs``, :meth:`whole_clauses`, with ``pairs`` also :meth:`more_clauses`."""
+        """As :data:`SANDWICH_CNF` says: ``lines``, :meth:`set_clauses`; ``crusts``, also
+        :meth:`crust_clauses`; ``lengths`` and ``pairs``, :meth:`whole_clauses`, with
+        ``pairs`` also :meth:`more_clauses`."""
         choice = ctx.option(SANDWICH_CNF)
-        if choice == "lines":
+        if choice in _ON_LINES:
             yield from self.set_clauses(ctx, line)
+            if choice == "crusts":
+                yield from self.crust_clauses(ctx)
             return
         yield from self.whole_clauses(ctx, choice)
         if choice == "pairs":
@@ -431,11 +296,11 @@ class Sandwich(SetClue):
         inside, clauses = _between(ctx, cells)
         held = {d: ctx.new_var() for d in range(1, top)}
         clauses += held_digit_clauses(ctx, cells, inside, held)
-        fillings = [c for k in range(len(cells) - 1) for c in _fillings(k, self.total, n)]
-        chosen_clauses, chosen = set_choice_clauses(ctx, held, fillings)
+        sets = [c for k in range(len(cells) - 1) for c in fillings(k, self.total, n)]
+        chosen_clauses, chosen = set_choice_clauses(ctx, held, sets)
         clauses += chosen_clauses
         by_length: dict[int, tuple[int, ...]] = {}  # the fillings' selectors by length
-        for s, c in zip(chosen, fillings, strict=True):
+        for s, c in zip(chosen, sets, strict=True):
             by_length[c.bit_count()] = (*by_length.get(c.bit_count(), ()), s)
         if choice == "lengths":
             length, by_length = _length_literals(ctx, by_length)
@@ -457,9 +322,9 @@ class Sandwich(SetClue):
                     continue
                 low, high = sorted((i, j))
                 union = 0
-                for combo in _fillings(high - low - 1, self.total, n):
+                for combo in fillings(high - low - 1, self.total, n):
                     union |= combo
-                fits = bool(_fillings(high - low - 1, self.total, n))
+                fits = bool(fillings(high - low - 1, self.total, n))
                 if not fits:
                     yield (-x(a, 0), -x(b, n - 1))
                     continue
@@ -474,7 +339,7 @@ class Sandwich(SetClue):
         n, cells = model.geometry.size, self.cells
         for i, a in enumerate(cells):
             for j, b in enumerate(cells):
-                if i != j and not _fillings(abs(j - i) - 1, self.total, n):
+                if i != j and not fillings(abs(j - i) - 1, self.total, n):
                     model.forbid_pairs(a, b, [(0, n - 1)])
 
     def why_link(self, geometry: Geometry, candidates: Sequence[int], link: Link,
