@@ -13,6 +13,7 @@ from sudoku_csp import (
     Puzzle,
     SpecError,
     Status,
+    WrongSolutionError,
     get_backend,
     is_solution,
     make_backend,
@@ -227,7 +228,10 @@ def varied_puzzles(count: int, seed: int = 7, cases=None, keep=(0.15, 0.7)) -> l
     return out
 
 
-def test_selectors_are_recycled_so_the_solver_stays_bounded():
+def test_selectors_are_recycled_so_the_solver_stays_bounded(monkeypatch):
+    # Every puzzle searched, so that each one with a solution blocks it under a selector
+    # (one that propagation settles takes none).
+    monkeypatch.setattr(satsolver, "SETTLE_FIRST", False)
     recycle = 20
     backend = make_backend(f"sat:solver=glucose4,recycle={recycle}")
     nine = [c for c in CASES if c.name in ("grid1", "grid2")]
@@ -377,6 +381,48 @@ def test_solving_without_counting_adds_no_variables():
     info = backend.session_info(puzzles[0].geometry)
     assert info["variables"] == backend.formula(puzzles[0].geometry).nv
     assert info["builds"] == 1
+
+
+def test_counting_asks_unit_propagation_first():
+    # What propagation settles takes no solver call: a grid in every cell (unique), or a
+    # conflict (none); what it leaves open is searched (a solution, then the call that
+    # finds no other). Solving alone (limit 1) always searches: one call finds a solution.
+    backend = make_backend("sat")
+    for text, status, calls in ((f"{KILLER4} 3" + "." * 15, Status.UNIQUE, 0),
+                                (f"{KILLER4} 1" + "." * 15, Status.NONE, 0),
+                                ("3.1...4.2.......", Status.UNIQUE, 0),
+                                ("1..." "..1." ".1.." "...1", Status.MULTIPLE, 2)):
+        result = backend.solve(parse(text), limit=2)
+        assert (result.status, result.stats["solver_calls"]) == (status, calls), text
+        assert result.stats.get("settled_by_propagation", False) is (calls == 0), text
+    solved = backend.solve(parse("3.1...4.2......."), limit=1)
+    assert (solved.status, solved.stats["solver_calls"]) == (Status.SOLVED, 1)
+    assert "settled_by_propagation" not in solved.stats
+
+
+def test_a_grid_propagation_settles_is_checked_as_a_model_is(monkeypatch):
+    # The grid unit propagation places goes to the checker that trusts no solver: one that
+    # breaks a rule (here put in place of what propagation found) is refused, not counted.
+    puzzle = parse("3.1...4.2.......")
+    wrong = (2, 3, 0, 1, 0, 1, 3, 2, 1, 0, 2, 3, 3, 2, 0, 1)  # row D's 1 and 2 swapped
+    assert not is_solution(puzzle, wrong)
+    monkeypatch.setattr(sat, "settled", lambda *args: wrong)
+    with pytest.raises(WrongSolutionError):
+        make_backend("sat").solve(puzzle, limit=2)
+
+
+def test_what_propagation_settles_agrees_with_the_search():
+    # Varied 9x9 puzzles counted to two with propagation asked first and in fresh solvers:
+    # the same verdicts (the same solution when unique), and both roads taken often.
+    puzzles = varied_puzzles(150, cases=[BY_NAME["grid1"], BY_NAME["grid2"]], keep=(0.3, 0.7))
+    incremental, fresh = make_backend("sat"), make_backend("sat:mode=fresh")
+    settled = 0
+    for p in puzzles:
+        a, b = incremental.solve(p, limit=2), fresh.solve(p, limit=2)
+        assert a.status is b.status, to_line(p)
+        assert a.status is not Status.UNIQUE or a.solutions == b.solutions, to_line(p)
+        settled += a.stats.get("settled_by_propagation", False)
+    assert 20 <= settled <= len(puzzles) - 20
 
 
 # -- unit propagation alone ---------------------------------------------------------------------

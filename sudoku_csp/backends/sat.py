@@ -13,19 +13,16 @@ Modes (how a puzzle meets the formula):
 - ``incremental`` (default): one solver per geometry is loaded with the empty-grid formula
   once and reused for every puzzle. A puzzle of plain givens assumes them; one with
   constraints (or candidates handed over) adds its clauses and its givens guarded by the
-  puzzle's *selector* literal, the one assumption. To count, each solution found is blocked
-  by a clause guarded by the selector; afterwards a unit clause ``¬selector`` retires the
-  puzzle's clauses for good.
+  puzzle's *selector* literal, the one assumption. To count, unit propagation alone is
+  asked first (:func:`~sudoku_csp.satsolver.settled`: a grid or a conflict decides), then
+  each solution found is blocked by a clause guarded by the selector; afterwards a unit
+  clause ``¬selector`` retires the puzzle's clauses for good.
   Every such puzzle numbers its auxiliaries in one region of variables that the next puzzle
   takes over (:meth:`~sudoku_csp.satsession.SolverSession.scratch`); retired selectors are
   dead variables every model carries, so the solver is rebuilt after ``recycle`` of them,
   or once they have cost about a rebuild (:data:`~sudoku_csp.satsession.WASTE_PER_CLAUSE`).
-  With ``order=fresh`` (default) each puzzle's search starts with every activity at zero,
-  as in a new solver (MiniSat family; ``kept``: as the puzzles before left them). With
-  ``fresh_after=N`` (off by default: docs/design.md, "Incremental, then fresh"), a search
-  past N conflicts undecided goes on in a new solver as ``fresh`` loads it, the solutions
-  found so far blocked (the count stays exact), under the same time limit;
-  ``stats["finished_in"]`` says where it ended, the counts are both solvers'.
+  With ``fresh_after=N`` a search past N conflicts goes on in a new solver, the solutions
+  found blocked (``stats["finished_in"]`` says where it ended; the counts are both's).
 - ``fresh``: a new solver per puzzle, givens as unit clauses (the textbook way, to compare).
 - ``reduced``: a new solver per puzzle on the clue-reduced formula (Kwon & Jain).
 
@@ -71,6 +68,7 @@ from sudoku_csp.satsolver import (
     enumerate_solutions,
     load,
     propagating_solvers,
+    settled,
     solve_until,
     solver_names,
 )
@@ -269,9 +267,8 @@ class SatBackend(BackendBase):
                                         one_at_a_time=True)
             else:
                 session = Propagator(self.options["solver"], formula, deadline=deadline)
-            loaded = len(formula.clauses)
-            for other in self._sessions.values():
-                loaded += len(other.formula.clauses)
+            loaded = len(formula.clauses) + sum(len(other.formula.clauses)
+                                                for other in self._sessions.values())
             while self._sessions and (len(self._sessions) >= MAX_SESSIONS
                                       or loaded > MAX_LOADED_CLAUSES):
                 oldest = self._sessions.pop(next(iter(self._sessions)))
@@ -322,11 +319,13 @@ class SatBackend(BackendBase):
             # corpus three times over: 16,400 conflicts, 10,700 from zero; docs/design.md).
             solver.set_activities({})
         model_seconds = time.perf_counter() - began
-        solving = [0.0]
+        # Counting, unit propagation alone may settle it: no search, no second call.
+        outcome = settled(solver, caps, assumptions, numbering) \
+            if limit != 1 and not deadline.expired() else None
+        solving = [time.perf_counter() - began - model_seconds]
         # Past this many conflicts the search goes on in a fresh solver (None: never).
-        budget: int | None = self.options["fresh_after"] or None
-        if budget is not None and not (caps.budget and caps.stats):
-            budget = None
+        budget: int | None = (self.options["fresh_after"] or None) \
+            if caps.budget and caps.stats else None
         spent = solver.accum_stats()["conflicts"] if budget is not None else 0
         found: list[Grid] = []  # blocked so far: the fresh solver blocks them too
         switch = False
@@ -354,13 +353,14 @@ class SatBackend(BackendBase):
                 found.append(grid)
 
         try:
-            count, complete, timed_out, calls = enumerate_solutions(
-                solve, lambda: read(solver.get_model()), block, limit, tally.add)
+            _, complete, timed_out, calls = enumerate_solutions(
+                solve, lambda: read(solver.get_model()), block, limit, tally.add, outcome)
         except Exception:
             session.counts()  # a failed puzzle's counts are not the next puzzle's
             raise
-        stats = session.counts()
-        stats["solver_calls"] = calls
+        stats = {**session.counts(), "solver_calls": calls}
+        if outcome is not None:
+            stats["settled_by_propagation"] = True
         if known:
             stats["known"] = len(known)
         if selector:
@@ -370,7 +370,7 @@ class SatBackend(BackendBase):
             stats["finished_in"] = "incremental"
             if switch:
                 complete, timed_out = self._go_on_fresh(
-                    puzzle, None if limit is None else limit - count, deadline, tally,
+                    puzzle, None if limit is None else limit - tally.count, deadline, tally,
                     candidates, found, stats, phases)
         return complete, timed_out, stats
 

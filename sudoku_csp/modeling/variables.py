@@ -148,15 +148,27 @@ class Variables:
         >>> v.read_model([lit if lit in true else -lit for lit in range(1, 65)]) == grid
         True
         """
+        grid = self.placed(model)
+        return grid if grid is not None else self.decode(model)  # decode names the fault
+
+    def placed(self, literals: Iterable[int]) -> Grid | None:
+        """The grid ``literals`` place when their true x literals are one digit per cell
+        (what unit propagation settled, or a model); None otherwise.
+
+        >>> from sudoku_csp.variants import make_geometry
+        >>> v = variables(make_geometry(4))
+        >>> v.placed([1, -2, 3]), v.placed(v.literals((0, 1, 2, 3) * 4))[:4]
+        (None, (0, 1, 2, 3))
+        """
         # The true x literals, sorted, less each cell's first variable are the digits when
         # there is one per cell: exactly then are there N² of them, each in its own cell's
-        # range. Anything else goes to decode, which names the fault.
-        true = sorted(self._positive.intersection(model))
+        # range.
+        true = sorted(self._positive.intersection(literals))
         if len(true) == len(self._firsts):
             grid = tuple(map(sub, true, self._firsts))
             if min(grid) >= 0 and max(grid) < self.size:
                 return grid
-        return self.decode(model)
+        return None
 
     def decode(self, literals: Iterable[int], givens: Sequence[int] | None = None) -> Grid:
         """The grid a set of literals describes: each cell's digit from its true ``x``
