@@ -16,7 +16,11 @@ __all__ = ["fillings", "narrow", "totals"]
 @cache
 def totals(n: int) -> int:
     """The sums of any number of the values ``2..n-1`` (a sandwich's filling), as a bit mask
-    (bit ``s``: some filling adds up to ``s``)."""
+    (bit ``s``: some filling adds up to ``s``).
+
+    >>> bin(totals(4))    # of 2 and 3: nothing, 2, 3, 2 + 3
+    '0b101101'
+    """
     sums = 1
     for value in range(2, n):
         sums |= sums << value
@@ -26,7 +30,13 @@ def totals(n: int) -> int:
 @lru_cache(maxsize=1024)
 def fillings(k: int, total: int, n: int) -> tuple[int, ...]:
     """The sets of ``k`` different values of ``2..n-1`` adding up to ``total``, as digit
-    bitmasks (the empty set for ``k = 0`` and a total of 0)."""
+    bitmasks (the empty set for ``k = 0`` and a total of 0).
+
+    >>> [bin(m) for m in fillings(2, 10, 9)]    # 2 + 8, 3 + 7, 4 + 6 (bit d: value d + 1)
+    ['0b10000010', '0b1000100', '0b101000']
+    >>> fillings(0, 0, 9), fillings(1, 9, 9)    # side by side; a 9 is a crust
+    ((0,), ())
+    """
     if k == 0:
         return (0,) if total == 0 else ()
     crusts = 1 | 1 << (n - 1)

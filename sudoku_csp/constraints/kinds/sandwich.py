@@ -225,12 +225,12 @@ class Sandwich(SetClue):
         return _line_of(self.cells) if ctx.option(SANDWICH_CNF) in _ON_LINES else None
 
     def set_clauses(self, ctx: CnfContext, line: Sequence[int]) -> Iterator[Clause]:
-        """The rule with the line a unit, over its :meth:`line_definition` (``lines``): per
-        digit of 2..N-1 "between the crusts", per distance "the crusts stand that far
-        apart". One selector per filling of the clue, of any length, fixing the digits
-        between (:func:`~sudoku_csp.constraints.set_clues.set_choice_clauses`) and calling
-        for its length as the crusts' distance; a distance calls for one of the fillings of
-        its length (none: refused).
+        """The rule with the line a unit, over its :meth:`line_definition` (``lines``,
+        ``crusts``): per digit of 2..N-1 "between the crusts", per distance "the crusts
+        stand that far apart". One selector per filling of the clue, of any length, fixing
+        the digits between (:func:`~sudoku_csp.constraints.set_clues.set_choice_clauses`)
+        and calling for its length as the crusts' distance; a distance calls for one of the
+        fillings of its length (none: refused).
 
         Exact without the distances: the selector fixes the digits between, whose values
         add up to the clue; the distances make unit propagation stronger (placed crusts
@@ -251,15 +251,16 @@ class Sandwich(SetClue):
     def crust_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """Each crust calls for the other at a distance some filling has: per cell and
         crust, "the other crust stands at one of the cells that far away" (none: the cell
-        holds no such crust). Implied by :meth:`set_clauses`, but only through a search:
-        unit propagation over the distances sees a crust's partner refused only once every
-        distance is (the 1 at a place with no partner left settles the 9 in the
-        candidates alone, as the combination rule does).
+        holds no such crust). Implied by :meth:`set_clauses`, but there unit propagation
+        finds a crust's partner missing only once the crust is placed (a guess); with these
+        a cell whose partners have all lost the other crust loses its own at once, as the
+        native combination rule takes it.
 
         >>> from sudoku_csp.modeling.variables import variables
         >>> from sudoku_csp.variants import make_geometry
         >>> ctx = CnfContext(variables(make_geometry(4)), start=65)
-        >>> list(Sandwich((0, 1, 2, 3), "right", 3).crust_clauses(ctx))[:2]   # 3: 1 3 4
+        >>> clue = Sandwich((0, 1, 2, 3), "right", 3)   # a 3 alone between: two cells apart
+        >>> list(clue.crust_clauses(ctx))[:2]           # a 1 in A1 calls for the 4 in A3
         [(-1, 12), (-4, 9)]
         """
         n, x, cells = ctx.geometry.size, ctx.x, self.cells
