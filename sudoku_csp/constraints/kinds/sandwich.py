@@ -186,11 +186,9 @@ class Sandwich(SetClue):
 
     @classmethod
     def clue_of(cls, values: Sequence[int], n: int) -> int | None:
-        ones = [i for i, v in enumerate(values) if v == 1]
-        tops = [i for i, v in enumerate(values) if v == n]
-        if len(ones) != 1 or len(tops) != 1:
+        if values.count(1) != 1 or values.count(n) != 1:
             return None
-        low, high = sorted((ones[0], tops[0]))
+        low, high = sorted((values.index(1), values.index(n)))
         return sum(values[low + 1:high])
 
     @classmethod
