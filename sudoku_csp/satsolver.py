@@ -204,8 +204,8 @@ backend's incremental mode, counting, asks it before searching: published killer
 (docs/design.md, "Settled by propagation")."""
 
 
-def settled(solver: Solver, caps: Capabilities, assumptions: list[int], numbering: Any
-            ) -> Grid | Literal[False] | None:
+def settled(solver: Solver, caps: Capabilities, assumptions: list[int],
+            numbering: cnf.Variables) -> Grid | Literal[False] | None:
     """What unit propagation alone makes of the clauses under ``assumptions``: False when
     it meets a conflict (they have no model), the grid when it places a digit in every
     cell (``numbering``'s :meth:`~sudoku_csp.modeling.variables.Variables.placed`: every
