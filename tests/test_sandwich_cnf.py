@@ -4,9 +4,9 @@ or ``lines`` its line's definition and the clue's ``unit_clauses``), every value
 are exactly the orderings whose values between the 1 and the N add up to the clue (all of
 them on 4x4 and 6x6, sampled orderings on 8x8, 9x9, 10x10 and 12x12); unit propagation with
 the crusts placed keeps the cells between to the digits of the fillings of their distance,
-and (``crusts``) with a crust placed and its partners barred finds the conflict; the line's
-part is written once for all its clues (a solver session holds it for every puzzle); and
-the sat backend counts alike with each."""
+and (``crusts``) takes a crust from a cell whose partners are all barred from the other; the
+line's part is written once for all its clues (a solver session holds it for every puzzle);
+and the sat backend counts alike with each."""
 
 from __future__ import annotations
 
