@@ -39,6 +39,7 @@ SMALL_RUNS = {
     "line_cost.py": ["--lines", "20", "--rounds", "1"],
     "uniqueness_benchmark.py": ["--rounds", "2", "--e2e", "2", "--phases", "--per-puzzle",
                                 "--shuffle"],
+    "crosscheck_fuzz.py": ["--count", "20"],
 }
 
 
