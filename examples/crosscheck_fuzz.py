@@ -66,7 +66,7 @@ def drawn_puzzle(geometry: Geometry, grid: Grid, rng: random.Random, most_kinds:
     rng.shuffle(relabel)
     grid = tuple(relabel[d] for d in grid)
     constraints = []
-    for kind in rng.sample(KINDS, rng.randint(1, most_kinds)):
+    for kind in rng.sample(KINDS, rng.randint(1, min(most_kinds, len(KINDS)))):
         try:
             drawn = [c for c in kind.sample(geometry, grid, rng) if isinstance(c, kind)]
         except InputError:  # a kind with no place on this geometry
@@ -80,7 +80,7 @@ def drawn_puzzle(geometry: Geometry, grid: Grid, rng: random.Random, most_kinds:
         givens[rng.randrange(len(givens))] = rng.randrange(geometry.size)
     try:
         puzzle = Puzzle(geometry, tuple(givens), "", tuple(constraints))
-    except InputError:  # e.g. two of a kind that a puzzle holds once: drawn again
+    except InputError:  # e.g. two of a kind that a puzzle holds once: this draw skipped
         return None
     return puzzle, share >= 0.5 and rng.random() < 0.5
 
@@ -94,6 +94,8 @@ def main() -> int:
     parser.add_argument("--kinds", type=int, default=3, help="most kinds in one puzzle")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per count")
     args = parser.parse_args()
+    if args.kinds < 1 or args.count < 0:
+        parser.error("--kinds needs 1 or more, --count 0 or more")
     specs = args.solver or list(DEFAULT_SOLVERS)
     bases = grids(args.file)
     if not bases:
