@@ -238,13 +238,19 @@ class Sandwich(SetClue):
         n, count = ctx.geometry.size, len(self.cells)
         held = dict(zip(range(1, n - 1), line, strict=False))
         apart = line[n - 2:n - 2 + count - 1]
-        sets = [c for k in range(count - 1) for c in fillings(k, self.total, n)]
+        sets = self._fillings(n)
         clauses, chosen = set_choice_clauses(ctx, held, sets)
         clauses += [(-s, apart[c.bit_count()]) for s, c in zip(chosen, sets, strict=True)]
         for k, lit in enumerate(apart):
             clauses.append((-lit, *(s for s, c in zip(chosen, sets, strict=True)
                                     if c.bit_count() == k)))
         yield from clauses
+
+    def _fillings(self, n: int) -> list[int]:
+        """Every filling of the clue, of any length the line leaves between the crusts
+        (:func:`~sudoku_csp.constraints.sandwich_fillings.fillings`), shortest first: the
+        sets a clue's selectors choose among."""
+        return [c for k in range(len(self.cells) - 1) for c in fillings(k, self.total, n)]
 
     def crust_clauses(self, ctx: CnfContext) -> Iterator[Clause]:
         """Each crust calls for the other at a distance some filling has: per cell and
@@ -295,7 +301,7 @@ class Sandwich(SetClue):
         inside, clauses = _between(ctx, cells)
         held = {d: ctx.new_var() for d in range(1, top)}
         clauses += held_digit_clauses(ctx, cells, inside, held)
-        sets = [c for k in range(len(cells) - 1) for c in fillings(k, self.total, n)]
+        sets = self._fillings(n)
         chosen_clauses, chosen = set_choice_clauses(ctx, held, sets)
         clauses += chosen_clauses
         by_length: dict[int, tuple[int, ...]] = {}  # the fillings' selectors by length
@@ -320,11 +326,11 @@ class Sandwich(SetClue):
                 if i == j:
                     continue
                 low, high = sorted((i, j))
+                combos = fillings(high - low - 1, self.total, n)
                 union = 0
-                for combo in fillings(high - low - 1, self.total, n):
+                for combo in combos:
                     union |= combo
-                fits = bool(fillings(high - low - 1, self.total, n))
-                if not fits:
+                if not combos:
                     yield (-x(a, 0), -x(b, n - 1))
                     continue
                 for m in cells[low + 1:high]:
